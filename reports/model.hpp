@@ -1,0 +1,106 @@
+// reports/model.hpp — the one result model every report writer reads.
+//
+// A Report is a run context (what ran, where, with which options), the case results in the
+// order they ran, Google Benchmark entries, and a summary. The harness fills it; writers
+// (console, JSON, JUnit, Markdown, HTML) and the gate only read it. JSON is the interchange
+// form (`rmabench.report/v1`, schema in reports/schema/); from_json() reads a report back.
+//
+//   reports::Report r;  r.cases.push_back(result);  r.finish();   // computes the summary
+//   reports::write_json(r, out);
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace reports {
+
+inline constexpr std::string_view schema_id = "rmabench.report/v1";
+
+enum class Status { pass, fail, error, crash, timeout, deadlock, skip };
+std::string_view to_string(Status s);
+std::optional<Status> parse_status(std::string_view s);
+
+struct Failure {
+  int rank = -1;          // -1: the harness itself (e.g. a message-count mismatch)
+  std::string where;      // "lua_scripts/x.lua:12", "messages", "launcher"
+  std::string message;
+};
+
+// RMA packets sent during `run`, summed over ranks, per iteration.
+struct MessageCounts {
+  bool measured = false;
+  std::uint64_t total = 0;
+  std::map<std::string, std::uint64_t> by_type;    // packet type -> count (non-zero only)
+  std::map<std::string, std::uint64_t> transport;  // transport traffic beside the RMA packets
+  std::map<std::string, std::uint64_t> direct;     // direct-path remote memory operations
+  // What the case declared (`messages` in the script): "total" and packet types.
+  std::map<std::string, std::uint64_t> expected;
+};
+
+struct CaseResult {
+  std::string id;          // suite/script[backend,path,np=N,k=v]
+  std::string script;      // path of the Lua script
+  std::string name;        // the case table's `name`
+  Status status = Status::error;
+  std::string expected = "pass";   // "pass" or "deadlock"
+  int ranks = 0;
+  std::string backend;
+  std::string provider;    // fabric provider, "" on shm
+  std::string path;        // am | direct: the path the windows ran (from the ranks)
+  std::string progress;    // async | calls | sync-only
+  double duration_s = 0;
+  std::map<std::string, std::string> options;  // script options in effect
+  std::vector<std::string> tags;
+  MessageCounts messages;
+  std::vector<Failure> failures;
+  std::string reason;                  // skip reason, crash detail, timeout detail
+  std::map<std::string, double> metrics;  // values a script reported (rma.metric)
+  nlohmann::json rank_states = nlohmann::json::array();  // on deadlock / timeout / crash
+  std::vector<std::string> log;        // rma.log lines, "rank N: text"
+  std::vector<std::string> binding;    // per rank: "core 0", "none"
+
+  // A case passed when its status is what it expected (pass, or deadlock for must-deadlock).
+  bool passed() const;
+  bool skipped() const { return status == Status::skip; }
+};
+
+struct Summary {
+  int passed = 0;
+  int failed = 0;
+  int skipped = 0;
+  double duration_s = 0;
+};
+
+struct RunContext {
+  std::string rmabench_version;
+  std::string git_revision;
+  std::string host;
+  std::string command;              // the command line
+  std::string started_at;           // ISO 8601 UTC
+  nlohmann::json topology = nlohmann::json::object();  // hwloc summary
+  nlohmann::json options = nlohmann::json::object();   // CLI options of the run
+};
+
+struct Report {
+  RunContext context;
+  std::vector<CaseResult> cases;
+  nlohmann::json benchmarks = nlohmann::json::array();  // Google Benchmark's entries
+  Summary summary;
+
+  // Recomputes the summary from the cases (keeps summary.duration_s).
+  void finish();
+};
+
+// JSON form (rmabench.report/v1) and back; from_json throws std::runtime_error naming the
+// field that is missing or wrong.
+nlohmann::json to_json(const Report& r);
+nlohmann::json to_json(const CaseResult& c);
+Report report_from_json(const nlohmann::json& j);
+
+}  // namespace reports

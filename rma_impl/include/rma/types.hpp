@@ -1,0 +1,72 @@
+// rma/types.hpp — the vocabulary of the RMA API: datatypes, reduction ops, lock types,
+// asserts, window flavors, paths and progress modes.
+//
+// Every enum has one spelling, MPI's name in snake_case, used by C++, Lua, the CLI and the
+// reports alike: to_string(Op::fetch...) / parse_op("sum"). Parsers return nullopt for an
+// unknown name so that callers can raise the right error class (TYPE, OP, ...).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace rma {
+
+// MPI_PROC_NULL: a valid target of every communication call, which then does nothing.
+inline constexpr int proc_null = -1;
+
+enum class Dtype : std::uint8_t { i8, i16, i32, i64, u8, u16, u32, u64, f32, f64 };
+inline constexpr int dtype_count = 10;
+
+std::size_t size_of(Dtype t);
+bool is_float(Dtype t);
+bool is_signed(Dtype t);
+std::string_view to_string(Dtype t);
+std::optional<Dtype> parse_dtype(std::string_view name);
+
+// The predefined reduction ops that accumulate-style calls accept.
+enum class Op : std::uint8_t {
+  sum, prod, min, max, band, bor, bxor, land, lor, lxor, replace, no_op
+};
+inline constexpr int op_count = 12;
+
+std::string_view to_string(Op op);
+std::optional<Op> parse_op(std::string_view name);
+// MPI's rule: bitwise and logical ops are defined on integer types only.
+bool op_valid_for(Op op, Dtype t);
+
+enum class LockType : std::uint8_t { exclusive, shared };
+std::string_view to_string(LockType t);
+std::optional<LockType> parse_lock_type(std::string_view name);
+
+// MPI_MODE_* asserts, as bits.
+enum Assert : unsigned {
+  assert_none = 0,
+  assert_nocheck = 1u << 0,
+  assert_nostore = 1u << 1,
+  assert_noput = 1u << 2,
+  assert_noprecede = 1u << 3,
+  assert_nosucceed = 1u << 4,
+};
+std::optional<unsigned> parse_assert(std::string_view name);
+std::string asserts_to_string(unsigned asserts);  // "nocheck,noput" or "none"
+
+enum class Flavor : std::uint8_t { create, allocate, shared, dynamic };
+std::string_view to_string(Flavor f);
+std::optional<Flavor> parse_flavor(std::string_view name);
+
+// Which table of operations a window uses (see rma/window.hpp).
+enum class Path : std::uint8_t { am, direct, auto_ };
+std::string_view to_string(Path p);
+std::optional<Path> parse_path(std::string_view name);
+
+// Where RMA progress is made. async: an agent thread plus every library call; calls: inside
+// any library call; sync_only: inside RMA synchronization calls only (the mistake the seed
+// notes warn about: it deadlocks a target waiting in recv).
+enum class ProgressMode : std::uint8_t { async, calls, sync_only };
+std::string_view to_string(ProgressMode m);
+std::optional<ProgressMode> parse_progress_mode(std::string_view name);
+
+}  // namespace rma
