@@ -6,7 +6,10 @@
 // form (`rmabench.report/v1`, schema in reports/schema/); from_json() reads a report back.
 //
 //   reports::Report r;  r.cases.push_back(result);  r.finish();   // computes the summary
-//   reports::write_json(r, out);
+//   reports::write_json(r, out);                 // reports/json_writer.hpp
+//   reports::write_report_dir(r, dir, formats);  // reports/report_dir.hpp: json, junit, md
+//
+// The structs compare with == (member by member): a report read back equals the one written.
 #pragma once
 
 #include <cstdint>
@@ -27,9 +30,11 @@ std::string_view to_string(Status s);
 std::optional<Status> parse_status(std::string_view s);
 
 struct Failure {
-  int rank = -1;          // -1: the harness itself (e.g. a message-count mismatch)
-  std::string where;      // "lua_scripts/x.lua:12", "messages", "launcher"
+  int rank = -1;      // -1: the harness itself (e.g. a message-count mismatch)
+  std::string where;  // "lua_scripts/x.lua:12", "messages", "launcher"
   std::string message;
+
+  bool operator==(const Failure&) const = default;
 };
 
 // RMA packets sent during `run`, summed over ranks, per iteration.
@@ -41,33 +46,39 @@ struct MessageCounts {
   std::map<std::string, std::uint64_t> direct;     // direct-path remote memory operations
   // What the case declared (`messages` in the script): "total" and packet types.
   std::map<std::string, std::uint64_t> expected;
+
+  bool operator==(const MessageCounts&) const = default;
 };
 
 struct CaseResult {
-  std::string id;          // suite/script[backend,path,np=N,k=v]
-  std::string script;      // path of the Lua script
-  std::string name;        // the case table's `name`
+  std::string id;      // suite/script[backend,path,np=N,k=v]
+  std::string script;  // path of the Lua script
+  std::string name;    // the case table's `name`
   Status status = Status::error;
-  std::string expected = "pass";   // "pass" or "deadlock"
+  std::string expected = "pass";  // "pass" or "deadlock"
   int ranks = 0;
   std::string backend;
-  std::string provider;    // fabric provider, "" on shm
-  std::string path;        // am | direct: the path the windows ran (from the ranks)
-  std::string progress;    // async | calls | sync-only
+  std::string provider;  // fabric provider, "" on shm
+  std::string path;      // am | direct: the path the windows ran (from the ranks)
+  std::string progress;  // async | calls | sync-only
   double duration_s = 0;
   std::map<std::string, std::string> options;  // script options in effect
   std::vector<std::string> tags;
   MessageCounts messages;
   std::vector<Failure> failures;
-  std::string reason;                  // skip reason, crash detail, timeout detail
+  std::string reason;                     // skip reason, crash detail, timeout detail
   std::map<std::string, double> metrics;  // values a script reported (rma.metric)
   nlohmann::json rank_states = nlohmann::json::array();  // on deadlock / timeout / crash
-  std::vector<std::string> log;        // rma.log lines, "rank N: text"
-  std::vector<std::string> binding;    // per rank: "core 0", "none"
+  std::vector<std::string> log;                          // rma.log lines, "rank N: text"
+  std::vector<std::string> binding;                      // per rank: "core 0", "none"
 
-  // A case passed when its status is what it expected (pass, or deadlock for must-deadlock).
+  // A case passed when its status is what it expected (pass, or deadlock for must-deadlock);
+  // a must-deadlock case that ran to completion did not pass. A skip is neither passed nor
+  // failed.
   bool passed() const;
   bool skipped() const { return status == Status::skip; }
+
+  bool operator==(const CaseResult&) const = default;
 };
 
 struct Summary {
@@ -75,16 +86,20 @@ struct Summary {
   int failed = 0;
   int skipped = 0;
   double duration_s = 0;
+
+  bool operator==(const Summary&) const = default;
 };
 
 struct RunContext {
   std::string rmabench_version;
   std::string git_revision;
   std::string host;
-  std::string command;              // the command line
-  std::string started_at;           // ISO 8601 UTC
+  std::string command;                                 // the command line
+  std::string started_at;                              // ISO 8601 UTC
   nlohmann::json topology = nlohmann::json::object();  // hwloc summary
   nlohmann::json options = nlohmann::json::object();   // CLI options of the run
+
+  bool operator==(const RunContext&) const = default;
 };
 
 struct Report {
@@ -95,10 +110,15 @@ struct Report {
 
   // Recomputes the summary from the cases (keeps summary.duration_s).
   void finish();
+
+  bool operator==(const Report&) const = default;
 };
 
 // JSON form (rmabench.report/v1) and back; from_json throws std::runtime_error naming the
-// field that is missing or wrong.
+// field that is missing or wrong ("report: field 'cases[2].status' has unknown status ...").
+// It requires what reports/schema/report.schema.json requires and ignores unknown fields.
+// A metric that is not finite is written as null and read back as NaN. Strings must be
+// valid UTF-8 for nlohmann::json::dump(); write_json() replaces invalid bytes instead.
 nlohmann::json to_json(const Report& r);
 nlohmann::json to_json(const CaseResult& c);
 Report report_from_json(const nlohmann::json& j);

@@ -48,6 +48,14 @@ struct BackendInfo {
 };
 std::vector<BackendInfo> compiled_backends();
 
+// A libfabric provider that offers reliable-datagram endpoints on this host.
+struct ProviderInfo {
+  std::string name;     // "tcp;ofi_rxm"
+  std::string fabric;   // "127.0.0.1/32"
+  std::string domain;   // "lo"
+};
+std::vector<ProviderInfo> fabric_providers();
+
 class Runtime {
  public:
   // Collective over every rank of the bootstrap. Fails with the reason the transport gave.

@@ -1,0 +1,110 @@
+#include "cli/app.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "version.hpp"
+
+namespace harness::cli {
+namespace {
+
+void add_matrix_options(CLI::App* cmd, suite::Overrides& o, std::vector<std::string>& options) {
+  cmd->add_option("-n,--ranks", o.ranks, "Number of rank processes (1..256)")
+      ->check(CLI::Range(1, 256));
+  cmd->add_option("--backend", o.backend, "Transport backend")
+      ->check(CLI::IsMember({"shm", "fabric"}));
+  cmd->add_option("--path", o.path, "Window path: am (packets), direct, auto")
+      ->check(CLI::IsMember({"am", "direct", "auto"}));
+  cmd->add_option("--progress", o.progress, "Progress mode")
+      ->check(CLI::IsMember({"async", "calls", "sync-only"}));
+  cmd->add_option("--provider", o.provider, "libfabric provider (fabric backend)");
+  cmd->add_option("-o,--option", options, "Script option name=value (repeatable)");
+  cmd->add_option("--filter", o.filter, "Only cases whose id contains this text");
+}
+
+}  // namespace
+
+int run_app(int argc, char** argv) {
+  CLI::App app{"rmabench: conformance and benchmark suite for MPI-style one-sided communication"};
+  app.name("rmabench");
+  app.set_version_flag("--version", std::string("rmabench ") + rmabench_version() + " (" +
+                                        git_revision() + ")");
+  app.require_subcommand(1);
+
+  RunArgs run;
+  auto* run_cmd = app.add_subcommand("run", "Run a case script or a suite manifest");
+  run_cmd->add_option("target", run.target, "Case script or suite manifest (.lua)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  add_matrix_options(run_cmd, run.overrides, run.options);
+  run_cmd->add_option("--timeout", run.overrides.timeout_s, "Deadline per case, in seconds")
+      ->check(CLI::Range(0.1, 86400.0));
+  run_cmd->add_option("--bind", run.overrides.bind,
+                      "Bind ranks to cores: auto (when they fit), core, none")
+      ->check(CLI::IsMember({"auto", "core", "none"}));
+  run_cmd->add_option("--eager-limit", run.overrides.eager_limit,
+                      "Largest transfer sent eagerly, bytes (larger: rendezvous)")
+      ->check(CLI::Range(1, 65536));
+  run_cmd->add_option("--report-dir", run.report_dir, "Write report.json, junit.xml, report.md here");
+  run.formats = {"json", "junit", "md"};
+  run_cmd->add_option("--format", run.formats, "Report files to write: json, junit, md")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"console", "json", "junit", "md"}));
+  run_cmd->add_flag("-v,--verbose", run.verbose, "Echo the ranks' log lines as they come");
+
+  std::string list_target;
+  suite::Overrides list_o;
+  std::vector<std::string> list_options;
+  auto* list_cmd = app.add_subcommand("list", "Print the case ids a script or suite expands to");
+  list_cmd->add_option("target", list_target, "Suite manifest or case script")
+      ->required()
+      ->check(CLI::ExistingFile);
+  add_matrix_options(list_cmd, list_o, list_options);
+
+  std::string describe_target;
+  auto* describe_cmd = app.add_subcommand("describe", "Show the options and hooks a script declares");
+  describe_cmd->add_option("script", describe_target, "Case script (.lua)")
+      ->required()
+      ->check(CLI::ExistingFile);
+
+  auto* info_cmd = app.add_subcommand("info", "Host topology, compiled backends, fabric providers");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);
+    std::cerr << "rmabench: error: " << e.what() << "\n";
+    return kExitUsage;
+  }
+
+  try {
+    std::string cmdline;
+    for (int i = 0; i < argc; ++i) cmdline += (i ? " " : "") + std::string(argv[i]);
+    if (*run_cmd) {
+      run.command_line = cmdline;
+      return run_command(run);
+    }
+    if (*list_cmd) {
+      for (const auto& kv : list_options) {
+        const auto eq = kv.find('=');
+        if (eq == std::string::npos || eq == 0)
+          throw suite::UsageError("-o " + kv + ": expected name=value");
+        list_o.options[kv.substr(0, eq)] = kv.substr(eq + 1);
+      }
+      return list_command(list_target, list_o);
+    }
+    if (*describe_cmd) return describe_command(describe_target);
+    if (*info_cmd) return info_command();
+  } catch (const suite::UsageError& e) {
+    std::cerr << "rmabench: error: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "rmabench: " << e.what() << "\n";
+    return kExitRunError;
+  }
+  return kExitUsage;
+}
+
+}  // namespace harness::cli

@@ -1,0 +1,41 @@
+// control.hpp — the control channel between the rmabench parent and one rank: JSON objects,
+// one per line, over a socketpair the rank inherits.
+//
+// Rank -> parent: hello, log, result, state, bye.  Parent -> rank: case, state?.
+// send() may be called from several threads of a rank (the main thread's log and result, the
+// control thread's state replies); reads happen on one thread.
+#pragma once
+
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace harness::launcher {
+
+class ControlChannel {
+ public:
+  explicit ControlChannel(int fd) : fd_(fd) {}
+  ~ControlChannel();
+  ControlChannel(const ControlChannel&) = delete;
+  ControlChannel& operator=(const ControlChannel&) = delete;
+
+  int fd() const { return fd_; }
+  // Writes one message; false if the other side is gone.
+  bool send(const nlohmann::json& msg);
+  // Blocking: the next message, or nullopt at end of stream.
+  std::optional<nlohmann::json> receive();
+  // Non-blocking side (the parent): read what is available; false at end of stream.
+  bool read_available();
+  // The next complete message read so far, if any. Malformed lines become
+  // {"t":"garbage","line":...} so the parent can report them.
+  std::optional<nlohmann::json> next();
+
+ private:
+  int fd_;
+  std::mutex write_mu_;
+  std::string inbuf_;
+};
+
+}  // namespace harness::launcher

@@ -1,0 +1,609 @@
+#include "launcher/launcher.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <vector>
+
+#include "bootstrap/kv_server.hpp"
+#include "launcher/control.hpp"
+
+extern char** environ;
+
+namespace harness::launcher {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using nlohmann::json;
+
+std::atomic<bool> g_stop{false};
+std::atomic<int> g_case_counter{0};
+
+// How long ranks that are still running get to finish after another rank ended the case
+// early (a Lua error, fail() or skip()), before they are stopped.
+constexpr auto kEarlyEndGrace = std::chrono::milliseconds(300);
+// How long ranks get to answer a state request.
+constexpr auto kStateWait = std::chrono::milliseconds(1500);
+constexpr auto kStateWaitCrash = std::chrono::milliseconds(300);
+
+struct Fd {
+  int fd = -1;
+  Fd() = default;
+  explicit Fd(int f) : fd(f) {}
+  Fd(Fd&& o) noexcept : fd(std::exchange(o.fd, -1)) {}
+  Fd& operator=(Fd&& o) noexcept {
+    reset();
+    fd = std::exchange(o.fd, -1);
+    return *this;
+  }
+  ~Fd() { reset(); }
+  void reset() {
+    if (fd >= 0) ::close(fd);
+    fd = -1;
+  }
+  int release() { return std::exchange(fd, -1); }
+};
+
+// glibc 2.36's <sys/pidfd.h> lacks C linkage for C++; the system call is simple enough.
+int pidfd_open(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)); }
+
+std::string signal_name(int sig) {
+  const char* abbrev = sigabbrev_np(sig);
+  return abbrev ? std::string("SIG") + abbrev : "signal " + std::to_string(sig);
+}
+
+struct Rank {
+  int rank = 0;
+  pid_t pid = -1;
+  Fd pidfd;
+  std::unique_ptr<ControlChannel> ctrl;
+  Fd kv;
+  bool hello = false;
+  bool result = false;
+  bool bye = false;
+  bool exited = false;
+  bool killed = false;  // stopped by the launcher, not by itself
+  bool ctrl_open = true;
+  bool kv_open = true;
+  int exit_code = 0;
+  int exit_signal = 0;
+  json result_msg;
+  json state_msg;
+  std::string binding = "none";
+
+  bool live() const { return !exited; }
+};
+
+// The member `key` of `j`, or an empty object/array: a reference, so range-for over it is
+// safe (json::value() returns a temporary that would die before the loop body runs).
+const json& member(const json& j, const char* key) {
+  static const json empty_object = json::object();
+  auto it = j.find(key);
+  return it == j.end() ? empty_object : *it;
+}
+
+std::pair<Fd, Fd> make_socketpair() {
+  int sv[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+    throw LaunchError(std::string("socketpair: ") + std::strerror(errno));
+  // The child's end is moved above the descriptors it will be given (3 and 4), so that
+  // dup2 onto them always makes a fresh, inheritable descriptor.
+  int high = ::fcntl(sv[1], F_DUPFD_CLOEXEC, 10);
+  ::close(sv[1]);
+  if (high < 0) throw LaunchError(std::string("fcntl: ") + std::strerror(errno));
+  ::fcntl(sv[0], F_SETFL, ::fcntl(sv[0], F_GETFL) | O_NONBLOCK);
+  return {Fd(sv[0]), Fd(high)};
+}
+
+class CaseRun {
+ public:
+  CaseRun(const suite::CaseSpec& spec, const LaunchOptions& opt)
+      : spec_(spec), opt_(opt), kv_(spec.ranks) {
+    spec_.name_prefix = "rmabench." + std::to_string(::getpid()) + "." +
+                        std::to_string(g_case_counter.fetch_add(1));
+  }
+
+  ~CaseRun() {
+    kill_all();
+    sweep_segments();
+  }
+
+  reports::CaseResult run() {
+    start_ = Clock::now();
+    result_.id = spec_.id;
+    result_.script = spec_.script;
+    result_.expected = spec_.expected;
+    result_.ranks = spec_.ranks;
+    result_.backend = spec_.backend;
+    result_.provider = spec_.provider;
+    result_.path = spec_.path;
+    result_.progress = spec_.progress;
+    result_.options = spec_.options;
+    result_.tags = spec_.tags;
+
+    spawn_all();
+    watch();
+    kill_all();
+    sweep_segments();
+    finish();
+    result_.duration_s = std::chrono::duration<double>(Clock::now() - start_).count();
+    return result_;
+  }
+
+ private:
+  // --- starting -------------------------------------------------------------------------
+
+  void spawn_all() {
+    const bool bind = spec_.bind == "core" ||
+                      (spec_.bind == "auto" && opt_.topology &&
+                       spec_.ranks <= opt_.topology->cores());
+    pid_t pgid = 0;
+    for (int r = 0; r < spec_.ranks; ++r) {
+      Rank rk;
+      rk.rank = r;
+      auto [ctrl_parent, ctrl_child] = make_socketpair();
+      auto [kv_parent, kv_child] = make_socketpair();
+
+      posix_spawn_file_actions_t fa;
+      posix_spawn_file_actions_init(&fa);
+      posix_spawn_file_actions_adddup2(&fa, ctrl_child.fd, 3);
+      posix_spawn_file_actions_adddup2(&fa, kv_child.fd, 4);
+      posix_spawnattr_t attr;
+      posix_spawnattr_init(&attr);
+      posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
+                                          POSIX_SPAWN_SETSIGDEF);
+      posix_spawnattr_setpgroup(&attr, pgid);
+      sigset_t none, defaults;
+      sigemptyset(&none);
+      sigemptyset(&defaults);
+      for (int s : {SIGPIPE, SIGINT, SIGTERM, SIGCHLD}) sigaddset(&defaults, s);
+      posix_spawnattr_setsigmask(&attr, &none);
+      posix_spawnattr_setsigdefault(&attr, &defaults);
+
+      std::vector<std::string> env_store;
+      for (char** e = environ; *e; ++e) {
+        if (std::strncmp(*e, "RMABENCH_", 9) != 0) env_store.emplace_back(*e);
+      }
+      env_store.push_back("RMABENCH_RANK=" + std::to_string(r));
+      env_store.push_back("RMABENCH_SIZE=" + std::to_string(spec_.ranks));
+      env_store.push_back("RMABENCH_PARENT=" + std::to_string(::getpid()));
+      std::vector<char*> envp;
+      for (auto& s : env_store) envp.push_back(s.data());
+      envp.push_back(nullptr);
+      std::string exe = opt_.self_exe;
+      std::string sub = "__worker";
+      char* argv[] = {exe.data(), sub.data(), nullptr};
+
+      pid_t pid = -1;
+      int rc = posix_spawn(&pid, exe.c_str(), &fa, &attr, argv, envp.data());
+      posix_spawn_file_actions_destroy(&fa);
+      posix_spawnattr_destroy(&attr);
+      if (rc != 0) throw LaunchError("posix_spawn " + exe + ": " + std::strerror(rc));
+      if (pgid == 0) pgid = pid;
+      pgid_ = pgid;
+      rk.pid = pid;
+      rk.pidfd = Fd(pidfd_open(pid));
+      if (rk.pidfd.fd < 0) throw LaunchError(std::string("pidfd_open: ") + std::strerror(errno));
+      rk.ctrl = std::make_unique<ControlChannel>(ctrl_parent.release());
+      rk.kv = std::move(kv_parent);
+      kv_.attach(r, rk.kv.fd);
+      if (bind) {
+        try {
+          rk.binding = opt_.topology->bind_to_core(pid, r);
+        } catch (const std::exception& e) {
+          rk.binding = std::string("none (") + e.what() + ")";
+        }
+      }
+      ranks_.push_back(std::move(rk));
+    }
+  }
+
+  // --- watching -------------------------------------------------------------------------
+
+  void watch() {
+    const auto deadline = start_ + std::chrono::duration_cast<Clock::duration>(
+                                       std::chrono::duration<double>(spec_.timeout_s));
+    std::optional<Clock::time_point> early_end;
+    while (!all_exited()) {
+      if (g_stop.load()) {
+        interrupted_ = true;
+        collect_states(kStateWaitCrash);
+        return;
+      }
+      if (crashed()) {
+        collect_states(kStateWaitCrash);
+        return;
+      }
+      // A rank that ended early (error, fail, skip) waits to be stopped; its peers are
+      // usually stuck in the next barrier. Once every rank has reported, or the grace is
+      // over, the case is done.
+      if (ended_early()) {
+        if (all_reported()) return;
+        if (!early_end) early_end = Clock::now() + kEarlyEndGrace;
+      }
+      const auto now = Clock::now();
+      if (early_end && now >= *early_end) return;
+      if (now >= deadline) {
+        deadline_hit_ = true;
+        collect_states(kStateWait);
+        return;
+      }
+      auto until = deadline;
+      if (early_end && *early_end < until) until = *early_end;
+      pump(std::min<Clock::duration>(until - now, std::chrono::milliseconds(200)));
+    }
+  }
+
+  bool all_exited() const {
+    for (const auto& r : ranks_)
+      if (!r.exited) return false;
+    return true;
+  }
+
+  bool all_reported() const {
+    for (const auto& r : ranks_)
+      if (!r.result) return false;
+    return true;
+  }
+
+  bool crashed() const {
+    for (const auto& r : ranks_)
+      if (r.exited && !(r.bye && r.exit_code == 0 && r.exit_signal == 0)) return true;
+    return false;
+  }
+
+  bool ended_early() const {
+    for (const auto& r : ranks_)
+      if (r.result && r.result_msg.value("early", false)) return true;
+    return false;
+  }
+
+  // Waits up to `d` for any event and handles everything that is ready.
+  void pump(Clock::duration d) {
+    std::vector<pollfd> fds;
+    std::vector<std::pair<int, int>> who;  // (rank, 0 ctrl | 1 kv | 2 pidfd)
+    for (auto& r : ranks_) {
+      if (r.ctrl_open) {
+        fds.push_back({r.ctrl->fd(), POLLIN, 0});
+        who.emplace_back(r.rank, 0);
+      }
+      if (r.kv_open) {
+        fds.push_back({r.kv.fd, POLLIN, 0});
+        who.emplace_back(r.rank, 1);
+      }
+      if (!r.exited) {
+        fds.push_back({r.pidfd.fd, POLLIN, 0});
+        who.emplace_back(r.rank, 2);
+      }
+    }
+    const int ms = static_cast<int>(
+        std::chrono::duration_cast<std::chrono::milliseconds>(d).count());
+    const int n = ::poll(fds.data(), fds.size(), std::max(ms, 0));
+    if (n <= 0) return;
+    // Messages first, exits last: a rank's final result is read before its exit is judged.
+    for (int pass = 0; pass < 3; ++pass) {
+      for (std::size_t i = 0; i < fds.size(); ++i) {
+        if (!fds[i].revents || who[i].second != pass) continue;
+        Rank& r = ranks_[static_cast<std::size_t>(who[i].first)];
+        if (pass == 0) on_control(r);
+        else if (pass == 1) on_kv(r);
+        else on_exit(r);
+      }
+    }
+  }
+
+  void on_control(Rank& r) {
+    if (!r.ctrl->read_available()) r.ctrl_open = false;
+    while (auto m = r.ctrl->next()) handle_message(r, *m);
+  }
+
+  void handle_message(Rank& r, const json& m) {
+    const std::string t = m.value("t", "");
+    if (t == "hello") {
+      r.hello = true;
+      json c = suite::to_json(spec_);
+      c["t"] = "case";
+      r.ctrl->send(c);
+    } else if (t == "log") {
+      std::string line = "rank " + std::to_string(r.rank) + ": " + m.value("text", "");
+      if (opt_.verbose) std::cerr << line << "\n";
+      result_.log.push_back(std::move(line));
+    } else if (t == "result") {
+      r.result = true;
+      r.result_msg = m;
+    } else if (t == "state") {
+      r.state_msg = m;
+    } else if (t == "bye") {
+      r.bye = true;
+    } else {
+      result_.failures.push_back({r.rank, "launcher", "unreadable control message: " + m.dump()});
+    }
+  }
+
+  void on_kv(Rank& r) {
+    rma::Status s = kv_.on_readable(r.rank);
+    if (!s) r.kv_open = false;  // closed at exit, or garbage: either way we stop listening
+  }
+
+  void on_exit(Rank& r) {
+    siginfo_t info{};
+    if (::waitid(static_cast<idtype_t>(P_PIDFD), static_cast<id_t>(r.pidfd.fd), &info,
+                 WEXITED | WNOHANG) != 0 ||
+        info.si_pid == 0)
+      return;
+    r.exited = true;
+    if (info.si_code == CLD_EXITED) r.exit_code = info.si_status;
+    else r.exit_signal = info.si_status;
+    // Drain whatever the rank wrote before it went.
+    if (r.ctrl_open) on_control(r);
+  }
+
+  // Asks every live rank what it is doing and waits up to `wait` for the answers.
+  void collect_states(Clock::duration wait) {
+    for (auto& r : ranks_)
+      if (r.live() && r.ctrl_open) r.ctrl->send({{"t", "state?"}});
+    const auto until = Clock::now() + wait;
+    while (Clock::now() < until) {
+      bool all = true;
+      for (const auto& r : ranks_)
+        if (r.live() && r.ctrl_open && r.state_msg.is_null()) all = false;
+      if (all) break;
+      pump(std::min<Clock::duration>(until - Clock::now(), std::chrono::milliseconds(50)));
+    }
+    states_collected_ = true;
+  }
+
+  // --- ending ---------------------------------------------------------------------------
+
+  void kill_all() {
+    if (pgid_ > 0) ::kill(-pgid_, SIGKILL);
+    for (auto& r : ranks_) {
+      if (r.exited || r.pid <= 0) continue;
+      siginfo_t info{};
+      if (::waitid(static_cast<idtype_t>(P_PIDFD), static_cast<id_t>(r.pidfd.fd), &info,
+                   WEXITED) == 0) {
+        r.exited = true;
+        r.killed = true;
+        if (info.si_code == CLD_EXITED) r.exit_code = info.si_status;
+        else r.exit_signal = info.si_status;
+      }
+    }
+    pgid_ = 0;
+  }
+
+  void sweep_segments() {
+    const std::string prefix = spec_.name_prefix + ".";
+    DIR* d = ::opendir("/dev/shm");
+    if (!d) return;
+    std::vector<std::string> names;
+    while (dirent* e = ::readdir(d)) {
+      if (std::strncmp(e->d_name, prefix.c_str(), prefix.size()) == 0) names.emplace_back(e->d_name);
+    }
+    ::closedir(d);
+    for (const auto& n : names) ::shm_unlink(("/" + n).c_str());
+  }
+
+  json rank_state_json(const Rank& r) const {
+    json s;
+    if (r.state_msg.is_object()) {
+      s = r.state_msg;
+      s.erase("t");
+    } else if (r.killed || r.live()) {
+      s = {{"state", "no reply"}};
+    } else {
+      s = {{"state", r.bye ? "finished" : "exited"}};
+    }
+    s["rank"] = r.rank;
+    if (r.exited && !r.killed) {
+      if (r.exit_signal) s["signal"] = signal_name(r.exit_signal);
+      else s["exit_code"] = r.exit_code;
+    }
+    return s;
+  }
+
+  void finish() {
+    for (const auto& r : ranks_) result_.binding.push_back(r.binding);
+    // A crash wins over everything: a rank that exited before saying bye, or by a signal.
+    for (const auto& r : ranks_) {
+      if (r.killed || (r.bye && r.exit_code == 0 && r.exit_signal == 0)) continue;
+      if (!r.exited) continue;
+      result_.status = reports::Status::crash;
+      std::string how = r.exit_signal ? "was killed by " + signal_name(r.exit_signal)
+                                      : "exited with code " + std::to_string(r.exit_code);
+      if (result_.reason.empty()) result_.reason = "rank " + std::to_string(r.rank) + " " + how;
+      result_.failures.push_back({r.rank, "launcher", "rank " + std::to_string(r.rank) + " " + how +
+                                                          (r.result ? " after its result" : "")});
+    }
+    if (result_.status == reports::Status::crash) {
+      attach_states();
+      merge_rank_results();
+      return;
+    }
+    if (interrupted_) {
+      result_.status = reports::Status::error;
+      result_.reason = "interrupted";
+      attach_states();
+      return;
+    }
+    if (deadline_hit_) {
+      bool every_blocked = true;
+      int live = 0;
+      for (const auto& r : ranks_) {
+        if (r.result && r.bye) continue;  // finished before the deadline
+        ++live;
+        if (!r.state_msg.is_object() || !r.state_msg.value("blocked", false)) every_blocked = false;
+      }
+      result_.status = (live > 0 && every_blocked) ? reports::Status::deadlock
+                                                   : reports::Status::timeout;
+      result_.reason = std::string(result_.status == reports::Status::deadlock
+                                       ? "every rank is blocked in a library call"
+                                       : "not finished") +
+                       " after " + std::to_string(static_cast<int>(spec_.timeout_s)) + " s";
+      attach_states();
+      merge_rank_results();
+      if (spec_.expected == "deadlock" && result_.status == reports::Status::deadlock)
+        result_.failures.clear();  // the expected outcome; rank failures are consequences
+      return;
+    }
+    merge_rank_results();
+    if (spec_.expected == "deadlock" && result_.status == reports::Status::pass) {
+      result_.status = reports::Status::fail;
+      result_.failures.push_back({-1, "launcher", "expected a deadlock, the case completed"});
+    }
+  }
+
+  void attach_states() {
+    result_.rank_states = json::array();
+    for (const auto& r : ranks_) result_.rank_states.push_back(rank_state_json(r));
+  }
+
+  // Combines the ranks' results: status (error > fail > skip > pass), failures, metrics,
+  // paths, and RMA packets during `run` summed over ranks, checked against the declaration.
+  void merge_rank_results() {
+    int rank_rank = -1;  // worst status seen: 0 pass, 1 skip, 2 fail, 3 error
+    std::map<std::string, std::uint64_t> by_type, transport, direct;
+    std::set<std::string> paths;
+    bool measured = false;
+    std::int64_t iterations = 1;
+    json expected;
+    for (const auto& r : ranks_) {
+      if (!r.result) continue;
+      const json& m = r.result_msg;
+      const std::string st = m.value("status", "error");
+      const int sev = st == "pass" ? 0 : st == "skip" ? 1 : st == "fail" ? 2 : 3;
+      rank_rank = std::max(rank_rank, sev);
+      if (st == "skip" && result_.reason.empty()) result_.reason = m.value("reason", "");
+      for (const auto& f : member(m, "failures"))
+        result_.failures.push_back({r.rank, f.value("where", ""), f.value("message", "")});
+      for (const auto& [k, v] : member(m, "metrics").items())
+        result_.metrics["rank" + std::to_string(r.rank) + "." + k] = v.get<double>();
+      for (const auto& p : member(m, "paths")) paths.insert(p.get<std::string>());
+      if (m.contains("messages")) {
+        measured = true;
+        iterations = m.value("iterations", 1);
+        for (const auto& [k, v] : member(member(m, "messages"), "by_type").items())
+          by_type[k] += v.get<std::uint64_t>();
+        for (const auto& [k, v] : member(member(m, "messages"), "transport").items())
+          transport[k] += v.get<std::uint64_t>();
+        for (const auto& [k, v] : member(member(m, "messages"), "direct").items())
+          direct[k] += v.get<std::uint64_t>();
+      }
+      if (m.contains("expected_messages")) expected = m["expected_messages"];
+    }
+    if (!paths.empty()) {
+      std::string p;
+      for (const auto& s : paths) p += (p.empty() ? "" : ",") + s;
+      result_.path = p;
+    }
+    if (result_.status != reports::Status::crash && result_.status != reports::Status::deadlock &&
+        result_.status != reports::Status::timeout) {
+      static const reports::Status by_sev[] = {reports::Status::pass, reports::Status::skip,
+                                               reports::Status::fail, reports::Status::error};
+      result_.status = rank_rank < 0 ? reports::Status::error : by_sev[rank_rank];
+      if (rank_rank < 0)
+        result_.failures.push_back({-1, "launcher", "no rank reported a result"});
+    }
+    if (!measured) return;
+    auto& msgs = result_.messages;
+    msgs.measured = true;
+    std::uint64_t total = 0;
+    const auto per_iter = [&](std::uint64_t v, const std::string& what) {
+      if (iterations > 1 && v % static_cast<std::uint64_t>(iterations) != 0)
+        result_.failures.push_back({-1, "messages", what + ": " + std::to_string(v) +
+                                                        " packets are not a whole number per "
+                                                        "iteration of " +
+                                                        std::to_string(iterations)});
+      return v / static_cast<std::uint64_t>(iterations);
+    };
+    for (const auto& [k, v] : by_type) {
+      if (!v) continue;
+      msgs.by_type[k] = per_iter(v, k);
+      total += msgs.by_type[k];
+    }
+    msgs.total = total;
+    for (const auto& [k, v] : transport)
+      if (v) msgs.transport[k] = v / static_cast<std::uint64_t>(iterations);
+    for (const auto& [k, v] : direct)
+      if (v) msgs.direct[k] = v / static_cast<std::uint64_t>(iterations);
+    check_declared(expected);
+  }
+
+  void check_declared(const json& expected) {
+    if (!expected.is_object()) return;
+    auto& msgs = result_.messages;
+    std::string detail;
+    for (const auto& [k, v] : msgs.by_type) detail += (detail.empty() ? "" : ", ") + k + " " + std::to_string(v);
+    if (detail.empty()) detail = "none";
+    const bool count_matters = result_.status == reports::Status::pass ||
+                               result_.status == reports::Status::fail;
+    for (const auto& [k, v] : expected.items()) {
+      if (!v.is_number_integer()) continue;
+      const auto want = v.get<std::uint64_t>();
+      msgs.expected[k] = want;
+      const std::uint64_t got = k == "total" ? msgs.total
+                                : msgs.by_type.count(k) ? msgs.by_type.at(k)
+                                                        : 0;
+      if (got != want && count_matters) {
+        result_.failures.push_back({-1, "messages",
+                                    k + ": declared " + std::to_string(want) + ", measured " +
+                                        std::to_string(got) + " (" + detail + ")"});
+        result_.status = reports::Status::fail;
+      }
+    }
+  }
+
+  suite::CaseSpec spec_;
+  const LaunchOptions& opt_;
+  rma::bootstrap::KvServer kv_;
+  std::vector<Rank> ranks_;
+  pid_t pgid_ = 0;
+  Clock::time_point start_;
+  bool deadline_hit_ = false;
+  bool interrupted_ = false;
+  bool states_collected_ = false;
+  reports::CaseResult result_;
+};
+
+}  // namespace
+
+reports::CaseResult run_case(const suite::CaseSpec& spec, const LaunchOptions& options) {
+  CaseRun run(spec, options);
+  return run.run();
+}
+
+void request_stop() { g_stop.store(true); }
+bool stop_requested() { return g_stop.load(); }
+
+void sweep_stale_segments() {
+  DIR* d = ::opendir("/dev/shm");
+  if (!d) return;
+  std::vector<std::string> stale;
+  while (dirent* e = ::readdir(d)) {
+    const std::string n = e->d_name;
+    if (n.rfind("rmabench.", 0) != 0) continue;
+    const auto dot = n.find('.', 9);
+    const pid_t owner = static_cast<pid_t>(std::atol(n.substr(9, dot - 9).c_str()));
+    if (owner > 0 && ::kill(owner, 0) != 0 && errno == ESRCH) stale.push_back(n);
+  }
+  ::closedir(d);
+  for (const auto& n : stale) ::shm_unlink(("/" + n).c_str());
+}
+
+}  // namespace harness::launcher

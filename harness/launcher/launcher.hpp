@@ -1,0 +1,40 @@
+// launcher.hpp — runs one case: spawns its rank processes, serves them, watches them against
+// a deadline, and turns what happened into a CaseResult.
+//
+// Each rank is this same executable (`rmabench __worker`) in a process group of the case,
+// with a control channel (fd 3) and a bootstrap socket (fd 4). The launcher answers every
+// message while it waits. On the deadline it asks every rank for its state and reports
+// `deadlock` when all are blocked inside a library call, else `timeout`; a rank that exits
+// early or dies by a signal is a `crash`. Afterwards the process group is killed and every
+// shared segment the case created (all named after its prefix) is removed, whatever happened.
+#pragma once
+
+#include <string>
+
+#include "launcher/topology.hpp"
+#include "reports/model.hpp"
+#include "suite/case_spec.hpp"
+
+namespace harness::launcher {
+
+struct LaunchOptions {
+  std::string self_exe;          // the rmabench executable the ranks run
+  const Topology* topology = nullptr;
+  bool verbose = false;          // echo rank logs to stderr as they arrive
+};
+
+// Thrown when the case cannot be started at all (no fork, no sockets): the run stops.
+struct LaunchError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+reports::CaseResult run_case(const suite::CaseSpec& spec, const LaunchOptions& options);
+
+// Removes /dev/shm entries left by earlier runs whose parent process no longer exists.
+void sweep_stale_segments();
+
+// Set by a SIGINT/SIGTERM handler: the running case is stopped and reported as interrupted.
+void request_stop();
+bool stop_requested();
+
+}  // namespace harness::launcher

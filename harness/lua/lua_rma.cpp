@@ -1,0 +1,390 @@
+#include "lua/lua_rma.hpp"
+
+#include <time.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+
+#include <string>
+
+#include "lua/lua_buffer.hpp"
+#include "lua/lua_guard.hpp"
+#include "oracle/oracle.hpp"
+#include "rma/counters.hpp"
+#include "rma/types.hpp"
+
+namespace harness::lua {
+namespace {
+
+constexpr const char* kCtxKey = "rmabench.ctx";
+
+rma::Runtime& runtime(lua_State* L) {
+  RankContext& ctx = RankContext::of(L);
+  if (!ctx.rt) luaL_error(L, "rma calls are only available inside a case's hooks");
+  return *ctx.rt;
+}
+
+std::string to_text(lua_State* L, int idx) {
+  std::size_t len = 0;
+  const char* s = luaL_tolstring(L, idx, &len);
+  std::string out(s, len);
+  lua_pop(L, 1);
+  return out;
+}
+
+void record_failure(lua_State* L, std::string message) {
+  RankContext::of(L).failures.push_back({where(L, 1), std::move(message)});
+}
+
+int peer_arg(lua_State* L, int idx) { return static_cast<int>(luaL_checkinteger(L, idx)); }
+
+int tag_arg(lua_State* L, int idx) {
+  lua_Integer t = luaL_optinteger(L, idx, 0);
+  if (t < 0 || t > 1 << 30) luaL_error(L, "tag %I is outside 0..2^30", t);
+  return static_cast<int>(t);
+}
+
+// --- point-to-point -----------------------------------------------------------------------
+
+int l_barrier(lua_State* L) {
+  RankContext& ctx = RankContext::of(L);
+  WhereScope w(ctx, L);
+  check(L, runtime(L).barrier(), "barrier");
+  return 0;
+}
+
+int l_send(lua_State* L) {
+  const int dst = peer_arg(L, 1);
+  Buffer& b = check_buffer(L, 2);
+  const int tag = tag_arg(L, 3);
+  WhereScope w(RankContext::of(L), L);
+  check(L, runtime(L).send(dst, b.data, b.bytes(), tag), "send");
+  return 0;
+}
+
+// recv(src, buf, tag) -> number of elements received
+int l_recv(lua_State* L) {
+  const int src = peer_arg(L, 1);
+  Buffer& b = check_buffer(L, 2);
+  const int tag = tag_arg(L, 3);
+  WhereScope w(RankContext::of(L), L);
+  std::size_t got = 0;
+  check(L, runtime(L).recv(src, b.data, b.bytes(), tag, &got), "recv");
+  lua_pushinteger(L, static_cast<lua_Integer>(got / b.elem()));
+  return 1;
+}
+
+// --- expectations -------------------------------------------------------------------------
+
+int l_expect(lua_State* L) {
+  luaL_checkany(L, 1);
+  const bool ok = lua_toboolean(L, 1);
+  if (!ok) record_failure(L, lua_isnoneornil(L, 2) ? "expectation failed" : to_text(L, 2));
+  lua_pushboolean(L, ok);
+  return 1;
+}
+
+int l_expect_eq(lua_State* L) {
+  luaL_checkany(L, 1);
+  luaL_checkany(L, 2);
+  bool ok;
+  Buffer* a = test_buffer(L, 1);
+  Buffer* b = test_buffer(L, 2);
+  if (a && b)
+    ok = a->dtype == b->dtype && a->count == b->count &&
+         std::memcmp(a->data, b->data, a->bytes()) == 0;
+  else
+    ok = lua_compare(L, 1, 2, LUA_OPEQ);
+  if (!ok) {
+    std::string msg = lua_isnoneornil(L, 3) ? "values differ" : to_text(L, 3);
+    record_failure(L, msg + ": expected " + to_text(L, 2) + ", got " + to_text(L, 1));
+  }
+  lua_pushboolean(L, ok);
+  return 1;
+}
+
+// expect_error(class, fn, ...) -> the error value, or nil after recording a failure
+int l_expect_error(lua_State* L) {
+  const char* cls = luaL_checkstring(L, 1);
+  if (!rma::parse_error_class(cls)) luaL_error(L, "expect_error: unknown error class '%s'", cls);
+  luaL_checktype(L, 2, LUA_TFUNCTION);
+  const int nargs = lua_gettop(L) - 2;
+  const std::string site = where(L, 1);
+  lua_pushvalue(L, 2);
+  for (int i = 0; i < nargs; ++i) lua_pushvalue(L, 3 + i);
+  const int rc = lua_pcall(L, nargs, 0, 0);
+  auto& failures = RankContext::of(L).failures;
+  if (rc == LUA_OK) {
+    failures.push_back({site, std::string("expected an ") + cls + " error, none was raised"});
+    lua_pushnil(L);
+    return 1;
+  }
+  LuaFailure f = failure_from_value(L, -1);
+  if (f.error_class != cls) {
+    std::string got = f.error_class.empty() ? "a non-RMA error" : f.error_class;
+    failures.push_back({site, std::string("expected an ") + cls + " error, got " + got + " (" +
+                                  (f.where.empty() ? "" : f.where + ": ") + f.message + ")"});
+    lua_pushnil(L);
+  }
+  return 1;
+}
+
+[[noreturn]] void raise_marker(lua_State* L, const char* kind, std::string message) {
+  lua_createtable(L, 0, 3);
+  lua_pushstring(L, kind);
+  lua_setfield(L, -2, "rmabench");
+  lua_pushlstring(L, message.data(), message.size());
+  lua_setfield(L, -2, "message");
+  const std::string w = where(L, 1);
+  lua_pushlstring(L, w.data(), w.size());
+  lua_setfield(L, -2, "where");
+  lua_error(L);
+  __builtin_unreachable();
+}
+
+int l_fail(lua_State* L) { raise_marker(L, "fail", lua_isnoneornil(L, 1) ? "failed" : to_text(L, 1)); }
+int l_skip(lua_State* L) {
+  raise_marker(L, "skip", lua_isnoneornil(L, 1) ? "skipped" : to_text(L, 1));
+}
+
+// --- reporting and time -------------------------------------------------------------------
+
+int l_log(lua_State* L) {
+  std::string line;
+  for (int i = 1; i <= lua_gettop(L); ++i) {
+    if (i > 1) line += ' ';
+    line += to_text(L, i);
+  }
+  RankContext& ctx = RankContext::of(L);
+  if (ctx.log) ctx.log(line);
+  return 0;
+}
+
+int l_now(lua_State* L) {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);  // one clock for every rank of the host
+  lua_pushnumber(L, static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9);
+  return 1;
+}
+
+int l_metric(lua_State* L) {
+  const char* name = luaL_checkstring(L, 1);
+  RankContext::of(L).metrics[name] = luaL_checknumber(L, 2);
+  return 0;
+}
+
+void push_counts(lua_State* L, const rma::Counters& c) {
+  lua_createtable(L, 0, 4);
+  lua_pushinteger(L, static_cast<lua_Integer>(c.rma_messages()));
+  lua_setfield(L, -2, "rma");
+  lua_newtable(L);
+  for (int i = 0; i < rma::packet_type_count; ++i) {
+    if (!c.sent[i]) continue;
+    lua_pushinteger(L, static_cast<lua_Integer>(c.sent[i]));
+    lua_setfield(L, -2, std::string(rma::to_string(static_cast<rma::PacketType>(i))).c_str());
+  }
+  lua_setfield(L, -2, "by_type");
+  lua_newtable(L);
+  for (int i = 0; i < rma::direct_op_count; ++i) {
+    if (!c.direct[i]) continue;
+    lua_pushinteger(L, static_cast<lua_Integer>(c.direct[i]));
+    lua_setfield(L, -2, std::string(rma::to_string(static_cast<rma::DirectOp>(i))).c_str());
+  }
+  lua_setfield(L, -2, "direct");
+  lua_newtable(L);
+  for (const auto& [k, v] : c.transport) {
+    lua_pushinteger(L, static_cast<lua_Integer>(v));
+    lua_setfield(L, -2, k.c_str());
+  }
+  lua_setfield(L, -2, "transport");
+}
+
+int l_counters(lua_State* L) {
+  push_counts(L, runtime(L).counters());
+  return 1;
+}
+
+// oracle(op, dtype, target, origin) -> op(target, origin) as the harness computes it
+int l_oracle(lua_State* L) {
+  const char* name = luaL_checkstring(L, 1);
+  auto op = rma::parse_op(name);
+  if (!op) raise_error(L, rma::ErrorClass::op, "oracle", std::string("unknown op '") + name + "'");
+  const rma::Dtype t = check_dtype(L, 2, "oracle");
+  if (!rma::op_valid_for(*op, t))
+    raise_error(L, rma::ErrorClass::op, "oracle",
+                std::string(name) + " is not defined for " + std::string(rma::to_string(t)));
+  Buffer tmp = make_buffer(2, t);
+  store_value(L, t, 3, tmp.data);
+  store_value(L, t, 4, tmp.data + tmp.elem());
+  oracle::apply(*op, t, tmp.data, tmp.data + tmp.elem(), 1);
+  push_element(L, tmp, 0);
+  return 1;
+}
+
+// --- the table ----------------------------------------------------------------------------
+
+template <class E, int N>
+void push_names(lua_State* L, const char* field) {
+  lua_createtable(L, N, 0);
+  for (int i = 0; i < N; ++i) {
+    const auto name = rma::to_string(static_cast<E>(i));
+    lua_pushlstring(L, name.data(), name.size());
+    lua_rawseti(L, -2, i + 1);
+  }
+  lua_setfield(L, -2, field);
+}
+
+void push_constants(lua_State* L) {
+  lua_pushinteger(L, rma::proc_null);
+  lua_setfield(L, -2, "PROC_NULL");
+  push_names<rma::Op, rma::op_count>(L, "ops");
+  push_names<rma::Dtype, rma::dtype_count>(L, "dtypes");
+  lua_createtable(L, 5, 0);
+  int i = 1;
+  for (const char* a : {"nocheck", "nostore", "noput", "noprecede", "nosucceed"}) {
+    lua_pushstring(L, a);
+    lua_rawseti(L, -2, i++);
+  }
+  lua_setfield(L, -2, "asserts");
+  lua_newtable(L);
+  lua_setfield(L, -2, "opt");
+}
+
+const luaL_Reg kFunctions[] = {
+    {"barrier", guarded<l_barrier>},
+    {"send", guarded<l_send>},
+    {"recv", guarded<l_recv>},
+    {"buffer", guarded<lua_new_buffer>},
+    {"expect", guarded<l_expect>},
+    {"expect_eq", guarded<l_expect_eq>},
+    {"expect_error", guarded<l_expect_error>},
+    {"fail", l_fail},
+    {"skip", l_skip},
+    {"log", guarded<l_log>},
+    {"now", l_now},
+    {"metric", guarded<l_metric>},
+    {"counters", guarded<l_counters>},
+    {"oracle", guarded<l_oracle>},
+    {nullptr, nullptr},
+};
+
+}  // namespace
+
+RankContext& RankContext::of(lua_State* L) {
+  lua_getfield(L, LUA_REGISTRYINDEX, kCtxKey);
+  auto* ctx = static_cast<RankContext*>(lua_touserdata(L, -1));
+  lua_pop(L, 1);
+  if (!ctx) luaL_error(L, "rma: no rank context");
+  return *ctx;
+}
+
+void RankContext::install(lua_State* L) {
+  lua_pushlightuserdata(L, this);
+  lua_setfield(L, LUA_REGISTRYINDEX, kCtxKey);
+}
+
+WhereScope::WhereScope(RankContext& ctx, lua_State* L) : ctx_(ctx) { ctx_.set_where(where(L, 1)); }
+
+void raise_error(lua_State* L, rma::ErrorClass cls, const char* op, const std::string& message) {
+  lua_createtable(L, 0, 4);
+  const auto name = rma::class_name(cls);
+  lua_pushlstring(L, name.data(), name.size());
+  lua_setfield(L, -2, "class");
+  lua_pushstring(L, op);
+  lua_setfield(L, -2, "op");
+  lua_pushlstring(L, message.data(), message.size());
+  lua_setfield(L, -2, "message");
+  const std::string w = where(L, 1);
+  lua_pushlstring(L, w.data(), w.size());
+  lua_setfield(L, -2, "where");
+  // Printing the value (e.g. error() re-raised by a script) shows class and message.
+  luaL_getmetatable(L, "rma.error");
+  lua_setmetatable(L, -2);
+  lua_error(L);
+  __builtin_unreachable();
+}
+
+void raise_status(lua_State* L, const rma::Status& s, const char* op) {
+  raise_error(L, s.error_class(), op, s.message());
+}
+
+void open_rma(lua_State* L, RankContext& ctx) {
+  ctx.install(L);
+  open_buffer(L);
+  if (luaL_newmetatable(L, "rma.error")) {
+    lua_pushcfunction(L, [](lua_State* S) -> int {
+      lua_getfield(S, 1, "class");
+      lua_pushstring(S, ": ");
+      lua_getfield(S, 1, "message");
+      lua_concat(S, 3);
+      return 1;
+    });
+    lua_setfield(L, -2, "__tostring");
+  }
+  lua_pop(L, 1);
+  luaL_newlib(L, kFunctions);
+  push_constants(L);
+  lua_pushinteger(L, ctx.rt->rank());
+  lua_setfield(L, -2, "rank");
+  lua_pushinteger(L, ctx.rt->size());
+  lua_setfield(L, -2, "size");
+  lua_pushstring(L, ctx.spec->backend.c_str());
+  lua_setfield(L, -2, "backend");
+  lua_pushstring(L, ctx.spec->path.c_str());
+  lua_setfield(L, -2, "path");
+  lua_pushstring(L, ctx.spec->progress.c_str());
+  lua_setfield(L, -2, "progress");
+  lua_setglobal(L, "rma");
+  // os.exit must end the process at once: atexit handlers and static destructors would
+  // race the progress agent. The parent reports the exit code as a crash.
+  lua_getglobal(L, "os");
+  lua_pushcfunction(L, [](lua_State* S) -> int {
+    int code = lua_isboolean(S, 1) ? (lua_toboolean(S, 1) ? 0 : 1)
+                                   : static_cast<int>(luaL_optinteger(S, 1, 0));
+    std::fflush(nullptr);
+    ::_exit(code);
+  });
+  lua_setfield(L, -2, "exit");
+  lua_pop(L, 1);
+}
+
+void open_rma_descriptive(lua_State* L) {
+  lua_newtable(L);
+  push_constants(L);
+  lua_setglobal(L, "rma");
+}
+
+void set_options(lua_State* L, int case_idx, const std::map<std::string, std::string>& values) {
+  case_idx = lua_absindex(L, case_idx);
+  lua_getglobal(L, "rma");
+  lua_newtable(L);  // rma.opt
+  lua_getfield(L, case_idx, "options");
+  if (lua_istable(L, -1)) {
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+      // key at -2, {description, default} at -1
+      const std::string name = lua_tostring(L, -2);
+      lua_rawgeti(L, -1, 2);  // default
+      auto it = values.find(name);
+      if (it != values.end()) {
+        const int type = lua_type(L, -1);
+        lua_pop(L, 1);
+        if (type == LUA_TBOOLEAN) {
+          lua_pushboolean(L, it->second == "true");
+        } else if (type == LUA_TNUMBER) {
+          if (!lua_stringtonumber(L, it->second.c_str())) lua_pushnil(L);
+        } else {
+          lua_pushstring(L, it->second.c_str());
+        }
+      }
+      lua_setfield(L, -5, name.c_str());  // rma.opt[name]
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 1);
+  lua_setfield(L, -2, "opt");
+  lua_pop(L, 1);
+}
+
+}  // namespace harness::lua

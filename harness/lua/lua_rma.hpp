@@ -1,0 +1,20 @@
+// lua_rma.hpp — the `rma` table scripts see (lua_scripts/API.md documents every name).
+//
+// open_rma() builds it for a rank: rank, size, opt, the point-to-point calls, buffers,
+// windows, expectations, logging, time and counters. open_rma_descriptive() builds the
+// table the parent uses to read a script's case table: the same constants, no rank.
+#pragma once
+
+#include "lua/lua_state.hpp"
+#include "lua/rank_context.hpp"
+
+namespace harness::lua {
+
+void open_rma(lua_State* L, RankContext& ctx);
+void open_rma_descriptive(lua_State* L);
+
+// Sets rma.opt from the script's declared options and the case's values (typed by each
+// option's default). Expects the case table at `case_idx`.
+void set_options(lua_State* L, int case_idx, const std::map<std::string, std::string>& values);
+
+}  // namespace harness::lua

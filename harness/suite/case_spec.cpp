@@ -1,0 +1,55 @@
+#include "suite/case_spec.hpp"
+
+namespace harness::suite {
+
+std::string make_case_id(const CaseSpec& c) {
+  std::string id = c.suite.empty() ? c.stem : c.suite + "/" + c.stem;
+  id += "[" + c.backend;
+  if (!c.provider.empty()) id += ":" + c.provider;
+  id += "," + c.path + ",np=" + std::to_string(c.ranks);
+  if (c.progress != "async") id += ",progress=" + c.progress;
+  for (const auto& [k, v] : c.options) id += "," + k + "=" + v;
+  return id + "]";
+}
+
+nlohmann::json to_json(const CaseSpec& c) {
+  return {{"id", c.id},
+          {"suite", c.suite},
+          {"script", c.script},
+          {"stem", c.stem},
+          {"ranks", c.ranks},
+          {"backend", c.backend},
+          {"path", c.path},
+          {"progress", c.progress},
+          {"provider", c.provider},
+          {"options", c.options},
+          {"expected", c.expected},
+          {"timeout_s", c.timeout_s},
+          {"eager_limit", c.eager_limit},
+          {"tags", c.tags},
+          {"bind", c.bind},
+          {"name_prefix", c.name_prefix}};
+}
+
+CaseSpec case_from_json(const nlohmann::json& j) {
+  CaseSpec c;
+  c.id = j.at("id");
+  c.suite = j.at("suite");
+  c.script = j.at("script");
+  c.stem = j.at("stem");
+  c.ranks = j.at("ranks");
+  c.backend = j.at("backend");
+  c.path = j.at("path");
+  c.progress = j.at("progress");
+  c.provider = j.at("provider");
+  c.options = j.at("options").get<std::map<std::string, std::string>>();
+  c.expected = j.at("expected");
+  c.timeout_s = j.at("timeout_s");
+  c.eager_limit = j.at("eager_limit");
+  c.tags = j.at("tags").get<std::vector<std::string>>();
+  c.bind = j.at("bind");
+  c.name_prefix = j.at("name_prefix");
+  return c;
+}
+
+}  // namespace harness::suite

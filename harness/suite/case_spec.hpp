@@ -1,0 +1,43 @@
+// case_spec.hpp — one case of a run: a script on a number of ranks with a backend, a path, a
+// progress mode and option values. The parent expands scripts and suites into CaseSpecs and
+// sends each rank its spec as JSON; the case id is stable across runs and report formats:
+//
+//   suite/script[backend,path,np=N,progress=P,k=v]    (progress only when not async)
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace harness::suite {
+
+struct CaseSpec {
+  std::string id;
+  std::string suite;          // "" for a script run on its own
+  std::string script;         // path of the Lua file
+  std::string stem;           // script path relative to the scripts folder, without .lua
+  int ranks = 2;
+  std::string backend = "shm";
+  std::string path = "am";
+  std::string progress = "async";
+  std::string provider;       // fabric provider, "" for the default
+  std::map<std::string, std::string> options;  // values as given; typed by the script
+  std::string expected = "pass";               // "pass" or "deadlock"
+  double timeout_s = 60;
+  std::size_t eager_limit = 16 * 1024;
+  std::vector<std::string> tags;
+  std::string bind = "auto";  // auto | core | none
+
+  // Filled by the launcher for the ranks.
+  std::string name_prefix;
+};
+
+// "suite/stem[backend,path,np=N,...]" from the fields above.
+std::string make_case_id(const CaseSpec& c);
+
+nlohmann::json to_json(const CaseSpec& c);
+CaseSpec case_from_json(const nlohmann::json& j);
+
+}  // namespace harness::suite

@@ -1,0 +1,365 @@
+#include "suite/manifest.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <set>
+
+#include "lua/lua_rma.hpp"
+#include "lua/lua_state.hpp"
+
+namespace harness::suite {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::set<std::string> kBackends = {"shm", "fabric"};
+const std::set<std::string> kPaths = {"am", "direct", "auto"};
+const std::set<std::string> kProgress = {"async", "calls", "sync-only"};
+
+// The values of field `key` of the table at `idx`: a scalar or a list of scalars.
+std::vector<std::string> string_list(lua_State* L, int idx, const char* key,
+                                     const std::string& where) {
+  std::vector<std::string> out;
+  lua_getfield(L, idx, key);
+  if (lua_isnil(L, -1)) {
+    lua_pop(L, 1);
+    return out;
+  }
+  auto take = [&](int i) {
+    if (lua_type(L, i) == LUA_TBOOLEAN) {
+      out.emplace_back(lua_toboolean(L, i) ? "true" : "false");
+    } else if (lua_type(L, i) == LUA_TNUMBER || lua_type(L, i) == LUA_TSTRING) {
+      out.emplace_back(lua_tostring(L, i));
+    } else {
+      throw UsageError(where + ": `" + key + "` must hold strings or numbers");
+    }
+  };
+  if (lua_istable(L, -1)) {
+    const lua_Integer n = luaL_len(L, -1);
+    for (lua_Integer i = 1; i <= n; ++i) {
+      lua_rawgeti(L, -1, i);
+      take(lua_gettop(L));
+      lua_pop(L, 1);
+    }
+  } else {
+    take(lua_gettop(L));
+  }
+  lua_pop(L, 1);
+  return out;
+}
+
+std::optional<double> number_field(lua_State* L, int idx, const char* key,
+                                   const std::string& where) {
+  lua_getfield(L, idx, key);
+  std::optional<double> v;
+  if (lua_isnumber(L, -1)) v = lua_tonumber(L, -1);
+  else if (!lua_isnil(L, -1)) throw UsageError(where + ": `" + key + "` must be a number");
+  lua_pop(L, 1);
+  return v;
+}
+
+void check_values(const std::vector<std::string>& vals, const std::set<std::string>& allowed,
+                  const std::string& what, const std::string& where) {
+  for (const auto& v : vals)
+    if (!allowed.count(v)) throw UsageError(where + ": unknown " + what + " '" + v + "'");
+}
+
+bool glob_match(const std::string& pat, const std::string& s) {
+  // '*' matches any run of characters; everything else is literal.
+  std::function<bool(std::size_t, std::size_t)> m = [&](std::size_t p, std::size_t i) -> bool {
+    if (p == pat.size()) return i == s.size();
+    if (pat[p] == '*') return m(p + 1, i) || (i < s.size() && m(p, i + 1));
+    return i < s.size() && pat[p] == s[i] && m(p + 1, i + 1);
+  };
+  return m(0, 0);
+}
+
+struct Exclusion {
+  std::string pattern;
+  std::string reason;
+};
+
+std::vector<Exclusion> read_exclusions(const fs::path& file) {
+  std::vector<Exclusion> out;
+  std::ifstream in(file);
+  if (!in) throw UsageError(file.string() + ": cannot read the exclusion file");
+  std::string line;
+  int lineno = 0;
+  while (std::getline(in, line)) {
+    ++lineno;
+    const auto first = line.find_first_not_of(" \t");
+    if (first == std::string::npos || line[first] == '#') continue;
+    const auto hash = line.find('#');
+    if (hash == std::string::npos)
+      throw UsageError(file.string() + ":" + std::to_string(lineno) +
+                       ": an exclusion needs its reason after '#'");
+    std::string pat = line.substr(first, hash - first);
+    pat.erase(pat.find_last_not_of(" \t") + 1);
+    std::string reason = line.substr(hash + 1);
+    reason.erase(0, reason.find_first_not_of(" \t"));
+    if (reason.empty())
+      throw UsageError(file.string() + ":" + std::to_string(lineno) + ": empty reason");
+    out.push_back({pat, reason});
+  }
+  return out;
+}
+
+class Expander {
+ public:
+  Expander(const Overrides& o, Expansion& out) : o_(o), out_(out) {}
+
+  const ScriptInfo& script(const std::string& path) {
+    auto it = out_.scripts.find(path);
+    if (it == out_.scripts.end()) it = out_.scripts.emplace(path, load_script_info(path)).first;
+    return it->second;
+  }
+
+  // One script with lists of values per dimension; appends the cartesian product.
+  void add(const std::string& script_path, const std::string& stem,
+           std::vector<std::string> backends, std::vector<std::string> paths,
+           std::vector<std::string> progress, std::vector<int> ranks,
+           const std::map<std::string, std::vector<std::string>>& option_lists,
+           const std::string& expect, double timeout, const std::vector<std::string>& tags,
+           const std::string& where) {
+    const ScriptInfo& info = script(script_path);
+    if (o_.backend) backends = {*o_.backend};
+    if (o_.path) paths = {*o_.path};
+    if (o_.progress) progress = {*o_.progress};
+    if (o_.ranks) ranks = {*o_.ranks};
+    if (backends.empty()) backends = {"shm"};
+    if (paths.empty()) paths = {"am"};
+    if (progress.empty()) progress = {"async"};
+    if (ranks.empty()) ranks = {info.ranks};
+    check_values(backends, kBackends, "backend", where);
+    check_values(paths, kPaths, "path", where);
+    check_values(progress, kProgress, "progress mode", where);
+
+    // Option values: the suite's lists, narrowed by -o for options this script declares.
+    std::map<std::string, std::vector<std::string>> opts = option_lists;
+    for (const auto& [k, v] : o_.options) {
+      const bool declared = std::any_of(info.options.begin(), info.options.end(),
+                                        [&](const OptionDecl& d) { return d.name == k; });
+      if (declared) opts[k] = {v};
+    }
+    if (!info.load_error) {
+      for (const auto& [k, vals] : opts) {
+        auto d = std::find_if(info.options.begin(), info.options.end(),
+                              [&](const OptionDecl& x) { return x.name == k; });
+        if (d == info.options.end())
+          throw UsageError(where + ": option '" + k + "' is not declared by " + script_path +
+                           declared_list(info));
+        for (const auto& v : vals) {
+          const std::string err = check_option_value(*d, v);
+          if (!err.empty()) throw UsageError(where + ": " + err);
+        }
+      }
+    }
+    std::vector<std::map<std::string, std::string>> combos{{}};
+    for (const auto& [k, vals] : opts) {
+      std::vector<std::map<std::string, std::string>> next;
+      for (const auto& c : combos)
+        for (const auto& v : vals) {
+          auto m = c;
+          m[k] = v;
+          next.push_back(std::move(m));
+        }
+      combos = std::move(next);
+    }
+    for (const auto& b : backends)
+      for (const auto& p : paths)
+        for (const auto& pr : progress)
+          for (int n : ranks)
+            for (const auto& combo : combos) {
+              CaseSpec c;
+              c.suite = out_.suite;
+              c.script = script_path;
+              c.stem = stem;
+              c.ranks = n;
+              c.backend = b;
+              c.path = p;
+              c.progress = pr;
+              c.provider = o_.provider.value_or("");
+              c.options = combo;
+              c.expected = expect.empty() ? info.expect : expect;
+              c.timeout_s = o_.timeout_s.value_or(timeout);
+              c.eager_limit = o_.eager_limit.value_or(c.eager_limit);
+              c.tags = tags;
+              c.bind = o_.bind;
+              c.id = make_case_id(c);
+              if (!o_.filter.empty() && c.id.find(o_.filter) == std::string::npos) continue;
+              if (!ids_.insert(c.id).second)
+                throw UsageError(where + ": case " + c.id + " appears twice");
+              out_.cases.push_back(std::move(c));
+            }
+  }
+
+  static std::string declared_list(const ScriptInfo& info) {
+    if (info.options.empty()) return " (it declares no options)";
+    std::string s = " (declared:";
+    for (const auto& d : info.options) s += " " + d.name;
+    return s + ")";
+  }
+
+ private:
+  const Overrides& o_;
+  Expansion& out_;
+  std::set<std::string> ids_;
+};
+
+// Runs a Lua data file and leaves its table on the stack.
+void load_table(lua_State* L, const std::string& path) {
+  lua::open_rma_descriptive(L);
+  lua::LuaFailure f;
+  if (!lua::run_file(L, path, f))
+    throw UsageError((f.where.empty() ? path : f.where) + ": " + f.message);
+  if (!lua_istable(L, -1)) throw UsageError(path + ": must return a table");
+}
+
+std::vector<int> int_list(const std::vector<std::string>& v, const std::string& where) {
+  std::vector<int> out;
+  for (const auto& s : v) {
+    char* end = nullptr;
+    long n = std::strtol(s.c_str(), &end, 10);
+    if (*end || n < 1 || n > 256) throw UsageError(where + ": rank count '" + s + "' is not in 1..256");
+    out.push_back(static_cast<int>(n));
+  }
+  return out;
+}
+
+// Every -o must name an option some script declares (scripts that failed to load are not
+// held against it: their case reports the load error).
+void check_options_declared(const Overrides& o, const Expansion& out, const std::string& target) {
+  for (const auto& [k, v] : o.options) {
+    bool used = false, unknown = false;
+    for (const auto& [p, info] : out.scripts) {
+      unknown |= info.load_error.has_value();
+      for (const auto& d : info.options) used |= d.name == k;
+    }
+    if (used || unknown) continue;
+    if (out.scripts.size() == 1)
+      throw UsageError("option '" + k + "' is not declared by " + target +
+                       Expander::declared_list(out.scripts.begin()->second));
+    throw UsageError("option '" + k + "' is not declared by any script of " + target);
+  }
+}
+
+}  // namespace
+
+bool is_manifest(const std::string& path) {
+  lua::LuaState st;
+  lua_State* L = st.get();
+  lua::open_rma_descriptive(L);
+  lua::LuaFailure f;
+  if (!lua::run_file(L, path, f) || !lua_istable(L, -1)) return false;
+  lua_getfield(L, -1, "cases");
+  const bool yes = lua_istable(L, -1);
+  lua_pop(L, 1);
+  return yes;
+}
+
+Expansion expand(const std::string& target, const Overrides& o) {
+  Expansion out;
+  if (!is_manifest(target)) {
+    Expander ex(o, out);
+    const ScriptInfo& info = ex.script(target);
+    check_options_declared(o, out, target);
+    ex.add(target, script_stem(target), {}, {}, {}, {}, {}, "", 60, {}, target);
+    (void)info;
+    return out;
+  }
+
+  lua::LuaState st;
+  lua_State* L = st.get();
+  load_table(L, target);
+  const int t = lua_gettop(L);
+  const fs::path dir = fs::path(target).parent_path();
+  lua_getfield(L, t, "name");
+  out.suite = lua_isstring(L, -1) ? lua_tostring(L, -1) : fs::path(target).stem().string();
+  lua_pop(L, 1);
+  lua_getfield(L, t, "scripts_dir");
+  const fs::path scripts_dir = dir / (lua_isstring(L, -1) ? lua_tostring(L, -1) : ".");
+  lua_pop(L, 1);
+
+  const auto d_backends = string_list(L, t, "backends", target);
+  const auto d_paths = string_list(L, t, "paths", target);
+  const auto d_progress = string_list(L, t, "progress", target);
+  const auto d_ranks = string_list(L, t, "ranks", target);
+  const double d_timeout = number_field(L, t, "timeout", target).value_or(60);
+
+  Expander ex(o, out);
+  lua_getfield(L, t, "cases");
+  const int cases = lua_gettop(L);
+  const lua_Integer n = luaL_len(L, cases);
+  for (lua_Integer i = 1; i <= n; ++i) {
+    lua_rawgeti(L, cases, i);
+    const int c = lua_gettop(L);
+    const std::string where = target + ": cases[" + std::to_string(i) + "]";
+    std::string script;
+    if (lua_isstring(L, c)) {
+      script = lua_tostring(L, c);
+    } else if (lua_istable(L, c)) {
+      lua_getfield(L, c, "script");
+      if (!lua_isstring(L, -1)) throw UsageError(where + ": needs `script`");
+      script = lua_tostring(L, -1);
+      lua_pop(L, 1);
+    } else {
+      throw UsageError(where + ": must be a script path or a table");
+    }
+    const fs::path script_path = (scripts_dir / script).lexically_normal();
+    if (!fs::exists(script_path)) throw UsageError(where + ": no script " + script_path.string());
+    fs::path stem = fs::path(script).lexically_normal();
+    stem.replace_extension();
+
+    std::vector<std::string> backends = d_backends, paths = d_paths, progress = d_progress,
+                             ranks = d_ranks, tags;
+    std::map<std::string, std::vector<std::string>> options;
+    std::string expect;
+    double timeout = d_timeout;
+    if (lua_istable(L, c)) {
+      if (auto v = string_list(L, c, "backends", where); !v.empty()) backends = v;
+      if (auto v = string_list(L, c, "paths", where); !v.empty()) paths = v;
+      if (auto v = string_list(L, c, "progress", where); !v.empty()) progress = v;
+      if (auto v = string_list(L, c, "ranks", where); !v.empty()) ranks = v;
+      tags = string_list(L, c, "tags", where);
+      if (auto v = string_list(L, c, "expect", where); !v.empty()) expect = v[0];
+      if (auto v = number_field(L, c, "timeout", where)) timeout = *v;
+      lua_getfield(L, c, "options");
+      if (lua_istable(L, -1)) {
+        const int ot = lua_gettop(L);
+        lua_pushnil(L);
+        while (lua_next(L, ot)) {
+          lua_pop(L, 1);
+          const std::string k = lua_tostring(L, -1);
+          options[k] = string_list(L, ot, k.c_str(), where);
+        }
+      }
+      lua_pop(L, 1);
+    }
+    if (!expect.empty() && expect != "pass" && expect != "deadlock")
+      throw UsageError(where + ": `expect` must be \"pass\" or \"deadlock\"");
+    ex.add(script_path.string(), stem.generic_string(), backends, paths, progress,
+           int_list(ranks, where), options, expect, timeout, tags, where);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+
+  check_options_declared(o, out, target);
+
+  lua_getfield(L, t, "exclude");
+  if (lua_isstring(L, -1)) {
+    const auto rules = read_exclusions(dir / lua_tostring(L, -1));
+    std::vector<CaseSpec> kept;
+    for (auto& c : out.cases) {
+      auto r = std::find_if(rules.begin(), rules.end(),
+                            [&](const Exclusion& e) { return glob_match(e.pattern, c.id); });
+      if (r == rules.end()) kept.push_back(std::move(c));
+      else out.excluded.emplace_back(std::move(c), r->reason);
+    }
+    out.cases = std::move(kept);
+  }
+  lua_pop(L, 1);
+  return out;
+}
+
+}  // namespace harness::suite

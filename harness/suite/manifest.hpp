@@ -1,0 +1,53 @@
+// manifest.hpp — expanding what `rmabench run` was given (a case script or a suite manifest)
+// into the list of cases to run.
+//
+// A suite manifest is a Lua file returning a table with `cases` (see suites/README.md):
+// scripts, each with the rank counts, backends, paths, progress modes and option values to
+// run it with; the matrix is expanded into cases with stable ids. Command-line settings
+// narrow the matrix (`--path direct` runs every case on direct only). Exclusions live in a
+// file beside the manifest, one case id (or * pattern) per line with its reason.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "suite/case_spec.hpp"
+#include "suite/script_info.hpp"
+
+namespace harness::suite {
+
+// Settings from the command line; empty means "as the script or suite says".
+struct Overrides {
+  std::optional<int> ranks;
+  std::optional<std::string> backend;
+  std::optional<std::string> path;
+  std::optional<std::string> progress;
+  std::optional<std::string> provider;
+  std::optional<double> timeout_s;
+  std::optional<std::size_t> eager_limit;
+  std::map<std::string, std::string> options;  // -o k=v
+  std::string bind = "auto";
+  std::string filter;                           // keep ids containing this text
+};
+
+// A bad manifest, an undeclared option, a bad value: the message names the file and field.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct Expansion {
+  std::string suite;                  // "" for a single script
+  std::vector<CaseSpec> cases;
+  std::vector<std::pair<CaseSpec, std::string>> excluded;  // case and reason
+  std::map<std::string, ScriptInfo> scripts;                // by script path
+};
+
+// True when `path` is a suite manifest (its table has `cases`).
+bool is_manifest(const std::string& path);
+
+Expansion expand(const std::string& target, const Overrides& o);
+
+}  // namespace harness::suite

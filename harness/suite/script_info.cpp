@@ -1,0 +1,190 @@
+#include "suite/script_info.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "lua/lua_rma.hpp"
+#include "lua/lua_state.hpp"
+
+namespace harness::suite {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string leading_comment(const std::string& path) {
+  std::ifstream in(path);
+  std::string line, text;
+  while (std::getline(in, line)) {
+    if (line.rfind("--", 0) != 0) break;
+    std::string body = line.substr(2);
+    if (!body.empty() && body[0] == ' ') body.erase(0, 1);
+    text += body + "\n";
+  }
+  return text;
+}
+
+std::string value_text(lua_State* L, int idx) {
+  switch (lua_type(L, idx)) {
+    case LUA_TBOOLEAN:
+      return lua_toboolean(L, idx) ? "true" : "false";
+    case LUA_TNUMBER:
+    case LUA_TSTRING:
+      return lua_tostring(L, idx);
+    default:
+      return luaL_typename(L, idx);
+  }
+}
+
+std::string type_of(lua_State* L, int idx) {
+  switch (lua_type(L, idx)) {
+    case LUA_TBOOLEAN:
+      return "boolean";
+    case LUA_TNUMBER:
+      return lua_isinteger(L, idx) ? "integer" : "number";
+    case LUA_TSTRING:
+      return "string";
+    default:
+      return "";
+  }
+}
+
+// Reads the case table at the top of the stack into `info`; returns an error text or "".
+std::string read_case_table(lua_State* L, ScriptInfo& info) {
+  if (!lua_istable(L, -1))
+    return "the script must return a case table, it returned " +
+           std::string(luaL_typename(L, -1));
+  const int t = lua_gettop(L);
+
+  lua_getfield(L, t, "name");
+  if (lua_isstring(L, -1)) info.name = lua_tostring(L, -1);
+  else if (!lua_isnil(L, -1)) return "`name` must be a string";
+  lua_pop(L, 1);
+
+  lua_getfield(L, t, "ranks");
+  if (lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 1)
+    info.ranks = static_cast<int>(lua_tointeger(L, -1));
+  else if (!lua_isnil(L, -1)) return "`ranks` must be a positive integer";
+  lua_pop(L, 1);
+
+  lua_getfield(L, t, "iterations");
+  if (lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 1)
+    info.iterations = static_cast<int>(lua_tointeger(L, -1));
+  else if (!lua_isnil(L, -1)) return "`iterations` must be a positive integer";
+  lua_pop(L, 1);
+
+  lua_getfield(L, t, "expect");
+  if (lua_isstring(L, -1)) {
+    info.expect = lua_tostring(L, -1);
+    if (info.expect != "pass" && info.expect != "deadlock")
+      return "`expect` must be \"pass\" or \"deadlock\", not \"" + info.expect + "\"";
+  } else if (!lua_isnil(L, -1)) {
+    return "`expect` must be a string";
+  }
+  lua_pop(L, 1);
+
+  for (const char* hook : {"setup", "run", "check", "teardown"}) {
+    lua_getfield(L, t, hook);
+    if (lua_isfunction(L, -1)) info.hooks.emplace_back(hook);
+    else if (!lua_isnil(L, -1)) return "`" + std::string(hook) + "` must be a function";
+    lua_pop(L, 1);
+  }
+
+  lua_getfield(L, t, "messages");
+  info.messages = lua_isnil(L, -1)        ? "none"
+                  : lua_istable(L, -1)    ? "table"
+                  : lua_isfunction(L, -1) ? "function"
+                                          : "";
+  lua_pop(L, 1);
+  if (info.messages.empty()) return "`messages` must be a table or a function";
+
+  lua_getfield(L, t, "options");
+  if (lua_istable(L, -1)) {
+    const int o = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, o)) {
+      if (lua_type(L, -2) != LUA_TSTRING) return "option names must be strings";
+      OptionDecl d;
+      d.name = lua_tostring(L, -2);
+      if (!lua_istable(L, -1)) return "option `" + d.name + "` must be {description, default}";
+      lua_rawgeti(L, -1, 1);
+      d.description = lua_isstring(L, -1) ? lua_tostring(L, -1) : "";
+      lua_pop(L, 1);
+      lua_rawgeti(L, -1, 2);
+      d.type = type_of(L, -1);
+      d.default_value = value_text(L, -1);
+      lua_pop(L, 1);
+      if (d.type.empty())
+        return "option `" + d.name + "` needs a default that is a number, string or boolean";
+      info.options.push_back(std::move(d));
+      lua_pop(L, 1);
+    }
+  } else if (!lua_isnil(L, -1)) {
+    return "`options` must be a table";
+  }
+  lua_pop(L, 1);
+  return "";
+}
+
+}  // namespace
+
+std::string script_stem(const std::string& path) {
+  fs::path p = fs::path(path).lexically_normal();
+  fs::path rel;
+  for (fs::path dir = p.parent_path(); !dir.empty() && dir != dir.parent_path();
+       dir = dir.parent_path()) {
+    if (dir.filename() == "lua_scripts") {
+      rel = p.lexically_relative(dir);
+      break;
+    }
+  }
+  if (rel.empty()) rel = p.filename();
+  rel.replace_extension();
+  return rel.generic_string();
+}
+
+ScriptInfo load_script_info(const std::string& path) {
+  ScriptInfo info;
+  info.path = path;
+  info.name = fs::path(path).stem().string();
+  info.description = leading_comment(path);
+  lua::LuaState state;
+  lua_State* L = state.get();
+  lua::open_rma_descriptive(L);
+  lua::LuaFailure failure;
+  if (!lua::run_file(L, path, failure)) {
+    info.load_error = failure.where.empty() ? failure.message : failure.where + ": " + failure.message;
+    return info;
+  }
+  std::string err = read_case_table(L, info);
+  if (!err.empty()) info.load_error = path + ": " + err;
+  return info;
+}
+
+std::string check_option_value(const OptionDecl& decl, const std::string& value) {
+  if (decl.type == "integer") {
+    std::size_t used = 0;
+    try {
+      (void)std::stoll(value, &used, 0);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != value.size())
+      return "option " + decl.name + " expects an integer, got '" + value + "'";
+  } else if (decl.type == "number") {
+    std::size_t used = 0;
+    try {
+      (void)std::stod(value, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != value.size())
+      return "option " + decl.name + " expects a number, got '" + value + "'";
+  } else if (decl.type == "boolean") {
+    if (value != "true" && value != "false")
+      return "option " + decl.name + " expects true or false, got '" + value + "'";
+  }
+  return "";
+}
+
+}  // namespace harness::suite

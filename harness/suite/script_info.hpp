@@ -1,0 +1,47 @@
+// script_info.hpp — what a case script declares, read in the parent without running any hook:
+// name, default rank count, options with descriptions and defaults, hooks present, expected
+// outcome, iterations and the message counts it checks.
+//
+// A script's top level runs here with a descriptive `rma` table (names and constants, no
+// rank); it should only build and return its case table.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace harness::suite {
+
+struct OptionDecl {
+  std::string name;
+  std::string description;
+  std::string type;           // "integer", "number", "boolean", "string"
+  std::string default_value;  // as text
+};
+
+struct ScriptInfo {
+  std::string path;
+  std::string name;
+  int ranks = 2;
+  std::vector<OptionDecl> options;
+  std::vector<std::string> hooks;        // setup, run, check, teardown present
+  std::string expect = "pass";
+  int iterations = 1;
+  std::string messages;                  // "none", "table", "function"
+  std::string description;               // the script's leading comment block
+  // When loading failed: where and what (the case still runs, so ranks report it).
+  std::optional<std::string> load_error;
+};
+
+// Never throws for a broken script: load_error says what was wrong.
+ScriptInfo load_script_info(const std::string& path);
+
+// Checks `value` against the declared type; returns the error text, or "" if it fits.
+std::string check_option_value(const OptionDecl& decl, const std::string& value);
+
+// The script path relative to the nearest enclosing `lua_scripts` folder, without ".lua"
+// (or the file's stem when it is not in one).
+std::string script_stem(const std::string& path);
+
+}  // namespace harness::suite

@@ -1,0 +1,91 @@
+#include "worker/worker.hpp"
+
+#include <sys/prctl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <string>
+#include <thread>
+
+#include "launcher/control.hpp"
+#include "rma/bootstrap.hpp"
+#include "rma/runtime.hpp"
+#include "suite/case_spec.hpp"
+#include "worker/case_runner.hpp"
+#include "worker/state_board.hpp"
+
+namespace harness::worker {
+namespace {
+
+constexpr int kCtrlFd = 3;
+constexpr int kKvFd = 4;
+
+int env_int(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? std::atoi(v) : -1;
+}
+
+rma::RuntimeConfig runtime_config(const suite::CaseSpec& spec) {
+  rma::RuntimeConfig c;
+  c.backend = spec.backend;
+  c.progress = rma::parse_progress_mode(spec.progress).value_or(rma::ProgressMode::async);
+  c.default_path = rma::parse_path(spec.path).value_or(rma::Path::am);
+  c.eager_limit = spec.eager_limit;
+  c.provider = spec.provider;
+  c.name_prefix = spec.name_prefix;
+  return c;
+}
+
+// After an early end the rank's peers may be blocked; the launcher stops the whole case, so
+// this rank just waits for that (or for the parent's death signal).
+[[noreturn]] void wait_to_be_stopped() {
+  for (;;) ::pause();
+}
+
+}  // namespace
+
+int worker_main() {
+  // Die with the parent, whatever happens to it.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  const int parent = env_int("RMABENCH_PARENT");
+  if (parent <= 0 || ::getppid() != parent) return 70;
+  const int rank = env_int("RMABENCH_RANK");
+  const int size = env_int("RMABENCH_SIZE");
+
+  auto* ctrl = new launcher::ControlChannel(kCtrlFd);  // lives until _exit
+  ctrl->send({{"t", "hello"}, {"rank", rank}, {"pid", ::getpid()}});
+  auto msg = ctrl->receive();
+  if (!msg || msg->value("t", "") != "case") return 71;
+  const suite::CaseSpec spec = suite::case_from_json(*msg);
+
+  auto* board = new StateBoard;
+  std::thread([ctrl, board, rank] {
+    while (auto m = ctrl->receive()) {
+      if (m->value("t", "") == "state?") ctrl->send(board->snapshot(rank));
+    }
+    ::_exit(72);  // the parent closed the channel: nobody is left to report to
+  }).detach();
+
+  auto boot = rma::bootstrap::launcher_client(kKvFd, rank, size);
+  board->set_phase("runtime");
+  auto rt = rma::Runtime::create(runtime_config(spec), *boot);
+  if (!rt) {
+    ctrl->send({{"t", "result"},
+                {"rank", rank},
+                {"status", "error"},
+                {"early", true},
+                {"failures", {{{"where", "runtime"}, {"message", rt.status().to_string()}}}}});
+    wait_to_be_stopped();
+  }
+  nlohmann::json result = run_case_script(spec, *rt.value(), *ctrl, *board);
+  const bool early = result.value("early", false);
+  ctrl->send(result);
+  if (early) wait_to_be_stopped();
+  board->detach();
+  rt.value().reset();
+  ctrl->send({{"t", "bye"}});
+  ::_exit(0);
+}
+
+}  // namespace harness::worker

@@ -1,0 +1,165 @@
+#include "reports/markdown_writer.hpp"
+
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "reports/rank_state_text.hpp"
+#include "reports/text_format.hpp"
+
+namespace reports {
+
+namespace {
+
+using nlohmann::json;
+
+// Inline text: backslash-escape what Markdown (and GitHub's tables and math) would read as
+// markup; line breaks become <br> so a multi-line message stays inside its cell or item.
+std::string md(std::string_view s) {
+  static constexpr std::string_view special = "\\`*_[]<>|&~$";
+  std::string out;
+  for (char c : printable(s)) {
+    if (c == '\n') {
+      out += "<br>";
+    } else {
+      if (special.find(c) != std::string_view::npos) out += '\\';
+      out += c;
+    }
+  }
+  return out;
+}
+
+// A code span that survives any content: the fence is longer than any backtick run inside,
+// and a pipe is escaped because GitHub splits table cells on it even inside code.
+std::string code(std::string_view s) {
+  std::string body;
+  std::size_t run = 0, longest = 0;
+  for (char c : printable(s)) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+    if (c == '\n' || c == '\t') {
+      body += ' ';
+    } else if (c == '|') {
+      body += "\\|";
+    } else {
+      body += c;
+    }
+  }
+  if (body.empty()) return "";
+  const std::string fence(longest + 1, '`');
+  const bool pad = body.front() == '`' || body.back() == '`';
+  return fence + (pad ? " " : "") + body + (pad ? " " : "") + fence;
+}
+
+// key=value for the scalar entries of a free-form object (options, topology).
+std::string scalars(const json& obj) {
+  if (!obj.is_object()) return json_text(obj);
+  std::string out;
+  for (const auto& [k, v] : obj.items()) {
+    if (v.is_structured() && !v.is_array()) continue;
+    out += (out.empty() ? "" : ", ") + k + "=" + json_text(v);
+  }
+  return out;
+}
+
+void context_table(const RunContext& c, std::ostream& out) {
+  std::vector<std::pair<std::string, std::string>> rows;
+  auto row = [&](const char* name, const std::string& value, bool as_code) {
+    if (!value.empty()) rows.emplace_back(name, as_code ? code(value) : md(value));
+  };
+  row("rmabench", c.rmabench_version, false);
+  row("git revision", c.git_revision, true);
+  row("host", c.host, false);
+  row("command", c.command, true);
+  row("started", c.started_at, false);
+  row("options", scalars(c.options), false);
+  row("topology", scalars(c.topology), false);
+  if (rows.empty()) return;
+  out << "| | |\n|---|---|\n";
+  for (const auto& [name, value] : rows) out << "| " << name << " | " << value << " |\n";
+  out << "\n";
+}
+
+void cases_table(const Report& r, std::ostream& out) {
+  out << "## Cases\n\n";
+  if (r.cases.empty()) {
+    out << "No cases ran.\n\n";
+    return;
+  }
+  out << "| status | case | duration | messages |\n|---|---|---:|---:|\n";
+  for (const auto& c : r.cases) {
+    std::string status = verdict_word(c);
+    if (c.passed() && c.status == Status::deadlock) status += " (deadlock, expected)";
+    out << "| " << status << " | " << code(c.id) << " | " << format_seconds(c.duration_s) << " | "
+        << (c.messages.measured ? std::to_string(c.messages.total) : "-") << " |\n";
+  }
+  out << "\n";
+}
+
+void failed_case(const CaseResult& c, std::ostream& out) {
+  out << "### " << verdict_word(c) << " " << code(c.id) << "\n\n";
+  if (!c.script.empty()) out << "Script " << code(c.script) << ", " << c.ranks << " ranks.\n\n";
+  for (const auto& f : c.failures) {
+    out << "- rank " << (f.rank < 0 ? std::string("-") : std::to_string(f.rank));
+    if (!f.where.empty()) out << " " << code(f.where);
+    out << ": " << md(f.message) << "\n";
+  }
+  if (c.status == Status::pass) out << "- expected a deadlock, but the case ran to completion\n";
+  if (!c.reason.empty()) out << "- reason: " << md(c.reason) << "\n";
+  if (c.rank_states.is_array() && !c.rank_states.empty()) {
+    out << "\nRank states:\n\n";
+    for (const auto& s : c.rank_states) {
+      const RankStateText t = describe_rank_state(s);
+      out << "- " << md(t.headline) << "\n";
+      for (const auto& w : t.windows) out << "  - " << md(w) << "\n";
+      if (!t.counters.empty()) out << "  - " << md(t.counters) << "\n";
+    }
+  }
+  out << "\n";
+}
+
+std::string field(const json& b, const char* key) {
+  auto it = b.find(key);
+  return it == b.end() ? "" : json_text(*it);
+}
+
+void benchmarks_table(const json& benchmarks, std::ostream& out) {
+  if (!benchmarks.is_array() || benchmarks.empty()) return;
+  out << "## Benchmarks\n\n| benchmark | iterations | real time | cpu time "
+         "|\n|---|---:|---:|---:|\n";
+  for (const auto& b : benchmarks) {
+    if (!b.is_object()) continue;
+    const std::string unit = field(b, "time_unit");
+    auto time = [&](const char* key) {
+      const std::string v = field(b, key);
+      return v.empty() ? std::string("-") : md(v + (unit.empty() ? "" : " " + unit));
+    };
+    const std::string iterations = field(b, "iterations");
+    out << "| " << code(field(b, "name")) << " | " << (iterations.empty() ? "-" : md(iterations))
+        << " | " << time("real_time") << " | " << time("cpu_time") << " |\n";
+  }
+  out << "\n";
+}
+
+}  // namespace
+
+void write_markdown(const Report& r, std::ostream& out) {
+  out << "# rmabench report\n\n";
+  context_table(r.context, out);
+  out << "**" << summary_line(r.summary) << "** in " << format_seconds(r.summary.duration_s)
+      << "\n\n";
+  cases_table(r, out);
+  const bool any_failed = std::any_of(r.cases.begin(), r.cases.end(), [](const CaseResult& c) {
+    return !c.passed() && !c.skipped();
+  });
+  if (any_failed) {
+    out << "## Failures\n\n";
+    for (const auto& c : r.cases) {
+      if (!c.passed() && !c.skipped()) failed_case(c, out);
+    }
+  }
+  benchmarks_table(r.benchmarks, out);
+}
+
+}  // namespace reports

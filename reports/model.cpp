@@ -1,0 +1,356 @@
+// The result model's behaviour and its JSON form (rmabench.report/v1).
+//
+// The reader accepts exactly what reports/schema/report.schema.json accepts for the fields
+// it reads: the same fields are required, the same types and enums enforced, unknown fields
+// ignored (the format grows by adding fields). Errors name the field by its path in the
+// document, e.g. "cases[3].messages.by_type.lock", so a broken baseline is quick to fix.
+#include "reports/model.hpp"
+
+#include <array>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <utility>
+
+namespace reports {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr std::array<std::pair<Status, std::string_view>, 7> status_names{{
+    {Status::pass, "pass"},
+    {Status::fail, "fail"},
+    {Status::error, "error"},
+    {Status::crash, "crash"},
+    {Status::timeout, "timeout"},
+    {Status::deadlock, "deadlock"},
+    {Status::skip, "skip"},
+}};
+
+// ---- writing --------------------------------------------------------------------------
+
+json counts_to_json(const std::map<std::string, std::uint64_t>& m) {
+  json j = json::object();
+  for (const auto& [k, v] : m) j[k] = v;
+  return j;
+}
+
+json messages_to_json(const MessageCounts& m) {
+  return json{{"measured", m.measured},
+              {"total", m.total},
+              {"by_type", counts_to_json(m.by_type)},
+              {"transport", counts_to_json(m.transport)},
+              {"direct", counts_to_json(m.direct)},
+              {"expected", counts_to_json(m.expected)}};
+}
+
+// JSON has no NaN or infinity; a metric that is not finite is written as null.
+json metrics_to_json(const std::map<std::string, double>& m) {
+  json j = json::object();
+  for (const auto& [k, v] : m) j[k] = std::isfinite(v) ? json(v) : json(nullptr);
+  return j;
+}
+
+json context_to_json(const RunContext& c) {
+  return json{{"rmabench_version", c.rmabench_version},
+              {"git_revision", c.git_revision},
+              {"host", c.host},
+              {"command", c.command},
+              {"started_at", c.started_at},
+              {"topology", c.topology},
+              {"options", c.options}};
+}
+
+// ---- reading --------------------------------------------------------------------------
+
+[[noreturn]] void bad(const std::string& path, std::string_view what) {
+  throw std::runtime_error("report: field '" + path + "' " + std::string(what));
+}
+
+std::string child(const std::string& path, std::string_view key) {
+  return path.empty() ? std::string(key) : path + "." + std::string(key);
+}
+
+std::string item(const std::string& path, std::size_t i) {
+  return path + "[" + std::to_string(i) + "]";
+}
+
+const json& require(const json& obj, std::string_view key, const std::string& path) {
+  auto it = obj.find(key);
+  if (it == obj.end()) bad(child(path, key), "is missing");
+  return *it;
+}
+
+// The value at obj[key], or nullptr when the key is absent (for optional fields).
+const json* optional(const json& obj, std::string_view key) {
+  auto it = obj.find(key);
+  return it == obj.end() ? nullptr : &*it;
+}
+
+const json& as_object(const json& j, const std::string& path) {
+  if (!j.is_object()) bad(path, "must be an object");
+  return j;
+}
+
+const json& as_array(const json& j, const std::string& path) {
+  if (!j.is_array()) bad(path, "must be an array");
+  return j;
+}
+
+std::string as_string(const json& j, const std::string& path) {
+  if (!j.is_string()) bad(path, "must be a string");
+  return j.get<std::string>();
+}
+
+bool as_bool(const json& j, const std::string& path) {
+  if (!j.is_boolean()) bad(path, "must be a boolean");
+  return j.get<bool>();
+}
+
+double as_number(const json& j, const std::string& path) {
+  if (!j.is_number()) bad(path, "must be a number");
+  return j.get<double>();
+}
+
+int as_int(const json& j, const std::string& path, int min) {
+  if (!j.is_number_integer()) bad(path, "must be an integer");
+  constexpr auto max = static_cast<std::uint64_t>(std::numeric_limits<int>::max());
+  if (j.is_number_unsigned()) {
+    if (j.get<std::uint64_t>() > max) bad(path, "is out of range");
+    return static_cast<int>(j.get<std::uint64_t>());
+  }
+  const auto v = j.get<std::int64_t>();
+  if (v < min || v > static_cast<std::int64_t>(max)) bad(path, "is out of range");
+  return static_cast<int>(v);
+}
+
+std::uint64_t as_count(const json& j, const std::string& path) {
+  if (j.is_number_unsigned()) return j.get<std::uint64_t>();
+  if (j.is_number_integer() && j.get<std::int64_t>() >= 0) {
+    return static_cast<std::uint64_t>(j.get<std::int64_t>());
+  }
+  bad(path, "must be a non-negative integer");
+}
+
+std::string req_string(const json& obj, std::string_view key, const std::string& path) {
+  return as_string(require(obj, key, path), child(path, key));
+}
+
+std::map<std::string, std::uint64_t> counts_from_json(const json& j, const std::string& path) {
+  std::map<std::string, std::uint64_t> m;
+  for (const auto& [k, v] : as_object(j, path).items()) m[k] = as_count(v, child(path, k));
+  return m;
+}
+
+std::map<std::string, std::uint64_t> optional_counts(const json& obj, std::string_view key,
+                                                     const std::string& path) {
+  const json* j = optional(obj, key);
+  return j ? counts_from_json(*j, child(path, key)) : std::map<std::string, std::uint64_t>{};
+}
+
+std::vector<std::string> strings_from_json(const json& j, const std::string& path) {
+  std::vector<std::string> v;
+  const json& a = as_array(j, path);
+  for (std::size_t i = 0; i < a.size(); ++i) v.push_back(as_string(a[i], item(path, i)));
+  return v;
+}
+
+MessageCounts messages_from_json(const json& j, const std::string& path) {
+  as_object(j, path);
+  MessageCounts m;
+  m.measured = as_bool(require(j, "measured", path), child(path, "measured"));
+  m.total = as_count(require(j, "total", path), child(path, "total"));
+  m.by_type = counts_from_json(require(j, "by_type", path), child(path, "by_type"));
+  m.transport = optional_counts(j, "transport", path);
+  m.direct = optional_counts(j, "direct", path);
+  m.expected = optional_counts(j, "expected", path);
+  return m;
+}
+
+Failure failure_from_json(const json& j, const std::string& path) {
+  as_object(j, path);
+  Failure f;
+  f.rank = as_int(require(j, "rank", path), child(path, "rank"), -1);
+  f.where = req_string(j, "where", path);
+  f.message = req_string(j, "message", path);
+  return f;
+}
+
+CaseResult case_from_json(const json& j, const std::string& path) {
+  as_object(j, path);
+  CaseResult c;
+  c.id = req_string(j, "id", path);
+  if (c.id.empty()) bad(child(path, "id"), "must not be empty");
+  c.script = req_string(j, "script", path);
+  c.name = req_string(j, "name", path);
+  const std::string status = req_string(j, "status", path);
+  const auto parsed = parse_status(status);
+  if (!parsed) bad(child(path, "status"), "has unknown status '" + status + "'");
+  c.status = *parsed;
+  c.expected = req_string(j, "expected", path);
+  if (c.expected != "pass" && c.expected != "deadlock") {
+    bad(child(path, "expected"), "must be \"pass\" or \"deadlock\", not '" + c.expected + "'");
+  }
+  c.ranks = as_int(require(j, "ranks", path), child(path, "ranks"), 0);
+  c.backend = req_string(j, "backend", path);
+  c.provider = req_string(j, "provider", path);
+  c.path = req_string(j, "path", path);
+  c.progress = req_string(j, "progress", path);
+  c.duration_s = as_number(require(j, "duration_s", path), child(path, "duration_s"));
+  c.messages = messages_from_json(require(j, "messages", path), child(path, "messages"));
+  const std::string fpath = child(path, "failures");
+  const json& failures = as_array(require(j, "failures", path), fpath);
+  for (std::size_t i = 0; i < failures.size(); ++i) {
+    c.failures.push_back(failure_from_json(failures[i], item(fpath, i)));
+  }
+
+  // Details: optional, so a minimal report written by another tool still reads.
+  if (const json* o = optional(j, "options")) {
+    const std::string opath = child(path, "options");
+    for (const auto& [k, v] : as_object(*o, opath).items()) {
+      c.options[k] = as_string(v, child(opath, k));
+    }
+  }
+  if (const json* t = optional(j, "tags")) c.tags = strings_from_json(*t, child(path, "tags"));
+  if (const json* r = optional(j, "reason")) c.reason = as_string(*r, child(path, "reason"));
+  if (const json* m = optional(j, "metrics")) {
+    const std::string mpath = child(path, "metrics");
+    for (const auto& [k, v] : as_object(*m, mpath).items()) {
+      c.metrics[k] =
+          v.is_null() ? std::numeric_limits<double>::quiet_NaN() : as_number(v, child(mpath, k));
+    }
+  }
+  if (const json* s = optional(j, "rank_states")) {
+    c.rank_states = as_array(*s, child(path, "rank_states"));
+  }
+  if (const json* l = optional(j, "log")) c.log = strings_from_json(*l, child(path, "log"));
+  if (const json* b = optional(j, "binding")) {
+    c.binding = strings_from_json(*b, child(path, "binding"));
+  }
+  return c;
+}
+
+RunContext context_from_json(const json& j, const std::string& path) {
+  as_object(j, path);
+  RunContext c;
+  c.rmabench_version = req_string(j, "rmabench_version", path);
+  c.git_revision = req_string(j, "git_revision", path);
+  c.host = req_string(j, "host", path);
+  c.command = req_string(j, "command", path);
+  c.started_at = req_string(j, "started_at", path);
+  c.topology = as_object(require(j, "topology", path), child(path, "topology"));
+  c.options = as_object(require(j, "options", path), child(path, "options"));
+  return c;
+}
+
+Summary summary_from_json(const json& j, const std::string& path) {
+  as_object(j, path);
+  Summary s;
+  s.passed = as_int(require(j, "passed", path), child(path, "passed"), 0);
+  s.failed = as_int(require(j, "failed", path), child(path, "failed"), 0);
+  s.skipped = as_int(require(j, "skipped", path), child(path, "skipped"), 0);
+  s.duration_s = as_number(require(j, "duration_s", path), child(path, "duration_s"));
+  return s;
+}
+
+}  // namespace
+
+std::string_view to_string(Status s) {
+  for (const auto& [status, name] : status_names) {
+    if (status == s) return name;
+  }
+  return "error";  // unreachable for a valid enumerator
+}
+
+std::optional<Status> parse_status(std::string_view s) {
+  for (const auto& [status, name] : status_names) {
+    if (name == s) return status;
+  }
+  return std::nullopt;
+}
+
+bool CaseResult::passed() const {
+  // A must-deadlock case that ran to completion did not show the semantics it tests.
+  return expected == "deadlock" ? status == Status::deadlock : status == Status::pass;
+}
+
+void Report::finish() {
+  summary.passed = summary.failed = summary.skipped = 0;
+  for (const auto& c : cases) {
+    if (c.skipped()) {
+      ++summary.skipped;
+    } else if (c.passed()) {
+      ++summary.passed;
+    } else {
+      ++summary.failed;
+    }
+  }
+}
+
+nlohmann::json to_json(const CaseResult& c) {
+  json failures = json::array();
+  for (const auto& f : c.failures) {
+    failures.push_back({{"rank", f.rank}, {"where", f.where}, {"message", f.message}});
+  }
+  json options = json::object();
+  for (const auto& [k, v] : c.options) options[k] = v;
+  return json{{"id", c.id},
+              {"script", c.script},
+              {"name", c.name},
+              {"status", to_string(c.status)},
+              {"expected", c.expected},
+              {"ranks", c.ranks},
+              {"backend", c.backend},
+              {"provider", c.provider},
+              {"path", c.path},
+              {"progress", c.progress},
+              {"duration_s", c.duration_s},
+              {"options", options},
+              {"tags", c.tags},
+              {"messages", messages_to_json(c.messages)},
+              {"failures", failures},
+              {"reason", c.reason},
+              {"metrics", metrics_to_json(c.metrics)},
+              {"rank_states", c.rank_states.is_array() ? c.rank_states : json::array()},
+              {"log", c.log},
+              {"binding", c.binding}};
+}
+
+nlohmann::json to_json(const Report& r) {
+  json cases = json::array();
+  for (const auto& c : r.cases) cases.push_back(to_json(c));
+  return json{{"schema", schema_id},
+              {"context", context_to_json(r.context)},
+              {"cases", cases},
+              {"benchmarks", r.benchmarks.is_array() ? r.benchmarks : json::array()},
+              {"summary",
+               {{"passed", r.summary.passed},
+                {"failed", r.summary.failed},
+                {"skipped", r.summary.skipped},
+                {"duration_s", r.summary.duration_s}}}};
+}
+
+Report report_from_json(const nlohmann::json& j) {
+  if (!j.is_object()) throw std::runtime_error("report: the document must be a JSON object");
+  Report r;
+  const std::string schema = req_string(j, "schema", "");
+  if (schema != schema_id) {
+    bad("schema", "is '" + schema + "', expected '" + std::string(schema_id) + "'");
+  }
+  r.context = context_from_json(require(j, "context", ""), "context");
+  const json& cases = as_array(require(j, "cases", ""), "cases");
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    r.cases.push_back(case_from_json(cases[i], item("cases", i)));
+  }
+  const json& benchmarks = as_array(require(j, "benchmarks", ""), "benchmarks");
+  for (std::size_t i = 0; i < benchmarks.size(); ++i) {
+    const std::string bpath = item("benchmarks", i);
+    req_string(as_object(benchmarks[i], bpath), "name", bpath);
+  }
+  r.benchmarks = benchmarks;
+  r.summary = summary_from_json(require(j, "summary", ""), "summary");
+  return r;
+}
+
+}  // namespace reports

@@ -1,0 +1,200 @@
+#include "reports/model.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "reports/testing/sample_report.hpp"
+
+namespace reports {
+namespace {
+
+using nlohmann::json;
+using sample::passed_case;
+using sample::sample_report;
+
+TEST(Status, NamesRoundTrip) {
+  for (Status s : {Status::pass, Status::fail, Status::error, Status::crash, Status::timeout,
+                   Status::deadlock, Status::skip}) {
+    EXPECT_EQ(parse_status(to_string(s)), s) << to_string(s);
+  }
+  EXPECT_EQ(to_string(Status::deadlock), "deadlock");
+  EXPECT_EQ(to_string(Status::timeout), "timeout");
+  EXPECT_FALSE(parse_status("bogus").has_value());
+  EXPECT_FALSE(parse_status("PASS").has_value());
+  EXPECT_FALSE(parse_status("").has_value());
+}
+
+TEST(CaseResult, PassedFollowsExpectation) {
+  CaseResult c = passed_case("s/a");
+  EXPECT_TRUE(c.passed());
+  c.status = Status::deadlock;
+  EXPECT_FALSE(c.passed());  // expected pass, deadlocked
+  c.expected = "deadlock";
+  EXPECT_TRUE(c.passed());  // must-deadlock that deadlocked
+  c.status = Status::pass;
+  EXPECT_FALSE(c.passed());  // must-deadlock that ran to completion
+  c.status = Status::skip;
+  EXPECT_FALSE(c.passed());
+  EXPECT_TRUE(c.skipped());
+}
+
+TEST(Report, FinishCountsEveryKind) {
+  Report r;
+  auto add = [&](Status s, const char* expected) {
+    CaseResult c = passed_case("s/" + std::to_string(r.cases.size()));
+    c.status = s;
+    c.expected = expected;
+    r.cases.push_back(c);
+  };
+  add(Status::pass, "pass");
+  add(Status::deadlock, "deadlock");  // passed
+  add(Status::deadlock, "deadlock");  // passed
+  add(Status::pass, "deadlock");      // failed: did not deadlock
+  add(Status::deadlock, "pass");      // failed
+  add(Status::fail, "pass");
+  add(Status::error, "pass");
+  add(Status::crash, "pass");
+  add(Status::timeout, "pass");
+  add(Status::skip, "pass");
+  add(Status::skip, "deadlock");
+  r.summary = {99, 99, 99, 4.5};
+  r.finish();
+  EXPECT_EQ(r.summary.passed, 3);
+  EXPECT_EQ(r.summary.failed, 6);
+  EXPECT_EQ(r.summary.skipped, 2);
+  EXPECT_DOUBLE_EQ(r.summary.duration_s, 4.5);
+}
+
+TEST(Json, RoundTripKeepsEverything) {
+  Report r = sample_report();
+  r.cases[0].messages.by_type["huge"] = std::numeric_limits<std::uint64_t>::max();
+  r.cases[0].metrics = {{"latency_us", 0.1}, {"bandwidth", 1e12}};
+  r.cases[0].duration_s = 1.0 / 3.0;
+  EXPECT_EQ(report_from_json(to_json(r)), r);
+
+  // Through text, as a baseline on disk would go (dump() rejects the sample's invalid UTF-8,
+  // json_writer_test covers that; here the text is hostile but valid).
+  r.cases[1].failures[0].message = "a<b & \"c\" 'd'\x01\n\xC3\xA9";
+  r.cases[1].log[1] = "rank 1: \t done";
+  const Report back = report_from_json(json::parse(to_json(r).dump()));
+  EXPECT_EQ(back, r);
+  ASSERT_EQ(back.cases.size(), r.cases.size());
+  EXPECT_EQ(back.cases[2].rank_states, r.cases[2].rank_states);
+  EXPECT_EQ(back.cases[1].failures, r.cases[1].failures);
+  EXPECT_EQ(back.cases[0].messages.by_type.at("huge"), std::numeric_limits<std::uint64_t>::max());
+}
+
+TEST(Json, CoreFieldNamesAreTheContract) {
+  const json j = to_json(sample_report());
+  EXPECT_EQ(j.at("schema"), "rmabench.report/v1");
+  for (const char* k : {"rmabench_version", "git_revision", "host", "command", "started_at",
+                        "topology", "options"}) {
+    EXPECT_TRUE(j.at("context").contains(k)) << k;
+  }
+  const json& c = j.at("cases").at(1);
+  for (const char* k :
+       {"id",       "script", "name",     "status",      "expected", "ranks",  "backend",
+        "provider", "path",   "progress", "duration_s",  "options",  "tags",   "messages",
+        "failures", "reason", "metrics",  "rank_states", "log",      "binding"}) {
+    EXPECT_TRUE(c.contains(k)) << k;
+  }
+  EXPECT_EQ(c.at("status"), "fail");
+  EXPECT_EQ(c.at("messages").at("measured"), true);
+  EXPECT_EQ(c.at("messages").at("total"), 3);
+  EXPECT_EQ(c.at("messages").at("by_type").at("lock_put"), 1);
+  EXPECT_EQ(c.at("failures").at(1).at("rank"), -1);
+  EXPECT_EQ(c.at("failures").at(1).at("where"), "messages");
+  EXPECT_EQ(j.at("summary").at("passed"), 3);
+  EXPECT_EQ(j.at("summary").at("failed"), 4);
+  EXPECT_EQ(j.at("summary").at("skipped"), 1);
+  EXPECT_EQ(j.at("benchmarks").at(0).at("name"), "put_latency/lock/8");
+}
+
+TEST(Json, NonFiniteMetricIsNullAndReadsBack) {
+  Report r;
+  CaseResult c = passed_case("s/a");
+  c.metrics = {{"ratio", std::numeric_limits<double>::infinity()}};
+  r.cases.push_back(c);
+  const json j = to_json(r);
+  EXPECT_TRUE(j["cases"][0]["metrics"]["ratio"].is_null());
+  EXPECT_TRUE(std::isnan(report_from_json(j).cases[0].metrics.at("ratio")));
+}
+
+TEST(Json, MinimalCaseReads) {
+  json j = to_json(sample_report());
+  for (const char* k : {"options", "tags", "reason", "metrics", "rank_states", "log", "binding"}) {
+    j["cases"][0].erase(k);
+  }
+  j["cases"][0]["messages"].erase("transport");
+  const Report r = report_from_json(j);
+  EXPECT_TRUE(r.cases[0].tags.empty());
+  EXPECT_TRUE(r.cases[0].rank_states.is_array());
+}
+
+// The error must name the field, with its path, so a broken baseline is quick to fix.
+std::string error_of(const json& j) {
+  try {
+    report_from_json(j);
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(Json, ErrorsNameTheField) {
+  const json good = to_json(sample_report());
+  json j = good;
+  j.erase("summary");
+  EXPECT_NE(error_of(j).find("'summary' is missing"), std::string::npos) << error_of(j);
+
+  j = good;
+  j["cases"][1]["status"] = "bogus";
+  EXPECT_NE(error_of(j).find("'cases[1].status'"), std::string::npos) << error_of(j);
+  EXPECT_NE(error_of(j).find("bogus"), std::string::npos);
+
+  j = good;
+  j["cases"][2]["ranks"] = "2";
+  EXPECT_NE(error_of(j).find("'cases[2].ranks' must be an integer"), std::string::npos)
+      << error_of(j);
+
+  j = good;
+  j["cases"][0]["messages"]["by_type"]["lock_put"] = -1;
+  EXPECT_NE(error_of(j).find("'cases[0].messages.by_type.lock_put'"), std::string::npos)
+      << error_of(j);
+
+  j = good;
+  j["cases"][1]["failures"][1].erase("where");
+  EXPECT_NE(error_of(j).find("'cases[1].failures[1].where' is missing"), std::string::npos)
+      << error_of(j);
+
+  j = good;
+  j["context"].erase("git_revision");
+  EXPECT_NE(error_of(j).find("'context.git_revision'"), std::string::npos) << error_of(j);
+
+  j = good;
+  j["schema"] = "rmabench.report/v2";
+  EXPECT_NE(error_of(j).find("'schema'"), std::string::npos) << error_of(j);
+
+  j = good;
+  j["cases"][0]["expected"] = "fail";
+  EXPECT_NE(error_of(j).find("'cases[0].expected'"), std::string::npos) << error_of(j);
+
+  j = good;
+  j["benchmarks"][0].erase("name");
+  EXPECT_NE(error_of(j).find("'benchmarks[0].name'"), std::string::npos) << error_of(j);
+
+  j = good;
+  j["cases"][0]["duration_s"] = nullptr;
+  EXPECT_NE(error_of(j).find("'cases[0].duration_s' must be a number"), std::string::npos)
+      << error_of(j);
+
+  EXPECT_NE(error_of(json::array()).find("object"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace reports

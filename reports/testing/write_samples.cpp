@@ -1,0 +1,65 @@
+// reports_write_samples DIR — writes the sample report in every file format into DIR, plus
+// copies of report.json broken in one way each (invalid_*.json). ctest then checks with
+// Python that the JSON validates against the schema, that each broken copy does not, and
+// that the JUnit XML is well-formed.
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <stdexcept>
+
+#include "reports/model.hpp"
+#include "reports/report_dir.hpp"
+#include "reports/testing/sample_report.hpp"
+
+namespace {
+
+void write_broken(const std::filesystem::path& file, const nlohmann::json& j) {
+  std::ofstream out(file);
+  out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+  if (!out) throw std::runtime_error("cannot write " + file.string());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::cerr << "usage: reports_write_samples DIR\n";
+    return 2;
+  }
+  try {
+    const std::filesystem::path dir = argv[1];
+    const reports::Report r = reports::sample::sample_report();
+    reports::write_report_dir(r, dir, {"json", "junit", "md"});
+
+    const nlohmann::json good = reports::to_json(r);
+    nlohmann::json j = good;
+    j["cases"][1]["status"] = "bogus";
+    write_broken(dir / "invalid_status.json", j);
+
+    j = good;
+    j.erase("summary");
+    write_broken(dir / "invalid_no_summary.json", j);
+
+    j = good;
+    j["schema"] = "rmabench.report/v0";
+    write_broken(dir / "invalid_schema_id.json", j);
+
+    j = good;
+    j["cases"][0]["messages"].erase("total");
+    write_broken(dir / "invalid_no_message_total.json", j);
+
+    j = good;
+    j["cases"][0]["failures"] =
+        nlohmann::json::array({{{"rank", "one"}, {"where", ""}, {"message", ""}}});
+    write_broken(dir / "invalid_failure_rank.json", j);
+
+    j = good;
+    j["benchmarks"][0].erase("name");
+    write_broken(dir / "invalid_benchmark_name.json", j);
+  } catch (const std::exception& e) {
+    std::cerr << "reports_write_samples: " << e.what() << '\n';
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,343 @@
+// The progress engine: dispatch, ordered sending, the sync-only stash, counting, the wait
+// discipline and the asynchronous progress agent.
+#include "core/engine.hpp"
+
+#include <sched.h>
+
+#include <cstdlib>
+#include <string>
+#include <thread>
+
+namespace rma::core {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#else
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+#endif
+}
+
+std::chrono::microseconds env_us(const char* name, std::chrono::microseconds dflt) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return dflt;
+  char* end = nullptr;
+  long n = std::strtol(v, &end, 10);
+  if (*end != '\0' || n < 0) return dflt;
+  return std::chrono::microseconds(n);
+}
+
+}  // namespace
+
+WaitTuning WaitTuning::from_env() {
+  WaitTuning t;
+  t.spin = env_us("RMA_SPIN_US", t.spin);
+  t.yield = env_us("RMA_YIELD_US", t.yield);
+  t.agent_spin = env_us("RMA_AGENT_SPIN_US", t.agent_spin);
+  return t;
+}
+
+// ---------------------------------------------------------------------------------------
+// The agent: a thread that makes progress while the application thread is elsewhere. It
+// polls while there is work, spins only briefly after the last packet, then sleeps on the
+// transport's doorbell; it never competes with an application thread that is polling
+// itself (the transport does not ring while somebody of this rank is awake).
+
+class Engine::Agent {
+ public:
+  explicit Agent(Engine& e) : e_(e), thread_([this] { run(); }) {}
+  ~Agent() {
+    stop_.store(true);
+    e_.transport().wake_local();
+    thread_.join();
+  }
+
+ private:
+  void run() {
+    Transport& t = e_.transport();
+    auto last = Clock::now();
+    while (!stop_.load(std::memory_order_relaxed)) {
+      bool did = false;
+      {
+        std::unique_lock lk(e_.mu_, std::try_to_lock);
+        if (lk.owns_lock()) did = e_.progress(Ctx::agent);
+      }
+      if (did) {
+        last = Clock::now();
+        // The application thread may be asleep waiting for what just happened.
+        if (t.has_sleepers()) t.wake_local();
+        continue;
+      }
+      if (Clock::now() - last < e_.tuning_.agent_spin) {
+        t.awake_enter();
+        cpu_relax();
+        t.awake_leave();
+        continue;
+      }
+      std::uint64_t token = t.sleep_prepare();
+      if (stop_.load() || t.has_incoming()) {
+        t.sleep_cancel();
+        continue;
+      }
+      t.sleep(token, std::chrono::milliseconds(100));
+      last = Clock::now();
+    }
+  }
+
+  Engine& e_;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+// ---------------------------------------------------------------------------------------
+
+Engine::Engine(std::unique_ptr<Transport> transport, ProgressMode mode, CallTracker& calls)
+    : transport_(std::move(transport)),
+      mode_(mode),
+      calls_(calls),
+      rank_(transport_->rank()),
+      size_(transport_->size()),
+      max_payload_(transport_->max_payload()),
+      tuning_(WaitTuning::from_env()),
+      out_(static_cast<std::size_t>(size_)),
+      win_counts_(std::make_unique<std::array<WinCounts, kMaxCountedWindows>>()) {}
+
+Engine::~Engine() { stop_agent(); }
+
+void Engine::on(PacketType t, Handler h) { handlers_[index(t)] = std::move(h); }
+
+void Engine::count_sent(const PacketHeader& h, std::size_t bytes) {
+  sent_[index(h.type)].fetch_add(1, std::memory_order_relaxed);
+  bytes_[index(h.type)].fetch_add(bytes, std::memory_order_relaxed);
+  if (class_of(h.type) == PacketClass::rma && h.win < kMaxCountedWindows)
+    (*win_counts_)[h.win].sent[index(h.type)].fetch_add(1, std::memory_order_relaxed);
+}
+
+void Engine::count_direct(std::uint32_t win, DirectOp op, std::uint64_t n) {
+  direct_[index(op)].fetch_add(n, std::memory_order_relaxed);
+  if (win < kMaxCountedWindows)
+    (*win_counts_)[win].direct[index(op)].fetch_add(n, std::memory_order_relaxed);
+}
+
+bool Engine::transmit(int dst, const PacketHeader& h, std::span<const std::byte> payload) {
+  if (!transport_->try_send(dst, h, payload)) return false;
+  count_sent(h, payload.size());
+  return true;
+}
+
+void Engine::send(int dst, const PacketHeader& h, std::span<const std::byte> payload) {
+  auto& q = out_[static_cast<std::size_t>(dst)];
+  if (q.empty() && transmit(dst, h, payload)) return;
+  OutItem item;
+  item.h = h;
+  item.copy.assign(payload.begin(), payload.end());
+  item.data = item.copy;
+  q.push_back(std::move(item));
+  ++out_pending_;
+}
+
+void Engine::send_ref(int dst, const PacketHeader& h, std::span<const std::byte> payload,
+                      SendDone* done) {
+  auto& q = out_[static_cast<std::size_t>(dst)];
+  if (q.empty() && transmit(dst, h, payload)) {
+    if (done) done->sent();
+    return;
+  }
+  OutItem item;
+  item.h = h;
+  item.data = payload;
+  item.done = done;
+  q.push_back(std::move(item));
+  ++out_pending_;
+}
+
+void Engine::send_stream(int dst, const PacketHeader& h, std::span<const std::byte> data,
+                         SendDone* done) {
+  OutItem item;
+  item.h = h;
+  item.h.type = PacketType::data;
+  item.data = data;
+  item.done = done;
+  item.stream = true;
+  out_[static_cast<std::size_t>(dst)].push_back(std::move(item));
+  ++out_pending_;
+  drain_one(dst);
+}
+
+bool Engine::drain_one(int dst) {
+  auto& q = out_[static_cast<std::size_t>(dst)];
+  bool did = false;
+  while (!q.empty()) {
+    OutItem& it = q.front();
+    if (it.stream) {
+      // Fragments of a large transfer: the ring (or bounce buffers) bound what is in flight.
+      while (it.offset < it.data.size() || it.data.empty()) {
+        std::size_t n = std::min(max_payload_, it.data.size() - it.offset);
+        PacketHeader fh = it.h;
+        fh.aux = it.offset;
+        fh.count = n;
+        if (!transmit(dst, fh, it.data.subspan(it.offset, n))) return did;
+        did = true;
+        it.offset += n;
+        if (it.data.empty()) break;
+      }
+    } else {
+      if (!transmit(dst, it.h, it.data)) return did;
+      did = true;
+    }
+    SendDone* done = it.done;
+    q.pop_front();
+    --out_pending_;
+    if (done) done->sent();
+  }
+  return did;
+}
+
+bool Engine::drain_out() {
+  if (out_pending_ == 0) return false;
+  bool did = false;
+  for (int d = 0; d < size_; ++d)
+    if (!out_[static_cast<std::size_t>(d)].empty()) did |= drain_one(d);
+  return did;
+}
+
+bool Engine::handles_rma_now() const {
+  return mode_ != ProgressMode::sync_only || ctx_ == Ctx::rma_sync;
+}
+
+void Engine::deliver(int src, const PacketHeader& h, std::span<const std::byte> payload) {
+  // sync-only: RMA packets received outside a synchronization call wait, unprocessed,
+  // for the next one; that is what makes the start/recv/complete case deadlock there.
+  if (class_of(h.type) == PacketClass::rma && !handles_rma_now()) {
+    stash_.push_back({src, h, {payload.begin(), payload.end()}});
+    return;
+  }
+  dispatch(src, h, payload);
+}
+
+void Engine::dispatch(int src, const PacketHeader& h, std::span<const std::byte> payload) {
+  const Handler& fn = handlers_[index(h.type)];
+  if (fn) fn(src, h, payload);
+}
+
+bool Engine::progress(Ctx ctx) {
+  ctx_ = ctx;
+  bool did = false;
+  if (!stash_.empty() && handles_rma_now()) {
+    while (!stash_.empty()) {
+      Stashed s = std::move(stash_.front());
+      stash_.pop_front();
+      dispatch(s.src, s.h, s.payload);
+    }
+    did = true;
+  }
+  did |= drain_out();
+  did |= transport_->poll(*this, 64) > 0;
+  did |= drain_out();
+  ctx_ = Ctx::any_call;
+  return did;
+}
+
+Counters Engine::counters() const {
+  Counters c;
+  for (int i = 0; i < packet_type_count; ++i) {
+    c.sent[i] = sent_[i].load(std::memory_order_relaxed);
+    c.bytes[i] = bytes_[i].load(std::memory_order_relaxed);
+  }
+  for (int i = 0; i < direct_op_count; ++i) c.direct[i] = direct_[i].load(std::memory_order_relaxed);
+  transport_->add_counters(c);
+  return c;
+}
+
+Counters Engine::window_counters(std::uint32_t win) const {
+  Counters c;
+  if (win >= kMaxCountedWindows) return c;
+  const WinCounts& w = (*win_counts_)[win];
+  for (int i = 0; i < packet_type_count; ++i) c.sent[i] = w.sent[i].load(std::memory_order_relaxed);
+  for (int i = 0; i < direct_op_count; ++i) c.direct[i] = w.direct[i].load(std::memory_order_relaxed);
+  return c;
+}
+
+void Engine::start_agent() {
+  if (mode_ == ProgressMode::async && !agent_) agent_ = std::make_unique<Agent>(*this);
+}
+
+void Engine::stop_agent() { agent_.reset(); }
+
+Status Engine::wait_failure(const WaitInfo& why) const {
+  if (why.peer >= 0) return transport_->peer_status(why.peer);
+  if (why.peer == -2) {
+    for (int p = 0; p < size_; ++p) {
+      if (p == rank_) continue;
+      Status s = transport_->peer_status(p);
+      if (!s) return s;
+    }
+  }
+  return Status::ok();
+}
+
+// ---------------------------------------------------------------------------------------
+
+WaitLoop::WaitLoop(Engine& e, std::unique_lock<std::mutex>& lk, const WaitInfo& why)
+    : e_(e), lk_(lk), why_(why), last_progress_(Clock::now()), last_check_(last_progress_) {
+  e_.calls_.set_blocked(why_.what);
+  e_.transport_->awake_enter();
+}
+
+WaitLoop::~WaitLoop() {
+  e_.transport_->awake_leave();
+  e_.calls_.clear_blocked();
+}
+
+bool WaitLoop::step() {
+  auto now = Clock::now();
+  if (e_.progress(why_.ctx)) {
+    last_progress_ = now;
+    spins_ = 0;
+    return true;
+  }
+  if (now - last_check_ > std::chrono::milliseconds(50)) {
+    last_check_ = now;
+    status_ = e_.wait_failure(why_);
+    if (!status_) return false;
+  }
+  const auto idle = now - last_progress_;
+  if (idle < e_.tuning_.spin) {
+    // Spin with the mutex released now and then, so the agent and state dumps get in.
+    if ((++spins_ & 15) == 0) {
+      lk_.unlock();
+      cpu_relax();
+      lk_.lock();
+    } else {
+      cpu_relax();
+    }
+    return true;
+  }
+  if (idle < e_.tuning_.spin + e_.tuning_.yield) {
+    lk_.unlock();
+    sched_yield();
+    lk_.lock();
+    return true;
+  }
+  // Block: stop counting as awake so that senders ring, then sleep unless something is
+  // already there (checked after registering, so a ring cannot be missed).
+  Transport& t = *e_.transport_;
+  t.awake_leave();
+  std::uint64_t token = t.sleep_prepare();
+  if (t.has_incoming()) {
+    t.sleep_cancel();
+  } else {
+    lk_.unlock();
+    t.sleep(token, e_.tuning_.sleep_slice);
+    lk_.lock();
+  }
+  t.awake_enter();
+  // After a sleep, poll eagerly again for a while.
+  last_progress_ = Clock::now() - e_.tuning_.spin;
+  return true;
+}
+
+}  // namespace rma::core

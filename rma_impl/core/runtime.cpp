@@ -1,0 +1,111 @@
+// The public Runtime: backend selection at creation, point-to-point calls with their
+// argument checks, counters and state snapshots.
+#include "rma/runtime.hpp"
+
+#include <algorithm>
+
+#include "core/runtime_impl.hpp"
+#include "shm/shm_transport.hpp"
+
+namespace rma {
+namespace core {
+
+RuntimeImpl::RuntimeImpl(const RuntimeConfig& config, std::unique_ptr<Transport> transport)
+    : config_(config),
+      engine_(std::move(transport), config.progress, calls_),
+      eager_limit_(std::min(config.eager_limit, engine_.max_payload())),
+      p2p_(engine_, bulk_, eager_limit_) {
+  engine_.on(PacketType::data, [this](int src, const PacketHeader& h,
+                                      std::span<const std::byte> p) { bulk_.handle(src, h, p); });
+}
+
+RuntimeImpl::~RuntimeImpl() { engine_.stop_agent(); }
+
+Status RuntimeImpl::check_peer(std::string_view call, int peer, bool allow_proc_null) const {
+  if (peer == proc_null && allow_proc_null) return Status::ok();
+  if (peer < 0 || peer >= size())
+    return {ErrorClass::rank, std::string(call) + ": rank " + std::to_string(peer) +
+                                  " is not in 0.." + std::to_string(size() - 1)};
+  return Status::ok();
+}
+
+}  // namespace core
+
+namespace {
+
+constexpr std::size_t kMaxEagerLimit = 64 * 1024;
+
+Result<std::unique_ptr<core::Transport>> make_transport(const RuntimeConfig& config,
+                                                        bootstrap::Bootstrap& boot) {
+  if (config.backend == "shm") return shm::create_transport(boot, config);
+  if (config.backend == "fabric")
+    return Status{ErrorClass::unsupported, "backend fabric is not built yet"};
+  return Status{ErrorClass::arg, "unknown backend '" + config.backend + "' (shm, fabric)"};
+}
+
+}  // namespace
+
+std::vector<BackendInfo> compiled_backends() { return {{"shm", {}}}; }
+
+Runtime::Runtime(std::unique_ptr<core::RuntimeImpl> impl) : impl_(std::move(impl)) {}
+Runtime::~Runtime() = default;
+
+Result<std::unique_ptr<Runtime>> Runtime::create(const RuntimeConfig& config,
+                                                 bootstrap::Bootstrap& boot) {
+  if (config.eager_limit == 0 || config.eager_limit > kMaxEagerLimit)
+    return Status{ErrorClass::arg, "eager limit " + std::to_string(config.eager_limit) +
+                                       " is outside 1.." + std::to_string(kMaxEagerLimit)};
+  if (boot.size() < 1 || boot.rank() < 0 || boot.rank() >= boot.size())
+    return Status{ErrorClass::arg, "bootstrap reports rank " + std::to_string(boot.rank()) +
+                                       " of " + std::to_string(boot.size())};
+  auto transport = make_transport(config, boot);
+  if (!transport) return transport.status();
+  auto impl = std::make_unique<core::RuntimeImpl>(config, std::move(transport.value()));
+  return std::unique_ptr<Runtime>(new Runtime(std::move(impl)));
+}
+
+int Runtime::rank() const { return impl_->rank(); }
+int Runtime::size() const { return impl_->size(); }
+const RuntimeConfig& Runtime::config() const { return impl_->config(); }
+std::string Runtime::transport_name() const { return impl_->engine().transport().name(); }
+
+Status Runtime::send(int dst, const void* buf, std::size_t bytes, int tag) {
+  core::CallScope scope(impl_->calls(), "send", -1, dst);
+  RMA_TRY(impl_->check_peer("send", dst, false));
+  if (tag < 0) return {ErrorClass::arg, "send: tag " + std::to_string(tag) + " is negative"};
+  if (!buf && bytes) return {ErrorClass::buffer, "send: null buffer"};
+  std::unique_lock lk(impl_->engine().mutex());
+  return impl_->p2p().send(lk, dst, buf, bytes, tag);
+}
+
+Status Runtime::recv(int src, void* buf, std::size_t bytes, int tag, std::size_t* received) {
+  core::CallScope scope(impl_->calls(), "recv", -1, src);
+  RMA_TRY(impl_->check_peer("recv", src, false));
+  if (tag < 0) return {ErrorClass::arg, "recv: tag " + std::to_string(tag) + " is negative"};
+  if (!buf && bytes) return {ErrorClass::buffer, "recv: null buffer"};
+  std::unique_lock lk(impl_->engine().mutex());
+  return impl_->p2p().recv(lk, src, buf, bytes, tag, received);
+}
+
+Status Runtime::barrier() {
+  core::CallScope scope(impl_->calls(), "barrier");
+  std::unique_lock lk(impl_->engine().mutex());
+  return impl_->p2p().barrier(lk);
+}
+
+void Runtime::poke() {
+  std::unique_lock lk(impl_->engine().mutex());
+  impl_->engine().progress(core::Ctx::any_call);
+}
+
+Counters Runtime::counters() const { return impl_->engine().counters(); }
+
+RankState Runtime::state() const {
+  RankState s;
+  s.rank = impl_->rank();
+  s.call = impl_->calls().snapshot();
+  s.counters = impl_->engine().counters();
+  return s;
+}
+
+}  // namespace rma

@@ -1,0 +1,43 @@
+// runtime_impl.hpp — what a rank's Runtime is made of: the transport under the progress
+// engine, point-to-point messaging, bulk transfers, the call tracker, and the windows.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "core/bulk.hpp"
+#include "core/call_tracker.hpp"
+#include "core/engine.hpp"
+#include "core/p2p.hpp"
+#include "rma/runtime.hpp"
+
+namespace rma::core {
+
+class RuntimeImpl {
+ public:
+  RuntimeImpl(const RuntimeConfig& config, std::unique_ptr<Transport> transport);
+  ~RuntimeImpl();
+
+  int rank() const { return engine_.rank(); }
+  int size() const { return engine_.size(); }
+  const RuntimeConfig& config() const { return config_; }
+  std::size_t eager_limit() const { return eager_limit_; }
+
+  Engine& engine() { return engine_; }
+  CallTracker& calls() { return calls_; }
+  BulkRegistry& bulk() { return bulk_; }
+  P2p& p2p() { return p2p_; }
+
+  // Rank and argument checks shared by every call that names a peer.
+  Status check_peer(std::string_view call, int peer, bool allow_proc_null) const;
+
+ private:
+  RuntimeConfig config_;
+  CallTracker calls_;
+  Engine engine_;
+  std::size_t eager_limit_;
+  BulkRegistry bulk_;
+  P2p p2p_;
+};
+
+}  // namespace rma::core

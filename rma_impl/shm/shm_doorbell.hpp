@@ -1,0 +1,34 @@
+// shm_doorbell.hpp — a rank's doorbell in shared memory: an event count a sender rings and
+// an idle thread of the receiving rank blocks on (a futex, so across processes).
+//
+// `awake` counts the rank's threads that are polling right now; a sender rings only when
+// none is awake and some thread sleeps, so a polling receiver costs its senders nothing.
+// A sleeper registers, re-checks for work, then waits on `seq` with the value it read
+// before the check; a ring in between changes `seq`, so no wake-up is ever lost.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+
+namespace rma::shm {
+
+struct alignas(64) Doorbell {
+  std::atomic<std::uint32_t> seq{0};
+  std::atomic<std::uint32_t> sleepers{0};
+  std::atomic<std::uint32_t> awake{0};
+
+  // Sender side, after publishing a packet. Returns true if it had to ring.
+  bool notify();
+  // Unconditional wake of every sleeper.
+  void ring();
+  std::uint32_t prepare() {
+    sleepers.fetch_add(1, std::memory_order_seq_cst);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    return seq.load(std::memory_order_seq_cst);
+  }
+  void wait(std::uint32_t token, std::chrono::microseconds timeout);
+  void cancel() { sleepers.fetch_sub(1, std::memory_order_seq_cst); }
+};
+
+}  // namespace rma::shm

@@ -1,0 +1,91 @@
+#include "shm/shm_segment.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+namespace rma::shm {
+namespace {
+
+Status sys_error(const std::string& what, const std::string& name) {
+  return {ErrorClass::other, what + " " + name + ": " + std::strerror(errno)};
+}
+
+}  // namespace
+
+Result<Segment> Segment::create(const std::string& name, std::size_t bytes) {
+  int fd = ::shm_open(name.c_str(), O_CREAT | O_EXCL | O_RDWR, 0600);
+  if (fd < 0) return sys_error("shm_open(create)", name);
+  if (::ftruncate(fd, static_cast<off_t>(bytes)) != 0) {
+    Status s = sys_error("ftruncate", name);
+    ::close(fd);
+    ::shm_unlink(name.c_str());
+    return s;
+  }
+  void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  ::close(fd);
+  if (p == MAP_FAILED) {
+    Status s = sys_error("mmap", name);
+    ::shm_unlink(name.c_str());
+    return s;
+  }
+  Segment seg;
+  seg.name_ = name;
+  seg.data_ = p;
+  seg.size_ = bytes;
+  seg.owner_ = true;
+  return seg;
+}
+
+Result<Segment> Segment::open(const std::string& name) {
+  int fd = ::shm_open(name.c_str(), O_RDWR, 0);
+  if (fd < 0) return sys_error("shm_open", name);
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    Status s = sys_error("fstat", name);
+    ::close(fd);
+    return s;
+  }
+  auto bytes = static_cast<std::size_t>(st.st_size);
+  void* p = bytes ? ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : nullptr;
+  ::close(fd);
+  if (p == MAP_FAILED) return sys_error("mmap", name);
+  Segment seg;
+  seg.name_ = name;
+  seg.data_ = p;
+  seg.size_ = bytes;
+  return seg;
+}
+
+Segment::Segment(Segment&& o) noexcept
+    : name_(std::move(o.name_)),
+      data_(std::exchange(o.data_, nullptr)),
+      size_(std::exchange(o.size_, 0)),
+      owner_(std::exchange(o.owner_, false)) {}
+
+Segment& Segment::operator=(Segment&& o) noexcept {
+  if (this != &o) {
+    this->~Segment();
+    new (this) Segment(std::move(o));
+  }
+  return *this;
+}
+
+Segment::~Segment() {
+  unlink();
+  if (data_) ::munmap(data_, size_);
+}
+
+void Segment::unlink() {
+  if (owner_) {
+    ::shm_unlink(name_.c_str());
+    owner_ = false;
+  }
+}
+
+}  // namespace rma::shm
