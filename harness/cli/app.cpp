@@ -71,6 +71,21 @@ int run_app(int argc, char** argv) {
 
   auto* info_cmd = app.add_subcommand("info", "Host topology, compiled backends, fabric providers");
 
+  // CLI11 says only "A subcommand is required" for a misspelt command; name it instead.
+  if (argc >= 2 && argv[1][0] != '-') {
+    std::string known;
+    bool found = false;
+    for (const CLI::App* sub : app.get_subcommands({})) {
+      if (sub->get_name().rfind("__", 0) == 0) continue;
+      found |= sub->get_name() == argv[1];
+      known += (known.empty() ? "" : ", ") + sub->get_name();
+    }
+    if (!found) {
+      std::cerr << "rmabench: error: unknown command '" << argv[1] << "' (" << known << ")\n";
+      return kExitUsage;
+    }
+  }
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,5 +1,7 @@
 -- hello: every rank sees its rank and the job size, passes three barriers, and passes a
--- message around a ring with send/recv. The smallest check that the launcher, the control
+-- message around a ring with send/recv. Each message carries the sender's rank and the size
+-- it sees, so every rank checks its neighbour's view against its own: ranks are distinct,
+-- consecutive, and agree on the size. The smallest check that the launcher, the control
 -- channels, the bootstrap and the point-to-point channel all work.
 return {
   name = "hello",
@@ -8,9 +10,10 @@ return {
 
   setup = function(ctx)
     rma.expect(rma.rank >= 0 and rma.rank < rma.size, "rank is within 0..size-1")
-    rma.expect_eq(rma.size, 4, "the job has the ranks the case asked for")
-    ctx.out = rma.buffer(rma.opt.bytes, "u8"):fill(rma.rank + 1)
+    ctx.out = rma.buffer(rma.opt.bytes, "u8"):fill(rma.rank % 251 + 1)
     ctx.into = rma.buffer(rma.opt.bytes, "u8")
+    ctx.id_out = rma.buffer(2, "i64"):set(0, rma.rank):set(1, rma.size)
+    ctx.id_in = rma.buffer(2, "i64")
   end,
 
   run = function(ctx)
@@ -21,18 +24,24 @@ return {
     -- complete (the eager limit would make it safe anyway, but the pattern should not rely
     -- on it).
     if rma.rank % 2 == 0 then
+      rma.send(right, ctx.id_out, 6)
       rma.send(right, ctx.out, 7)
+      rma.recv(left, ctx.id_in, 6)
       ctx.got = rma.recv(left, ctx.into, 7)
     else
+      rma.recv(left, ctx.id_in, 6)
       ctx.got = rma.recv(left, ctx.into, 7)
+      rma.send(right, ctx.id_out, 6)
       rma.send(right, ctx.out, 7)
     end
   end,
 
   check = function(ctx)
     local left = (rma.rank - 1 + rma.size) % rma.size
+    rma.expect_eq(ctx.id_in:get(0), left, "the left neighbour has the rank before mine")
+    rma.expect_eq(ctx.id_in:get(1), rma.size, "the left neighbour sees the same size")
     rma.expect_eq(ctx.got, rma.opt.bytes, "whole message received")
-    local want = rma.buffer(rma.opt.bytes, "u8"):fill(left + 1)
+    local want = rma.buffer(rma.opt.bytes, "u8"):fill(left % 251 + 1)
     rma.expect_eq(ctx.into, want, "message came from the left neighbour")
   end,
 }

@@ -1,0 +1,225 @@
+// End-to-end: the launcher, the Lua runtime, reports and the command line, on the built
+// rmabench. Each test runs real rank processes and checks exit codes, output, report contents
+// and that nothing was left behind.
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "run_rmabench.hpp"
+
+namespace {
+
+using e2e::run;
+using nlohmann::json;
+
+void expect_nothing_left(pid_t parent) {
+  EXPECT_TRUE(e2e::leftover_ranks(parent).empty()) << "rank processes left behind";
+  EXPECT_TRUE(e2e::leftover_segments(parent).empty()) << "shared segments left behind";
+}
+
+const json& only_case(const json& report) {
+  EXPECT_EQ(report["cases"].size(), 1u);
+  return report["cases"][0];
+}
+
+std::string last_line(const std::string& s) {
+  std::string t = s;
+  while (!t.empty() && t.back() == '\n') t.pop_back();
+  return t.substr(t.rfind('\n') == std::string::npos ? 0 : t.rfind('\n') + 1);
+}
+
+TEST(Foundation, HelloOnFourRanksWritesValidReports) {
+  const std::string dir = e2e::temp_dir("hello");
+  auto r = run({"run", "lua_scripts/examples/hello.lua", "-n", "4", "--report-dir", dir});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(last_line(r.out), "1 passed, 0 failed");
+  const json report = e2e::read_json(dir + "/report.json");
+  const json& c = only_case(report);
+  EXPECT_EQ(c["status"], "pass");
+  EXPECT_EQ(c["ranks"], 4);
+  EXPECT_EQ(report["schema"], "rmabench.report/v1");
+  EXPECT_EQ(e2e::schema_errors(dir + "/report.json"), "");
+  EXPECT_TRUE(std::filesystem::exists(dir + "/junit.xml"));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/report.md"));
+  expect_nothing_left(r.pid);
+}
+
+TEST(Foundation, ContextRecordsVersionRevisionHostTopologyOptions) {
+  const std::string dir = e2e::temp_dir("context");
+  auto r = run({"run", "lua_scripts/examples/hello.lua", "-n", "2", "-o", "bytes=16",
+                "--report-dir", dir});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const json ctx = e2e::read_json(dir + "/report.json")["context"];
+  EXPECT_FALSE(ctx["rmabench_version"].get<std::string>().empty());
+  EXPECT_FALSE(ctx["git_revision"].get<std::string>().empty());
+  EXPECT_FALSE(ctx["host"].get<std::string>().empty());
+  EXPECT_GE(ctx["topology"]["cores"].get<int>(), 1);
+  EXPECT_EQ(ctx["options"]["options"]["bytes"], "16");
+}
+
+struct ErrorCase {
+  const char* script;
+  int rank;            // a rank whose failure must be reported
+  const char* where;   // file:line expected in that failure
+};
+
+class ScriptErrors : public ::testing::TestWithParam<ErrorCase> {};
+
+TEST_P(ScriptErrors, ReportedAsErrorWithFileLineAndRank) {
+  const ErrorCase ec = GetParam();
+  const std::string dir = e2e::temp_dir("err");
+  auto r = run({"run", ec.script, "--report-dir", dir, "--timeout", "20"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  const json c = only_case(e2e::read_json(dir + "/report.json"));
+  EXPECT_EQ(c["status"], "error");
+  bool found = false;
+  for (const auto& f : c["failures"])
+    if (f["rank"] == ec.rank && f["where"] == ec.where) found = true;
+  EXPECT_TRUE(found) << c["failures"].dump(2);
+  EXPECT_LT(r.seconds, 10);
+  expect_nothing_left(r.pid);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Scripts, ScriptErrors,
+    ::testing::Values(ErrorCase{"tests/e2e/scripts/syntax_error.lua", 0,
+                                "tests/e2e/scripts/syntax_error.lua:5"},
+                      ErrorCase{"tests/e2e/scripts/raise_on_rank1.lua", 1,
+                                "tests/e2e/scripts/raise_on_rank1.lua:8"},
+                      ErrorCase{"tests/e2e/scripts/missing_function.lua", 1,
+                                "tests/e2e/scripts/missing_function.lua:7"}));
+
+TEST(Foundation, OsExitIsACrashWithItsCode) {
+  const std::string dir = e2e::temp_dir("exit");
+  auto r = run({"run", "tests/e2e/scripts/exit_mid_run.lua", "--report-dir", dir});
+  EXPECT_EQ(r.exit_code, 1);
+  const json c = only_case(e2e::read_json(dir + "/report.json"));
+  EXPECT_EQ(c["status"], "crash");
+  EXPECT_NE(c["reason"].get<std::string>().find("rank 1 exited with code 3"), std::string::npos)
+      << c.dump(2);
+  EXPECT_LT(c["duration_s"].get<double>(), 2.0);
+  expect_nothing_left(r.pid);
+}
+
+TEST(Foundation, RankKilledFromOutsideIsACrashWithTheSignal) {
+  const std::string dir = e2e::temp_dir("kill");
+  auto bg = e2e::start({"run", "tests/e2e/scripts/wait_forever.lua", "--report-dir", dir});
+  std::vector<pid_t> ranks;
+  for (int i = 0; i < 500 && ranks.size() < 2; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    ranks = e2e::worker_pids(bg.pid);
+  }
+  ASSERT_EQ(ranks.size(), 2u);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // let them reach `run`
+  const auto t0 = std::chrono::steady_clock::now();
+  ::kill(ranks[0], SIGKILL);
+  auto r = e2e::finish(bg, 30);
+  const double after_kill =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_LT(after_kill, 2.0);
+  const json c = only_case(e2e::read_json(dir + "/report.json"));
+  EXPECT_EQ(c["status"], "crash");
+  EXPECT_NE(c["reason"].get<std::string>().find("SIGKILL"), std::string::npos) << c.dump(2);
+  expect_nothing_left(r.pid);
+}
+
+TEST(Foundation, RecvNobodySendsIsADeadlockWithRankStates) {
+  const std::string dir = e2e::temp_dir("deadlock");
+  auto r = run({"run", "tests/e2e/scripts/recv_nobody_sends.lua", "--timeout", "2",
+                "--report-dir", dir});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_LT(r.seconds, 2 + 5);
+  const json c = only_case(e2e::read_json(dir + "/report.json"));
+  EXPECT_EQ(c["status"], "deadlock");
+  ASSERT_EQ(c["rank_states"].size(), 2u);
+  const json& s0 = c["rank_states"][0];
+  EXPECT_EQ(s0["rank"], 0);
+  EXPECT_EQ(s0["call"], "recv");
+  EXPECT_EQ(s0["blocked"], true);
+  EXPECT_GT(s0["since_s"].get<double>(), 0.5);
+  EXPECT_EQ(s0["where"], "tests/e2e/scripts/recv_nobody_sends.lua:9");
+  EXPECT_EQ(c["rank_states"][1]["call"], "barrier");
+  expect_nothing_left(r.pid);
+}
+
+TEST(Foundation, ComputingRankMakesATimeoutNotADeadlock) {
+  auto r = run({"run", "tests/e2e/scripts/spin_forever.lua", "--timeout", "1.5"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.out.find("TIMEOUT"), std::string::npos) << r.out;
+  expect_nothing_left(r.pid);
+}
+
+TEST(Foundation, HundredBarrierRunsLeaveNothingBehind) {
+  for (int i = 0; i < 100; ++i) {
+    auto r = run({"run", "tests/e2e/scripts/barrier4.lua"}, 30);
+    ASSERT_EQ(r.exit_code, 0) << "run " << i << ": " << r.out << r.err;
+    expect_nothing_left(r.pid);
+  }
+}
+
+TEST(Foundation, ExpectationFailuresAndSkips) {
+  auto fail = run({"run", "tests/e2e/scripts/fail_and_skip.lua", "-o", "mode=fail"});
+  EXPECT_EQ(fail.exit_code, 1);
+  EXPECT_NE(fail.out.find("fail_and_skip.lua:12: rank is negative"), std::string::npos) << fail.out;
+  EXPECT_NE(fail.out.find("size: expected 3, got 2"), std::string::npos) << fail.out;
+  auto skip = run({"run", "tests/e2e/scripts/fail_and_skip.lua", "-o", "mode=skip"});
+  EXPECT_EQ(skip.exit_code, 0);
+  EXPECT_EQ(last_line(skip.out), "0 passed, 0 failed, 1 skipped");
+}
+
+struct BadCli {
+  std::vector<std::string> args;
+  const char* says;
+};
+
+class BadCommandLines : public ::testing::TestWithParam<BadCli> {};
+
+TEST_P(BadCommandLines, OneLineErrorAndExitTwo) {
+  auto r = run(GetParam().args);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "");
+  ASSERT_FALSE(r.err.empty());
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "more than one line: " << r.err;
+  EXPECT_NE(r.err.find(GetParam().says), std::string::npos) << r.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cli, BadCommandLines,
+    ::testing::Values(
+        BadCli{{"run", "--bogus", "lua_scripts/examples/hello.lua"}, "--bogus"},
+        BadCli{{"run", "no/such/script.lua"}, "no/such/script.lua"},
+        BadCli{{"run", "lua_scripts/examples/hello.lua", "-n", "0"}, "--ranks"},
+        BadCli{{"run", "lua_scripts/examples/hello.lua", "-n", "5000"}, "--ranks"},
+        BadCli{{"run", "lua_scripts/examples/hello.lua", "-o", "nope=1"}, "'nope' is not declared"},
+        BadCli{{"run", "lua_scripts/examples/hello.lua", "-o", "bytes=abc"}, "expects an integer"},
+        BadCli{{"run", "lua_scripts/examples/hello.lua", "--backend", "foo"}, "--backend"},
+        BadCli{{"frobnicate"}, "frobnicate"}));
+
+TEST(Foundation, ListDescribeInfoVersion) {
+  auto list = run({"list", "lua_scripts/examples/hello.lua", "-n", "3"});
+  EXPECT_EQ(list.exit_code, 0);
+  EXPECT_EQ(list.out, "examples/hello[shm,am,np=3]\n");
+  auto describe = run({"describe", "lua_scripts/examples/hello.lua"});
+  EXPECT_EQ(describe.exit_code, 0);
+  EXPECT_NE(describe.out.find("bytes per ring message"), std::string::npos) << describe.out;
+  auto info = run({"info"});
+  EXPECT_EQ(info.exit_code, 0);
+  EXPECT_NE(info.out.find("cores"), std::string::npos);
+  EXPECT_NE(info.out.find("shm"), std::string::npos);
+  auto version = run({"--version"});
+  EXPECT_EQ(version.exit_code, 0);
+  EXPECT_EQ(version.out.rfind("rmabench ", 0), 0u) << version.out;
+  for (const char* cmd : {"run", "list", "describe", "info"}) {
+    auto help = run({cmd, "--help"});
+    EXPECT_EQ(help.exit_code, 0) << cmd;
+    EXPECT_NE(help.out.find("Usage"), std::string::npos) << cmd;
+  }
+}
+
+}  // namespace
