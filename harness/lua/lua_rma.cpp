@@ -10,6 +10,7 @@
 
 #include "lua/lua_buffer.hpp"
 #include "lua/lua_guard.hpp"
+#include "lua/lua_window.hpp"
 #include "oracle/oracle.hpp"
 #include "rma/counters.hpp"
 #include "rma/types.hpp"
@@ -335,6 +336,7 @@ void open_rma(lua_State* L, RankContext& ctx) {
   lua_setfield(L, -2, "path");
   lua_pushstring(L, ctx.spec->progress.c_str());
   lua_setfield(L, -2, "progress");
+  open_window(L);
   lua_setglobal(L, "rma");
   // os.exit must end the process at once: atexit handlers and static destructors would
   // race the progress agent. The parent reports the exit code as a crash.

@@ -51,8 +51,12 @@ class Runner {
     if (!call_hook("setup", f)) return ended(f);
     if (!barrier(f)) return ended(f);
 
+    // The counting window opens between two barriers: after the first, no traffic of any
+    // rank's setup is left; until the second, no rank's run has begun (a fast rank's first
+    // op must not reach a target that has not taken its snapshot yet).
     phase("run");
     const rma::Counters before = rt_.counters();
+    if (!barrier(f)) return ended(f);
     for (int i = 0; i < iterations; ++i) {
       if (!call_hook("run", f)) return ended(f);
       if (!barrier(f)) return ended(f);

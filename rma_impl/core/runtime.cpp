@@ -17,9 +17,19 @@ RuntimeImpl::RuntimeImpl(const RuntimeConfig& config, std::unique_ptr<Transport>
       p2p_(engine_, bulk_, eager_limit_) {
   engine_.on(PacketType::data, [this](int src, const PacketHeader& h,
                                       std::span<const std::byte> p) { bulk_.handle(src, h, p); });
+  for (int i = 0; i < packet_type_count; ++i) {
+    const auto t = static_cast<PacketType>(i);
+    if (class_of(t) == PacketClass::rma)
+      engine_.on(t, [this](int src, const PacketHeader& h, std::span<const std::byte> p) {
+        on_rma(src, h, p);
+      });
+  }
 }
 
-RuntimeImpl::~RuntimeImpl() { engine_.stop_agent(); }
+RuntimeImpl::~RuntimeImpl() {
+  // The agent must not run while the windows it serves are destroyed.
+  engine_.stop_agent();
+}
 
 Status RuntimeImpl::check_peer(std::string_view call, int peer, bool allow_proc_null) const {
   if (peer == proc_null && allow_proc_null) return Status::ok();
@@ -98,12 +108,28 @@ void Runtime::poke() {
   impl_->engine().progress(core::Ctx::any_call);
 }
 
+Result<Window*> Runtime::create_window(const WindowConfig& config) {
+  core::CallScope scope(impl_->calls(), "window");
+  return impl_->create_window(config);
+}
+
+Result<void*> Runtime::alloc_mem(std::size_t bytes) {
+  std::unique_lock lk(impl_->engine().mutex());
+  return impl_->alloc_mem(bytes);
+}
+
+Status Runtime::free_mem(void* base) {
+  std::unique_lock lk(impl_->engine().mutex());
+  return impl_->free_mem(base);
+}
+
 Counters Runtime::counters() const { return impl_->engine().counters(); }
 
 RankState Runtime::state() const {
   RankState s;
   s.rank = impl_->rank();
   s.call = impl_->calls().snapshot();
+  s.windows = impl_->window_states();
   s.counters = impl_->engine().counters();
   return s;
 }

@@ -2,6 +2,7 @@
 // engine, point-to-point messaging, bulk transfers, the call tracker, and the windows.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -9,6 +10,7 @@
 #include "core/call_tracker.hpp"
 #include "core/engine.hpp"
 #include "core/p2p.hpp"
+#include "core/win.hpp"
 #include "rma/runtime.hpp"
 
 namespace rma::core {
@@ -31,6 +33,15 @@ class RuntimeImpl {
   // Rank and argument checks shared by every call that names a peer.
   Status check_peer(std::string_view call, int peer, bool allow_proc_null) const;
 
+  // Collective (window_create.cpp).
+  Result<rma::Window*> create_window(const WindowConfig& config);
+  // After a successful free: the window answers WIN from now on, packets for it are dropped.
+  void forget_window(Win& w);
+  std::vector<WindowState> window_states();
+
+  Result<void*> alloc_mem(std::size_t bytes);
+  Status free_mem(void* base);
+
  private:
   RuntimeConfig config_;
   CallTracker calls_;
@@ -38,6 +49,10 @@ class RuntimeImpl {
   std::size_t eager_limit_;
   BulkRegistry bulk_;
   P2p p2p_;
+  std::vector<std::unique_ptr<rma::Window>> windows_;  // index = window id
+  std::map<void*, std::shared_ptr<void>> alloc_mem_;
+
+  void on_rma(int src, const PacketHeader& h, std::span<const std::byte> payload);
 };
 
 }  // namespace rma::core

@@ -20,6 +20,7 @@
 #include <span>
 #include <string>
 
+#include "rma/counters.hpp"
 #include "rma/status.hpp"
 #include "rma/types.hpp"
 
@@ -77,6 +78,13 @@ class Window {
   std::size_t size() const;
   int disp_unit() const;
   bool freed() const;
+  // Shares ownership of memory the runtime allocated for the window, so views of it (the
+  // harness's local_buffer) stay valid after free(). Null for user memory.
+  std::shared_ptr<void> memory_keeper() const;
+  // Packets and direct operations of this window since it was created.
+  Counters counters() const;
+  // Inside lock or lock_all: where an op may be completed on its own (flush_local).
+  bool passive_access() const;
 
   // Communication.
   Status put(const void* origin, std::size_t count, Dtype dtype, int target, std::uint64_t disp);

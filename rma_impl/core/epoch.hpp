@@ -1,0 +1,100 @@
+// epoch.hpp — which synchronization epochs a window is in at this rank, and which calls are
+// legal there. The generic layer owns these semantics for every path: a backend never sees
+// a call the epoch state forbids, and every misuse gets its MPI error class (RMA_SYNC,
+// ASSERT) with a message naming the call, the window and the target.
+//
+// Each call is checked with can_*() before the backend does anything and recorded with
+// did_*() after it succeeded, so a failed call leaves the state as it was.
+//
+//   RMA_TRY(ep.can_lock(target, type, asserts));  backend.lock(...);  ep.did_lock(...);
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "rma/status.hpp"
+#include "rma/types.hpp"
+
+namespace rma::core {
+
+// Access side: what the rank may do as an origin.
+enum class Access : std::uint8_t {
+  none,
+  fence_open,  // a fence was called and no op since: another epoch kind may still begin
+  fence,       // ops were issued since the fence: a fence epoch is really open
+  pscw,        // start .. complete
+  lock,        // lock .. unlock, per target
+  lock_all,    // lock_all .. unlock_all
+};
+// Exposure side: what the rank offers as a target (passive target needs no exposure).
+enum class Exposure : std::uint8_t { none, fence, post };
+
+std::string_view to_string(Access a);
+std::string_view to_string(Exposure e);
+
+class Epochs {
+ public:
+  Epochs(int window_id, int ranks) : win_(window_id), locks_(static_cast<std::size_t>(ranks)) {}
+
+  Status can_fence(unsigned asserts, bool ops_pending) const;
+  void did_fence(unsigned asserts);
+  Status can_start(std::span<const int> group, unsigned asserts) const;
+  void did_start(std::span<const int> group, unsigned asserts);
+  Status can_complete() const;
+  void did_complete();
+  Status can_post(std::span<const int> group, unsigned asserts) const;
+  void did_post(std::span<const int> group, unsigned asserts);
+  Status can_wait(const char* call) const;  // wait and test
+  void did_wait();
+  Status can_lock(int target, unsigned asserts, bool no_locks) const;
+  void did_lock(int target, LockType type, unsigned asserts);
+  Status can_unlock(int target) const;
+  void did_unlock(int target);
+  Status can_lock_all(unsigned asserts, bool no_locks) const;
+  void did_lock_all(unsigned asserts);
+  Status can_unlock_all() const;
+  void did_unlock_all();
+  // flush, flush_local (target) and their _all forms (target = -1).
+  Status can_flush(const char* call, int target) const;
+  // A communication call to `target`; request-based calls need a passive-target epoch.
+  Status can_access(const char* call, int target, bool request_based) const;
+  void did_access();
+  Status can_free() const;
+
+  Access access() const { return access_; }
+  Exposure exposure() const { return exposure_; }
+  bool locked(int target) const { return locks_[static_cast<std::size_t>(target)].held; }
+  LockType lock_type(int target) const { return locks_[static_cast<std::size_t>(target)].type; }
+  // nocheck on lock / lock_all, start (the matching post will not be waited for) or post.
+  bool nocheck(int target) const;
+  bool start_nocheck() const { return start_nocheck_; }
+  bool post_nocheck() const { return post_nocheck_; }
+  const std::vector<int>& start_group() const { return start_group_; }
+  const std::vector<int>& post_group() const { return post_group_; }
+  int locked_targets() const { return locked_count_; }
+
+ private:
+  Status sync_error(const char* call, int target, const std::string& why) const;
+  Status assert_error(const char* call, unsigned asserts, unsigned allowed) const;
+  bool in_start_group(int target) const;
+
+  struct TargetLock {
+    bool held = false;
+    LockType type = LockType::exclusive;
+    bool nocheck = false;
+  };
+  int win_;
+  Access access_ = Access::none;
+  Exposure exposure_ = Exposure::none;
+  std::vector<TargetLock> locks_;
+  int locked_count_ = 0;
+  bool lock_all_nocheck_ = false;
+  bool start_nocheck_ = false;
+  bool post_nocheck_ = false;
+  std::vector<int> start_group_;
+  std::vector<int> post_group_;
+};
+
+}  // namespace rma::core

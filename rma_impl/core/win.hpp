@@ -1,0 +1,118 @@
+// win.hpp — a window inside the implementation: what every path shares (memory, the peers'
+// sizes and displacement units, the epoch state, the table of operations) and the RmaOp the
+// generic layer hands to the table once a call has been validated.
+//
+// The generic layer (window.cpp) owns the semantics: arguments, ranges, epochs, errors. A
+// table slot only does the mechanics, and only for calls that passed those checks.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/epoch.hpp"
+#include "rma/counters.hpp"
+#include "rma/state.hpp"
+#include "rma/types.hpp"
+#include "rma/window.hpp"
+
+namespace rma::core {
+
+class RuntimeImpl;
+class Engine;
+class Win;
+struct WindowOps;
+class AmWin;
+
+// Mechanics a backend keeps per window (e.g. the shm direct path's mapped peers).
+class BackendWin {
+ public:
+  virtual ~BackendWin() = default;
+  virtual void describe(WindowState& s) const { (void)s; }
+};
+
+struct PeerWin {
+  std::uint64_t size = 0;
+  int disp_unit = 1;
+};
+
+// Completion of a request-based operation.
+struct RequestState {
+  Win* win = nullptr;
+  int target = -1;
+  bool done = false;
+  Status status;
+};
+
+// One communication call, validated, with its displacement converted to bytes.
+struct RmaOp {
+  PacketType kind = PacketType::put;  // put, get, accumulate, get_accumulate, fetch_and_op,
+                                      // compare_and_swap
+  int target = 0;
+  std::uint64_t disp = 0;             // bytes into the target window (dynamic: an address)
+  std::size_t count = 0;
+  Dtype dtype = Dtype::u8;
+  Op op = Op::replace;
+  const void* origin = nullptr;
+  const void* compare = nullptr;
+  void* result = nullptr;
+  std::shared_ptr<RequestState> request;
+
+  std::size_t bytes() const { return count * size_of(dtype); }
+  bool has_response() const {
+    return kind == PacketType::get || kind == PacketType::get_accumulate ||
+           kind == PacketType::fetch_and_op || kind == PacketType::compare_and_swap;
+  }
+};
+
+// A call in progress: the window and the engine lock its caller holds (slots wait on it).
+struct Call {
+  Win& w;
+  std::unique_lock<std::mutex>& lk;
+  const char* name;
+};
+
+class Win {
+ public:
+  Win(RuntimeImpl& rt, std::uint32_t id, Flavor flavor);
+  ~Win();
+
+  RuntimeImpl& rt;
+  Engine& engine;
+  const std::uint32_t id;
+  const Flavor flavor;
+  Path path = Path::am;
+  std::string path_detail = "am";
+  std::byte* base = nullptr;
+  std::size_t size = 0;
+  int disp_unit = 1;
+  std::shared_ptr<void> memory;  // keeps runtime-allocated memory alive
+  bool no_locks = false;
+  bool ordered_accumulates = true;
+  std::vector<PeerWin> peers;
+  Epochs epochs;
+  const WindowOps* ops = nullptr;
+  std::unique_ptr<AmWin> am;
+  std::unique_ptr<BackendWin> backend;
+  bool freed = false;
+
+  // Dynamic windows: the regions this rank attached.
+  struct Region {
+    std::uintptr_t base;
+    std::size_t size;
+  };
+  std::vector<Region> attached;
+
+  int rank() const;
+  int ranks() const;
+  WindowState state() const;
+
+  // The public handles (Win is their friend).
+  static std::unique_ptr<rma::Window> wrap(std::unique_ptr<Win> w);
+  static rma::Request make_request(std::shared_ptr<RequestState> s);
+};
+
+}  // namespace rma::core

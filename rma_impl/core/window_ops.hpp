@@ -1,0 +1,58 @@
+// window_ops.hpp — the per-window table of operations (MPICH's USE_MPID_RMA_TABLE).
+//
+// A window's table is chosen once, at creation, from its path. `am` fills every slot with
+// the packet protocol and works on every transport; a backend's direct table starts as a
+// copy of it and overrides the slots the backend serves, so no slot is ever empty. Slots
+// receive calls the generic layer has already validated (arguments, ranges, epochs).
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/win.hpp"
+
+namespace rma::core {
+
+struct WindowOps {
+  const char* name;
+  Status (*put)(Call&, RmaOp&);
+  Status (*get)(Call&, RmaOp&);
+  Status (*accumulate)(Call&, RmaOp&);
+  Status (*get_accumulate)(Call&, RmaOp&);
+  Status (*fetch_and_op)(Call&, RmaOp&);
+  Status (*compare_and_swap)(Call&, RmaOp&);
+  Status (*fence)(Call&, unsigned asserts);
+  Status (*post)(Call&, std::span<const int> group, unsigned asserts);
+  Status (*start)(Call&, std::span<const int> group, unsigned asserts);
+  Status (*complete)(Call&);
+  Status (*wait)(Call&);
+  Result<bool> (*test)(Call&);
+  Status (*lock)(Call&, LockType type, int target, unsigned asserts);
+  Status (*unlock)(Call&, int target);
+  Status (*lock_all)(Call&, unsigned asserts);
+  Status (*unlock_all)(Call&);
+  Status (*flush)(Call&, int target);
+  Status (*flush_local)(Call&, int target);
+  Status (*flush_all)(Call&);
+  Status (*flush_local_all)(Call&);
+  Status (*sync)(Call&);
+  Status (*request_wait)(Call&, RequestState& req);
+  Status (*free)(Call&);
+};
+
+// Every slot, by name: one list for the checks below and for capability reports.
+#define RMA_WINDOW_SLOTS(X)                                                              \
+  X(put) X(get) X(accumulate) X(get_accumulate) X(fetch_and_op) X(compare_and_swap)     \
+  X(fence) X(post) X(start) X(complete) X(wait) X(test) X(lock) X(unlock) X(lock_all)   \
+  X(unlock_all) X(flush) X(flush_local) X(flush_all) X(flush_local_all) X(sync)         \
+  X(request_wait) X(free)
+
+// Names of empty slots (none, for a table fit to use).
+std::vector<std::string> empty_slots(const WindowOps& t);
+// Names of the slots where `t` differs from `base`: what a backend overrides.
+std::vector<std::string> overridden_slots(const WindowOps& t, const WindowOps& base);
+
+const WindowOps& am_ops();
+
+}  // namespace rma::core
