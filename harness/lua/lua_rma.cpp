@@ -336,6 +336,8 @@ void open_rma(lua_State* L, RankContext& ctx) {
   lua_setfield(L, -2, "path");
   lua_pushstring(L, ctx.spec->progress.c_str());
   lua_setfield(L, -2, "progress");
+  lua_pushinteger(L, static_cast<lua_Integer>(ctx.rt->eager_limit()));
+  lua_setfield(L, -2, "eager_limit");
   open_window(L);
   lua_setglobal(L, "rma");
   // os.exit must end the process at once: atexit handlers and static destructors would

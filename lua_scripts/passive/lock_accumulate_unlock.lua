@@ -25,6 +25,7 @@ return {
   end,
   teardown = function(ctx) ctx.win:free() end,
   messages = function()
-    if 8 * rma.opt.count <= 16384 then return { total = 2, accumulate = 1, ack = 1 } end
+    if 8 * rma.opt.count <= rma.eager_limit then return { total = 2, accumulate = 1, ack = 1 } end
+    return { total = 5, lock = 1, lock_granted = 1, accumulate = 1, cts = 1, ack = 1 }
   end,
 }

@@ -140,7 +140,7 @@ inline void block(F f, std::byte* __restrict target, const std::byte* __restrict
   }
 }
 
-// 256 bytes per block: enough to amortise the outer loop; measured faster than 64 or 128.
+// 256 bytes per block (32 i64): amortises the outer loop; smaller blocks measured no faster.
 constexpr std::size_t kBlockBytes = 256;
 
 bool overlap(const std::byte* p, const std::byte* q, std::size_t bytes) {

@@ -78,6 +78,7 @@ int Runtime::rank() const { return impl_->rank(); }
 int Runtime::size() const { return impl_->size(); }
 const RuntimeConfig& Runtime::config() const { return impl_->config(); }
 std::string Runtime::transport_name() const { return impl_->engine().transport().name(); }
+std::size_t Runtime::eager_limit() const { return impl_->eager_limit(); }
 
 Status Runtime::send(int dst, const void* buf, std::size_t bytes, int tag) {
   core::CallScope scope(impl_->calls(), "send", -1, dst);

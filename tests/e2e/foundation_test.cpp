@@ -68,6 +68,8 @@ struct ErrorCase {
   const char* where;   // file:line expected in that failure
 };
 
+void PrintTo(const ErrorCase& e, std::ostream* os) { *os << e.script; }
+
 class ScriptErrors : public ::testing::TestWithParam<ErrorCase> {};
 
 TEST_P(ScriptErrors, ReportedAsErrorWithFileLineAndRank) {
@@ -85,6 +87,12 @@ TEST_P(ScriptErrors, ReportedAsErrorWithFileLineAndRank) {
   expect_nothing_left(r.pid);
 }
 
+std::string error_name(const ::testing::TestParamInfo<ErrorCase>& info) {
+  std::string s = info.param.script;
+  s = s.substr(s.rfind('/') + 1);
+  return s.substr(0, s.find('.'));
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Scripts, ScriptErrors,
     ::testing::Values(ErrorCase{"tests/e2e/scripts/syntax_error.lua", 0,
@@ -92,7 +100,8 @@ INSTANTIATE_TEST_SUITE_P(
                       ErrorCase{"tests/e2e/scripts/raise_on_rank1.lua", 1,
                                 "tests/e2e/scripts/raise_on_rank1.lua:8"},
                       ErrorCase{"tests/e2e/scripts/missing_function.lua", 1,
-                                "tests/e2e/scripts/missing_function.lua:7"}));
+                                "tests/e2e/scripts/missing_function.lua:7"}),
+    error_name);
 
 TEST(Foundation, OsExitIsACrashWithItsCode) {
   const std::string dir = e2e::temp_dir("exit");
@@ -178,6 +187,10 @@ struct BadCli {
   const char* says;
 };
 
+void PrintTo(const BadCli& b, std::ostream* os) {
+  for (const auto& a : b.args) *os << a << ' ';
+}
+
 class BadCommandLines : public ::testing::TestWithParam<BadCli> {};
 
 TEST_P(BadCommandLines, OneLineErrorAndExitTwo) {
@@ -187,6 +200,13 @@ TEST_P(BadCommandLines, OneLineErrorAndExitTwo) {
   ASSERT_FALSE(r.err.empty());
   EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "more than one line: " << r.err;
   EXPECT_NE(r.err.find(GetParam().says), std::string::npos) << r.err;
+}
+
+std::string cli_name(const ::testing::TestParamInfo<BadCli>& info) {
+  std::string s;
+  for (const auto& a : info.param.args)
+    for (char ch : a) s += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+  return s + "_" + std::to_string(info.index);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -199,7 +219,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadCli{{"run", "lua_scripts/examples/hello.lua", "-o", "nope=1"}, "'nope' is not declared"},
         BadCli{{"run", "lua_scripts/examples/hello.lua", "-o", "bytes=abc"}, "expects an integer"},
         BadCli{{"run", "lua_scripts/examples/hello.lua", "--backend", "foo"}, "--backend"},
-        BadCli{{"frobnicate"}, "frobnicate"}));
+        BadCli{{"frobnicate"}, "frobnicate"}),
+    cli_name);
 
 TEST(Foundation, ListDescribeInfoVersion) {
   auto list = run({"list", "lua_scripts/examples/hello.lua", "-n", "3"});

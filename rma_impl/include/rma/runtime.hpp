@@ -35,10 +35,10 @@ struct RuntimeConfig {
   ProgressMode progress = ProgressMode::async;
   Path default_path = Path::am;           // a window's path when its info does not say
   std::size_t eager_limit = 16 * 1024;    // larger transfers use a rendezvous (<= 64 KiB)
-  std::string provider;                   // fabric: libfabric provider, "" for the default
+  std::string provider{};                 // fabric: libfabric provider, "" for the default
   std::string name_prefix = "rmabench";   // prefix of every shared segment the job creates
   // Info keys for every window (a window's own info wins), e.g. {"region_size", "4096"}.
-  std::map<std::string, std::string> window_info;
+  std::map<std::string, std::string> window_info{};
 };
 
 // What a backend offers, for `rmabench info` and the capability check of the ops tables.
@@ -69,6 +69,8 @@ class Runtime {
   int size() const;
   const RuntimeConfig& config() const;
   std::string transport_name() const;   // "shm", "fabric:tcp;ofi_rxm", ...
+  // Largest transfer sent in one packet (config.eager_limit, capped by the transport).
+  std::size_t eager_limit() const;
 
   // Blocking point-to-point messages, matched by source and tag in order of sending.
   Status send(int dst, const void* buf, std::size_t bytes, int tag);

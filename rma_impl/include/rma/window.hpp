@@ -39,7 +39,7 @@ struct WindowConfig {
   // MPI info keys: no_locks (true|false), accumulate_ordering (rar,raw,war,waw | none),
   // path (am|direct|auto), region_size (bytes per striped lock on the direct path),
   // alloc_shared_noncontig (true|false).
-  std::map<std::string, std::string> info;
+  std::map<std::string, std::string> info{};
 };
 
 // Memory of a window on some rank, as shared_query returns it.
