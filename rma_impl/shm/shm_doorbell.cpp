@@ -19,9 +19,8 @@ long futex(std::atomic<std::uint32_t>* addr, int op, std::uint32_t val, const ti
 }  // namespace
 
 bool Doorbell::notify() {
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (awake.load(std::memory_order_relaxed) != 0) return false;
-  if (sleepers.load(std::memory_order_relaxed) == 0) return false;
+  if (awake.load(std::memory_order_seq_cst) != 0) return false;
+  if (sleepers.load(std::memory_order_seq_cst) == 0) return false;
   ring();
   return true;
 }

@@ -4,7 +4,9 @@
 // `awake` counts the rank's threads that are polling right now; a sender rings only when
 // none is awake and some thread sleeps, so a polling receiver costs its senders nothing.
 // A sleeper registers, re-checks for work, then waits on `seq` with the value it read
-// before the check; a ring in between changes `seq`, so no wake-up is ever lost.
+// before the check; a ring in between changes `seq`, so no wake-up is ever lost. Every
+// access on either side of the handshake (ring tails, sleepers, awake) is seq_cst, which
+// orders each side's store before its load without a separate fence.
 #pragma once
 
 #include <atomic>
@@ -24,7 +26,6 @@ struct alignas(64) Doorbell {
   void ring();
   std::uint32_t prepare() {
     sleepers.fetch_add(1, std::memory_order_seq_cst);
-    std::atomic_thread_fence(std::memory_order_seq_cst);
     return seq.load(std::memory_order_seq_cst);
   }
   void wait(std::uint32_t token, std::chrono::microseconds timeout);

@@ -69,7 +69,9 @@ class RingWriter {
     std::memcpy(data_ + at + sizeof rh, &h, sizeof h);
     if (!payload.empty()) std::memcpy(data_ + at + kOverhead, payload.data(), payload.size());
     tail_ += need;
-    ctl_->tail.store(tail_, std::memory_order_release);
+    // seq_cst, not just release: the sender then reads the receiver's doorbell, and this
+    // store and that load must not be reordered (the doorbell's Dekker handshake).
+    ctl_->tail.store(tail_, std::memory_order_seq_cst);
     return true;
   }
 
@@ -89,7 +91,7 @@ class RingReader {
 
   // Any thread: is a record waiting?
   bool has_data() const {
-    return ctl_->tail.load(std::memory_order_acquire) != ctl_->head.load(std::memory_order_relaxed);
+    return ctl_->tail.load(std::memory_order_seq_cst) != ctl_->head.load(std::memory_order_relaxed);
   }
 
   // Hands up to `max` records to fn(header, payload); returns how many.

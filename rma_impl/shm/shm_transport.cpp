@@ -96,9 +96,8 @@ class ShmTransport final : public core::Transport {
   void awake_enter() override { me().awake.fetch_add(1, std::memory_order_seq_cst); }
   void awake_leave() override {
     me().awake.fetch_sub(1, std::memory_order_seq_cst);
-    std::atomic_thread_fence(std::memory_order_seq_cst);
     // A packet may have arrived while we were awake, unrung: hand it to a sleeper.
-    if (me().sleepers.load(std::memory_order_relaxed) != 0 && has_incoming()) me().ring();
+    if (me().sleepers.load(std::memory_order_seq_cst) != 0 && has_incoming()) me().ring();
   }
   std::uint64_t sleep_prepare() override { return me().prepare(); }
   void sleep(std::uint64_t token, std::chrono::microseconds timeout) override {
