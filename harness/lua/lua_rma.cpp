@@ -175,7 +175,9 @@ int l_metric(lua_State* L) {
   return 0;
 }
 
-void push_counts(lua_State* L, const rma::Counters& c) {
+}  // namespace
+
+void push_counters(lua_State* L, const rma::Counters& c) {
   lua_createtable(L, 0, 4);
   lua_pushinteger(L, static_cast<lua_Integer>(c.rma_messages()));
   lua_setfield(L, -2, "rma");
@@ -201,8 +203,10 @@ void push_counts(lua_State* L, const rma::Counters& c) {
   lua_setfield(L, -2, "transport");
 }
 
+namespace {
+
 int l_counters(lua_State* L) {
-  push_counts(L, runtime(L).counters());
+  push_counters(L, runtime(L).counters());
   return 1;
 }
 

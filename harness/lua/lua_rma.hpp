@@ -7,11 +7,15 @@
 
 #include "lua/lua_state.hpp"
 #include "lua/rank_context.hpp"
+#include "rma/counters.hpp"
 
 namespace harness::lua {
 
 void open_rma(lua_State* L, RankContext& ctx);
 void open_rma_descriptive(lua_State* L);
+
+// {rma = n, by_type = {...}, direct = {...}, transport = {...}} for a set of counters.
+void push_counters(lua_State* L, const rma::Counters& c);
 
 // Sets rma.opt from the script's declared options and the case's values (typed by each
 // option's default). Expects the case table at `case_idx`.

@@ -9,6 +9,7 @@
 
 #include "lua/lua_buffer.hpp"
 #include "lua/lua_guard.hpp"
+#include "lua/lua_rma.hpp"
 #include "lua/rank_context.hpp"
 #include "rma/runtime.hpp"
 #include "rma/window.hpp"
@@ -428,8 +429,8 @@ int w_shared_query(lua_State* L) {
   const rma::Dtype t = lua_isnoneornil(L, 3) ? rma::Dtype::u8 : check_dtype(L, 3, "shared_query");
   auto r = lw.win->shared_query(rank);
   if (!r) raise_status(L, r.status(), "shared_query");
-  auto keeper = rank == RankContext::of(L).rt->rank() && lw.user_memory ? lw.user_memory
-                                                                        : lw.win->memory_keeper();
+  auto keeper = r->keeper;
+  if (!keeper) keeper = lw.user_memory ? lw.user_memory : lw.win->memory_keeper();
   push_buffer(L, view(std::move(keeper), r->base, r->size, t));
   return 1;
 }
@@ -455,6 +456,12 @@ int w_flavor(lua_State* L) {
 
 int w_size(lua_State* L) {
   lua_pushinteger(L, static_cast<lua_Integer>(win_of(L).size()));
+  return 1;
+}
+
+// counters() -> this window's packets and direct operations so far (like rma.counters)
+int w_counters(lua_State* L) {
+  push_counters(L, win_of(L).counters());
   return 1;
 }
 
@@ -594,6 +601,7 @@ const luaL_Reg kWinMethods[] = {
     {"path", guarded<w_path>},
     {"flavor", guarded<w_flavor>},
     {"size", guarded<w_size>},
+    {"counters", guarded<w_counters>},
     {nullptr, nullptr},
 };
 

@@ -1,5 +1,8 @@
--- fence ring: every rank puts its rank into its right neighbour's window between two
--- fences, over several epochs. Messages per epoch: one put per rank, plus the closing
+-- fence ring: every rank puts a value into its right neighbour's window between two
+-- fences, over several epochs. Epochs alternate between two slots: after fence e a rank
+-- reads slot e % 2 while its neighbour, already in epoch e+1, writes the other one — reading
+-- a location a remote put targets in the same epoch would be a conflicting access (a direct
+-- path lands the next epoch's put at once). Messages per epoch: one put per rank, plus the closing
 -- fence's count exchange, a reduce-scatter by recursive halving: 2r + p·log2(p) messages
 -- for n = p + r ranks, p the largest power of two <= n (docs/message-counts.md).
 local function exchange(n)
@@ -13,7 +16,7 @@ return {
   ranks = 4,
   options = { epochs = {"fence epochs in run", 1} },
   setup = function(ctx)
-    ctx.win = rma.window{ size = 8 * rma.size }
+    ctx.win = rma.window{ size = 16 }
     ctx.val = rma.buffer(1, "i64")
     ctx.win:fence()
   end,
@@ -21,10 +24,10 @@ return {
     local right = (rma.rank + 1) % rma.size
     for e = 1, rma.opt.epochs do
       ctx.val:set(0, rma.rank * 1000 + e)
-      ctx.win:put(ctx.val, right, 8 * rma.rank)
+      ctx.win:put(ctx.val, right, 8 * (e % 2))
       ctx.win:fence()
       local left = (rma.rank - 1) % rma.size
-      rma.expect_eq(ctx.win:local_buffer("i64"):get(left), left * 1000 + e,
+      rma.expect_eq(ctx.win:local_buffer("i64"):get(e % 2), left * 1000 + e,
                     "left neighbour's value after epoch " .. e)
     end
   end,

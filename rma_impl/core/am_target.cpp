@@ -2,6 +2,7 @@
 // rendezvous for large data, replies, and the flags an op carries taking effect when it
 // completes here. Also the origin's handling of what comes back (grants, acks, replies,
 // cts, posts).
+#include <algorithm>
 #include <cstring>
 
 #include "core/am_win.hpp"
@@ -148,10 +149,17 @@ void AmWin::release(int origin) {
 std::byte* AmWin::target_memory(const PacketHeader& h) {
   const std::size_t bytes = h.count * size_of(static_cast<Dtype>(h.dtype));
   if (w_.flavor == Flavor::dynamic) {
-    for (const auto& r : w_.attached)
-      if (h.disp >= r.base && h.disp + bytes <= r.base + r.size)
-        return reinterpret_cast<std::byte*>(h.disp);
-    return nullptr;
+    // Every byte must be attached; adjacent attached regions together may hold one op.
+    std::uint64_t at = h.disp;
+    const std::uint64_t end = h.disp + bytes;
+    while (at < end) {
+      auto r = std::find_if(w_.attached.begin(), w_.attached.end(), [&](const Win::Region& g) {
+        return at >= g.base && at < g.base + g.size;
+      });
+      if (r == w_.attached.end()) return nullptr;
+      at = r->base + r->size;
+    }
+    return reinterpret_cast<std::byte*>(h.disp);
   }
   if (h.disp > w_.size || bytes > w_.size - h.disp) return nullptr;
   return w_.base + h.disp;

@@ -292,17 +292,17 @@ WaitLoop::~WaitLoop() {
   e_.calls_.clear_blocked();
 }
 
-bool WaitLoop::step() {
+WaitLoop::Next WaitLoop::step() {
   auto now = Clock::now();
   if (e_.progress(why_.ctx)) {
     last_progress_ = now;
     spins_ = 0;
-    return true;
+    return Next::again;
   }
   if (now - last_check_ > std::chrono::milliseconds(50)) {
     last_check_ = now;
     status_ = e_.wait_failure(why_);
-    if (!status_) return false;
+    if (!status_) return Next::fail;
   }
   const auto idle = now - last_progress_;
   if (idle < e_.tuning_.spin) {
@@ -314,30 +314,39 @@ bool WaitLoop::step() {
     } else {
       cpu_relax();
     }
-    return true;
+    return Next::again;
   }
   if (idle < e_.tuning_.spin + e_.tuning_.yield) {
     lk_.unlock();
     sched_yield();
     lk_.lock();
-    return true;
+    return Next::again;
   }
-  // Block: stop counting as awake so that senders ring, then sleep unless something is
-  // already there (checked after registering, so a ring cannot be missed).
+  return Next::sleep;
+}
+
+// Stop counting as awake so that senders ring, then register as a sleeper.
+std::uint64_t WaitLoop::prepare_sleep() {
   Transport& t = *e_.transport_;
   t.awake_leave();
-  std::uint64_t token = t.sleep_prepare();
-  if (t.has_incoming()) {
-    t.sleep_cancel();
-  } else {
-    lk_.unlock();
-    t.sleep(token, e_.tuning_.sleep_slice);
-    lk_.lock();
-  }
+  return t.sleep_prepare();
+}
+
+void WaitLoop::sleep(std::uint64_t token) {
+  Transport& t = *e_.transport_;
+  lk_.unlock();
+  t.sleep(token, e_.tuning_.sleep_slice);
+  lk_.lock();
   t.awake_enter();
-  // After a sleep, poll eagerly again for a while.
-  last_progress_ = Clock::now() - e_.tuning_.spin;
-  return true;
+  // After a wake-up, poll eagerly again for a while.
+  last_progress_ = Clock::now();
+}
+
+void WaitLoop::cancel_sleep() {
+  Transport& t = *e_.transport_;
+  t.sleep_cancel();
+  t.awake_enter();
+  last_progress_ = Clock::now();
 }
 
 }  // namespace rma::core

@@ -165,11 +165,18 @@ class Engine final : public PacketSink {
 // template so its policy lives in one place (engine.cpp).
 class WaitLoop {
  public:
+  enum class Next { again, sleep, fail };
   WaitLoop(Engine& e, std::unique_lock<std::mutex>& lk, const WaitInfo& why);
   ~WaitLoop();
-  // One step: progress, then back off if nothing happened. False to stop waiting with
-  // status() (a dead peer).
-  bool step();
+  // One step: progress, then back off if nothing happened. `sleep` when it is time to
+  // block, `fail` to stop waiting with status() (a dead peer).
+  Next step();
+  // Blocking, in two halves so that the caller re-checks its condition in between: after
+  // prepare_sleep() this rank counts as asleep (senders and peers changing shared words
+  // ring it), so a change the check misses cannot be missed by the sleep.
+  std::uint64_t prepare_sleep();
+  void sleep(std::uint64_t token);
+  void cancel_sleep();
   const Status& status() const { return status_; }
 
  private:
@@ -187,7 +194,18 @@ Status Engine::wait_until(std::unique_lock<std::mutex>& lk, Pred&& pred, const W
   if (pred()) return Status::ok();
   WaitLoop loop(*this, lk, why);
   while (!pred()) {
-    if (!loop.step()) return loop.status();
+    switch (loop.step()) {
+      case WaitLoop::Next::again:
+        break;
+      case WaitLoop::Next::fail:
+        return loop.status();
+      case WaitLoop::Next::sleep: {
+        const std::uint64_t token = loop.prepare_sleep();
+        if (pred() || transport_->has_incoming()) loop.cancel_sleep();
+        else loop.sleep(token);
+        break;
+      }
+    }
   }
   return Status::ok();
 }

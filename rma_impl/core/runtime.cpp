@@ -5,7 +5,10 @@
 #include <algorithm>
 
 #include "core/runtime_impl.hpp"
+#include "core/window_ops.hpp"
+#include "shm/shm_backend.hpp"
 #include "shm/shm_transport.hpp"
+#include "shm/shm_window.hpp"
 
 namespace rma {
 namespace core {
@@ -55,7 +58,28 @@ Result<std::unique_ptr<core::Transport>> make_transport(const RuntimeConfig& con
 
 }  // namespace
 
-std::vector<BackendInfo> compiled_backends() { return {{"shm", {}}}; }
+std::vector<BackendInfo> compiled_backends() { return {{"shm", shm::direct_slots()}}; }
+
+namespace {
+
+// The startup check: the slots a backend says it serves are exactly those its direct table
+// overrides, and no slot of any table is empty.
+Status check_backend(core::Backend& b) {
+  const core::WindowOps* t = b.direct_ops();
+  if (!t) return Status::ok();
+  if (auto empty = core::empty_slots(*t); !empty.empty())
+    return {ErrorClass::intern, "backend " + b.name() + ": empty slot " + empty.front()};
+  auto served = core::overridden_slots(*t, core::am_ops());
+  auto declared = b.declared_slots();
+  std::sort(served.begin(), served.end());
+  std::sort(declared.begin(), declared.end());
+  if (served != declared)
+    return {ErrorClass::intern, "backend " + b.name() +
+                                    ": the slots it declares differ from those its table fills"};
+  return Status::ok();
+}
+
+}  // namespace
 
 Runtime::Runtime(std::unique_ptr<core::RuntimeImpl> impl) : impl_(std::move(impl)) {}
 Runtime::~Runtime() = default;
@@ -71,6 +95,10 @@ Result<std::unique_ptr<Runtime>> Runtime::create(const RuntimeConfig& config,
   auto transport = make_transport(config, boot);
   if (!transport) return transport.status();
   auto impl = std::make_unique<core::RuntimeImpl>(config, std::move(transport.value()));
+  if (config.backend == "shm") {
+    impl->set_backend(shm::make_backend(*impl));
+    RMA_TRY(check_backend(*impl->backend()));
+  }
   return std::unique_ptr<Runtime>(new Runtime(std::move(impl)));
 }
 

@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/backend.hpp"
 #include "core/bulk.hpp"
 #include "core/call_tracker.hpp"
 #include "core/engine.hpp"
@@ -42,6 +43,10 @@ class RuntimeImpl {
   Result<void*> alloc_mem(std::size_t bytes);
   Status free_mem(void* base);
 
+  // The backend's window support (shared memory, direct table); may be null.
+  void set_backend(std::unique_ptr<Backend> b) { backend_ = std::move(b); }
+  Backend* backend() { return backend_.get(); }
+
  private:
   RuntimeConfig config_;
   CallTracker calls_;
@@ -49,6 +54,7 @@ class RuntimeImpl {
   std::size_t eager_limit_;
   BulkRegistry bulk_;
   P2p p2p_;
+  std::unique_ptr<Backend> backend_;
   std::vector<std::unique_ptr<rma::Window>> windows_;  // index = window id
   std::map<void*, std::shared_ptr<void>> alloc_mem_;
 

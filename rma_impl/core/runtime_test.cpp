@@ -6,7 +6,10 @@
 #include <cstring>
 #include <vector>
 
+#include <algorithm>
+
 #include "core/window_ops.hpp"
+#include "shm/shm_window.hpp"
 #include "testing/thread_job.hpp"
 
 namespace rma {
@@ -161,6 +164,112 @@ TEST(WindowOps, AnEmptySlotIsNamed) {
   core::WindowOps t = core::am_ops();
   t.flush_local = nullptr;
   EXPECT_EQ(core::empty_slots(t), std::vector<std::string>{"flush_local"});
+}
+
+}  // namespace
+}  // namespace rma
+
+namespace rma {
+namespace {
+
+TEST(WindowOps, ShmDirectTableServesExactlyTheDeclaredSlots) {
+  auto served = core::overridden_slots(shm::direct_ops(), core::am_ops());
+  auto declared = shm::direct_slots();
+  std::sort(served.begin(), served.end());
+  std::sort(declared.begin(), declared.end());
+  EXPECT_EQ(served, declared);
+  EXPECT_TRUE(core::empty_slots(shm::direct_ops()).empty());
+}
+
+TEST(Direct, LockPutUnlockSendsNoPacketAndCountsTheRemoteOperations) {
+  ASSERT_TRUE(run_job(2, {.default_path = Path::direct}, [](Runtime& rt) {
+    auto w = rt.create_window({.flavor = Flavor::allocate, .size = 64});
+    ASSERT_TRUE(w);
+    Window& win = *w.value();
+    ASSERT_EQ(win.path(), Path::direct);
+    std::uint64_t v = 42;
+    const Counters before = rt.counters();
+    if (rt.rank() == 0) {
+      ASSERT_TRUE(win.lock(LockType::exclusive, 1));
+      ASSERT_TRUE(win.put(&v, 1, Dtype::u64, 1, 0));
+      ASSERT_TRUE(win.unlock(1));
+      const Counters d = rt.counters() - before;
+      EXPECT_EQ(d.rma_messages(), 0u);
+      EXPECT_EQ(d.direct[index(DirectOp::put)], 1u);
+    }
+    ASSERT_TRUE(rt.barrier());
+    if (rt.rank() == 1) {
+      std::uint64_t got;
+      std::memcpy(&got, win.base(), 8);
+      EXPECT_EQ(got, 42u);
+    }
+    ASSERT_TRUE(win.free());
+  }));
+}
+
+TEST(Direct, ExclusiveLocksAndAtomicsFromFourRanks) {
+  ASSERT_TRUE(run_job(4, {.default_path = Path::direct}, [](Runtime& rt) {
+    auto w = rt.create_window({.flavor = Flavor::allocate, .size = 16});
+    ASSERT_TRUE(w);
+    Window& win = *w.value();
+    for (int i = 0; i < 100; ++i) {
+      // A non-atomic increment inside an exclusive lock, and a CPU atomic outside one.
+      std::int64_t v = 0, one = 1, old = 0;
+      ASSERT_TRUE(win.lock(LockType::exclusive, 0));
+      ASSERT_TRUE(win.get(&v, 1, Dtype::i64, 0, 0));
+      ++v;
+      ASSERT_TRUE(win.put(&v, 1, Dtype::i64, 0, 0));
+      ASSERT_TRUE(win.unlock(0));
+      ASSERT_TRUE(win.lock(LockType::shared, 0));
+      ASSERT_TRUE(win.fetch_and_op(&one, &old, Dtype::i64, 0, 8, Op::sum));
+      ASSERT_TRUE(win.unlock(0));
+    }
+    ASSERT_TRUE(win.fence());
+    if (rt.rank() == 0) {
+      std::int64_t got[2];
+      std::memcpy(got, win.base(), 16);
+      EXPECT_EQ(got[0], 400);
+      EXPECT_EQ(got[1], 400);
+    }
+    ASSERT_TRUE(win.fence(assert_nosucceed));
+    ASSERT_TRUE(win.free());
+  }));
+}
+
+TEST(Direct, UnalignedAccumulatesTakeTheRegionLocks) {
+  ASSERT_TRUE(run_job(2, {.default_path = Path::direct}, [](Runtime& rt) {
+    auto w = rt.create_window({.flavor = Flavor::allocate, .size = 64,
+                               .info = {{"region_size", "8"}}});
+    ASSERT_TRUE(w);
+    Window& win = *w.value();
+    const Counters before = rt.counters();
+    ASSERT_TRUE(win.lock_all());
+    std::int64_t one = 1;
+    for (int i = 0; i < 50; ++i) ASSERT_TRUE(win.accumulate(&one, 1, Dtype::i64, 0, 3, Op::sum));
+    ASSERT_TRUE(win.unlock_all());
+    const Counters d = rt.counters() - before;
+    EXPECT_EQ(d.direct[index(DirectOp::cpu_atomic)], 0u);
+    // An element at byte 3 spans regions 0 and 1 (8-byte regions): two stripes each time.
+    EXPECT_EQ(d.direct[index(DirectOp::region_lock)], 100u);
+    ASSERT_TRUE(rt.barrier());
+    if (rt.rank() == 0) {
+      std::int64_t got;
+      std::memcpy(&got, static_cast<std::byte*>(win.base()) + 3, 8);
+      EXPECT_EQ(got, 100);
+    }
+    ASSERT_TRUE(win.free());
+  }));
+}
+
+TEST(Direct, DynamicWindowsCannotBeDirect) {
+  ASSERT_TRUE(run_job(2, {}, [](Runtime& rt) {
+    auto w = rt.create_window({.flavor = Flavor::dynamic, .info = {{"path", "direct"}}});
+    EXPECT_EQ(w.status().error_class(), ErrorClass::rma_shared);
+    auto a = rt.create_window({.flavor = Flavor::dynamic, .info = {{"path", "auto"}}});
+    ASSERT_TRUE(a);
+    EXPECT_EQ(a.value()->path(), Path::am);
+    ASSERT_TRUE(a.value()->free());
+  }));
 }
 
 }  // namespace

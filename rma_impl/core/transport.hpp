@@ -56,6 +56,9 @@ class Transport {
   virtual void sleep_cancel() = 0;
   // Wakes this rank's sleeping threads (e.g. the agent telling the main thread).
   virtual void wake_local() = 0;
+  // Wakes `rank`'s sleeping threads if nobody there is polling: after changing a shared word
+  // that rank may be waiting on (direct-path synchronization).
+  virtual void wake(int rank) = 0;
   // Sleepers of this rank other than the caller (who must not be registered).
   virtual bool has_sleepers() const = 0;
 

@@ -32,6 +32,11 @@ class BackendWin {
  public:
   virtual ~BackendWin() = default;
   virtual void describe(WindowState& s) const { (void)s; }
+  // Another rank's memory, when this rank has it mapped (shared windows, the direct path).
+  virtual Result<SharedRegion> shared_query(int rank) const {
+    return Status{ErrorClass::rma_flavor,
+                  "shared_query: rank " + std::to_string(rank) + "'s memory is not mapped here"};
+  }
 };
 
 struct PeerWin {

@@ -425,11 +425,11 @@ Result<SharedRegion> Window::shared_query(int rank) {
   Entry e(*w_, "shared_query", rank);
   RMA_TRY(e.usable());
   RMA_TRY(w_->rt.check_peer("shared_query", rank, false));
-  if (rank == w_->rank())
-    return SharedRegion{w_->base, w_->size, w_->disp_unit};
+  if (rank == w_->rank()) return SharedRegion{w_->base, w_->size, w_->disp_unit, w_->memory};
+  if (w_->backend) return w_->backend->shared_query(rank);
   return Status{ErrorClass::rma_flavor,
                 where(*w_, "shared_query", rank) +
-                    ": another rank's memory is only mapped by shared windows on the direct path"};
+                    ": another rank's memory is only mapped by shared windows and on the direct path"};
 }
 
 Status Window::free() {

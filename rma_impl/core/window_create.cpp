@@ -1,6 +1,6 @@
-// Window creation and teardown in the runtime: config and info checks, memory, the
-// collective exchange of sizes and displacement units, the choice of the table of operations,
-// and the routing of RMA packets to their window.
+// Window creation and teardown in the runtime: config and info checks, the collective
+// exchange that makes every rank agree on the path (or on the failure), memory, the table of
+// operations, and the routing of RMA packets to their window.
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "core/am_win.hpp"
+#include "core/backend.hpp"
 #include "core/runtime_impl.hpp"
 #include "core/window_ops.hpp"
 
@@ -36,26 +37,52 @@ std::shared_ptr<void> allocate(std::size_t bytes) {
   return std::shared_ptr<void>(p, std::free);
 }
 
-}  // namespace
+// What one rank says about the window it is creating.
+struct Offer {
+  std::uint64_t size = 0;
+  int disp_unit = 1;
+  bool can_direct = false;
+  bool can_map = false;
+  Path path = Path::am;
+  std::string error;  // a local failure, class name first
 
-Result<rma::Window*> RuntimeImpl::create_window(const WindowConfig& cfg) {
-  // Every check that may fail differently on different ranks happens before the collective
-  // part, and its failure is local: the caller reports it (ranks that did not fail will wait
-  // in the exchange until the case's deadline).
+  std::string encode() const {
+    std::ostringstream o;
+    o << size << ' ' << disp_unit << ' ' << can_direct << ' ' << can_map << ' '
+      << static_cast<int>(path) << ' ' << error;
+    return o.str();
+  }
+  static Offer decode(const std::string& s) {
+    std::istringstream in(s);
+    Offer f;
+    int p = 0;
+    in >> f.size >> f.disp_unit >> f.can_direct >> f.can_map >> p;
+    f.path = static_cast<Path>(p);
+    std::getline(in, f.error);
+    if (!f.error.empty() && f.error[0] == ' ') f.error.erase(0, 1);
+    return f;
+  }
+};
+
+// Local checks of a window's config; the window's own fields are filled on the way.
+Status check_config(const RuntimeConfig& rc, const WindowConfig& cfg, Win& w, Path& path,
+                    Backend* backend, Offer& offer) {
   if (cfg.disp_unit < 1)
-    return Status{ErrorClass::disp, "window: disp_unit " + std::to_string(cfg.disp_unit) +
-                                        " is not positive"};
+    return {ErrorClass::disp, "window: disp_unit " + std::to_string(cfg.disp_unit) +
+                                  " is not positive"};
   if (cfg.flavor == Flavor::create && cfg.size && !cfg.base)
-    return Status{ErrorClass::buffer, "window: create needs memory for its " +
-                                          std::to_string(cfg.size) + " bytes"};
-  std::map<std::string, std::string> info = config_.window_info;
+    return {ErrorClass::buffer,
+            "window: create needs memory for its " + std::to_string(cfg.size) + " bytes"};
+  std::map<std::string, std::string> info = rc.window_info;
   for (const auto& [k, v] : cfg.info) info[k] = v;
   auto no_locks = info_bool(info, "no_locks", false);
   if (!no_locks) return no_locks.status();
-  bool ordered = true;
+  w.no_locks = no_locks.value();
+  if (auto noncontig = info_bool(info, "alloc_shared_noncontig", false); !noncontig)
+    return noncontig.status();
   if (auto it = info.find("accumulate_ordering"); it != info.end()) {
     if (it->second == "none") {
-      ordered = false;
+      w.ordered_accumulates = false;
     } else {
       std::stringstream ss(it->second);
       std::string part;
@@ -65,64 +92,103 @@ Result<rma::Window*> RuntimeImpl::create_window(const WindowConfig& cfg) {
                             "none or a comma-separated list of rar, raw, war, waw");
     }
   }
-  Path path = config_.default_path;
+  path = rc.default_path;
   if (auto it = info.find("path"); it != info.end()) {
     auto p = parse_path(it->second);
     if (!p) return info_error("path", it->second, "am, direct or auto");
     path = *p;
   }
-  if (path == Path::direct)
-    return Status{ErrorClass::unsupported,
-                  "window: the direct path is not available on backend " + config_.backend};
-  if (cfg.flavor == Flavor::shared)
-    return Status{ErrorClass::unsupported,
-                  "window: shared windows need the direct path, not available on backend " +
-                      config_.backend};
+  offer.can_map = backend && backend->can_map(cfg);
+  offer.can_direct = offer.can_map && backend->direct_ops() != nullptr;
+  if (cfg.flavor == Flavor::shared && !offer.can_map)
+    return {ErrorClass::rma_flavor,
+            "window: shared windows need memory every rank can map; backend " + rc.backend +
+                " has none"};
+  return Status::ok();
+}
 
+}  // namespace
+
+Result<rma::Window*> RuntimeImpl::create_window(const WindowConfig& cfg) {
   const auto id = static_cast<std::uint32_t>(windows_.size());
   auto w = std::make_unique<Win>(*this, id, cfg.flavor);
   w->disp_unit = cfg.disp_unit;
-  w->no_locks = no_locks.value();
-  w->ordered_accumulates = ordered;
-  w->path = Path::am;
-  w->path_detail = "am";
+  w->size = cfg.flavor == Flavor::dynamic ? 0 : cfg.size;
   w->ops = &am_ops();
-  switch (cfg.flavor) {
-    case Flavor::allocate:
-      w->memory = allocate(cfg.size);
-      if (!w->memory)
-        return Status{ErrorClass::other, "window: cannot allocate " + std::to_string(cfg.size) +
-                                             " bytes"};
-      w->base = static_cast<std::byte*>(w->memory.get());
-      w->size = cfg.size;
-      break;
-    case Flavor::create:
-      w->base = static_cast<std::byte*>(cfg.base);
-      w->size = cfg.size;
-      break;
-    default:  // dynamic: memory comes with attach
-      break;
-  }
   w->am = std::make_unique<AmWin>(*w);
   Win& win = *w;
 
-  // Registered before the exchange: once a peer has our contribution it may send packets.
+  Path requested = Path::am;
+  Offer mine;
+  mine.size = win.size;
+  mine.disp_unit = cfg.disp_unit;
+  Status local = check_config(config_, cfg, win, requested, backend_.get(), mine);
+  mine.path = requested;
+  if (!local) mine.error = std::string(local.class_name()) + " " + local.message();
+
+  // Registered before the exchange: once a peer has our offer it may send packets.
   std::unique_lock lk(engine_.mutex());
   windows_.push_back(Win::wrap(std::move(w)));
   rma::Window* handle = windows_.back().get();
-  auto all = p2p_.allgather(lk, std::to_string(win.size) + " " + std::to_string(win.disp_unit));
-  if (!all) {
+  auto fail = [&](Status s) -> Result<rma::Window*> {
     win.freed = true;
-    return all.status();
+    return s;
+  };
+  auto all = p2p_.allgather(lk, mine.encode());
+  if (!all) return fail(all.status());
+
+  // Every rank decides the same thing from the same offers.
+  std::vector<Offer> offers;
+  for (const auto& s : *all) offers.push_back(Offer::decode(s));
+  if (!local) return fail(local);
+  for (std::size_t r = 0; r < offers.size(); ++r) {
+    if (offers[r].error.empty()) continue;
+    // The other rank's own class, then its message.
+    const std::string& e = offers[r].error;
+    const auto space = e.find(' ');
+    const auto cls = parse_error_class(e.substr(0, space)).value_or(ErrorClass::arg);
+    return fail(Status{cls, "window: rank " + std::to_string(r) + " could not create it: " +
+                                e.substr(space == std::string::npos ? e.size() : space + 1)});
   }
-  win.peers.resize(all->size());
-  for (std::size_t r = 0; r < all->size(); ++r) {
-    std::istringstream in((*all)[r]);
-    in >> win.peers[r].size >> win.peers[r].disp_unit;
+  bool all_direct = true;
+  for (std::size_t r = 0; r < offers.size(); ++r) {
+    if (offers[r].path != requested)
+      return fail(Status{ErrorClass::info, "window: ranks ask for different paths (" +
+                                               std::string(to_string(requested)) + " here, " +
+                                               std::string(to_string(offers[r].path)) +
+                                               " on rank " + std::to_string(r) + ")"});
+    all_direct = all_direct && offers[r].can_direct;
   }
+  if (requested == Path::direct && !all_direct) {
+    std::size_t r = 0;
+    while (offers[r].can_direct) ++r;
+    return fail(Status{ErrorClass::rma_shared,
+                       "window: the direct path needs memory every rank can map, and rank " +
+                           std::to_string(r) + "'s cannot be (" + std::string(to_string(cfg.flavor)) +
+                           " window" +
+                           (cfg.flavor == Flavor::create ? " over memory not from alloc_mem" : "") +
+                           ", backend " + config_.backend + ")"});
+  }
+  const bool direct = requested != Path::am && all_direct;
+  win.peers.resize(offers.size());
+  for (std::size_t r = 0; r < offers.size(); ++r)
+    win.peers[r] = {offers[r].size, offers[r].disp_unit};
+
+  Call call{win, lk, "window"};
+  if (direct || cfg.flavor == Flavor::shared) {
+    Status s = backend_->map_window(call, cfg, direct);
+    if (!s) return fail(s);
+  } else if (cfg.flavor == Flavor::allocate) {
+    win.memory = allocate(cfg.size);
+    if (!win.memory)
+      return fail(Status{ErrorClass::other, "window: cannot allocate " + std::to_string(cfg.size) +
+                                                " bytes"});
+    win.base = static_cast<std::byte*>(win.memory.get());
+  }
+  if (cfg.flavor == Flavor::create) win.base = static_cast<std::byte*>(cfg.base);
   if (!empty_slots(*win.ops).empty())
-    return Status{ErrorClass::intern, "window: table " + std::string(win.ops->name) +
-                                          " has empty slots"};
+    return fail(Status{ErrorClass::intern,
+                       "window: table " + std::string(win.ops->name) + " has empty slots"});
   if (!win.no_locks) engine_.start_agent();
   return handle;
 }
@@ -130,6 +196,7 @@ Result<rma::Window*> RuntimeImpl::create_window(const WindowConfig& cfg) {
 void RuntimeImpl::forget_window(Win& w) {
   w.freed = true;
   w.memory.reset();
+  w.backend.reset();
   w.base = nullptr;
 }
 
@@ -146,7 +213,8 @@ std::vector<WindowState> RuntimeImpl::window_states() {
   std::unique_lock lk(engine_.mutex(), std::defer_lock);
   // The application thread releases the lock between polls; a dump that cannot get it
   // within a moment says so instead of hanging.
-  for (int i = 0; i < 200 && !lk.try_lock(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  for (int i = 0; i < 200 && !lk.try_lock(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   if (!lk.owns_lock()) {
     WindowState busy;
     busy.id = -1;
@@ -160,14 +228,17 @@ std::vector<WindowState> RuntimeImpl::window_states() {
 }
 
 Result<void*> RuntimeImpl::alloc_mem(std::size_t bytes) {
+  if (backend_) return backend_->alloc_mem(bytes);
   auto mem = allocate(bytes);
-  if (!mem) return Status{ErrorClass::other, "alloc_mem: cannot allocate " + std::to_string(bytes) + " bytes"};
+  if (!mem)
+    return Status{ErrorClass::other, "alloc_mem: cannot allocate " + std::to_string(bytes) + " bytes"};
   void* p = mem.get();
   alloc_mem_[p] = std::move(mem);
   return p;
 }
 
 Status RuntimeImpl::free_mem(void* base) {
+  if (backend_) return backend_->free_mem(base);
   if (!alloc_mem_.erase(base)) return {ErrorClass::arg, "free_mem: not memory from alloc_mem"};
   return Status::ok();
 }

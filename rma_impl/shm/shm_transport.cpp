@@ -105,6 +105,9 @@ class ShmTransport final : public core::Transport {
   }
   void sleep_cancel() override { me().cancel(); }
   void wake_local() override { me().ring(); }
+  void wake(int rank) override {
+    if (bells_[rank].notify()) rings_.fetch_add(1, std::memory_order_relaxed);
+  }
   bool has_sleepers() const override {
     return bells_[rank_].sleepers.load(std::memory_order_relaxed) != 0;
   }

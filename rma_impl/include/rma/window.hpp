@@ -47,6 +47,7 @@ struct SharedRegion {
   void* base = nullptr;
   std::size_t size = 0;
   int disp_unit = 1;
+  std::shared_ptr<void> keeper{};  // keeps the mapping while a view of it is in use
 };
 
 // Handle of a request-based operation (rput, rget, raccumulate, rget_accumulate).

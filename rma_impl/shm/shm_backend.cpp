@@ -1,0 +1,217 @@
+// Window memory on shared segments: one per rank (allocate), one for all (shared, laid out
+// contiguously unless alloc_shared_noncontig), or an MPI_Alloc_mem segment the user's create
+// window lies in; plus one control segment per window for the direct path's shared words.
+// Names are exchanged with the runtime's allgather and unlinked as soon as every rank has
+// mapped them.
+#include "shm/shm_backend.hpp"
+
+#include <map>
+#include <sstream>
+
+#include "core/runtime_impl.hpp"
+#include "core/window_ops.hpp"
+#include "shm/shm_window.hpp"
+
+namespace rma::shm {
+namespace {
+
+constexpr std::size_t kDefaultRegion = 4096;
+constexpr std::size_t kMaxStripes = 64;
+
+std::size_t round_up(std::size_t n, std::size_t a) { return (n + a - 1) / a * a; }
+
+class ShmBackend final : public core::Backend {
+ public:
+  explicit ShmBackend(core::RuntimeImpl& rt) : rt_(rt) {}
+
+  std::string name() const override { return "shm"; }
+  const core::WindowOps* direct_ops() const override { return &shm::direct_ops(); }
+  std::vector<std::string> declared_slots() const override { return direct_slots(); }
+
+  bool can_map(const WindowConfig& cfg) const override {
+    switch (cfg.flavor) {
+      case Flavor::allocate:
+      case Flavor::shared:
+        return true;
+      case Flavor::create:
+        return cfg.size == 0 || find_alloc(cfg.base, cfg.size) != nullptr;
+      case Flavor::dynamic:
+        return false;
+    }
+    return false;
+  }
+
+  Status map_window(core::Call& c, const WindowConfig& cfg, bool direct) override;
+
+  Result<void*> alloc_mem(std::size_t bytes) override {
+    const std::string name = "/" + rt_.config().name_prefix + ".mem" + std::to_string(next_mem_++) +
+                             ".r" + std::to_string(rt_.rank());
+    auto seg = Segment::create(name, std::max<std::size_t>(bytes, 64));
+    if (!seg) return seg.status();
+    auto shared = std::make_shared<Segment>(std::move(seg.value()));
+    void* base = shared->data();
+    allocs_[base] = {shared, bytes};
+    return base;
+  }
+
+  Status free_mem(void* base) override {
+    if (!allocs_.erase(base))
+      return {ErrorClass::arg, "free_mem: not memory from alloc_mem"};
+    return Status::ok();
+  }
+
+ private:
+  struct Alloc {
+    std::shared_ptr<Segment> seg;
+    std::size_t bytes;
+  };
+
+  const Alloc* find_alloc(const void* base, std::size_t size) const {
+    const auto* p = static_cast<const std::byte*>(base);
+    for (const auto& [b, a] : allocs_) {
+      const auto* start = static_cast<const std::byte*>(b);
+      if (p >= start && p + size <= start + a.bytes) return &a;
+    }
+    return nullptr;
+  }
+
+  // A peer's segment, mapped once per name for the life of this runtime's windows.
+  Result<std::shared_ptr<Segment>> open(const std::string& name) {
+    auto it = mapped_.find(name);
+    if (it != mapped_.end())
+      if (auto s = it->second.lock()) return s;
+    auto seg = Segment::open(name);
+    if (!seg) return seg.status();
+    auto shared = std::make_shared<Segment>(std::move(seg.value()));
+    mapped_[name] = shared;
+    return shared;
+  }
+
+  core::RuntimeImpl& rt_;
+  std::map<void*, Alloc> allocs_;
+  std::map<std::string, std::weak_ptr<Segment>> mapped_;
+  int next_mem_ = 0;
+};
+
+Status ShmBackend::map_window(core::Call& c, const WindowConfig& cfg, bool direct) {
+  core::Win& w = c.w;
+  const int n = w.ranks();
+  const int me = w.rank();
+  const std::string prefix = "/" + rt_.config().name_prefix + ".w" + std::to_string(w.id);
+
+  std::size_t region = kDefaultRegion;
+  if (auto it = cfg.info.find("region_size"); it != cfg.info.end()) {
+    const long v = std::atol(it->second.c_str());
+    if (v < 8 || v % 8)
+      return {ErrorClass::info, "window info region_size=" + it->second +
+                                    ": expected a multiple of 8, at least 8"};
+    region = static_cast<std::size_t>(v);
+  }
+  std::size_t largest = 0;
+  for (const auto& p : w.peers) largest = std::max<std::size_t>(largest, p.size);
+  const std::size_t stripes =
+      std::clamp<std::size_t>(round_up(std::max<std::size_t>(largest, 1), region) / region, 1, kMaxStripes);
+  const ControlLayout layout(n, stripes);
+
+  // What this rank creates, and what it tells the others: control and data segment names.
+  std::shared_ptr<Segment> own_ctl, own_data;
+  std::size_t my_offset = 0;
+  std::string data_name;
+  if (me == 0 && direct) {
+    auto s = Segment::create(prefix + ".ctl", layout.total);
+    if (!s) return s.status();
+    own_ctl = std::make_shared<Segment>(std::move(s.value()));
+  }
+  const bool contiguous = cfg.info.count("alloc_shared_noncontig") == 0 ||
+                          cfg.info.at("alloc_shared_noncontig") != "true";
+  std::vector<std::size_t> offsets(static_cast<std::size_t>(n), 0);
+  std::size_t total = 0;
+  for (int r = 0; r < n; ++r) {
+    offsets[static_cast<std::size_t>(r)] = total;
+    const std::size_t sz = w.peers[static_cast<std::size_t>(r)].size;
+    total += contiguous ? sz : round_up(sz, 4096);
+  }
+  if (cfg.flavor == Flavor::shared) {
+    if (me == 0) {
+      auto s = Segment::create(prefix + ".shared", std::max<std::size_t>(total, 64));
+      if (!s) return s.status();
+      own_data = std::make_shared<Segment>(std::move(s.value()));
+    }
+    data_name = prefix + ".shared";
+    my_offset = offsets[static_cast<std::size_t>(me)];
+  } else if (cfg.flavor == Flavor::allocate) {
+    auto s = Segment::create(prefix + ".r" + std::to_string(me), std::max<std::size_t>(cfg.size, 64));
+    if (!s) return s.status();
+    own_data = std::make_shared<Segment>(std::move(s.value()));
+    data_name = own_data->name();
+  } else {  // create, over an alloc_mem segment
+    const Alloc* a = find_alloc(cfg.base, cfg.size);
+    if (a) {
+      data_name = a->seg->name();
+      my_offset = static_cast<std::size_t>(static_cast<std::byte*>(cfg.base) -
+                                           static_cast<std::byte*>(a->seg->data()));
+    }
+  }
+  if (own_data) mapped_[own_data->name()] = own_data;
+
+  auto all = rt_.p2p().allgather(c.lk, data_name + " " + std::to_string(my_offset));
+  if (!all) return all.status();
+
+  auto state = std::make_unique<ShmWin>();
+  state->peers.resize(static_cast<std::size_t>(n));
+  for (int r = 0; r < n; ++r) {
+    std::istringstream in((*all)[static_cast<std::size_t>(r)]);
+    std::string name;
+    std::size_t offset = 0;
+    in >> name >> offset;
+    PeerMemory& pm = state->peers[static_cast<std::size_t>(r)];
+    pm.size = w.peers[static_cast<std::size_t>(r)].size;
+    pm.disp_unit = w.peers[static_cast<std::size_t>(r)].disp_unit;
+    if (name.empty()) continue;  // a zero-size create window owns nothing to map
+    auto seg = open(name);
+    if (!seg) return seg.status();
+    pm.base = static_cast<std::byte*>(seg.value()->data()) + offset;
+    pm.keeper = std::shared_ptr<void>(seg.value(), pm.base);
+  }
+  if (direct) {
+    if (own_ctl) {
+      state->control = own_ctl;
+    } else {
+      auto ctl = Segment::open(prefix + ".ctl");
+      if (!ctl) return ctl.status();
+      state->control = std::make_shared<Segment>(std::move(ctl.value()));
+    }
+    state->layout = layout;
+    state->region_size = region;
+    state->held.assign(static_cast<std::size_t>(n), ShmWin::Held::none);
+    state->tickets.assign(static_cast<std::size_t>(n), 0);
+    state->posts_consumed.assign(static_cast<std::size_t>(n), 0);
+    state->dones_consumed.assign(static_cast<std::size_t>(n), 0);
+    state->post_seen.assign(static_cast<std::size_t>(n), 0);
+  }
+  // Every rank has mapped everything: the names can go.
+  RMA_TRY(rt_.p2p().barrier(c.lk));
+  if (own_ctl) own_ctl->unlink();
+  if (own_data) own_data->unlink();
+
+  PeerMemory& mine = state->peers[static_cast<std::size_t>(me)];
+  if (cfg.flavor != Flavor::create) {
+    w.base = mine.base;
+    w.memory = mine.keeper;
+  }
+  if (direct) {
+    w.ops = direct_ops();
+    w.path = Path::direct;
+    w.path_detail = "shm.direct";
+  }
+  w.backend = std::move(state);
+  return Status::ok();
+}
+
+}  // namespace
+
+std::unique_ptr<core::Backend> make_backend(core::RuntimeImpl& rt) {
+  return std::make_unique<ShmBackend>(rt);
+}
+
+}  // namespace rma::shm

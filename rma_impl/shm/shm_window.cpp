@@ -1,0 +1,494 @@
+// The shm backend's direct table (see shm_window.hpp): every slot of am_ops() the backend
+// serves, on mapped memory and shared words. The generic layer has already checked
+// arguments, ranges and epochs.
+#include "shm/shm_window.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <type_traits>
+
+#include "core/reduce.hpp"
+#include "core/runtime_impl.hpp"
+#include "core/window_ops.hpp"
+
+namespace rma::shm {
+namespace {
+
+using core::Call;
+using core::RmaOp;
+
+constexpr std::size_t align64(std::size_t n) { return (n + 63) & ~std::size_t{63}; }
+
+ShmWin& shm(Call& c) { return static_cast<ShmWin&>(*c.w.backend); }
+core::Engine& engine(Call& c) { return c.w.engine; }
+void count(Call& c, DirectOp d, std::uint64_t n = 1) { engine(c).count_direct(c.w.id, d, n); }
+
+Status wait_for(Call& c, const char* what, int peer, const std::function<bool()>& pred) {
+  return engine(c).wait_until(c.lk, pred, core::WaitInfo{core::Ctx::rma_sync, what, peer});
+}
+
+void wake(Call& c, int rank) {
+  if (rank != c.w.rank()) engine(c).transport().wake(rank);
+}
+
+void wake_all(Call& c) {
+  for (int r = 0; r < c.w.ranks(); ++r) wake(c, r);
+}
+
+// --- passive-target locks on shared words -------------------------------------------------------
+
+Status acquire(Call& c, int t, bool exclusive) {
+  ShmWin& s = shm(c);
+  const int me = c.w.rank();
+  PassiveLock& l = s.lock(t);
+  const std::uint64_t ticket = l.take_ticket();
+  s.lock_waiting(t, me).store(1, std::memory_order_seq_cst);
+  Status st = wait_for(c, "passive lock on shared words", t,
+                       [&] { return l.try_enter(ticket, exclusive); });
+  s.lock_waiting(t, me).store(0, std::memory_order_seq_cst);
+  if (!st) return st;
+  s.held[static_cast<std::size_t>(t)] = exclusive ? ShmWin::Held::exclusive : ShmWin::Held::shared;
+  count(c, DirectOp::sync_word);
+  // The head moved on: the next waiter may be compatible (shared after shared).
+  for (int r = 0; r < c.w.ranks(); ++r)
+    if (s.lock_waiting(t, r).load(std::memory_order_seq_cst)) wake(c, r);
+  return Status::ok();
+}
+
+void release(Call& c, int t) {
+  ShmWin& s = shm(c);
+  auto& h = s.held[static_cast<std::size_t>(t)];
+  if (h == ShmWin::Held::shared || h == ShmWin::Held::exclusive) {
+    s.lock(t).leave(h == ShmWin::Held::exclusive);
+    count(c, DirectOp::sync_word);
+    for (int r = 0; r < c.w.ranks(); ++r)
+      if (s.lock_waiting(t, r).load(std::memory_order_seq_cst)) wake(c, r);
+  }
+  h = ShmWin::Held::none;
+}
+
+// --- access: an op may touch the target's memory only once its exposure has begun ---------------
+
+Status ensure_access(Call& c, int t) {
+  ShmWin& s = shm(c);
+  const auto ti = static_cast<std::size_t>(t);
+  switch (c.w.epochs.access()) {
+    case core::Access::pscw:
+      if (!s.post_seen[ti] && !c.w.epochs.start_nocheck()) {
+        const int me = c.w.rank();
+        RMA_TRY(wait_for(c, "post from the target", t, [&] {
+          return s.posts(me, t).load(std::memory_order_acquire) > s.posts_consumed[ti];
+        }));
+        ++s.posts_consumed[ti];
+        count(c, DirectOp::sync_word);
+      }
+      s.post_seen[ti] = 1;
+      return Status::ok();
+    case core::Access::lock_all:
+      if (s.held[ti] == ShmWin::Held::none) {
+        if (s.lock_all_nocheck) s.held[ti] = ShmWin::Held::nocheck;
+        else return acquire(c, t, false);
+      }
+      return Status::ok();
+    default:  // fence: the fence was a barrier; lock: taken at lock()
+      return Status::ok();
+  }
+}
+
+std::byte* target_address(Call& c, const RmaOp& op) {
+  return shm(c).peers[static_cast<std::size_t>(op.target)].base + op.disp;
+}
+
+void finish(const RmaOp& op) {
+  if (op.request) op.request->done = true;
+}
+
+Status direct_put(Call& c, RmaOp& op) {
+  RMA_TRY(ensure_access(c, op.target));
+  std::memcpy(target_address(c, op), op.origin, op.bytes());
+  count(c, DirectOp::put);
+  finish(op);
+  return Status::ok();
+}
+
+Status direct_get(Call& c, RmaOp& op) {
+  RMA_TRY(ensure_access(c, op.target));
+  std::memcpy(op.result, target_address(c, op), op.bytes());
+  count(c, DirectOp::get);
+  finish(op);
+  return Status::ok();
+}
+
+// --- accumulate-style ops ----------------------------------------------------------------------
+
+// One CPU instruction does op on an aligned element: integer sum and bitwise ops, replace.
+// (no_op stays on the locked path: it must not read an element halfway through a locked
+// update by an op that has no instruction.)
+bool native(Op op, Dtype t) {
+  switch (op) {
+    case Op::sum:
+    case Op::band:
+    case Op::bor:
+    case Op::bxor:
+      return !is_float(t);
+    case Op::replace:
+      return true;
+    default:
+      return false;
+  }
+}
+
+template <class T>
+void atomic_elements(Op op, std::byte* target, const std::byte* origin, std::byte* result,
+                     std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i) {
+    std::atomic_ref<T> a(*reinterpret_cast<T*>(target + i * sizeof(T)));
+    T v;
+    std::memcpy(&v, origin + i * sizeof(T), sizeof(T));
+    T old{};
+    if constexpr (std::is_integral_v<T>) {
+      switch (op) {
+        case Op::sum: old = a.fetch_add(v, std::memory_order_seq_cst); break;
+        case Op::band: old = a.fetch_and(v, std::memory_order_seq_cst); break;
+        case Op::bor: old = a.fetch_or(v, std::memory_order_seq_cst); break;
+        case Op::bxor: old = a.fetch_xor(v, std::memory_order_seq_cst); break;
+        default: old = a.exchange(v, std::memory_order_seq_cst); break;
+      }
+    } else {
+      old = a.exchange(v, std::memory_order_seq_cst);  // replace: the only native float op
+    }
+    if (result) std::memcpy(result + i * sizeof(T), &old, sizeof(T));
+  }
+}
+
+template <class F>
+void by_dtype(Dtype t, F&& f) {
+  switch (t) {
+    case Dtype::i8: f(std::int8_t{}); break;
+    case Dtype::i16: f(std::int16_t{}); break;
+    case Dtype::i32: f(std::int32_t{}); break;
+    case Dtype::i64: f(std::int64_t{}); break;
+    case Dtype::u8: f(std::uint8_t{}); break;
+    case Dtype::u16: f(std::uint16_t{}); break;
+    case Dtype::u32: f(std::uint32_t{}); break;
+    case Dtype::u64: f(std::uint64_t{}); break;
+    case Dtype::f32: f(float{}); break;
+    case Dtype::f64: f(double{}); break;
+  }
+}
+
+// Takes, in ascending order and once each, the stripe locks of every region the byte range
+// [disp, disp+bytes) touches (an element across a region boundary takes both).
+class StripeGuard {
+ public:
+  StripeGuard(ShmWin& s, int rank, std::size_t disp, std::size_t bytes) : s_(s), rank_(rank) {
+    const std::size_t stripes = s.layout.stripes;
+    const std::size_t first = disp / s.region_size;
+    const std::size_t last = (disp + std::max<std::size_t>(bytes, 1) - 1) / s.region_size;
+    if (last - first + 1 >= stripes) {
+      for (std::size_t i = 0; i < stripes; ++i) taken_.push_back(i);
+    } else {
+      for (std::size_t r = first; r <= last; ++r) taken_.push_back(r % stripes);
+      std::sort(taken_.begin(), taken_.end());
+      taken_.erase(std::unique(taken_.begin(), taken_.end()), taken_.end());
+    }
+    for (std::size_t i : taken_) s_.stripe(rank_, i).lock();
+  }
+  ~StripeGuard() {
+    for (auto it = taken_.rbegin(); it != taken_.rend(); ++it) s_.stripe(rank_, *it).unlock();
+  }
+  std::size_t count() const { return taken_.size(); }
+
+ private:
+  ShmWin& s_;
+  int rank_;
+  std::vector<std::size_t> taken_;
+};
+
+// Applies op at the target, returning old values into `result` when it is not null.
+Status apply(Call& c, const RmaOp& op, const void* origin, void* result) {
+  std::byte* mem = target_address(c, op);
+  const std::size_t es = size_of(op.dtype);
+  const bool aligned = reinterpret_cast<std::uintptr_t>(mem) % es == 0;
+  if (aligned && origin && native(op.op, op.dtype)) {
+    by_dtype(op.dtype, [&](auto zero) {
+      using T = decltype(zero);
+      atomic_elements<T>(op.op, mem, static_cast<const std::byte*>(origin),
+                         static_cast<std::byte*>(result), op.count);
+    });
+    count(c, DirectOp::cpu_atomic, op.count);
+    return Status::ok();
+  }
+  StripeGuard guard(shm(c), op.target, op.disp, op.bytes());
+  count(c, DirectOp::region_lock, guard.count());
+  if (result) return core::fetch_reduce(op.op, op.dtype, mem, origin, result, op.count);
+  return core::reduce(op.op, op.dtype, mem, origin, op.count);
+}
+
+Status direct_accumulate(Call& c, RmaOp& op) {
+  RMA_TRY(ensure_access(c, op.target));
+  if (op.op != Op::no_op) RMA_TRY(apply(c, op, op.origin, nullptr));
+  count(c, DirectOp::accumulate);
+  finish(op);
+  return Status::ok();
+}
+
+Status direct_get_accumulate(Call& c, RmaOp& op) {
+  RMA_TRY(ensure_access(c, op.target));
+  RMA_TRY(apply(c, op, op.op == Op::no_op ? nullptr : op.origin, op.result));
+  count(c, op.kind == PacketType::fetch_and_op ? DirectOp::fetch_and_op : DirectOp::get_accumulate);
+  finish(op);
+  return Status::ok();
+}
+
+Status direct_compare_and_swap(Call& c, RmaOp& op) {
+  RMA_TRY(ensure_access(c, op.target));
+  std::byte* mem = target_address(c, op);
+  const std::size_t es = size_of(op.dtype);
+  if (reinterpret_cast<std::uintptr_t>(mem) % es == 0) {
+    by_dtype(op.dtype, [&](auto zero) {
+      using T = decltype(zero);
+      if constexpr (std::is_integral_v<T>) {
+        std::atomic_ref<T> a(*reinterpret_cast<T*>(mem));
+        T expected, desired;
+        std::memcpy(&expected, op.compare, sizeof(T));
+        std::memcpy(&desired, op.origin, sizeof(T));
+        a.compare_exchange_strong(expected, desired, std::memory_order_seq_cst);
+        std::memcpy(op.result, &expected, sizeof(T));  // the old value either way
+      }
+    });
+    count(c, DirectOp::cpu_atomic);
+  } else {
+    StripeGuard guard(shm(c), op.target, op.disp, es);
+    count(c, DirectOp::region_lock, guard.count());
+    RMA_TRY(core::compare_and_swap(op.dtype, mem, op.compare, op.origin, op.result));
+  }
+  count(c, DirectOp::compare_and_swap);
+  finish(op);
+  return Status::ok();
+}
+
+// --- active target ------------------------------------------------------------------------------
+
+Status barrier(Call& c) {
+  SharedBarrier& b = shm(c).barrier();
+  const std::uint32_t gen = b.generation.load(std::memory_order_seq_cst);
+  count(c, DirectOp::sync_word);
+  if (b.arrived.fetch_add(1, std::memory_order_seq_cst) + 1 == static_cast<std::uint32_t>(c.w.ranks())) {
+    b.arrived.store(0, std::memory_order_seq_cst);
+    b.generation.fetch_add(1, std::memory_order_seq_cst);
+    wake_all(c);
+    return Status::ok();
+  }
+  return wait_for(c, "fence: every rank at the barrier", -2,
+                  [&] { return b.generation.load(std::memory_order_seq_cst) != gen; });
+}
+
+// Every op is complete when its call returns, so a fence is a barrier: after it, every rank
+// has finished the previous epoch and begun the next.
+Status direct_fence(Call& c, unsigned) { return barrier(c); }
+
+Status direct_post(Call& c, std::span<const int> group, unsigned asserts) {
+  if (asserts & assert_nocheck) return Status::ok();
+  ShmWin& s = shm(c);
+  const int me = c.w.rank();
+  for (int o : group) {
+    s.posts(o, me).fetch_add(1, std::memory_order_release);
+    count(c, DirectOp::sync_word);
+    wake(c, o);
+  }
+  return Status::ok();
+}
+
+Status direct_start(Call& c, std::span<const int>, unsigned) {
+  ShmWin& s = shm(c);
+  std::fill(s.post_seen.begin(), s.post_seen.end(), 0);
+  return Status::ok();
+}
+
+Status direct_complete(Call& c) {
+  ShmWin& s = shm(c);
+  const int me = c.w.rank();
+  for (int t : c.w.epochs.start_group()) {
+    RMA_TRY(ensure_access(c, t));  // a target with no op still needs its post first
+    s.dones(t, me).fetch_add(1, std::memory_order_release);
+    count(c, DirectOp::sync_word);
+    wake(c, t);
+  }
+  return Status::ok();
+}
+
+bool all_done(ShmWin& s, const core::Win& w) {
+  const int me = w.rank();
+  for (int o : w.epochs.post_group())
+    if (s.dones(me, o).load(std::memory_order_acquire) <= s.dones_consumed[static_cast<std::size_t>(o)])
+      return false;
+  return true;
+}
+
+void consume_dones(ShmWin& s, const core::Win& w) {
+  for (int o : w.epochs.post_group()) ++s.dones_consumed[static_cast<std::size_t>(o)];
+}
+
+Status direct_wait(Call& c) {
+  ShmWin& s = shm(c);
+  RMA_TRY(wait_for(c, "wait: done from each origin", -2, [&] { return all_done(s, c.w); }));
+  consume_dones(s, c.w);
+  count(c, DirectOp::sync_word);
+  return Status::ok();
+}
+
+Result<bool> direct_test(Call& c) {
+  ShmWin& s = shm(c);
+  if (!all_done(s, c.w)) return false;
+  consume_dones(s, c.w);
+  count(c, DirectOp::sync_word);
+  return true;
+}
+
+// --- passive target -----------------------------------------------------------------------------
+
+Status direct_lock(Call& c, LockType type, int t, unsigned asserts) {
+  if (asserts & assert_nocheck) {
+    shm(c).held[static_cast<std::size_t>(t)] = ShmWin::Held::nocheck;
+    return Status::ok();
+  }
+  return acquire(c, t, type == LockType::exclusive);
+}
+
+Status direct_unlock(Call& c, int t) {
+  release(c, t);
+  return Status::ok();
+}
+
+Status direct_lock_all(Call& c, unsigned asserts) {
+  ShmWin& s = shm(c);
+  s.lock_all = true;
+  s.lock_all_nocheck = asserts & assert_nocheck;
+  return Status::ok();
+}
+
+Status direct_unlock_all(Call& c) {
+  ShmWin& s = shm(c);
+  for (int t = 0; t < c.w.ranks(); ++t) release(c, t);
+  s.lock_all = false;
+  return Status::ok();
+}
+
+// Ops complete when their call returns; flushing only orders this rank's memory accesses.
+Status memory_barrier(Call& c) {
+  shm(c).sync_word().fetch_add(1, std::memory_order_seq_cst);
+  return Status::ok();
+}
+Status direct_flush(Call& c, int) { return memory_barrier(c); }
+Status direct_flush_all(Call& c) { return memory_barrier(c); }
+Status direct_request_wait(Call&, core::RequestState& r) { return r.status; }
+
+Status direct_free(Call& c) { return barrier(c); }
+
+core::WindowOps make_table() {
+  core::WindowOps t = core::am_ops();
+  t.name = "shm.direct";
+  t.put = direct_put;
+  t.get = direct_get;
+  t.accumulate = direct_accumulate;
+  t.get_accumulate = direct_get_accumulate;
+  t.fetch_and_op = direct_get_accumulate;
+  t.compare_and_swap = direct_compare_and_swap;
+  t.fence = direct_fence;
+  t.post = direct_post;
+  t.start = direct_start;
+  t.complete = direct_complete;
+  t.wait = direct_wait;
+  t.test = direct_test;
+  t.lock = direct_lock;
+  t.unlock = direct_unlock;
+  t.lock_all = direct_lock_all;
+  t.unlock_all = direct_unlock_all;
+  t.flush = direct_flush;
+  t.flush_local = direct_flush;
+  t.flush_all = direct_flush_all;
+  t.flush_local_all = direct_flush_all;
+  t.sync = memory_barrier;
+  t.request_wait = direct_request_wait;
+  t.free = direct_free;
+  return t;
+}
+
+}  // namespace
+
+const core::WindowOps& direct_ops() {
+  static const core::WindowOps table = make_table();
+  return table;
+}
+
+std::vector<std::string> direct_slots() {
+  return {"put",      "get",        "accumulate", "get_accumulate", "fetch_and_op",
+          "compare_and_swap", "fence", "post",     "start",          "complete",
+          "wait",     "test",       "lock",       "unlock",         "lock_all",
+          "unlock_all", "flush",    "flush_local", "flush_all",     "flush_local_all",
+          "sync",     "request_wait", "free"};
+}
+
+// --- layout of the control segment ----------------------------------------------------------------
+
+// header: barrier, sync word; then per rank: passive lock, lock-waiting flags (one byte per
+// rank), posts and dones (one word per rank each), stripe locks.
+ControlLayout::ControlLayout(int n, std::size_t stripes_per_rank) : ranks(n), stripes(stripes_per_rank) {
+  const auto un = static_cast<std::size_t>(n);
+  block = align64(sizeof(PassiveLock) + align64(un) + 2 * align64(4 * un) + align64(4 * stripes));
+  total = 128 + block * un;
+}
+
+namespace {
+std::byte* block_of(ShmWin& s, int rank) {
+  return static_cast<std::byte*>(s.control->data()) + 128 + s.layout.block * static_cast<std::size_t>(rank);
+}
+}  // namespace
+
+SharedBarrier& ShmWin::barrier() { return *static_cast<SharedBarrier*>(control->data()); }
+std::atomic<std::uint64_t>& ShmWin::sync_word() {
+  return *reinterpret_cast<std::atomic<std::uint64_t>*>(static_cast<std::byte*>(control->data()) + 64);
+}
+PassiveLock& ShmWin::lock(int rank) { return *reinterpret_cast<PassiveLock*>(block_of(*this, rank)); }
+std::atomic<std::uint8_t>& ShmWin::lock_waiting(int rank, int waiter) {
+  return reinterpret_cast<std::atomic<std::uint8_t>*>(block_of(*this, rank) + sizeof(PassiveLock))[waiter];
+}
+std::atomic<std::uint32_t>& ShmWin::posts(int origin, int target) {
+  const auto un = static_cast<std::size_t>(layout.ranks);
+  return reinterpret_cast<std::atomic<std::uint32_t>*>(block_of(*this, origin) + sizeof(PassiveLock) +
+                                                      align64(un))[target];
+}
+std::atomic<std::uint32_t>& ShmWin::dones(int target, int origin) {
+  const auto un = static_cast<std::size_t>(layout.ranks);
+  return reinterpret_cast<std::atomic<std::uint32_t>*>(block_of(*this, target) + sizeof(PassiveLock) +
+                                                      align64(un) + align64(4 * un))[origin];
+}
+StripeLock& ShmWin::stripe(int rank, std::size_t i) {
+  const auto un = static_cast<std::size_t>(layout.ranks);
+  return reinterpret_cast<StripeLock*>(block_of(*this, rank) + sizeof(PassiveLock) + align64(un) +
+                                       2 * align64(4 * un))[i];
+}
+
+Result<SharedRegion> ShmWin::shared_query(int rank) const {
+  const PeerMemory& p = peers[static_cast<std::size_t>(rank)];
+  if (!p.base && p.size)
+    return Status{ErrorClass::rma_flavor,
+                  "shared_query: rank " + std::to_string(rank) + "'s memory is not mapped here"};
+  return SharedRegion{p.base, p.size, p.disp_unit, p.keeper};
+}
+
+void ShmWin::describe(WindowState& s) const {
+  for (std::size_t t = 0; t < held.size(); ++t) {
+    if (held[t] == Held::none) continue;
+    TargetState ts;
+    ts.target = static_cast<int>(t);
+    ts.lock = held[t] == Held::shared      ? "held shared (shared words)"
+              : held[t] == Held::exclusive ? "held exclusive (shared words)"
+                                           : "nocheck";
+    s.targets.push_back(ts);
+  }
+}
+
+}  // namespace rma::shm

@@ -1,0 +1,78 @@
+// shm_window.hpp — the shm backend's direct path: windows whose memory every rank maps, so
+// RMA is loads, stores and CPU atomics instead of packets.
+//
+// put and get are copies into and out of the peer's mapped memory. Accumulate-style ops use
+// lock-free CPU atomics where one instruction does the op on an aligned element (integer sum,
+// band/bor/bxor, replace, compare_and_swap); every other op, and any unaligned element, is
+// applied by the reduce kernel under striped inter-process locks over regions of the window
+// (region size tunable with the `region_size` info key; each stripe taken once per request,
+// in order). Synchronization is on shared words: a FIFO reader-writer lock per rank for
+// passive target, a barrier for fence, post and done counters per pair for PSCW; waiters
+// spin briefly, then block on their doorbell, which the rank that changes a word rings.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/win.hpp"
+#include "shm/shm_segment.hpp"
+#include "shm/shm_sync.hpp"
+
+namespace rma::core {
+struct WindowOps;
+}
+
+namespace rma::shm {
+
+// The direct table: am_ops() with the slots below overridden.
+const core::WindowOps& direct_ops();
+std::vector<std::string> direct_slots();
+
+// Where a window's shared control words are (one segment per window, per-rank blocks).
+struct ControlLayout {
+  int ranks = 0;
+  std::size_t stripes = 0;
+  std::size_t block = 0;    // bytes per rank block
+  std::size_t total = 0;
+  ControlLayout() = default;
+  ControlLayout(int n, std::size_t stripes_per_rank);
+};
+
+struct PeerMemory {
+  std::byte* base = nullptr;
+  std::size_t size = 0;
+  int disp_unit = 1;
+  std::shared_ptr<void> keeper;  // the mapping stays while anyone views it
+};
+
+class ShmWin final : public core::BackendWin {
+ public:
+  std::vector<PeerMemory> peers;
+  std::shared_ptr<Segment> control;
+  ControlLayout layout;
+  std::size_t region_size = 4096;
+
+  // Origin-side state of the direct path.
+  enum class Held : std::uint8_t { none, shared, exclusive, nocheck };
+  std::vector<Held> held;
+  std::vector<std::uint64_t> tickets;
+  std::vector<std::uint32_t> posts_consumed;   // posts seen from each target
+  std::vector<std::uint32_t> dones_consumed;   // dones seen from each origin
+  std::vector<std::uint8_t> post_seen;         // in the current start epoch, per target
+  bool lock_all = false;
+  bool lock_all_nocheck = false;
+
+  SharedBarrier& barrier();
+  std::atomic<std::uint64_t>& sync_word();
+  PassiveLock& lock(int rank);
+  std::atomic<std::uint8_t>& lock_waiting(int rank, int waiter);
+  std::atomic<std::uint32_t>& posts(int origin, int target);  // posts target made to origin
+  std::atomic<std::uint32_t>& dones(int target, int origin);  // dones origin sent to target
+  StripeLock& stripe(int rank, std::size_t i);
+
+  void describe(WindowState& s) const override;
+  Result<SharedRegion> shared_query(int rank) const override;
+};
+
+}  // namespace rma::shm
