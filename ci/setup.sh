@@ -15,8 +15,9 @@ packages=(
   procps iproute2
 )
 if [[ "${1:-}" == "--with-extras" ]]; then
-  # Peers measured by benchmarks and the multi-launcher tests; the HTML report check.
-  packages+=(openmpi-bin libopenmpi-dev chromium)
+  # Peers measured by benchmarks and the multi-launcher tests; the HTML report check
+  # (headless Chromium takes a screenshot, python3-pil counts the plots' pixels).
+  packages+=(openmpi-bin libopenmpi-dev chromium python3-pil)
 fi
 
 missing=()

@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "reports/markdown_text.hpp"
 #include "reports/rank_state_text.hpp"
 #include "reports/text_format.hpp"
 
@@ -14,42 +15,12 @@ namespace {
 
 using nlohmann::json;
 
-// Inline text: backslash-escape what Markdown (and GitHub's tables and math) would read as
-// markup; line breaks become <br> so a multi-line message stays inside its cell or item.
+// The escaping is shared with the gate's Markdown (reports/markdown_text.hpp).
 std::string md(std::string_view s) {
-  static constexpr std::string_view special = "\\`*_[]<>|&~$";
-  std::string out;
-  for (char c : printable(s)) {
-    if (c == '\n') {
-      out += "<br>";
-    } else {
-      if (special.find(c) != std::string_view::npos) out += '\\';
-      out += c;
-    }
-  }
-  return out;
+  return md_inline(s);
 }
-
-// A code span that survives any content: the fence is longer than any backtick run inside,
-// and a pipe is escaped because GitHub splits table cells on it even inside code.
 std::string code(std::string_view s) {
-  std::string body;
-  std::size_t run = 0, longest = 0;
-  for (char c : printable(s)) {
-    run = c == '`' ? run + 1 : 0;
-    longest = std::max(longest, run);
-    if (c == '\n' || c == '\t') {
-      body += ' ';
-    } else if (c == '|') {
-      body += "\\|";
-    } else {
-      body += c;
-    }
-  }
-  if (body.empty()) return "";
-  const std::string fence(longest + 1, '`');
-  const bool pad = body.front() == '`' || body.back() == '`';
-  return fence + (pad ? " " : "") + body + (pad ? " " : "") + fence;
+  return md_code(s);
 }
 
 // key=value for the scalar entries of a free-form object (options, topology).

@@ -7,7 +7,7 @@
 //
 //   reports::Report r;  r.cases.push_back(result);  r.finish();   // computes the summary
 //   reports::write_json(r, out);                 // reports/json_writer.hpp
-//   reports::write_report_dir(r, dir, formats);  // reports/report_dir.hpp: json, junit, md
+//   reports::write_report_dir(r, dir, formats);  // reports/report_dir.hpp: json, junit, md, html
 //
 // The structs compare with == (member by member): a report read back equals the one written.
 #pragma once

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "reports/html_writer.hpp"
 #include "reports/json_writer.hpp"
 #include "reports/junit_writer.hpp"
 #include "reports/markdown_writer.hpp"
@@ -30,6 +31,7 @@ constexpr std::array file_formats{
     FileFormat{"json", "report.json", write_json},
     FileFormat{"junit", "junit.xml", write_junit},
     FileFormat{"md", "report.md", write_markdown},
+    FileFormat{"html", "report.html", write_html},
 };
 
 const FileFormat* find_format(std::string_view name) {

@@ -1,7 +1,8 @@
 // reports/report_dir.hpp — writes a run's report files into a directory (--report-dir),
 // creating the directory if needed.
 //
-// Formats map to files: json -> report.json, junit -> junit.xml, md -> report.md.
+// Formats map to files: json -> report.json, junit -> junit.xml, md -> report.md,
+// html -> report.html.
 // "console" is accepted and ignored (the console is written while the run goes). Every
 // file is written to a temporary name and renamed into place, so a run that is killed
 // leaves either the previous file or the complete new one, never half a file.

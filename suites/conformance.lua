@@ -1,6 +1,15 @@
--- The full conformance suite: every pattern on every rank count it allows, on both window
--- paths of the shared-memory backend by default (narrow or widen with --backend, --path,
--- --progress, -n). Exclusions, one per line with a reason, live in conformance.exclude.
+-- The full conformance suite: every pattern of lua_scripts/ on every rank count it allows
+-- (1, 2, 3, 4, 8), on both window paths of the shared-memory backend, and under the
+-- progress modes where they mean something: `calls` for the am path's passive patterns
+-- (the target makes progress inside any library call, here the harness's barriers and its
+-- own RMA calls), `calls` and `sync-only` for active-target patterns (every target is inside
+-- a synchronization call while it is accessed). sync-only deadlocks passive-target cases on
+-- the am path by design, and on the direct path no target progress is ever needed, so
+-- neither is run. Narrow or widen with --backend, --path, --progress, -n, --filter.
+-- Exclusions, one per line with a reason, live in conformance.exclude.
+local ALL_RANKS = {1, 2, 3, 4, 8}
+local ACTIVE_PROGRESS = {"calls", "sync-only"}
+
 return {
   name = "conformance",
   scripts_dir = "../lua_scripts",
@@ -8,14 +17,21 @@ return {
   backends = {"shm"},
   paths = {"am", "direct"},
   progress = {"async"},
+  exclude = "conformance.exclude",
   cases = {
-    { script = "examples/hello.lua", ranks = {1, 2, 3, 4, 8}, paths = {"am"} },
+    -- examples: the harness itself (no RMA)
+    { script = "examples/hello.lua", ranks = ALL_RANKS, paths = {"am"}, tags = {"examples"} },
     { script = "examples/ring.lua", ranks = {2, 3, 4}, paths = {"am"},
-      options = { bytes = {64, 1048576} } },
+      options = { bytes = {64, 1048576} }, tags = {"examples"} },
+    -- the README's tutorial pattern
+    { script = "examples/accumulate_ring.lua", ranks = {1, 2, 4},
+      options = { count = {8, 4096}, op = {"sum", "max"} }, tags = {"examples"} },
 
+    -- passive target: the named patterns and their message counts
     { script = "passive/lock_put_unlock.lua", options = { size = {8, 4096, 1048576} } },
-    "passive/lock_get_unlock.lua",
-    "passive/lock_accumulate_unlock.lua",
+    { script = "passive/lock_put_unlock.lua", paths = {"am"}, progress = {"calls"} },
+    { script = "passive/lock_get_unlock.lua", options = { size = {8, 65536} } },
+    { script = "passive/lock_accumulate_unlock.lua", options = { count = {1, 4096} } },
     "passive/lock_three_puts_unlock.lua",
     "passive/lock_puts_get_unlock.lua",
     "passive/lock_unlock_no_op.lua",
@@ -23,39 +39,126 @@ return {
     "passive/lock_put_flush_put_unlock.lua",
     "passive/lock_put_flush_local_unlock.lua",
     "passive/lock_fetch_and_op_unlock.lua",
+    -- passive target: several targets, self, concurrency, contention, modes
+    { script = "passive/lock_many_targets.lua", ranks = ALL_RANKS,
+      options = { lock = {"shared", "exclusive"} } },
+    { script = "passive/lock_self.lua", ranks = {1, 2, 4}, options = { lock = {"shared", "exclusive"} } },
+    { script = "passive/shared_locks_concurrent.lua", ranks = {2, 3, 4, 8} },
+    { script = "passive/shared_locks_concurrent.lua", ranks = {3}, paths = {"am", "direct"},
+      options = { lock = {"exclusive"} }, expect = "deadlock", timeout = 2 },
     { script = "passive/exclusive_lock_counter.lua", ranks = {2, 4, 8} },
+    { script = "passive/exclusive_lock_counter.lua", ranks = {4}, paths = {"am"}, progress = {"calls"},
+      options = { iterations = {50} } },
+    { script = "passive/lock_all_flush.lua", ranks = {2, 3, 4, 8},
+      options = { flush = {"flush", "flush_all"} } },
+    { script = "passive/lock_all_flush.lua", ranks = {4}, paths = {"am"}, progress = {"calls"} },
+    { script = "passive/switch_sync_modes.lua", ranks = ALL_RANKS },
 
+    -- post/start/complete/wait
     "pscw/post_start_put.lua",
     "pscw/post_start_empty.lua",
     "pscw/post_start_nocheck.lua",
+    { script = "pscw/post_start_test.lua", ranks = {1, 2, 3, 4} },
+    { script = "pscw/post_start_empty_groups.lua", ranks = {1, 2, 3, 4} },
+    "pscw/start_before_post.lua",
+    { script = "pscw/pscw_groups.lua", ranks = {2, 3, 4, 8},
+      options = { layout = {"pairs", "all", "fan_out", "fan_in"} } },
+    { script = "pscw/pscw_groups.lua", ranks = {4}, paths = {"am"}, progress = ACTIVE_PROGRESS,
+      options = { layout = {"all", "fan_in"} } },
+    { script = "pscw/post_start_test.lua", ranks = {3}, paths = {"am"}, progress = ACTIVE_PROGRESS },
 
+    -- fence
     "fence/fence_put_fence.lua",
     { script = "fence/fence_no_op.lua", ranks = {1, 2, 3, 4} },
-    { script = "fence/fence_ring.lua", ranks = {1, 2, 3, 4, 8}, options = { epochs = {1, 10} } },
+    { script = "fence/fence_ring.lua", ranks = ALL_RANKS, options = { epochs = {1, 10} } },
+    { script = "fence/fence_ring.lua", ranks = {2, 4, 8},
+      options = { epochs = {10}, paired = {true, false}, asserts = {true, false} } },
+    { script = "fence/fence_ring.lua", ranks = {4}, paths = {"am"}, progress = ACTIVE_PROGRESS,
+      options = { epochs = {10} } },
+    { script = "fence/fence_asserts.lua", ranks = ALL_RANKS, options = { asserts = {true, false} } },
+    { script = "fence/fence_get.lua", ranks = {2, 3, 4, 8}, options = { size = {64, 65536} } },
+    { script = "fence/fence_accumulate.lua", ranks = {2, 4, 8},
+      options = { op = {"sum", "replace"}, dtype = {"i64"} } },
+    { script = "fence/fence_accumulate.lua", ranks = {4},
+      options = { op = {"prod", "min", "max", "band", "bor", "bxor", "land", "lor", "lxor", "no_op"},
+                  dtype = {"i32"} } },
+    { script = "fence/fence_accumulate.lua", ranks = {3},
+      options = { op = {"sum", "prod", "max"}, dtype = {"u8", "f32", "f64"} } },
+    { script = "fence/fence_transpose.lua", ranks = ALL_RANKS, options = { block = {8, 4096} } },
+    { script = "fence/fence_transpose.lua", ranks = {4}, paths = {"am"}, progress = ACTIVE_PROGRESS },
 
+    -- progress: the seed notes' start/recv/complete case and its twin
     { script = "progress/start_recv_complete.lua", progress = {"async", "calls"} },
     -- Progress only in synchronization calls: on am the target's recv never answers the
     -- rendezvous (the seed notes' deadlock); a direct put needs no target progress at all.
     { script = "progress/start_recv_complete.lua", progress = {"sync-only"}, paths = {"am"},
-      expect = "deadlock", timeout = 5 },
+      expect = "deadlock", timeout = 3 },
     { script = "progress/start_recv_complete.lua", progress = {"sync-only"}, paths = {"direct"} },
     { script = "progress/start_recv_complete_twin.lua", progress = {"async", "calls", "sync-only"},
-      timeout = 3 },
-    "progress/passive_target_computing.lua",
+      timeout = 2 },
+    { script = "progress/passive_target_computing.lua", options = { compute_s = {1.0} } },
 
+    -- atomics
     { script = "atomics/counter_fetch_and_op.lua", ranks = {2, 4} },
     { script = "atomics/cas_mutex.lua", ranks = {2, 4} },
+    { script = "atomics/cas_mutex.lua", ranks = {4}, paths = {"am"}, progress = {"calls"},
+      options = { iterations = {20} } },
     { script = "atomics/accumulate_concurrent.lua", ranks = {4}, options = { times = {10} } },
+    { script = "atomics/accumulate_ops.lua", ranks = {1, 2, 4, 8},
+      options = { sync = {"lock", "lock_all", "fence", "pscw"} } },
+    { script = "atomics/accumulate_ops.lua", ranks = {4}, paths = {"am"}, progress = ACTIVE_PROGRESS,
+      options = { sync = {"fence", "pscw"} } },
+    { script = "atomics/get_accumulate_ops.lua", ranks = {2, 3},
+      options = { sync = {"lock", "lock_all", "fence", "pscw"} } },
+    { script = "atomics/fetch_and_op_ops.lua", ranks = {2, 4},
+      options = { form = {"value"}, sync = {"lock", "lock_all"} } },
+    { script = "atomics/fetch_and_op_ops.lua", ranks = {2},
+      options = { form = {"buffer"}, sync = {"lock", "lock_all", "fence", "pscw"} } },
+    { script = "atomics/compare_and_swap_ops.lua", ranks = {2, 4},
+      options = { form = {"value"}, sync = {"lock", "lock_all"} } },
+    { script = "atomics/compare_and_swap_ops.lua", ranks = {2},
+      options = { form = {"buffer"}, sync = {"lock", "lock_all", "fence", "pscw"} } },
+    { script = "atomics/accumulate_ordering.lua", ranks = {2, 4},
+      options = { sync = {"lock", "lock_all", "fence", "pscw"}, count = {4, 4096} } },
+    { script = "atomics/no_torn_elements.lua", ranks = {3, 4},
+      options = { dtype = {"i16", "i32", "i64", "f32", "f64"} } },
+    { script = "atomics/no_torn_elements.lua", ranks = {8}, options = { dtype = {"i64"} } },
 
+    -- completion
+    { script = "completion/flush_remote_completion.lua", ranks = {3, 4},
+      options = { op = {"put", "accumulate"} } },
+    { script = "completion/flush_local_reuse.lua",
+      options = { size = {64, 65536}, flush = {"flush_local", "flush_local_all"} } },
+    { script = "completion/request_ops.lua", ranks = {2, 3},
+      options = { complete = {"wait", "test", "unlock"}, sync = {"lock", "lock_all"} } },
+
+    -- window flavors
+    { script = "flavors/create_memory.lua", ranks = {1, 2, 4}, options = { memory = {true, false} } },
+    { script = "flavors/allocate_disp_unit.lua", ranks = {2, 3},
+      options = { disp_unit = {"1", "4", "8", "mixed"} } },
     { script = "flavors/shared_query.lua", ranks = {3, 4} },
     "flavors/dynamic.lua",
+    { script = "flavors/zero_size.lua", ranks = {2, 3, 4},
+      options = { flavor = {"allocate", "create", "shared"} } },
+    { script = "flavors/proc_null.lua", ranks = {1, 2, 3},
+      options = { sync = {"fence", "pscw", "lock", "lock_all"} } },
+    { script = "flavors/windows_independent.lua", ranks = {2, 3, 4} },
     "flavors/paths_not_mixed.lua",
 
+    -- errors: every misuse as its own case
     { script = "errors/misuse.lua", options = { misuse = {
       "op_outside_epoch", "unlock_without_lock", "lock_twice", "lock_inside_start",
       "op_after_lock_unlock_in_fence", "start_inside_start", "complete_without_start",
       "wait_without_post", "free_while_locked", "free_inside_pscw", "cas_on_float",
       "disp_past_end", "unknown_op", "unknown_dtype", "bad_lock_type", "bad_assert",
-      "bad_rank", "flush_without_lock", "lock_on_no_locks_window", "op_on_freed_window" } } },
+      "bad_rank", "flush_without_lock", "lock_on_no_locks_window", "op_on_freed_window",
+      "lock_all_twice", "unlock_all_without_lock_all", "lock_inside_lock_all",
+      "lock_all_inside_lock", "op_to_unlocked_target", "op_after_unlock",
+      "target_not_in_start_group", "op_after_complete", "post_twice",
+      "fence_inside_passive_epoch", "start_inside_fence_epoch", "noprecede_with_pending_ops",
+      "request_op_outside_passive_epoch", "fetch_value_outside_passive_epoch", "bad_group",
+      "assert_not_for_this_call", "get_accumulate_buffers_differ",
+      "attach_to_non_dynamic_window", "attach_detach_mistakes",
+      "shared_query_of_unmapped_memory", "bad_window_arguments", "free_twice" } } },
   },
 }

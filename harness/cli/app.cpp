@@ -49,10 +49,42 @@ int run_app(int argc, char** argv) {
       ->check(CLI::Range(1, 65536));
   run_cmd->add_option("--report-dir", run.report_dir, "Write report.json, junit.xml, report.md here");
   run.formats = {"json", "junit", "md"};
-  run_cmd->add_option("--format", run.formats, "Report files to write: json, junit, md")
+  run_cmd->add_option("--format", run.formats, "Report files to write: json, junit, md, html")
       ->delimiter(',')
-      ->check(CLI::IsMember({"console", "json", "junit", "md"}));
+      ->check(CLI::IsMember({"console", "json", "junit", "md", "html"}));
   run_cmd->add_flag("-v,--verbose", run.verbose, "Echo the ranks' log lines as they come");
+
+  BenchArgs bench;
+  auto* bench_cmd = app.add_subcommand(
+      "bench", "Benchmark a case script or suite with Google Benchmark (latency, bandwidth)");
+  bench_cmd->add_option("target", bench.run.target, "Case script or suite manifest (.lua)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  add_matrix_options(bench_cmd, bench.run.overrides, bench.run.options);
+  bench_cmd->add_option("--sizes", bench.sizes, "Sizes to sweep: MIN:MAX (powers of two) or a list");
+  bench_cmd->add_option("--sync", bench.sync,
+                        "Sync modes: lock, flush, flush_local, lock_all, pscw, fence (a list)");
+  bench_cmd->add_option("--repetitions", bench.repetitions, "Repetitions of each benchmark")
+      ->check(CLI::Range(1, 1000));
+  bench_cmd->add_option("--min-time", bench.min_time_s, "Minimum seconds per benchmark run")
+      ->check(CLI::Range(0.001, 60.0));
+  bench_cmd->add_option("--target", bench.target,
+                        "Passive target during the batches: wait (in a barrier), compute "
+                        "(without calling the library), both")
+      ->check(CLI::IsMember({"wait", "compute", "both"}));
+  bench_cmd->add_option("--timeout", bench.run.overrides.timeout_s, "Deadline per case, seconds")
+      ->check(CLI::Range(0.1, 86400.0));
+  bench_cmd->add_option("--bind", bench.run.overrides.bind, "Bind ranks: auto, core, none")
+      ->check(CLI::IsMember({"auto", "core", "none"}));
+  bench_cmd->add_option("--eager-limit", bench.run.overrides.eager_limit,
+                        "Largest transfer sent eagerly, bytes")
+      ->check(CLI::Range(1, 65536));
+  bench_cmd->add_option("--report-dir", bench.run.report_dir, "Write the report files here");
+  bench.run.formats = {"json", "junit", "md"};
+  bench_cmd->add_option("--format", bench.run.formats, "Report files to write")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"console", "json", "junit", "md", "html"}));
+  bench_cmd->add_flag("-v,--verbose", bench.run.verbose, "Echo the ranks' log lines");
 
   std::string list_target;
   suite::Overrides list_o;
@@ -70,6 +102,24 @@ int run_app(int argc, char** argv) {
       ->check(CLI::ExistingFile);
 
   auto* info_cmd = app.add_subcommand("info", "Host topology, compiled backends, fabric providers");
+
+  GateArgs gate;
+  auto* gate_cmd = app.add_subcommand(
+      "gate", "Compare a report with a baseline: exit 1 on a regression, 0 when none");
+  gate_cmd->add_option("report", gate.report, "report.json of the run")
+      ->required()
+      ->check(CLI::ExistingFile);
+  gate_cmd->add_option("--baseline", gate.baseline, "report.json to compare with")
+      ->required()
+      ->check(CLI::ExistingFile);
+  gate_cmd->add_option("--format", gate.format, "Diff as text or md (a pull-request comment)")
+      ->check(CLI::IsMember({"text", "md"}));
+  gate_cmd
+      ->add_option("--threshold", gate.threshold,
+                   "Smallest relative change of a median that counts (0.05 = 5%)")
+      ->check(CLI::Range(0.0, 100.0));
+  gate_cmd->add_option("--alpha", gate.alpha, "Significance level of the U test")
+      ->check(CLI::Range(1e-9, 0.999999));
 
   // CLI11 says only "A subcommand is required" for a misspelt command; name it instead.
   if (argc >= 2 && argv[1][0] != '-') {
@@ -110,8 +160,13 @@ int run_app(int argc, char** argv) {
       }
       return list_command(list_target, list_o);
     }
+    if (*bench_cmd) {
+      bench.run.command_line = cmdline;
+      return bench_command(bench);
+    }
     if (*describe_cmd) return describe_command(describe_target);
     if (*info_cmd) return info_command();
+    if (*gate_cmd) return gate_command(gate);
   } catch (const suite::UsageError& e) {
     std::cerr << "rmabench: error: " << e.what() << "\n";
     return kExitUsage;

@@ -20,6 +20,29 @@ struct RunArgs {
 };
 
 int run_command(RunArgs& args);
+// The same, as one rank of a job an external PMIx launcher started.
+int run_under_pmix(RunArgs& args);
+
+// `rmabench bench`: the cases of a script or suite, replayed under Google Benchmark.
+struct BenchArgs {
+  RunArgs run;                 // target, matrix, options, report dir
+  std::string sizes;           // "1:4M" or "8,64,1K"; sets the scripts' `size` option
+  std::string sync;            // "lock,flush"; sets the scripts' `sync` option
+  int repetitions = 1;
+  double min_time_s = 0.05;    // Google Benchmark's minimum time per benchmark
+  std::string target = "wait"; // wait | compute | both: the passive target during batches
+};
+int bench_command(BenchArgs& args);
+
+// `rmabench gate`: exit 0 when nothing regressed, 1 when something did (reports/gate.hpp).
+struct GateArgs {
+  std::string report;
+  std::string baseline;
+  std::string format = "text";  // text | md
+  double threshold = 0.05;      // smallest relative slowdown of a median that counts
+  double alpha = 0.05;          // significance level of the U test
+};
+int gate_command(const GateArgs& args);
 int list_command(const std::string& target, const suite::Overrides& o);
 int describe_command(const std::string& script);
 int info_command();

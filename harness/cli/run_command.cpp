@@ -11,6 +11,7 @@
 #include "cli/app.hpp"
 #include "cli/commands.hpp"
 #include "launcher/launcher.hpp"
+#include "rma/bootstrap.hpp"
 #include "launcher/topology.hpp"
 #include "reports/console_writer.hpp"
 #include "reports/report_dir.hpp"
@@ -85,6 +86,7 @@ reports::CaseResult excluded_result(const suite::CaseSpec& c, const std::string&
 }  // namespace
 
 int run_command(RunArgs& args) {
+  if (rma::bootstrap::pmix_available()) return run_under_pmix(args);
   parse_options(args);
   const suite::Expansion ex = suite::expand(args.target, args.overrides);
   if (ex.cases.empty() && ex.excluded.empty())
@@ -127,7 +129,7 @@ int run_command(RunArgs& args) {
       break;
     }
     try {
-      report.cases.push_back(launcher::run_case(c, lo));
+      report.cases.push_back(launcher::run_case(c, lo).result);
     } catch (const launcher::LaunchError& e) {
       std::cerr << "rmabench: cannot run " << c.id << ": " << e.what() << "\n";
       exit_code = kExitRunError;

@@ -24,6 +24,7 @@
 
 #include "bootstrap/kv_server.hpp"
 #include "launcher/control.hpp"
+#include "launcher/rank_results.hpp"
 
 extern char** environ;
 
@@ -91,14 +92,6 @@ struct Rank {
   bool live() const { return !exited; }
 };
 
-// The member `key` of `j`, or an empty object/array: a reference, so range-for over it is
-// safe (json::value() returns a temporary that would die before the loop body runs).
-const json& member(const json& j, const char* key) {
-  static const json empty_object = json::object();
-  auto it = j.find(key);
-  return it == j.end() ? empty_object : *it;
-}
-
 std::pair<Fd, Fd> make_socketpair() {
   int sv[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
@@ -125,18 +118,9 @@ class CaseRun {
     sweep_segments();
   }
 
-  reports::CaseResult run() {
+  CaseOutcome run() {
     start_ = Clock::now();
-    result_.id = spec_.id;
-    result_.script = spec_.script;
-    result_.expected = spec_.expected;
-    result_.ranks = spec_.ranks;
-    result_.backend = spec_.backend;
-    result_.provider = spec_.provider;
-    result_.path = spec_.path;
-    result_.progress = spec_.progress;
-    result_.options = spec_.options;
-    result_.tags = spec_.tags;
+    result_ = base_result(spec_);
 
     spawn_all();
     watch();
@@ -144,7 +128,12 @@ class CaseRun {
     sweep_segments();
     finish();
     result_.duration_s = std::chrono::duration<double>(Clock::now() - start_).count();
-    return result_;
+    CaseOutcome out;
+    out.result = result_;
+    for (const auto& r : ranks_)
+      if (r.result && r.result_msg.contains("benchmarks"))
+        for (const auto& b : r.result_msg["benchmarks"]) out.benchmarks.push_back(b);
+    return out;
   }
 
  private:
@@ -332,6 +321,11 @@ class CaseRun {
       r.state_msg = m;
     } else if (t == "bye") {
       r.bye = true;
+    } else if (t == "batch_done") {
+      // The origin of a truly-passive benchmark ended a batch: the computing targets stop.
+      for (auto& other : ranks_)
+        if (other.rank != r.rank && other.ctrl_open)
+          other.ctrl->send({{"t", "stop_compute"}, {"batch", m.value("batch", 0)}});
     } else {
       result_.failures.push_back({r.rank, "launcher", "unreadable control message: " + m.dump()});
     }
@@ -474,99 +468,10 @@ class CaseRun {
     for (const auto& r : ranks_) result_.rank_states.push_back(rank_state_json(r));
   }
 
-  // Combines the ranks' results: status (error > fail > skip > pass), failures, metrics,
-  // paths, and RMA packets during `run` summed over ranks, checked against the declaration.
   void merge_rank_results() {
-    int rank_rank = -1;  // worst status seen: 0 pass, 1 skip, 2 fail, 3 error
-    std::map<std::string, std::uint64_t> by_type, transport, direct;
-    std::set<std::string> paths;
-    bool measured = false;
-    std::int64_t iterations = 1;
-    json expected;
-    for (const auto& r : ranks_) {
-      if (!r.result) continue;
-      const json& m = r.result_msg;
-      const std::string st = m.value("status", "error");
-      const int sev = st == "pass" ? 0 : st == "skip" ? 1 : st == "fail" ? 2 : 3;
-      rank_rank = std::max(rank_rank, sev);
-      if (st == "skip" && result_.reason.empty()) result_.reason = m.value("reason", "");
-      for (const auto& f : member(m, "failures"))
-        result_.failures.push_back({r.rank, f.value("where", ""), f.value("message", "")});
-      for (const auto& [k, v] : member(m, "metrics").items())
-        result_.metrics["rank" + std::to_string(r.rank) + "." + k] = v.get<double>();
-      for (const auto& p : member(m, "paths")) paths.insert(p.get<std::string>());
-      if (m.contains("messages")) {
-        measured = true;
-        iterations = m.value("iterations", 1);
-        for (const auto& [k, v] : member(member(m, "messages"), "by_type").items())
-          by_type[k] += v.get<std::uint64_t>();
-        for (const auto& [k, v] : member(member(m, "messages"), "transport").items())
-          transport[k] += v.get<std::uint64_t>();
-        for (const auto& [k, v] : member(member(m, "messages"), "direct").items())
-          direct[k] += v.get<std::uint64_t>();
-      }
-      if (m.contains("expected_messages")) expected = m["expected_messages"];
-    }
-    if (!paths.empty()) {
-      std::string p;
-      for (const auto& s : paths) p += (p.empty() ? "" : ",") + s;
-      result_.path = p;
-    }
-    if (result_.status != reports::Status::crash && result_.status != reports::Status::deadlock &&
-        result_.status != reports::Status::timeout) {
-      static const reports::Status by_sev[] = {reports::Status::pass, reports::Status::skip,
-                                               reports::Status::fail, reports::Status::error};
-      result_.status = rank_rank < 0 ? reports::Status::error : by_sev[rank_rank];
-      if (rank_rank < 0)
-        result_.failures.push_back({-1, "launcher", "no rank reported a result"});
-    }
-    if (!measured) return;
-    auto& msgs = result_.messages;
-    msgs.measured = true;
-    std::uint64_t total = 0;
-    const auto per_iter = [&](std::uint64_t v, const std::string& what) {
-      if (iterations > 1 && v % static_cast<std::uint64_t>(iterations) != 0)
-        result_.failures.push_back({-1, "messages", what + ": " + std::to_string(v) +
-                                                        " packets are not a whole number per "
-                                                        "iteration of " +
-                                                        std::to_string(iterations)});
-      return v / static_cast<std::uint64_t>(iterations);
-    };
-    for (const auto& [k, v] : by_type) {
-      if (!v) continue;
-      msgs.by_type[k] = per_iter(v, k);
-      total += msgs.by_type[k];
-    }
-    msgs.total = total;
-    for (const auto& [k, v] : transport)
-      if (v) msgs.transport[k] = v / static_cast<std::uint64_t>(iterations);
-    for (const auto& [k, v] : direct)
-      if (v) msgs.direct[k] = v / static_cast<std::uint64_t>(iterations);
-    check_declared(expected);
-  }
-
-  void check_declared(const json& expected) {
-    if (!expected.is_object()) return;
-    auto& msgs = result_.messages;
-    std::string detail;
-    for (const auto& [k, v] : msgs.by_type) detail += (detail.empty() ? "" : ", ") + k + " " + std::to_string(v);
-    if (detail.empty()) detail = "none";
-    const bool count_matters = result_.status == reports::Status::pass ||
-                               result_.status == reports::Status::fail;
-    for (const auto& [k, v] : expected.items()) {
-      if (!v.is_number_integer()) continue;
-      const auto want = v.get<std::uint64_t>();
-      msgs.expected[k] = want;
-      const std::uint64_t got = k == "total" ? msgs.total
-                                : msgs.by_type.count(k) ? msgs.by_type.at(k)
-                                                        : 0;
-      if (got != want && count_matters) {
-        result_.failures.push_back({-1, "messages",
-                                    k + ": declared " + std::to_string(want) + ", measured " +
-                                        std::to_string(got) + " (" + detail + ")"});
-        result_.status = reports::Status::fail;
-      }
-    }
+    std::vector<json> results;
+    for (const auto& r : ranks_) results.push_back(r.result ? r.result_msg : json());
+    launcher::merge_rank_results(results, result_);
   }
 
   suite::CaseSpec spec_;
@@ -583,7 +488,7 @@ class CaseRun {
 
 }  // namespace
 
-reports::CaseResult run_case(const suite::CaseSpec& spec, const LaunchOptions& options) {
+CaseOutcome run_case(const suite::CaseSpec& spec, const LaunchOptions& options) {
   CaseRun run(spec, options);
   return run.run();
 }

@@ -28,7 +28,13 @@ struct LaunchError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-reports::CaseResult run_case(const suite::CaseSpec& spec, const LaunchOptions& options);
+// A case's result, and the Google Benchmark entries its origin rank reported (bench mode).
+struct CaseOutcome {
+  reports::CaseResult result;
+  nlohmann::json benchmarks = nlohmann::json::array();
+};
+
+CaseOutcome run_case(const suite::CaseSpec& spec, const LaunchOptions& options);
 
 // Removes /dev/shm entries left by earlier runs whose parent process no longer exists.
 void sweep_stale_segments();

@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "bench/op_program.hpp"
 #include "lua/lua_buffer.hpp"
 #include "lua/lua_guard.hpp"
 #include "lua/lua_window.hpp"
@@ -48,10 +49,17 @@ int tag_arg(lua_State* L, int idx) {
 
 // --- point-to-point -----------------------------------------------------------------------
 
+void record(lua_State* L, bench::RecordedCall c, std::shared_ptr<void> keep = nullptr) {
+  if (auto* p = RankContext::of(L).recorder) p->add(std::move(c), {std::move(keep)});
+}
+
 int l_barrier(lua_State* L) {
   RankContext& ctx = RankContext::of(L);
   WhereScope w(ctx, L);
   check(L, runtime(L).barrier(), "barrier");
+  bench::RecordedCall c;
+  c.kind = bench::RecordedCall::Kind::barrier;
+  record(L, c);
   return 0;
 }
 
@@ -61,6 +69,10 @@ int l_send(lua_State* L) {
   const int tag = tag_arg(L, 3);
   WhereScope w(RankContext::of(L), L);
   check(L, runtime(L).send(dst, b.data, b.bytes(), tag), "send");
+  bench::RecordedCall c;
+  c.kind = bench::RecordedCall::Kind::send;
+  c.target = dst, c.tag = tag, c.origin = b.data, c.bytes = b.bytes();
+  record(L, c, b.keeper);
   return 0;
 }
 
@@ -72,6 +84,10 @@ int l_recv(lua_State* L) {
   WhereScope w(RankContext::of(L), L);
   std::size_t got = 0;
   check(L, runtime(L).recv(src, b.data, b.bytes(), tag, &got), "recv");
+  bench::RecordedCall c;
+  c.kind = bench::RecordedCall::Kind::recv;
+  c.target = src, c.tag = tag, c.result = b.data, c.bytes = b.bytes();
+  record(L, c, b.keeper);
   lua_pushinteger(L, static_cast<lua_Integer>(got / b.elem()));
   return 1;
 }
@@ -117,14 +133,14 @@ int l_expect_error(lua_State* L) {
   const int rc = lua_pcall(L, nargs, 0, 0);
   auto& failures = RankContext::of(L).failures;
   if (rc == LUA_OK) {
-    failures.push_back({site, std::string("expected an ") + cls + " error, none was raised"});
+    failures.push_back({site, std::string("expected error class ") + cls + ", none was raised"});
     lua_pushnil(L);
     return 1;
   }
   LuaFailure f = failure_from_value(L, -1);
   if (f.error_class != cls) {
     std::string got = f.error_class.empty() ? "a non-RMA error" : f.error_class;
-    failures.push_back({site, std::string("expected an ") + cls + " error, got " + got + " (" +
+    failures.push_back({site, std::string("expected error class ") + cls + ", got " + got + " (" +
                                   (f.where.empty() ? "" : f.where + ": ") + f.message + ")"});
     lua_pushnil(L);
   }

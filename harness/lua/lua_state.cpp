@@ -89,6 +89,18 @@ bool protected_call(lua_State* L, int nargs, int nresults, LuaFailure& failure) 
 }
 
 bool run_file(lua_State* L, const std::string& path, LuaFailure& failure) {
+  const auto slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
+  lua_getglobal(L, "package");
+  if (lua_istable(L, -1)) {
+    lua_getfield(L, -1, "path");
+    const std::string old = lua_isstring(L, -1) ? lua_tostring(L, -1) : "";
+    lua_pop(L, 1);
+    const std::string now = dir + "/?.lua;" + old;
+    lua_pushlstring(L, now.data(), now.size());
+    lua_setfield(L, -2, "path");
+  }
+  lua_pop(L, 1);
   if (luaL_loadfilex(L, path.c_str(), "t") != LUA_OK) {
     failure = failure_from_value(L, -1);
     lua_pop(L, 1);

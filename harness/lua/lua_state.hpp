@@ -34,7 +34,9 @@ struct LuaFailure {
 };
 
 // Loads `path` (chunk name "@path", so messages say path:line) and runs it with no
-// arguments; on success leaves its single result on the stack and returns true.
+// arguments; on success leaves its single result on the stack and returns true. The
+// script's own folder is searched first by require(), so a script may share code with its
+// neighbours.
 bool run_file(lua_State* L, const std::string& path, LuaFailure& failure);
 
 // Calls the function below `nargs` arguments on the stack under a message handler; on

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/op_program.hpp"
 #include "lua/lua_buffer.hpp"
 #include "lua/lua_guard.hpp"
 #include "lua/lua_rma.hpp"
@@ -40,6 +41,20 @@ struct LuaRequest {
   std::vector<std::shared_ptr<void>> pinned;
 };
 
+using Kind = bench::RecordedCall::Kind;
+
+// Appends a call to the op program being recorded, if any.
+void record(lua_State* L, bench::RecordedCall c, std::vector<std::shared_ptr<void>> keep = {}) {
+  if (auto* p = RankContext::of(L).recorder) p->add(std::move(c), std::move(keep));
+}
+
+bench::RecordedCall call(Kind k, rma::Window* w) {
+  bench::RecordedCall c;
+  c.kind = k;
+  c.win = w;
+  return c;
+}
+
 LuaWindow& check_window(lua_State* L) {
   return *static_cast<LuaWindow*>(luaL_checkudata(L, 1, kWinMeta));
 }
@@ -50,7 +65,9 @@ int check_rank(lua_State* L, int idx) { return static_cast<int>(luaL_checkintege
 
 std::uint64_t check_disp(lua_State* L, int idx) {
   const lua_Integer d = luaL_optinteger(L, idx, 0);
-  if (d < 0) luaL_error(L, "displacement %I is negative", d);
+  if (d < 0)
+    raise_error(L, rma::ErrorClass::disp, "displacement",
+                "target displacement " + std::to_string(d) + " is negative");
   return static_cast<std::uint64_t>(d);
 }
 
@@ -107,8 +124,12 @@ int w_put(lua_State* L) {
   LuaWindow& lw = check_window(L);
   Buffer& b = check_buffer(L, 2);
   const int target = check_rank(L, 3);
-  check(L, lw.win->put(b.data, b.count, b.dtype, target, check_disp(L, 4)), "put");
+  const std::uint64_t disp = check_disp(L, 4);
+  check(L, lw.win->put(b.data, b.count, b.dtype, target, disp), "put");
   lw.pin(target, b);
+  auto c = call(Kind::put, lw.win);
+  c.origin = b.data, c.count = b.count, c.dtype = b.dtype, c.target = target, c.disp = disp;
+  record(L, c, {b.keeper});
   return 0;
 }
 
@@ -116,8 +137,12 @@ int w_get(lua_State* L) {
   LuaWindow& lw = check_window(L);
   Buffer& b = check_buffer(L, 2);
   const int target = check_rank(L, 3);
-  check(L, lw.win->get(b.data, b.count, b.dtype, target, check_disp(L, 4)), "get");
+  const std::uint64_t disp = check_disp(L, 4);
+  check(L, lw.win->get(b.data, b.count, b.dtype, target, disp), "get");
   lw.pin(target, b);
+  auto c = call(Kind::get, lw.win);
+  c.result = b.data, c.count = b.count, c.dtype = b.dtype, c.target = target, c.disp = disp;
+  record(L, c, {b.keeper});
   return 0;
 }
 
@@ -126,9 +151,13 @@ int w_accumulate(lua_State* L) {
   Buffer& b = check_buffer(L, 2);
   const int target = check_rank(L, 3);
   const rma::Op op = check_op(L, 5, "accumulate");
-  check(L, lw.win->accumulate(b.data, b.count, b.dtype, target, check_disp(L, 4), op),
-        "accumulate");
+  const std::uint64_t disp = check_disp(L, 4);
+  check(L, lw.win->accumulate(b.data, b.count, b.dtype, target, disp, op), "accumulate");
   lw.pin(target, b);
+  auto c = call(Kind::accumulate, lw.win);
+  c.origin = b.data, c.count = b.count, c.dtype = b.dtype, c.target = target, c.disp = disp;
+  c.op = op;
+  record(L, c, {b.keeper});
   return 0;
 }
 
@@ -139,12 +168,17 @@ int w_get_accumulate(lua_State* L) {
   const int target = check_rank(L, 4);
   const rma::Op op = check_op(L, 6, "get_accumulate");
   if (origin) check_same_dtype(L, *origin, result, "get_accumulate");
+  const std::uint64_t disp = check_disp(L, 5);
   check(L,
         lw.win->get_accumulate(origin ? origin->data : nullptr, result.data, result.count,
-                               result.dtype, target, check_disp(L, 5), op),
+                               result.dtype, target, disp, op),
         "get_accumulate");
   if (origin) lw.pin(target, *origin);
   lw.pin(target, result);
+  auto c = call(Kind::get_accumulate, lw.win);
+  c.origin = origin ? origin->data : nullptr, c.result = result.data, c.count = result.count;
+  c.dtype = result.dtype, c.target = target, c.disp = disp, c.op = op;
+  record(L, c, {origin ? origin->keeper : nullptr, result.keeper});
   return 0;
 }
 
@@ -163,6 +197,10 @@ int w_fetch_and_op(lua_State* L) {
     check(L, lw.win->fetch_and_op(operand.data, result->data, t, target, disp, op), "fetch_and_op");
     lw.pin(target, operand);
     lw.pin(target, *result);
+    auto c = call(Kind::fetch_and_op, lw.win);
+    c.origin = operand.data, c.result = result->data, c.dtype = t, c.target = target;
+    c.disp = disp, c.op = op;
+    record(L, c, {operand.keeper, result->keeper});
     return 0;
   }
   if (!lw.win->passive_access())
@@ -173,6 +211,15 @@ int w_fetch_and_op(lua_State* L) {
   WhereScope w(RankContext::of(L), L);
   check(L, lw.win->fetch_and_op(operand.data, old.data, t, target, disp, op), "fetch_and_op");
   if (target != rma::proc_null) check(L, lw.win->flush_local(target), "fetch_and_op");
+  auto c = call(Kind::fetch_and_op, lw.win);
+  c.origin = operand.data, c.result = old.data, c.dtype = t, c.target = target;
+  c.disp = disp, c.op = op;
+  record(L, c, {operand.keeper, old.keeper});
+  if (target != rma::proc_null) {
+    auto f = call(Kind::flush_local, lw.win);
+    f.target = target;
+    record(L, f);
+  }
   push_element(L, old, 0);
   return 1;
 }
@@ -193,6 +240,10 @@ int w_compare_and_swap(lua_State* L) {
           "compare_and_swap");
     lw.pin(target, operands);
     lw.pin(target, *result);
+    auto c = call(Kind::compare_and_swap, lw.win);
+    c.origin = operands.data, c.compare = operands.data + operands.elem();
+    c.result = result->data, c.dtype = t, c.target = target, c.disp = disp;
+    record(L, c, {operands.keeper, result->keeper});
     return 0;
   }
   if (!lw.win->passive_access())
@@ -206,6 +257,15 @@ int w_compare_and_swap(lua_State* L) {
                                  target, disp),
         "compare_and_swap");
   if (target != rma::proc_null) check(L, lw.win->flush_local(target), "compare_and_swap");
+  auto c = call(Kind::compare_and_swap, lw.win);
+  c.origin = operands.data, c.compare = operands.data + operands.elem();
+  c.result = old.data, c.dtype = t, c.target = target, c.disp = disp;
+  record(L, c, {operands.keeper, old.keeper});
+  if (target != rma::proc_null) {
+    auto f = call(Kind::flush_local, lw.win);
+    f.target = target;
+    record(L, f);
+  }
   push_element(L, old, 0);
   return 1;
 }
@@ -219,8 +279,13 @@ void push_request(lua_State* L, rma::Request req, std::vector<std::shared_ptr<vo
 int w_rput(lua_State* L) {
   LuaWindow& lw = check_window(L);
   Buffer& b = check_buffer(L, 2);
-  auto r = lw.win->rput(b.data, b.count, b.dtype, check_rank(L, 3), check_disp(L, 4));
+  const int target = check_rank(L, 3);
+  const std::uint64_t disp = check_disp(L, 4);
+  auto r = lw.win->rput(b.data, b.count, b.dtype, target, disp);
   if (!r) raise_status(L, r.status(), "rput");
+  auto c = call(Kind::rput, lw.win);
+  c.origin = b.data, c.count = b.count, c.dtype = b.dtype, c.target = target, c.disp = disp;
+  record(L, c, {b.keeper});
   push_request(L, std::move(r.value()), {b.keeper});
   return 1;
 }
@@ -228,8 +293,13 @@ int w_rput(lua_State* L) {
 int w_rget(lua_State* L) {
   LuaWindow& lw = check_window(L);
   Buffer& b = check_buffer(L, 2);
-  auto r = lw.win->rget(b.data, b.count, b.dtype, check_rank(L, 3), check_disp(L, 4));
+  const int target = check_rank(L, 3);
+  const std::uint64_t disp = check_disp(L, 4);
+  auto r = lw.win->rget(b.data, b.count, b.dtype, target, disp);
   if (!r) raise_status(L, r.status(), "rget");
+  auto c = call(Kind::rget, lw.win);
+  c.result = b.data, c.count = b.count, c.dtype = b.dtype, c.target = target, c.disp = disp;
+  record(L, c, {b.keeper});
   push_request(L, std::move(r.value()), {b.keeper});
   return 1;
 }
@@ -238,8 +308,14 @@ int w_raccumulate(lua_State* L) {
   LuaWindow& lw = check_window(L);
   Buffer& b = check_buffer(L, 2);
   const rma::Op op = check_op(L, 5, "raccumulate");
-  auto r = lw.win->raccumulate(b.data, b.count, b.dtype, check_rank(L, 3), check_disp(L, 4), op);
+  const int target = check_rank(L, 3);
+  const std::uint64_t disp = check_disp(L, 4);
+  auto r = lw.win->raccumulate(b.data, b.count, b.dtype, target, disp, op);
   if (!r) raise_status(L, r.status(), "raccumulate");
+  auto c = call(Kind::raccumulate, lw.win);
+  c.origin = b.data, c.count = b.count, c.dtype = b.dtype, c.target = target, c.disp = disp;
+  c.op = op;
+  record(L, c, {b.keeper});
   push_request(L, std::move(r.value()), {b.keeper});
   return 1;
 }
@@ -250,9 +326,15 @@ int w_rget_accumulate(lua_State* L) {
   Buffer& result = check_buffer(L, 3);
   const rma::Op op = check_op(L, 6, "rget_accumulate");
   if (origin) check_same_dtype(L, *origin, result, "rget_accumulate");
+  const int target = check_rank(L, 4);
+  const std::uint64_t disp = check_disp(L, 5);
   auto r = lw.win->rget_accumulate(origin ? origin->data : nullptr, result.data, result.count,
-                                   result.dtype, check_rank(L, 4), check_disp(L, 5), op);
+                                   result.dtype, target, disp, op);
   if (!r) raise_status(L, r.status(), "rget_accumulate");
+  auto c = call(Kind::rget_accumulate, lw.win);
+  c.origin = origin ? origin->data : nullptr, c.result = result.data, c.count = result.count;
+  c.dtype = result.dtype, c.target = target, c.disp = disp, c.op = op;
+  record(L, c, {origin ? origin->keeper : nullptr, result.keeper});
   std::vector<std::shared_ptr<void>> pins{result.keeper};
   if (origin) pins.push_back(origin->keeper);
   push_request(L, std::move(r.value()), std::move(pins));
@@ -286,7 +368,7 @@ int req_gc(lua_State* L) {
 // Runs a synchronization call with the script position recorded (it may block) and releases
 // the buffers it completed.
 template <class F>
-int sync_call(lua_State* L, const char* name, int completes, F&& fn) {
+int sync_call(lua_State* L, const char* name, int completes, bench::RecordedCall rc, F&& fn) {
   LuaWindow& lw = check_window(L);
   rma::Status s;
   {
@@ -295,32 +377,48 @@ int sync_call(lua_State* L, const char* name, int completes, F&& fn) {
   }
   check(L, s, name);
   if (completes != -1) lw.unpin(completes);
+  rc.win = lw.win;
+  record(L, std::move(rc));
   return 0;
+}
+
+bench::RecordedCall sync_rec(Kind k, int target = 0, unsigned asserts = 0,
+                             std::vector<int> group = {}) {
+  bench::RecordedCall c;
+  c.kind = k;
+  c.target = target;
+  c.asserts = asserts;
+  c.group = std::move(group);
+  return c;
 }
 
 int w_fence(lua_State* L) {
   const unsigned a = check_asserts(L, 2, "fence");
-  return sync_call(L, "fence", kAllTargets, [&](rma::Window& w) { return w.fence(a); });
+  return sync_call(L, "fence", kAllTargets, sync_rec(Kind::fence, 0, a),
+                   [&](rma::Window& w) { return w.fence(a); });
 }
 
 int w_post(lua_State* L) {
   auto g = check_group(L, 2);
   const unsigned a = check_asserts(L, 3, "post");
-  return sync_call(L, "post", -1, [&](rma::Window& w) { return w.post(g, a); });
+  return sync_call(L, "post", -1, sync_rec(Kind::post, 0, a, g),
+                   [&](rma::Window& w) { return w.post(g, a); });
 }
 
 int w_start(lua_State* L) {
   auto g = check_group(L, 2);
   const unsigned a = check_asserts(L, 3, "start");
-  return sync_call(L, "start", -1, [&](rma::Window& w) { return w.start(g, a); });
+  return sync_call(L, "start", -1, sync_rec(Kind::start, 0, a, g),
+                   [&](rma::Window& w) { return w.start(g, a); });
 }
 
 int w_complete(lua_State* L) {
-  return sync_call(L, "complete", kAllTargets, [](rma::Window& w) { return w.complete(); });
+  return sync_call(L, "complete", kAllTargets, sync_rec(Kind::complete),
+                   [](rma::Window& w) { return w.complete(); });
 }
 
 int w_wait(lua_State* L) {
-  return sync_call(L, "wait", -1, [](rma::Window& w) { return w.wait(); });
+  return sync_call(L, "wait", -1, sync_rec(Kind::wait), [](rma::Window& w) { return w.wait(); });
 }
 
 int w_test(lua_State* L) {
@@ -342,48 +440,64 @@ int w_lock(lua_State* L) {
     type = *t;
   }
   const unsigned a = check_asserts(L, 4, "lock");
-  return sync_call(L, "lock", -1, [&](rma::Window& w) { return w.lock(type, target, a); });
+  auto rc = sync_rec(Kind::lock, target, a);
+  rc.lock_type = type;
+  return sync_call(L, "lock", -1, rc, [&](rma::Window& w) { return w.lock(type, target, a); });
 }
 
 int w_unlock(lua_State* L) {
   const int target = check_rank(L, 2);
-  return sync_call(L, "unlock", target, [&](rma::Window& w) { return w.unlock(target); });
+  return sync_call(L, "unlock", target, sync_rec(Kind::unlock, target),
+                   [&](rma::Window& w) { return w.unlock(target); });
 }
 
 int w_lock_all(lua_State* L) {
   const unsigned a = check_asserts(L, 2, "lock_all");
-  return sync_call(L, "lock_all", -1, [&](rma::Window& w) { return w.lock_all(a); });
+  return sync_call(L, "lock_all", -1, sync_rec(Kind::lock_all, 0, a),
+                   [&](rma::Window& w) { return w.lock_all(a); });
 }
 
 int w_unlock_all(lua_State* L) {
-  return sync_call(L, "unlock_all", kAllTargets, [](rma::Window& w) { return w.unlock_all(); });
+  return sync_call(L, "unlock_all", kAllTargets, sync_rec(Kind::unlock_all),
+                   [](rma::Window& w) { return w.unlock_all(); });
 }
 
 int w_flush(lua_State* L) {
   const int target = check_rank(L, 2);
-  return sync_call(L, "flush", target, [&](rma::Window& w) { return w.flush(target); });
+  return sync_call(L, "flush", target, sync_rec(Kind::flush, target),
+                   [&](rma::Window& w) { return w.flush(target); });
 }
 
 int w_flush_local(lua_State* L) {
   const int target = check_rank(L, 2);
-  return sync_call(L, "flush_local", target, [&](rma::Window& w) { return w.flush_local(target); });
+  return sync_call(L, "flush_local", target, sync_rec(Kind::flush_local, target),
+                   [&](rma::Window& w) { return w.flush_local(target); });
 }
 
 int w_flush_all(lua_State* L) {
-  return sync_call(L, "flush_all", kAllTargets, [](rma::Window& w) { return w.flush_all(); });
+  return sync_call(L, "flush_all", kAllTargets, sync_rec(Kind::flush_all),
+                   [](rma::Window& w) { return w.flush_all(); });
 }
 
 int w_flush_local_all(lua_State* L) {
-  return sync_call(L, "flush_local_all", kAllTargets,
+  return sync_call(L, "flush_local_all", kAllTargets, sync_rec(Kind::flush_local_all),
                    [](rma::Window& w) { return w.flush_local_all(); });
 }
 
 int w_sync(lua_State* L) {
-  return sync_call(L, "sync", -1, [](rma::Window& w) { return w.sync(); });
+  return sync_call(L, "sync", -1, sync_rec(Kind::sync), [](rma::Window& w) { return w.sync(); });
 }
 
 int w_free(lua_State* L) {
-  return sync_call(L, "free", kAllTargets, [](rma::Window& w) { return w.free(); });
+  if (RankContext::of(L).recorder)
+    luaL_error(L, "free inside a benchmarked run hook: windows must outlive the replays");
+  LuaWindow& lw = check_window(L);
+  {
+    WhereScope w(RankContext::of(L), L);
+    check(L, lw.win->free(), "free");
+  }
+  lw.unpin(kAllTargets);
+  return 0;
 }
 
 // --- memory -----------------------------------------------------------------------------------

@@ -15,6 +15,10 @@
 
 struct lua_State;
 
+namespace harness::bench {
+class OpProgram;
+}
+
 namespace harness::lua {
 
 struct ExpectFailure {
@@ -30,6 +34,8 @@ class RankContext {
   std::map<std::string, double> metrics;
   std::set<std::string> paths;  // path of every window the script created
   std::function<void(const std::string&)> log;
+  // While set, the RMA calls a hook makes are also appended here (benchmarks replay them).
+  bench::OpProgram* recorder = nullptr;
 
   // The script position of the library call in progress ("" when in Lua code).
   void set_where(std::string w) {

@@ -30,6 +30,12 @@ struct CaseSpec {
   std::vector<std::string> tags;
   std::string bind = "auto";  // auto | core | none
 
+  // "run" (a conformance case) or "bench" (replayed under Google Benchmark).
+  std::string mode = "run";
+  // bench: {"sizes": [bytes...], "syncs": [...], "repetitions": n, "min_time_s": s,
+  //         "targets": ["wait", "compute"]}
+  nlohmann::json bench = nlohmann::json::object();
+
   // Filled by the launcher for the ranks.
   std::string name_prefix;
 };

@@ -105,6 +105,13 @@ std::vector<Exclusion> read_exclusions(const fs::path& file) {
   return out;
 }
 
+// A dimension the case itself lists is a constraint: the command line narrows it (and a
+// case that does not allow the value asked for is left out). One inherited from the suite
+// is a default: the command line replaces it.
+struct Pinned {
+  bool backends = false, paths = false, progress = false, ranks = false;
+};
+
 class Expander {
  public:
   Expander(const Overrides& o, Expansion& out) : o_(o), out_(out) {}
@@ -116,17 +123,28 @@ class Expander {
   }
 
   // One script with lists of values per dimension; appends the cartesian product.
+  template <class T>
+  static bool narrow(std::vector<T>& values, bool pinned, const std::optional<T>& cli) {
+    if (!cli) return true;
+    if (!pinned) {
+      values = {*cli};
+      return true;
+    }
+    if (std::find(values.begin(), values.end(), *cli) == values.end()) return false;
+    values = {*cli};
+    return true;
+  }
+
   void add(const std::string& script_path, const std::string& stem,
            std::vector<std::string> backends, std::vector<std::string> paths,
            std::vector<std::string> progress, std::vector<int> ranks,
            const std::map<std::string, std::vector<std::string>>& option_lists,
            const std::string& expect, double timeout, const std::vector<std::string>& tags,
-           const std::string& where) {
+           const std::string& where, Pinned pinned = {}) {
     const ScriptInfo& info = script(script_path);
-    if (o_.backend) backends = {*o_.backend};
-    if (o_.path) paths = {*o_.path};
-    if (o_.progress) progress = {*o_.progress};
-    if (o_.ranks) ranks = {*o_.ranks};
+    if (!narrow(backends, pinned.backends, o_.backend) || !narrow(paths, pinned.paths, o_.path) ||
+        !narrow(progress, pinned.progress, o_.progress) || !narrow(ranks, pinned.ranks, o_.ranks))
+      return;
     if (backends.empty()) backends = {"shm"};
     if (paths.empty()) paths = {"am"};
     if (progress.empty()) progress = {"async"};
@@ -316,11 +334,12 @@ Expansion expand(const std::string& target, const Overrides& o) {
     std::map<std::string, std::vector<std::string>> options;
     std::string expect;
     double timeout = d_timeout;
+    Pinned pinned;
     if (lua_istable(L, c)) {
-      if (auto v = string_list(L, c, "backends", where); !v.empty()) backends = v;
-      if (auto v = string_list(L, c, "paths", where); !v.empty()) paths = v;
-      if (auto v = string_list(L, c, "progress", where); !v.empty()) progress = v;
-      if (auto v = string_list(L, c, "ranks", where); !v.empty()) ranks = v;
+      if (auto v = string_list(L, c, "backends", where); !v.empty()) backends = v, pinned.backends = true;
+      if (auto v = string_list(L, c, "paths", where); !v.empty()) paths = v, pinned.paths = true;
+      if (auto v = string_list(L, c, "progress", where); !v.empty()) progress = v, pinned.progress = true;
+      if (auto v = string_list(L, c, "ranks", where); !v.empty()) ranks = v, pinned.ranks = true;
       tags = string_list(L, c, "tags", where);
       if (auto v = string_list(L, c, "expect", where); !v.empty()) expect = v[0];
       if (auto v = number_field(L, c, "timeout", where)) timeout = *v;
@@ -339,7 +358,7 @@ Expansion expand(const std::string& target, const Overrides& o) {
     if (!expect.empty() && expect != "pass" && expect != "deadlock")
       throw UsageError(where + ": `expect` must be \"pass\" or \"deadlock\"");
     ex.add(script_path.string(), stem.generic_string(), backends, paths, progress,
-           int_list(ranks, where), options, expect, timeout, tags, where);
+           int_list(ranks, where), options, expect, timeout, tags, where, pinned);
     lua_pop(L, 1);
   }
   lua_pop(L, 1);

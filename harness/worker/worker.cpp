@@ -8,6 +8,7 @@
 #include <string>
 #include <thread>
 
+#include "bench/bench_runner.hpp"
 #include "launcher/control.hpp"
 #include "rma/bootstrap.hpp"
 #include "rma/runtime.hpp"
@@ -62,7 +63,11 @@ int worker_main() {
   auto* board = new StateBoard;
   std::thread([ctrl, board, rank] {
     while (auto m = ctrl->receive()) {
-      if (m->value("t", "") == "state?") ctrl->send(board->snapshot(rank));
+      const std::string t = m->value("t", "");
+      if (t == "state?") ctrl->send(board->snapshot(rank));
+      if (t == "stop_compute")
+        bench::compute_stop_batch().store(m->value("batch", std::uint64_t{0}),
+                                          std::memory_order_release);
     }
     ::_exit(72);  // the parent closed the channel: nobody is left to report to
   }).detach();
@@ -78,7 +83,9 @@ int worker_main() {
                 {"failures", {{{"where", "runtime"}, {"message", rt.status().to_string()}}}}});
     wait_to_be_stopped();
   }
-  nlohmann::json result = run_case_script(spec, *rt.value(), *ctrl, *board);
+  nlohmann::json result = spec.mode == "bench"
+                              ? bench::run_bench_script(spec, *rt.value(), *ctrl, *board)
+                              : run_case_script(spec, *rt.value(), *ctrl, *board);
   const bool early = result.value("early", false);
   ctrl->send(result);
   if (early) wait_to_be_stopped();

@@ -1,5 +1,10 @@
 #include "reports/testing/sample_report.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
 namespace reports::sample {
 
 using nlohmann::json;
@@ -54,6 +59,142 @@ json blocked_rank_states() {
   });
 }
 
+// A time that depends on the size like a real transfer: a fixed cost plus size / bandwidth.
+struct Series {
+  const char* backend;
+  const char* path;
+  const char* provider;
+  double base_us;
+  double bytes_per_us;
+  double spread = 0.03;         // repetitions vary by up to +-2 * spread
+  const char* target = "wait";  // the runner's target modes: "wait" or "compute"
+};
+
+struct Pattern {
+  const char* pattern;
+  const char* op;
+  const char* sync;
+  const char* metric;
+  int size_step;          // sizes 2^0, 2^step, ... up to 4 MiB
+  int repetitions;        // 1: a single run per size, no aggregates
+  int ops_per_iteration;  // bandwidth patterns keep a window of ops in flight
+  std::vector<Series> series;
+};
+
+json entry(const Pattern& p, const Series& s, double size, const std::string& run_name) {
+  return {{"name", run_name},
+          {"run_name", run_name},
+          {"threads", 1},
+          {"time_unit", "us"},
+          {"repetitions", p.repetitions},
+          {"pattern", p.pattern},
+          {"op", p.op},
+          {"sync", p.sync},
+          {"size", size},
+          {"metric", p.metric},
+          {"backend", s.backend},
+          {"path", s.path},
+          {"provider", s.provider},
+          {"flavor", "allocate"},
+          {"target", s.target},
+          {"ranks", 2},
+          {"messages_per_iteration", p.ops_per_iteration + 1}};
+}
+
+json aggregate(json e, const std::string& name, double time, double bps, bool bandwidth) {
+  e["name"] = e["run_name"].get<std::string>() + "_" + name;
+  e["run_type"] = "aggregate";
+  e["aggregate_name"] = name;
+  e["aggregate_unit"] = name == "cv" ? "percentage" : "time";
+  e["iterations"] = e["repetitions"];
+  e["real_time"] = time;
+  e["cpu_time"] = time;
+  if (bandwidth) e["bytes_per_second"] = bps;
+  return e;
+}
+
+// Mean, median, stddev, cv, min and max, as Google Benchmark (with the runner's min and max
+// statistics) writes them after the repetitions.
+void add_aggregates(json& out, const json& proto, std::vector<double> t, std::vector<double> b,
+                    bool bandwidth) {
+  auto stats = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    double mean = 0;
+    for (double x : v) mean += x;
+    mean /= static_cast<double>(v.size());
+    double var = 0;
+    for (double x : v) var += (x - mean) * (x - mean);
+    const double sd = v.size() > 1 ? std::sqrt(var / static_cast<double>(v.size() - 1)) : 0;
+    const std::size_t n = v.size();
+    const double median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    return std::vector<double>{mean, median, sd, sd / mean, v.front(), v.back()};
+  };
+  const auto ts = stats(t);
+  const auto bs = stats(b);
+  const char* names[] = {"mean", "median", "stddev", "cv", "min", "max"};
+  for (std::size_t i = 0; i < 6; ++i) {
+    // Google Benchmark computes each statistic of a counter on its own, as here.
+    out.push_back(aggregate(proto, names[i], ts[i], bs[i], bandwidth));
+  }
+}
+
+json sample_benchmarks() {
+  const Series shm_am{"shm", "am", "", 1.2, 8000};
+  const Series shm_direct{"shm", "direct", "", 0.35, 10000};
+  // TCP on loopback is the noisy one: its band is wide enough to see on the plots.
+  const Series fabric_am{"fabric", "am", "tcp", 18, 1200, 0.15};
+  const Series fabric_direct{"fabric", "direct", "tcp", 22, 1100, 0.15};
+  const Series shm_am_computing{"shm", "am", "", 1.5, 7000, 0.03, "compute"};
+  const std::vector<Pattern> patterns{
+      {"put_latency", "put", "lock", "latency", 1, 5, 1, {shm_am, shm_direct, fabric_am}},
+      {"get_latency",
+       "get",
+       "flush",
+       "latency",
+       2,
+       5,
+       1,
+       {shm_am, shm_am_computing, fabric_direct}},
+      {"put_bandwidth", "put", "lock", "bandwidth", 2, 3, 64, {shm_am, shm_direct}},
+      {"passive/lock_put_unlock", "script", "script", "latency", 2, 1, 1, {shm_am}},
+  };
+  json out = json::array();
+  for (const Pattern& p : patterns) {
+    const bool bandwidth = std::string(p.metric) == "bandwidth";
+    for (std::size_t si = 0; si < p.series.size(); ++si) {
+      const Series& s = p.series[si];
+      for (int e = 0, k = 0; e <= 22; e += p.size_step, ++k) {
+        const double size = std::ldexp(1.0, e);
+        const std::string run_name =
+            std::string(p.pattern) + "/" + p.sync + "/" +
+            std::to_string(static_cast<long long>(size)) + "/" + s.backend + ":" + s.path +
+            (std::string(s.target) == "compute" ? "/target:compute" : "") + "/manual_time";
+        const json proto = entry(p, s, size, run_name);
+        const double t0 = p.ops_per_iteration * (s.base_us + size / s.bytes_per_us);
+        std::vector<double> times, rates;
+        for (int rep = 0; rep < p.repetitions; ++rep) {
+          // A fixed spread around the model, different per size and series.
+          const int wobble = (rep * 7 + k * 3 + static_cast<int>(si) * 5) % 5 - 2;
+          const double t = t0 * (1 + s.spread * wobble);
+          const double bps = p.ops_per_iteration * size / (t * 1e-6);
+          times.push_back(t);
+          rates.push_back(bps);
+          json it = proto;
+          it["run_type"] = "iteration";
+          it["repetition_index"] = rep;
+          it["iterations"] = 1000;
+          it["real_time"] = t;
+          it["cpu_time"] = t * 0.97;
+          if (bandwidth) it["bytes_per_second"] = bps;
+          out.push_back(std::move(it));
+        }
+        if (p.repetitions > 1) add_aggregates(out, proto, times, rates, bandwidth);
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 Report sample_report() {
@@ -71,6 +212,8 @@ Report sample_report() {
   CaseResult fail = passed_case("conformance/fence_put[shm,am,np=2]");
   fail.status = Status::fail;
   fail.messages.total = 3;
+  fail.messages.by_type = {{"lock_put", 1}, {"unlock_ack", 2}};
+  fail.messages.expected = {{"total", 2}, {"lock_put", 1}, {"unlock_ack", 1}};
   fail.failures = {{1, "lua_scripts/fence_put.lua:21", hostile_text},
                    {-1, "messages", "expected total 2, got 3"}};
   fail.log = {"rank 0: started", std::string("rank 1: ") + hostile_text};
@@ -112,12 +255,14 @@ Report sample_report() {
   CaseResult single = passed_case("lock_put_unlock[shm,am,np=2]");  // no suite prefix
   r.cases.push_back(single);
 
+  // First an entry from another tool (Google Benchmark's fields only), then rmabench's.
   r.benchmarks = json::array({{{"name", "put_latency/lock/8"},
                                {"iterations", 1000},
                                {"real_time", 1.25},
                                {"cpu_time", 1.2},
                                {"time_unit", "us"},
                                {"run_type", "iteration"}}});
+  for (auto& e : sample_benchmarks()) r.benchmarks.push_back(std::move(e));
   r.summary.duration_s = 12.5;
   r.finish();
   return r;

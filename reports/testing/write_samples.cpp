@@ -1,7 +1,9 @@
 // reports_write_samples DIR — writes the sample report in every file format into DIR, plus
-// copies of report.json broken in one way each (invalid_*.json). ctest then checks with
-// Python that the JSON validates against the schema, that each broken copy does not, and
-// that the JUnit XML is well-formed.
+// copies of report.json broken in one way each (invalid_*.json), and DIR/no_plots/ with the
+// sample's HTML page without benchmarks. ctest then checks with Python that the JSON
+// validates against the schema, that each broken copy does not, that the JUnit XML is
+// well-formed, and in a browser that the HTML page's plots draw (and that the check fails
+// on the page without plots).
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -30,7 +32,10 @@ int main(int argc, char** argv) {
   try {
     const std::filesystem::path dir = argv[1];
     const reports::Report r = reports::sample::sample_report();
-    reports::write_report_dir(r, dir, {"json", "junit", "md"});
+    reports::write_report_dir(r, dir, {"json", "junit", "md", "html"});
+    reports::Report no_plots = r;
+    no_plots.benchmarks = nlohmann::json::array();
+    reports::write_report_dir(no_plots, dir / "no_plots", {"html"});
 
     const nlohmann::json good = reports::to_json(r);
     nlohmann::json j = good;

@@ -386,6 +386,20 @@ Status AmWin::request_wait(Call& c, RequestState& req) {
   return s ? req.status : s;
 }
 
+Result<bool> AmWin::request_test(Call&, RequestState& req) {
+  if (req.done) return true;
+  // One step: issue the request's op if it is still queued (taking the lock if needed),
+  // then look at what has arrived. Repeated calls pick up where the last one stopped.
+  AmTarget& T = t_[static_cast<std::size_t>(req.target)];
+  T.phase = AmTarget::Phase::begin;
+  advance(req.target, Closing::flush_local);
+  e_.progress(Ctx::rma_sync);
+  advance(req.target, Closing::flush_local);
+  T.phase = AmTarget::Phase::idle;
+  if (req.done && !req.status) return req.status;
+  return req.done;
+}
+
 // --- active target: post/start/complete/wait ------------------------------------------------
 
 Status AmWin::post(Call&, std::span<const int> group, unsigned asserts) {

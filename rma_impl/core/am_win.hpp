@@ -92,6 +92,7 @@ class AmWin {
   Status lock(Call& c, LockType type, int target, unsigned asserts);
   Status close(Call& c, Closing mode, std::span<const int> targets);
   Status request_wait(Call& c, RequestState& req);
+  Result<bool> request_test(Call& c, RequestState& req);
   Status free(Call& c);
 
   // --- target side ---

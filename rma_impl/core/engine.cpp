@@ -241,6 +241,14 @@ bool Engine::progress(Ctx ctx) {
   return did;
 }
 
+void Engine::call_progress(bool sync_call) {
+  if (mode_ == ProgressMode::sync_only) {
+    if (sync_call) progress(Ctx::rma_sync);
+    return;
+  }
+  if (!agent_) progress(Ctx::any_call);
+}
+
 Counters Engine::counters() const {
   Counters c;
   for (int i = 0; i < packet_type_count; ++i) {
@@ -282,7 +290,7 @@ Status Engine::wait_failure(const WaitInfo& why) const {
 // ---------------------------------------------------------------------------------------
 
 WaitLoop::WaitLoop(Engine& e, std::unique_lock<std::mutex>& lk, const WaitInfo& why)
-    : e_(e), lk_(lk), why_(why), last_progress_(Clock::now()), last_check_(last_progress_) {
+    : e_(e), lk_(lk), why_(why), last_check_(Clock::now()) {
   e_.calls_.set_blocked(why_.what);
   e_.transport_->awake_enter();
 }
@@ -293,27 +301,34 @@ WaitLoop::~WaitLoop() {
 }
 
 WaitLoop::Next WaitLoop::step() {
-  auto now = Clock::now();
   if (e_.progress(why_.ctx)) {
-    last_progress_ = now;
-    spins_ = 0;
+    idle_steps_ = 0;
     return Next::again;
   }
-  if (now - last_check_ > std::chrono::milliseconds(50)) {
-    last_check_ = now;
-    status_ = e_.wait_failure(why_);
-    if (!status_) return Next::fail;
-  }
-  const auto idle = now - last_progress_;
-  if (idle < e_.tuning_.spin) {
-    // Spin with the mutex released now and then, so the agent and state dumps get in.
-    if ((++spins_ & 15) == 0) {
-      lk_.unlock();
+  // The first idle steps only poll: no clock read, no system call. The clock starts once the
+  // wait looks like it will last.
+  if (++idle_steps_ < kPollOnlySteps) {
+    if ((idle_steps_ & 15) == 0) {
+      lk_.unlock();  // let the agent and state dumps in now and then
       cpu_relax();
       lk_.lock();
     } else {
       cpu_relax();
     }
+    return Next::again;
+  }
+  const auto now = Clock::now();
+  if (idle_steps_ == kPollOnlySteps) idle_since_ = now;
+  if (now - last_check_ > std::chrono::milliseconds(50)) {
+    last_check_ = now;
+    status_ = e_.wait_failure(why_);
+    if (!status_) return Next::fail;
+  }
+  const auto idle = now - idle_since_;
+  if (idle < e_.tuning_.spin) {
+    lk_.unlock();
+    cpu_relax();
+    lk_.lock();
     return Next::again;
   }
   if (idle < e_.tuning_.spin + e_.tuning_.yield) {
@@ -338,15 +353,14 @@ void WaitLoop::sleep(std::uint64_t token) {
   t.sleep(token, e_.tuning_.sleep_slice);
   lk_.lock();
   t.awake_enter();
-  // After a wake-up, poll eagerly again for a while.
-  last_progress_ = Clock::now();
+  idle_steps_ = 0;  // after a wake-up, poll eagerly again for a while
 }
 
 void WaitLoop::cancel_sleep() {
   Transport& t = *e_.transport_;
   t.sleep_cancel();
   t.awake_enter();
-  last_progress_ = Clock::now();
+  idle_steps_ = 0;
 }
 
 }  // namespace rma::core

@@ -89,9 +89,15 @@ class Engine final : public PacketSink {
 
   // One round of progress in context `ctx` (mutex held); true if anything happened.
   bool progress(Ctx ctx);
+  // The progress a library call makes on entry, mutex held: in `calls` mode (and in `async`
+  // mode while no agent runs) every call polls once — a rank looping on calls that need no
+  // wait (ops to itself, test) must still serve its peers; in `sync-only` mode only
+  // synchronization calls do.
+  void call_progress(bool sync_call);
 
   // Waits until pred() (called with the mutex held) is true. PROC_FAILED if the peer named
-  // in `why` (or any peer, with peer = -2) is known dead.
+  // in `why` (or any peer, with peer = -2) is known dead. pred() may be called again after it
+  // returned true: one with side effects must remember that it succeeded.
   template <class Pred>
   Status wait_until(std::unique_lock<std::mutex>& lk, Pred&& pred, const WaitInfo& why);
 
@@ -180,12 +186,13 @@ class WaitLoop {
   const Status& status() const { return status_; }
 
  private:
+  static constexpr unsigned kPollOnlySteps = 256;
   Engine& e_;
   std::unique_lock<std::mutex>& lk_;
   const WaitInfo& why_;
-  std::chrono::steady_clock::time_point last_progress_;
+  unsigned idle_steps_ = 0;
+  std::chrono::steady_clock::time_point idle_since_;
   std::chrono::steady_clock::time_point last_check_;
-  unsigned spins_ = 0;
   Status status_;
 };
 

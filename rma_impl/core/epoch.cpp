@@ -45,7 +45,8 @@ bool Epochs::in_start_group(int target) const {
 
 bool Epochs::nocheck(int target) const {
   if (access_ == Access::lock_all) return lock_all_nocheck_;
-  if (access_ == Access::lock) return locks_[static_cast<std::size_t>(target)].nocheck;
+  if (access_ == Access::lock && target != proc_null)
+    return locks_[static_cast<std::size_t>(target)].nocheck;
   return false;
 }
 
@@ -148,29 +149,31 @@ Status Epochs::can_lock(int target, unsigned asserts, bool no_locks) const {
     case Access::lock_all: return sync_error("lock", target, "inside lock_all");
     default: break;
   }
-  if (target >= 0 && locks_[static_cast<std::size_t>(target)].held)
-    return sync_error("lock", target, "the target is already locked by this rank");
+  if (locked(target)) return sync_error("lock", target, "the target is already locked by this rank");
   return Status::ok();
 }
 
+// PROC_NULL is a valid target: its lock opens an epoch with no target (so ops to PROC_NULL
+// are legal in it) and its unlock closes it.
 void Epochs::did_lock(int target, LockType type, unsigned asserts) {
   access_ = Access::lock;
   if (exposure_ == Exposure::fence) exposure_ = Exposure::none;
-  auto& l = locks_[static_cast<std::size_t>(target)];
-  l = {true, type, (asserts & assert_nocheck) != 0};
+  if (target == proc_null) null_lock_ = true;
+  else locks_[static_cast<std::size_t>(target)] = {true, type, (asserts & assert_nocheck) != 0};
   ++locked_count_;
 }
 
 Status Epochs::can_unlock(int target) const {
   if (access_ == Access::lock_all)
     return sync_error("unlock", target, "inside lock_all (use unlock_all)");
-  if (target < 0 || access_ != Access::lock || !locks_[static_cast<std::size_t>(target)].held)
+  if (access_ != Access::lock || !locked(target))
     return sync_error("unlock", target, "the target is not locked");
   return Status::ok();
 }
 
 void Epochs::did_unlock(int target) {
-  locks_[static_cast<std::size_t>(target)] = {};
+  if (target == proc_null) null_lock_ = false;
+  else locks_[static_cast<std::size_t>(target)] = {};
   if (--locked_count_ == 0) access_ = Access::none;
 }
 
@@ -207,7 +210,7 @@ void Epochs::did_unlock_all() {
 Status Epochs::can_flush(const char* call, int target) const {
   if (access_ == Access::lock_all) return Status::ok();
   if (access_ == Access::lock) {
-    if (target < 0 || locks_[static_cast<std::size_t>(target)].held) return Status::ok();
+    if (target < 0 || locked(target)) return Status::ok();
     return sync_error(call, target, "the target is not locked");
   }
   return sync_error(call, target, "only allowed in a passive-target (lock) epoch");
@@ -230,7 +233,7 @@ Status Epochs::can_access(const char* call, int target, bool request_based) cons
       if (null_target || in_start_group(target)) return Status::ok();
       return sync_error(call, target, "the target is not in the start group");
     case Access::lock:
-      if (null_target || locks_[static_cast<std::size_t>(target)].held) return Status::ok();
+      if (null_target || locked(target)) return Status::ok();
       return sync_error(call, target, "the target is not locked");
   }
   return Status::ok();

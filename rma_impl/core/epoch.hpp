@@ -65,8 +65,12 @@ class Epochs {
 
   Access access() const { return access_; }
   Exposure exposure() const { return exposure_; }
-  bool locked(int target) const { return locks_[static_cast<std::size_t>(target)].held; }
-  LockType lock_type(int target) const { return locks_[static_cast<std::size_t>(target)].type; }
+  bool locked(int target) const {
+    return target == proc_null ? null_lock_ : locks_[static_cast<std::size_t>(target)].held;
+  }
+  LockType lock_type(int target) const {
+    return target == proc_null ? LockType::shared : locks_[static_cast<std::size_t>(target)].type;
+  }
   // nocheck on lock / lock_all, start (the matching post will not be waited for) or post.
   bool nocheck(int target) const;
   bool start_nocheck() const { return start_nocheck_; }
@@ -90,6 +94,7 @@ class Epochs {
   Exposure exposure_ = Exposure::none;
   std::vector<TargetLock> locks_;
   int locked_count_ = 0;
+  bool null_lock_ = false;  // lock(PROC_NULL): an epoch with no target, closed by unlock(PROC_NULL)
   bool lock_all_nocheck_ = false;
   bool start_nocheck_ = false;
   bool post_nocheck_ = false;

@@ -189,6 +189,20 @@ TEST(Epochs, LockAllUnlockAll) {
   EXPECT_EQ(e.access(), Access::none);
 }
 
+TEST(Epochs, LockOnProcNullOpensAnEpochThatUnlockCloses) {
+  Epochs e(0, kRanks);
+  ASSERT_TRUE(e.can_lock(proc_null, 0, false));
+  e.did_lock(proc_null, LockType::shared, 0);
+  EXPECT_EQ(e.access(), Access::lock);
+  EXPECT_TRUE(e.can_access("put", proc_null, false));
+  EXPECT_EQ(cls(e.can_access("put", 1, false)), ErrorClass::rma_sync);
+  EXPECT_EQ(cls(e.can_lock(proc_null, 0, false)), ErrorClass::rma_sync);
+  ASSERT_TRUE(e.can_unlock(proc_null));
+  e.did_unlock(proc_null);
+  EXPECT_EQ(e.access(), Access::none);
+  EXPECT_TRUE(e.can_free());
+}
+
 TEST(Epochs, ErrorMessagesNameCallWindowAndTarget) {
   Epochs e(7, kRanks);
   Status s = e.can_unlock(2);

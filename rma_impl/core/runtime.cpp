@@ -6,6 +6,9 @@
 
 #include "core/runtime_impl.hpp"
 #include "core/window_ops.hpp"
+#include "fabric/fabric_backend.hpp"
+#include "fabric/fabric_transport.hpp"
+#include "fabric/fabric_window.hpp"
 #include "shm/shm_backend.hpp"
 #include "shm/shm_transport.hpp"
 #include "shm/shm_window.hpp"
@@ -51,14 +54,15 @@ constexpr std::size_t kMaxEagerLimit = 64 * 1024;
 Result<std::unique_ptr<core::Transport>> make_transport(const RuntimeConfig& config,
                                                         bootstrap::Bootstrap& boot) {
   if (config.backend == "shm") return shm::create_transport(boot, config);
-  if (config.backend == "fabric")
-    return Status{ErrorClass::unsupported, "backend fabric is not built yet"};
+  if (config.backend == "fabric") return fabric::create_transport(boot, config);
   return Status{ErrorClass::arg, "unknown backend '" + config.backend + "' (shm, fabric)"};
 }
 
 }  // namespace
 
-std::vector<BackendInfo> compiled_backends() { return {{"shm", shm::direct_slots()}}; }
+std::vector<BackendInfo> compiled_backends() {
+  return {{"shm", shm::direct_slots()}, {"fabric", fabric::direct_slots()}};
+}
 
 namespace {
 
@@ -95,10 +99,9 @@ Result<std::unique_ptr<Runtime>> Runtime::create(const RuntimeConfig& config,
   auto transport = make_transport(config, boot);
   if (!transport) return transport.status();
   auto impl = std::make_unique<core::RuntimeImpl>(config, std::move(transport.value()));
-  if (config.backend == "shm") {
-    impl->set_backend(shm::make_backend(*impl));
-    RMA_TRY(check_backend(*impl->backend()));
-  }
+  if (config.backend == "shm") impl->set_backend(shm::make_backend(*impl));
+  if (config.backend == "fabric") impl->set_backend(fabric::make_backend(*impl));
+  if (impl->backend()) RMA_TRY(check_backend(*impl->backend()));
   return std::unique_ptr<Runtime>(new Runtime(std::move(impl)));
 }
 

@@ -24,11 +24,13 @@ struct Entry {
   core::CallScope scope;
   std::unique_lock<std::mutex> lk;
   Call call;
-  Entry(Win& win, const char* name, int target)
+  Entry(Win& win, const char* name, int target, bool sync_call = true)
       : w(win),
         scope(win.rt.calls(), name, static_cast<int>(win.id), target),
         lk(win.engine.mutex()),
-        call{win, lk, name} {}
+        call{win, lk, name} {
+    win.engine.call_progress(sync_call);
+  }
 
   Status usable() const {
     if (w.freed)
@@ -106,7 +108,7 @@ RmaOp make_op(PacketType kind, int target, std::size_t count, Dtype dtype, Op o 
 
 Status communicate(Win& w, const char* name, Slot core::WindowOps::*slot, RmaOp op,
                    std::uint64_t disp, bool request_based) {
-  Entry e(w, name, op.target);
+  Entry e(w, name, op.target, false);
   RMA_TRY(e.usable());
   RMA_TRY(check_op(w, name, op, disp, request_based));
   w.epochs.did_access();
@@ -250,7 +252,8 @@ Result<bool> Request::test() {
     Win& w = *s.win;
     Entry e(w, "request test", s.target);
     RMA_TRY(e.usable());
-    w.engine.progress(core::Ctx::rma_sync);
+    auto done = w.ops->request_test(e.call, s);
+    if (!done) return done;
   }
   if (s.done && !s.status) return s.status;
   return s.done;

@@ -186,6 +186,12 @@ Result<rma::Window*> RuntimeImpl::create_window(const WindowConfig& cfg) {
     win.base = static_cast<std::byte*>(win.memory.get());
   }
   if (cfg.flavor == Flavor::create) win.base = static_cast<std::byte*>(cfg.base);
+  // No rank returns (and sends an op) before every rank's memory is in place. (Mapping
+  // ends with the same barrier.)
+  if (!direct && cfg.flavor != Flavor::shared) {
+    Status s = p2p_.barrier(lk);
+    if (!s) return fail(s);
+  }
   if (!empty_slots(*win.ops).empty())
     return fail(Status{ErrorClass::intern,
                        "window: table " + std::string(win.ops->name) + " has empty slots"});

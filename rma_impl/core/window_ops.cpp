@@ -36,6 +36,7 @@ Status am_flush_local_all(Call& c) {
 // engine lock they all take already orders their accesses: nothing to synchronize.
 Status am_sync(Call&) { return Status::ok(); }
 Status am_request_wait(Call& c, RequestState& r) { return c.w.am->request_wait(c, r); }
+Result<bool> am_request_test(Call& c, RequestState& r) { return c.w.am->request_test(c, r); }
 Status am_free(Call& c) { return c.w.am->free(c); }
 
 constexpr WindowOps kAm{
@@ -62,6 +63,7 @@ constexpr WindowOps kAm{
     .flush_local_all = am_flush_local_all,
     .sync = am_sync,
     .request_wait = am_request_wait,
+    .request_test = am_request_test,
     .free = am_free,
 };
 

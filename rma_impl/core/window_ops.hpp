@@ -38,6 +38,8 @@ struct WindowOps {
   Status (*flush_local_all)(Call&);
   Status (*sync)(Call&);
   Status (*request_wait)(Call&, RequestState& req);
+  // One step towards the request's completion (issuing its op if it is still queued).
+  Result<bool> (*request_test)(Call&, RequestState& req);
   Status (*free)(Call&);
 };
 
@@ -46,7 +48,7 @@ struct WindowOps {
   X(put) X(get) X(accumulate) X(get_accumulate) X(fetch_and_op) X(compare_and_swap)     \
   X(fence) X(post) X(start) X(complete) X(wait) X(test) X(lock) X(unlock) X(lock_all)   \
   X(unlock_all) X(flush) X(flush_local) X(flush_all) X(flush_local_all) X(sync)         \
-  X(request_wait) X(free)
+  X(request_wait) X(request_test) X(free)
 
 // Names of empty slots (none, for a table fit to use).
 std::vector<std::string> empty_slots(const WindowOps& t);

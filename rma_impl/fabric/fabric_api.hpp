@@ -9,11 +9,15 @@
 
 #include <rdma/fabric.h>
 
+#include <cstdint>
 #include <string>
 
 #include "rma/status.hpp"
 
 namespace rma::fabric {
+
+// The interface version rmabench is written against (Debian 12 ships 1.17).
+inline constexpr std::uint32_t kApiVersion = FI_VERSION(1, 17);
 
 struct Api {
   int (*getinfo)(uint32_t, const char*, const char*, uint64_t, const fi_info*, fi_info**);

@@ -170,9 +170,11 @@ Result<std::unique_ptr<core::Transport>> create_transport(bootstrap::Bootstrap& 
     hdr->ranks = static_cast<std::uint32_t>(size);
     hdr->ring_bytes = static_cast<std::uint32_t>(ring_bytes);
     hdr->magic = kMagic;
-    RMA_TRY(boot.put("shm.transport", name));
-  } else {
-    auto published = boot.get("shm.transport");
+    RMA_TRY(boot.put("shm.transport.0", name));
+  }
+  RMA_TRY(boot.fence());
+  if (rank != 0) {
+    auto published = boot.get("shm.transport.0");
     if (!published) return published.status();
     auto opened = Segment::open(published.value());
     if (!opened) return opened.status();

@@ -38,21 +38,36 @@ void wake_all(Call& c) {
 
 // --- passive-target locks on shared words -------------------------------------------------------
 
+// Rings the ranks blocked on t's lock; the waiter count makes the common case one load.
+void wake_lock_waiters(Call& c, int t) {
+  ShmWin& s = shm(c);
+  if (s.lock(t).waiting.load(std::memory_order_seq_cst) == 0) return;
+  for (int r = 0; r < c.w.ranks(); ++r)
+    if (s.lock_waiting(t, r).load(std::memory_order_seq_cst)) wake(c, r);
+}
+
 Status acquire(Call& c, int t, bool exclusive) {
   ShmWin& s = shm(c);
   const int me = c.w.rank();
   PassiveLock& l = s.lock(t);
   const std::uint64_t ticket = l.take_ticket();
-  s.lock_waiting(t, me).store(1, std::memory_order_seq_cst);
-  Status st = wait_for(c, "passive lock on shared words", t,
-                       [&] { return l.try_enter(ticket, exclusive); });
-  s.lock_waiting(t, me).store(0, std::memory_order_seq_cst);
-  if (!st) return st;
+  if (!l.try_enter(ticket, exclusive)) {
+    // Announce the wait before re-checking, so a holder leaving now either sees it or is seen.
+    l.waiting.fetch_add(1, std::memory_order_seq_cst);
+    s.lock_waiting(t, me).store(1, std::memory_order_seq_cst);
+    // try_enter changes the lock when it succeeds, and a wait may evaluate its condition
+    // more than once: remember the success.
+    bool entered = false;
+    Status st = wait_for(c, "passive lock on shared words", t, [&] {
+      return entered || (entered = l.try_enter(ticket, exclusive));
+    });
+    s.lock_waiting(t, me).store(0, std::memory_order_seq_cst);
+    l.waiting.fetch_sub(1, std::memory_order_seq_cst);
+    if (!st) return st;
+  }
   s.held[static_cast<std::size_t>(t)] = exclusive ? ShmWin::Held::exclusive : ShmWin::Held::shared;
   count(c, DirectOp::sync_word);
-  // The head moved on: the next waiter may be compatible (shared after shared).
-  for (int r = 0; r < c.w.ranks(); ++r)
-    if (s.lock_waiting(t, r).load(std::memory_order_seq_cst)) wake(c, r);
+  wake_lock_waiters(c, t);  // the head moved on: a shared request behind may enter too
   return Status::ok();
 }
 
@@ -62,8 +77,7 @@ void release(Call& c, int t) {
   if (h == ShmWin::Held::shared || h == ShmWin::Held::exclusive) {
     s.lock(t).leave(h == ShmWin::Held::exclusive);
     count(c, DirectOp::sync_word);
-    for (int r = 0; r < c.w.ranks(); ++r)
-      if (s.lock_waiting(t, r).load(std::memory_order_seq_cst)) wake(c, r);
+    wake_lock_waiters(c, t);
   }
   h = ShmWin::Held::none;
 }
@@ -384,6 +398,10 @@ Status memory_barrier(Call& c) {
 Status direct_flush(Call& c, int) { return memory_barrier(c); }
 Status direct_flush_all(Call& c) { return memory_barrier(c); }
 Status direct_request_wait(Call&, core::RequestState& r) { return r.status; }
+Result<bool> direct_request_test(Call&, core::RequestState& r) {
+  if (!r.status) return r.status;
+  return true;  // direct ops complete in their call
+}
 
 Status direct_free(Call& c) { return barrier(c); }
 
@@ -412,6 +430,7 @@ core::WindowOps make_table() {
   t.flush_local_all = direct_flush_all;
   t.sync = memory_barrier;
   t.request_wait = direct_request_wait;
+  t.request_test = direct_request_test;
   t.free = direct_free;
   return t;
 }
@@ -428,7 +447,7 @@ std::vector<std::string> direct_slots() {
           "compare_and_swap", "fence", "post",     "start",          "complete",
           "wait",     "test",       "lock",       "unlock",         "lock_all",
           "unlock_all", "flush",    "flush_local", "flush_all",     "flush_local_all",
-          "sync",     "request_wait", "free"};
+          "sync",     "request_wait", "request_test", "free"};
 }
 
 // --- layout of the control segment ----------------------------------------------------------------
@@ -480,6 +499,22 @@ Result<SharedRegion> ShmWin::shared_query(int rank) const {
 }
 
 void ShmWin::describe(WindowState& s) const {
+  // This rank's lock word, as other ranks see it: the ticket queue and who is inside.
+  if (control) {
+    auto& self = const_cast<ShmWin&>(*this);
+    std::string text;
+    for (int r = 0; r < layout.ranks; ++r) {
+      PassiveLock& l = self.lock(r);
+      const auto next = l.next_ticket.load(), head = l.head.load();
+      const auto readers = l.readers.load(), writer = l.writer.load(), waiting = l.waiting.load();
+      if (next == 0 && readers == 0 && writer == 0) continue;
+      text += (text.empty() ? "" : "; ") + std::string("rank ") + std::to_string(r) + ": tickets " +
+              std::to_string(next) + ", head " + std::to_string(head) + ", readers " +
+              std::to_string(readers) + ", writer " + std::to_string(writer) + ", waiting " +
+              std::to_string(waiting);
+    }
+    s.lock_holders = text;
+  }
   for (std::size_t t = 0; t < held.size(); ++t) {
     if (held[t] == Held::none) continue;
     TargetState ts;

@@ -7,7 +7,9 @@
 //   launcher_client(fd, rank, size)  the rmabench launcher's service, over an inherited socket
 //   pmix_client()                    PMIx, when started by mpirun or srun --mpi=pmix
 //
-// Keys are plain strings; by convention "<topic>.<rank>" (e.g. "fabric.addr.3").
+// Keys end with the publishing rank, "<topic>.<rank>" (e.g. "fabric.addr.3"): PMIx keeps
+// every process's keys apart, so a reader must know whose key it wants. Publish, fence, then
+// read: the launcher's service lets get() wait for a key, PMIx only promises it after a fence.
 #pragma once
 
 #include <chrono>

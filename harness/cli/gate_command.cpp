@@ -1,0 +1,57 @@
+// `rmabench gate REPORT --baseline BASE`: compare a run's report.json with a committed
+// baseline and exit 1 when it regressed (reports/gate.hpp says what counts), printing the
+// diff as text or Markdown. A file that cannot be read or is not a report is a usage error
+// (exit 2) naming the file and, from report_from_json, the field.
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+
+#include "cli/app.hpp"
+#include "cli/commands.hpp"
+#include "reports/gate.hpp"
+#include "reports/gate_markdown_writer.hpp"
+#include "reports/gate_text_writer.hpp"
+
+namespace harness::cli {
+namespace {
+
+reports::Report read_report(const std::string& path, const std::string& role) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw suite::UsageError(role + " " + path + ": cannot be read: " + std::strerror(errno));
+  }
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw suite::UsageError(role + " " + path + " is not JSON: " + e.what());
+  }
+  try {
+    return reports::report_from_json(j);
+  } catch (const std::runtime_error& e) {
+    throw suite::UsageError(role + " " + path + " is not an rmabench report: " + e.what());
+  }
+}
+
+}  // namespace
+
+int gate_command(const GateArgs& args) {
+  const reports::Report baseline = read_report(args.baseline, "baseline");
+  const reports::Report report = read_report(args.report, "report");
+  reports::GateOptions options;
+  options.threshold = args.threshold;
+  options.alpha = args.alpha;
+  options.report_name = args.report;
+  options.baseline_name = args.baseline;
+  const reports::GateResult g = reports::gate(baseline, report, options);
+  if (args.format == "md") {
+    reports::write_gate_markdown(g, std::cout);
+  } else {
+    reports::write_gate_text(g, std::cout);
+  }
+  std::cout.flush();
+  return g.regressed() ? kExitFailed : kExitOk;
+}
+
+}  // namespace harness::cli

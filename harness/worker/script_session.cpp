@@ -1,0 +1,163 @@
+#include "worker/script_session.hpp"
+
+#include "lua/lua_rma.hpp"
+
+namespace harness::worker {
+
+using nlohmann::json;
+
+ScriptSession::ScriptSession(const suite::CaseSpec& spec, rma::Runtime& rt,
+                             launcher::ControlChannel& ctrl, StateBoard& board)
+    : spec_(spec), rt_(rt), ctrl_(ctrl), board_(board) {
+  ctx_.rt = &rt;
+  ctx_.spec = &spec;
+  ctx_.log = [this](const std::string& line) { ctrl_.send({{"t", "log"}, {"text", line}}); };
+  board_.attach(&rt_, &ctx_);
+}
+
+ScriptSession::~ScriptSession() { board_.attach(&rt_, nullptr); }
+
+bool ScriptSession::load(lua::LuaFailure& f) {
+  lua_State* L = state_.get();
+  lua::open_rma(L, ctx_);
+  phase("load");
+  if (!lua::run_file(L, spec_.script, f)) return false;
+  if (!lua_istable(L, -1)) {
+    f.message = "the script must return a case table, it returned " +
+                std::string(luaL_typename(L, -1));
+    f.where = spec_.script;
+    return false;
+  }
+  case_idx_ = lua_gettop(L);
+  lua::set_options(L, case_idx_, spec_.options);
+  new_ctx();
+  return true;
+}
+
+void ScriptSession::set_options(const std::map<std::string, std::string>& values) {
+  lua::set_options(state_.get(), case_idx_, values);
+}
+
+std::set<std::string> ScriptSession::declared_options() const {
+  lua_State* L = state_.get();
+  std::set<std::string> out;
+  lua_getfield(L, case_idx_, "options");
+  if (lua_istable(L, -1)) {
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+      if (lua_type(L, -2) == LUA_TSTRING) out.insert(lua_tostring(L, -2));
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 1);
+  return out;
+}
+
+std::string ScriptSession::option_value(const std::string& name) const {
+  lua_State* L = state_.get();
+  lua_getglobal(L, "rma");
+  lua_getfield(L, -1, "opt");
+  lua_getfield(L, -1, name.c_str());
+  std::string v;
+  if (lua_type(L, -1) == LUA_TBOOLEAN) v = lua_toboolean(L, -1) ? "true" : "false";
+  else if (lua_type(L, -1) == LUA_TNUMBER || lua_type(L, -1) == LUA_TSTRING) v = lua_tostring(L, -1);
+  lua_pop(L, 3);
+  return v;
+}
+
+void ScriptSession::new_ctx() {
+  lua_State* L = state_.get();
+  if (ctx_idx_) {
+    lua_newtable(L);
+    lua_replace(L, ctx_idx_);
+    return;
+  }
+  lua_newtable(L);
+  ctx_idx_ = lua_gettop(L);
+}
+
+int ScriptSession::iterations() const {
+  lua_State* L = state_.get();
+  int n = 1;
+  lua_getfield(L, case_idx_, "iterations");
+  if (lua_isinteger(L, -1) && lua_tointeger(L, -1) > 0) n = static_cast<int>(lua_tointeger(L, -1));
+  lua_pop(L, 1);
+  return n;
+}
+
+void ScriptSession::phase(const char* name) {
+  phase_ = name;
+  board_.set_phase(name);
+}
+
+bool ScriptSession::call_hook(const char* name, lua::LuaFailure& f) {
+  lua_State* L = state_.get();
+  phase(name);
+  lua_getfield(L, case_idx_, name);
+  if (lua_isnil(L, -1)) {
+    lua_pop(L, 1);
+    return true;
+  }
+  lua_pushvalue(L, ctx_idx_);
+  return lua::protected_call(L, 1, 0, f);
+}
+
+bool ScriptSession::barrier(lua::LuaFailure& f) {
+  ctx_.set_where("harness barrier after " + phase_);
+  rma::Status s = rt_.barrier();
+  ctx_.set_where({});
+  if (s) return true;
+  f.where = "harness barrier after " + phase_;
+  f.message = s.to_string();
+  return false;
+}
+
+bool ScriptSession::declared_messages(json& out, lua::LuaFailure& f) {
+  lua_State* L = state_.get();
+  if (!ctx_.paths.empty() && ctx_.paths == std::set<std::string>{"direct"}) {
+    out = {{"total", 0}};
+    return true;
+  }
+  lua_getfield(L, case_idx_, "messages");
+  if (lua_isfunction(L, -1)) {
+    lua_pushvalue(L, ctx_idx_);
+    if (!lua::protected_call(L, 1, 1, f)) return false;
+  }
+  if (lua_istable(L, -1)) {
+    json expected = json::object();
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+      if (lua_type(L, -2) == LUA_TSTRING && lua_isinteger(L, -1))
+        expected[lua_tostring(L, -2)] = lua_tointeger(L, -1);
+      lua_pop(L, 1);
+    }
+    out = expected;
+  }
+  lua_pop(L, 1);
+  return true;
+}
+
+void ScriptSession::add_context(json& result) {
+  json failures = json::array();
+  for (const auto& e : ctx_.failures) failures.push_back({{"where", e.where}, {"message", e.message}});
+  result["failures"] = failures;
+  result["metrics"] = ctx_.metrics;
+  result["paths"] = ctx_.paths;
+}
+
+json ScriptSession::ended(const lua::LuaFailure& f, json result) {
+  result["t"] = "result";
+  result["rank"] = rt_.rank();
+  result["early"] = true;
+  add_context(result);
+  if (f.kind == "skip") {
+    result["status"] = "skip";
+    result["reason"] = f.message;
+    return result;
+  }
+  result["status"] = f.kind == "fail" ? "fail" : "error";
+  result["failures"].push_back({{"where", f.where}, {"message", f.message}});
+  return result;
+}
+
+}  // namespace harness::worker

@@ -1,0 +1,115 @@
+-- compare_and_swap on every integer dtype (floats must raise TYPE), in its two forms
+-- (`form=value`: the old value returned at once, under lock or lock_all; `form=buffer`:
+-- into a result buffer, any epoch). Each rank works on its right neighbour's window, one
+-- element per (dtype, case), three CAS in a row on it: compare with the current value
+-- (swaps in a), compare with the stale initial value (must not swap), compare with a
+-- (swaps in b). Each returns the value it found — init, a, a — and the element ends as b.
+-- The cases include each type's extreme values, where a sign or width mistake shows.
+-- Messages (am), n ≥ 2 ranks, M CAS per rank: as for fetch_and_op_ops.lua — value form
+-- n·(2M + 1); buffer form n·(2M + 2) under lock/lock_all, 2nM + E(n) under fence,
+-- n·(2M + 1) under pscw.
+local INTS = {"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"}
+
+-- {init, a, b} triples for a dtype: small values and the type's extremes.
+local function cases(dtype)
+  local w = tonumber(dtype:sub(2))
+  local signed = dtype:sub(1, 1) == "i"
+  local hi, lo
+  if signed then hi, lo = (1 << (w - 1)) - 1, -(1 << (w - 1))
+  elseif w < 64 then hi, lo = (1 << w) - 1, 0
+  else hi, lo = math.maxinteger, 0 end
+  return { {1, 2, 3}, {hi, lo, hi - 1}, {lo, hi, 7}, {0, 85, 51} }
+end
+
+local function exchange(n)
+  local p, steps = 1, 0
+  while p * 2 <= n do p = p * 2; steps = steps + 1 end
+  return 2 * (n - p) + p * steps
+end
+
+return {
+  name = "compare-and-swap-ops",
+  ranks = 2,
+  options = {
+    form = {"value (returned at once) or buffer (a result buffer)", "value"},
+    sync = {"lock, lock_all, fence or pscw", "lock"},
+  },
+  setup = function(ctx)
+    if rma.opt.form == "value" and (rma.opt.sync == "fence" or rma.opt.sync == "pscw") then
+      rma.skip("a compare_and_swap returning its value needs a lock or lock_all epoch")
+    end
+    ctx.slots, ctx.cas = {}, 0
+    local off = 0
+    for _, dtype in ipairs(INTS) do
+      local es = rma.buffer(1, dtype):bytes()
+      for _, c in ipairs(cases(dtype)) do
+        -- One 8-byte slot per case: disp is in bytes (disp_unit 1).
+        ctx.slots[#ctx.slots + 1] = { dtype = dtype, es = es, disp = off, init = c[1], a = c[2],
+                                      b = c[3], res = rma.buffer(3, dtype) }
+        off = off + 8
+        ctx.cas = ctx.cas + 3
+      end
+    end
+    ctx.win = rma.window{ size = off }
+    for _, s in ipairs(ctx.slots) do
+      ctx.win:local_buffer(s.dtype):set(s.disp // s.es, s.init)
+    end
+  end,
+  run = function(ctx)
+    local sync, win = rma.opt.sync, ctx.win
+    local right, left = (rma.rank + 1) % rma.size, (rma.rank - 1) % rma.size
+    if sync == "lock" then win:lock(right, "exclusive")
+    elseif sync == "lock_all" then win:lock_all()
+    elseif sync == "fence" then win:fence("noprecede")
+    elseif sync == "pscw" then win:post({left}); win:start({right})
+    else rma.fail("unknown sync '" .. sync .. "'") end
+
+    for _, f in ipairs({"f32", "f64"}) do
+      rma.expect_error("TYPE", function()
+        win:compare_and_swap(0, 1, right, 0, f, rma.buffer(1, f))
+      end)
+    end
+    local value = rma.opt.form == "value"
+    for _, s in ipairs(ctx.slots) do
+      local steps = { {s.init, s.a}, {s.init, s.b}, {s.a, s.b} }  -- {compare, value}
+      for k, st in ipairs(steps) do
+        if value then
+          s.res:set(k - 1, win:compare_and_swap(st[1], st[2], right, s.disp, s.dtype))
+        else
+          win:compare_and_swap(st[1], st[2], right, s.disp, s.dtype, s.res:sub(k - 1, 1))
+        end
+      end
+    end
+
+    if sync == "lock" then win:unlock(right)
+    elseif sync == "lock_all" then win:unlock_all()
+    elseif sync == "fence" then win:fence("nosucceed")
+    else win:complete(); win:wait() end
+  end,
+  check = function(ctx)
+    for _, s in ipairs(ctx.slots) do
+      local what = s.dtype .. " " .. s.init .. "→" .. s.a .. "→" .. s.b
+      rma.expect_eq(s.res:get(0), s.init, what .. ": first CAS found the initial value")
+      rma.expect_eq(s.res:get(1), s.a, what .. ": stale compare found a")
+      rma.expect_eq(s.res:get(2), s.a, what .. ": third CAS found a")
+      rma.expect_eq(ctx.win:local_buffer(s.dtype):get(s.disp // s.es), s.b, what .. ": final")
+    end
+  end,
+  teardown = function(ctx) ctx.win:free() end,
+  messages = function(ctx)
+    local n, m = rma.size, ctx.cas
+    if n == 1 then return { total = 0 } end
+    local by = { compare_and_swap = n * m, compare_and_swap_resp = n * m }
+    local sync = rma.opt.sync
+    if rma.opt.form == "value" then
+      by.total, by.unlock = n * (2 * m + 1), n
+    elseif sync == "fence" then
+      by.total, by.fence_count = 2 * n * m + exchange(n), exchange(n)
+    elseif sync == "pscw" then
+      by.total, by.post = n * (2 * m + 1), n
+    else
+      by.total, by.lock, by.lock_granted = n * (2 * m + 2), n, n
+    end
+    return by
+  end,
+}

@@ -1,0 +1,69 @@
+-- Shared by the benchmark patterns: windows of every flavor, the op under test, and what
+-- each synchronization mode costs in messages on the am path (docs/message-counts.md).
+local M = {}
+
+-- A window of `bytes` at rank 1 (every rank makes one, collectively), as `flavor` says.
+-- Returns the window and the displacement ops use at the target.
+function M.window(flavor, bytes)
+  if flavor == "dynamic" then
+    local w = rma.window{ flavor = "dynamic", path = "auto" }
+    local mem = rma.buffer(bytes, "u8")
+    local addr = rma.buffer(1, "i64"):set(0, w:attach(mem))
+    -- Rank 1 tells rank 0 where its memory is.
+    if rma.rank == 1 then rma.send(0, addr, 77) elseif rma.rank == 0 then rma.recv(1, addr, 77) end
+    return w, addr:get(0), mem
+  end
+  if flavor == "create" or flavor == "allocate" or flavor == "shared" then
+    return rma.window{ size = bytes, flavor = flavor }, 0
+  end
+  rma.fail("unknown flavor '" .. flavor .. "'")
+end
+
+-- Issues one op of `size` bytes (i64 elements for the accumulate family) from rank 0.
+function M.op(ctx, op)
+  local w, d = ctx.win, ctx.disp
+  if op == "put" then w:put(ctx.data, 1, d)
+  elseif op == "get" then w:get(ctx.data, 1, d)
+  elseif op == "accumulate" then w:accumulate(ctx.data, 1, d, "sum")
+  elseif op == "get_accumulate" then w:get_accumulate(ctx.data, ctx.result, 1, d, "sum")
+  elseif op == "fetch_and_op" then w:fetch_and_op(1, 1, d, "sum", "i64", ctx.result)
+  elseif op == "compare_and_swap" then w:compare_and_swap(0, 0, 1, d, "i64", ctx.result)
+  else rma.fail("unknown op '" .. op .. "'") end
+end
+
+function M.dtype(op) return (op == "put" or op == "get") and "u8" or "i64" end
+
+-- Bytes one op moves (fetch_and_op / compare_and_swap: one i64).
+function M.op_bytes(op, size)
+  if op == "fetch_and_op" or op == "compare_and_swap" then return 8 end
+  if M.dtype(op) == "i64" then return math.max(8, size // 8 * 8) end
+  return size
+end
+
+-- RMA packets per iteration on the am path for one op (`n` of them per epoch) under `sync`:
+-- the steady state, since setup takes any lock held across iterations.
+function M.am_messages(op, sync, bytes, n)
+  n = n or 1
+  local eager = bytes <= rma.eager_limit
+  local fetching = op == "get" or op == "get_accumulate" or op == "fetch_and_op"
+                   or op == "compare_and_swap"
+  local rndv = not eager and op ~= "get"  -- a large op's data waits for a cts
+  local per_op = 1 + (fetching and 1 or 0) + (rndv and 1 or 0)
+  if sync == "lock" then
+    if n == 1 and not rndv then return per_op + (fetching and 0 or 1) end  -- lock rides along
+    return 2 + n * per_op + (fetching and 0 or 1)                          -- request, grant, ack
+  elseif sync == "lock_all" then
+    if n == 1 and not rndv then return per_op + (fetching and 0 or 1) end
+    return 2 + n * per_op + (fetching and 0 or 1)
+  elseif sync == "flush" then
+    return n * per_op + (fetching and 0 or 1)
+  elseif sync == "flush_local" then
+    return n * per_op
+  elseif sync == "pscw" then
+    return 1 + n * per_op          -- post; the last op carries done
+  elseif sync == "fence" then
+    return 2 + n * per_op          -- the closing fence's exchange (two ranks)
+  end
+end
+
+return M

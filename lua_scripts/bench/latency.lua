@@ -1,0 +1,66 @@
+-- Latency of one RMA operation under one synchronization mode, as OSU's one-sided benchmarks
+-- measure it: rank 0 is the origin, rank 1 the target; every iteration is a whole epoch
+-- (lock: lock-op-unlock; lock_all: lock_all-op-unlock_all; flush and flush_local: op then the
+-- flush inside a lock_all held across iterations; pscw: start-op-complete against
+-- post-wait; fence: fence(noprecede)-op-fence(nosucceed)). Benchmark it with
+-- `rmabench bench lua_scripts/bench/latency.lua -o op=get --sync lock,flush --sizes 1:1M`;
+-- run as a case it checks the data and the messages of one iteration.
+local common = require("common")
+
+return {
+  name = "latency",
+  ranks = 2,
+  options = {
+    op = {"put | get | accumulate | get_accumulate | fetch_and_op | compare_and_swap", "put"},
+    sync = {"lock | flush | flush_local | lock_all | pscw | fence", "lock"},
+    size = {"bytes per operation", 8},
+    flavor = {"create | allocate | dynamic | shared", "allocate"},
+  },
+  setup = function(ctx)
+    if rma.size < 2 then rma.skip("needs an origin and a target") end
+    local op, sync = rma.opt.op, rma.opt.sync
+    ctx.bytes = common.op_bytes(op, rma.opt.size)
+    ctx.win, ctx.disp = common.window(rma.opt.flavor, math.max(ctx.bytes, 8))
+    local dtype = common.dtype(op)
+    local count = ctx.bytes // (dtype == "i64" and 8 or 1)
+    ctx.data = rma.buffer(count, dtype):fill(1)
+    ctx.result = rma.buffer(count, dtype)
+    if rma.rank == 0 and (sync == "flush" or sync == "flush_local") then
+      -- The epoch (and its lock) stays open over the iterations: take it here, once.
+      ctx.win:lock_all()
+      common.op(ctx, op)
+      ctx.win:flush(1)
+    end
+  end,
+  run = function(ctx)
+    local op, sync, w = rma.opt.op, rma.opt.sync, ctx.win
+    if sync == "fence" then
+      w:fence("noprecede")
+      if rma.rank == 0 then common.op(ctx, op) end
+      w:fence("nosucceed")
+    elseif sync == "pscw" then
+      if rma.rank == 0 then w:start({1}); common.op(ctx, op); w:complete()
+      elseif rma.rank == 1 then w:post({0}); w:wait() end
+    elseif rma.rank == 0 then
+      if sync == "lock" then w:lock(1, "exclusive"); common.op(ctx, op); w:unlock(1)
+      elseif sync == "lock_all" then w:lock_all(); common.op(ctx, op); w:unlock_all()
+      elseif sync == "flush" then common.op(ctx, op); w:flush(1)
+      elseif sync == "flush_local" then common.op(ctx, op); w:flush_local(1)
+      else rma.fail("unknown sync '" .. sync .. "'") end
+    end
+  end,
+  check = function(ctx)
+    if rma.rank == 1 and rma.opt.op == "put" and rma.opt.flavor ~= "dynamic" then
+      rma.expect_eq(ctx.win:local_buffer():sub(0, ctx.bytes), ctx.data, "the put arrived")
+    end
+  end,
+  teardown = function(ctx)
+    if rma.rank == 0 and (rma.opt.sync == "flush" or rma.opt.sync == "flush_local") then
+      ctx.win:unlock_all()
+    end
+    ctx.win:free()
+  end,
+  messages = function()
+    return { total = common.am_messages(rma.opt.op, rma.opt.sync, common.op_bytes(rma.opt.op, rma.opt.size)) }
+  end,
+}

@@ -1,0 +1,230 @@
+#include "reports/gate.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+#include "reports/benchmark_runs.hpp"
+#include "reports/mann_whitney.hpp"
+#include "reports/text_format.hpp"
+
+namespace reports {
+
+namespace {
+
+bool failing(const CaseResult& c) {
+  return !c.passed() && !c.skipped();
+}
+
+std::string first_detail(const CaseResult& c) {
+  if (!c.failures.empty()) {
+    const Failure& f = c.failures.front();
+    std::string where = f.where.empty() ? "" : f.where + ": ";
+    if (f.rank >= 0) where = "rank " + std::to_string(f.rank) + " " + where;
+    return printable(where + f.message);
+  }
+  if (c.expected == "deadlock" && c.status == Status::pass) {
+    return "expected a deadlock, but the case ran to completion";
+  }
+  return printable(c.reason);
+}
+
+CaseChange change_of(const CaseResult* before, const CaseResult* after) {
+  CaseChange ch;
+  ch.id = before ? before->id : after->id;
+  if (before) ch.before = verdict_word(*before);
+  if (after) {
+    ch.after = verdict_word(*after);
+    ch.detail = first_detail(*after);
+  }
+  return ch;
+}
+
+// Total first, then every packet type whose count differs (a type absent on one side
+// counts 0 there: by_type lists non-zero counts only).
+std::vector<CountChange> count_changes(const MessageCounts& before, const MessageCounts& after) {
+  std::vector<CountChange> out;
+  if (before.total != after.total) out.push_back({"total", before.total, after.total});
+  std::set<std::string> types;
+  for (const auto& [t, n] : before.by_type) types.insert(t);
+  for (const auto& [t, n] : after.by_type) types.insert(t);
+  for (const auto& t : types) {
+    const auto b = before.by_type.find(t);
+    const auto a = after.by_type.find(t);
+    const std::uint64_t nb = b == before.by_type.end() ? 0 : b->second;
+    const std::uint64_t na = a == after.by_type.end() ? 0 : a->second;
+    if (nb != na) out.push_back({t, nb, na});
+  }
+  return out;
+}
+
+void compare_messages(const CaseResult& before, const CaseResult& after, GateResult& g) {
+  if (!before.messages.measured) return;
+  MessageChange m;
+  m.id = after.id;
+  if (auto e = after.messages.expected.find("total"); e != after.messages.expected.end()) {
+    m.declares_total = true;
+    m.expected_total = e->second;
+  }
+  if (after.messages.measured) {
+    m.counts = count_changes(before.messages, after.messages);
+    if (m.counts.empty()) return;
+  } else {
+    // A case that now fails or is skipped is reported for that; a case that passes without
+    // its count lost the check the baseline had.
+    if (!after.passed()) return;
+    m.measured_now = false;
+    m.counts.push_back({"total", before.messages.total, 0});
+  }
+  g.message_changes.push_back(std::move(m));
+}
+
+void compare_cases(const Report& baseline, const Report& report, GateResult& g) {
+  std::unordered_map<std::string, const CaseResult*> now;
+  for (const auto& c : report.cases) now.try_emplace(c.id, &c);
+  std::set<std::string> in_baseline;
+  for (const auto& b : baseline.cases) {
+    if (!in_baseline.insert(b.id).second) continue;  // a duplicate id: the first one counts
+    const auto it = now.find(b.id);
+    if (it == now.end()) {
+      (b.passed() ? g.missing : g.gone).push_back(change_of(&b, nullptr));
+      continue;
+    }
+    const CaseResult& c = *it->second;
+    ++g.cases_compared;
+    if (b.passed() && failing(c)) {
+      g.now_failing.push_back(change_of(&b, &c));
+    } else if (b.passed() && c.skipped()) {
+      g.now_skipped.push_back(change_of(&b, &c));
+    } else if (!b.passed() && c.passed()) {
+      g.now_passing.push_back(change_of(&b, &c));
+    } else if (failing(b) && failing(c)) {
+      g.still_failing.push_back(change_of(&b, &c));
+    }
+    compare_messages(b, c, g);
+  }
+  std::set<std::string> seen;
+  for (const auto& c : report.cases) {
+    if (in_baseline.count(c.id) || !seen.insert(c.id).second) continue;
+    ++g.new_cases;
+    if (failing(c)) g.new_failing.push_back(change_of(nullptr, &c));
+  }
+}
+
+void compare_benchmarks(const Report& baseline, const Report& report, GateResult& g) {
+  const GateOptions& o = g.options;
+  const std::vector<BenchmarkRun> before = benchmark_runs(baseline.benchmarks);
+  const std::vector<BenchmarkRun> after = benchmark_runs(report.benchmarks);
+  std::unordered_map<std::string, const BenchmarkRun*> now;
+  for (const auto& r : after) now.emplace(r.name, &r);
+  std::set<std::string> in_baseline;
+  for (const auto& b : before) {
+    in_baseline.insert(b.name);
+    const auto it = now.find(b.name);
+    if (it == now.end()) {
+      g.missing_benchmarks.push_back(b.name);
+      continue;
+    }
+    const BenchmarkRun& a = *it->second;
+    const auto tb = b.time_ns();
+    const auto ta = a.time_ns();
+    if (!tb || !ta || !(tb->median > 0)) continue;
+    ++g.benchmarks_compared;
+
+    LatencyChange ch;
+    ch.name = b.name;
+    ch.before_ns = tb->median;
+    ch.after_ns = ta->median;
+    ch.change = ta->median / tb->median - 1;
+    ch.before_repetitions = tb->repetitions;
+    ch.after_repetitions = ta->repetitions;
+    bool beyond_noise = false;
+    if (b.times_ns.size() >= o.min_repetitions && a.times_ns.size() >= o.min_repetitions) {
+      ch.u_test = true;
+      ch.p = mann_whitney_u(b.times_ns, a.times_ns).p;
+      beyond_noise = ch.p < o.alpha;
+    } else if (ch.change > 0) {
+      beyond_noise = ta->min > tb->max;  // equal to the medians when there is no band
+    } else {
+      beyond_noise = ta->max < tb->min;
+    }
+    if (std::abs(ch.change) <= o.threshold) continue;
+    if (!beyond_noise) {
+      g.within_noise.push_back(ch);
+    } else if (ch.change > 0) {
+      g.slower.push_back(ch);
+    } else {
+      g.faster.push_back(ch);
+    }
+  }
+  for (const auto& a : after) {
+    if (!in_baseline.count(a.name)) g.new_benchmarks.push_back(a.name);
+    if (!a.error.empty()) g.benchmark_errors.push_back(printable(a.name + ": " + a.error));
+  }
+}
+
+std::string short_json(const nlohmann::json& j) {
+  std::string s = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return s.size() > 80 ? s.substr(0, 77) + "..." : s;
+}
+
+}  // namespace
+
+std::size_t GateResult::regression_count() const {
+  return now_failing.size() + missing.size() + new_failing.size() + message_changes.size() +
+         (latency_gated ? slower.size() : 0);
+}
+
+std::size_t GateResult::improvement_count() const {
+  return now_passing.size() + (latency_gated ? faster.size() : 0);
+}
+
+GateResult gate(const Report& baseline, const Report& report, const GateOptions& options) {
+  GateResult g;
+  g.options = options;
+  if (baseline.context.host != report.context.host) {
+    g.latency_gated = false;
+    g.latency_note = "the baseline was taken on host '" + printable(baseline.context.host) +
+                     "', this run on '" + printable(report.context.host) + "'";
+  } else if (baseline.context.topology != report.context.topology) {
+    g.latency_gated = false;
+    g.latency_note = "the host topology differs: baseline " +
+                     short_json(baseline.context.topology) + ", this run " +
+                     short_json(report.context.topology);
+  }
+  compare_cases(baseline, report, g);
+  compare_benchmarks(baseline, report, g);
+  return g;
+}
+
+std::string format_time_ns(double ns) {
+  if (!std::isfinite(ns)) return "?";
+  const char* unit = "ns";
+  double v = ns;
+  if (std::abs(ns) >= 1e9) {
+    unit = "s";
+    v = ns / 1e9;
+  } else if (std::abs(ns) >= 1e6) {
+    unit = "ms";
+    v = ns / 1e6;
+  } else if (std::abs(ns) >= 1e3) {
+    unit = "us";
+    v = ns / 1e3;
+  }
+  const double a = std::abs(v);
+  const int decimals = a < 10 ? 3 : a < 100 ? 2 : a < 1000 ? 1 : 0;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f %s", decimals, v, unit);
+  return buf;
+}
+
+std::string format_change(double change) {
+  if (!std::isfinite(change)) return "?";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%+.1f%%", change * 100);
+  return buf;
+}
+
+}  // namespace reports

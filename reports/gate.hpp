@@ -1,0 +1,115 @@
+// reports/gate.hpp — compares a run's report with a baseline report and decides whether the
+// run regressed (`rmabench gate`).
+//
+// A regression is
+//   - a case that passed in the baseline and now fails, or is missing from the report;
+//   - a case that is not in the baseline and fails (a new conformance failure);
+//   - any change of a measured message count, total or per packet type, of a case in both
+//     (counts are exact: the protocol either costs the same or it changed);
+//   - a benchmark whose time per iteration got slower beyond noise, when the baseline was
+//     taken on the same host (context.host and context.topology equal). On another host the
+//     changes are still computed and listed, but do not count.
+// "Beyond noise": with at least `min_repetitions` repetitions on both sides, a two-sided
+// Mann-Whitney U test on the repetitions' times (as Google Benchmark's compare.py does) must
+// give p < alpha and the medians must differ by more than `threshold`; with fewer, the
+// medians must differ by more than `threshold` and the min-max bands of the repetitions,
+// where there are any, must not overlap. Improvements (cases now passing, benchmarks faster
+// by the same rules) are listed and never fail the gate.
+//
+//   GateResult g = gate(baseline, report, GateOptions{});
+//   write_gate_text(g, std::cout);   // reports/gate_text_writer.hpp
+//   return g.regressed() ? 1 : 0;
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "reports/model.hpp"
+
+namespace reports {
+
+struct GateOptions {
+  double threshold = 0.05;          // smallest relative change of a median that counts (0.05 = 5%)
+  double alpha = 0.05;              // significance level of the U test
+  std::size_t min_repetitions = 5;  // per side, for the U test
+  std::string report_name = "report";  // how the writers name the two files
+  std::string baseline_name = "baseline";
+};
+
+// A case whose verdict changed. A side where the case does not exist has an empty verdict.
+struct CaseChange {
+  std::string id;
+  std::string before;  // verdict word in the baseline ("PASS", "FAIL", ...), "" if absent
+  std::string after;   // verdict word now, "" if absent
+  std::string detail;  // first failure or reason now, for a quick look
+};
+
+struct CountChange {
+  std::string type;  // "total" or a packet type
+  std::uint64_t before = 0;
+  std::uint64_t after = 0;
+};
+
+struct MessageChange {
+  std::string id;
+  std::vector<CountChange> counts;   // total first, then the packet types that changed
+  bool measured_now = true;          // false: the baseline measured, this run did not
+  std::uint64_t expected_total = 0;  // the minimum the case declares; 0 when it declares none
+  bool declares_total = false;
+};
+
+struct LatencyChange {
+  std::string name;      // the benchmark's run name
+  double before_ns = 0;  // medians of the time per iteration
+  double after_ns = 0;
+  double change = 0;    // after / before - 1
+  bool u_test = false;  // false: medians and bands compared (too few repetitions)
+  double p = 1;         // the U test's p-value (u_test only)
+  std::size_t before_repetitions = 0;
+  std::size_t after_repetitions = 0;
+};
+
+struct GateResult {
+  GateOptions options;
+
+  // Regressions.
+  std::vector<CaseChange> now_failing;  // passed in the baseline, fails now
+  std::vector<CaseChange> missing;      // passed in the baseline, not in the report
+  std::vector<CaseChange> new_failing;  // not in the baseline, fails
+  std::vector<MessageChange> message_changes;
+  std::vector<LatencyChange> slower;  // regressions only when latency_gated
+
+  // Improvements.
+  std::vector<CaseChange> now_passing;
+  std::vector<LatencyChange> faster;
+
+  // Reported, never gated.
+  bool latency_gated = true;
+  std::string latency_note;                 // why latency is not gated ("" when it is)
+  std::vector<CaseChange> now_skipped;      // passed in the baseline, skipped now
+  std::vector<CaseChange> still_failing;    // failed in both
+  std::vector<CaseChange> gone;             // did not pass in the baseline, not in the report
+  std::vector<LatencyChange> within_noise;  // medians moved past the threshold, not beyond noise
+  std::vector<std::string> missing_benchmarks;  // in the baseline only
+  std::vector<std::string> new_benchmarks;      // in the report only
+  std::vector<std::string> benchmark_errors;    // "name: message" of runs that failed now
+  std::size_t cases_compared = 0;               // cases present in both
+  std::size_t new_cases = 0;                    // cases present in the report only
+  std::size_t benchmarks_compared = 0;  // benchmarks present in both with a time on each side
+
+  std::size_t regression_count() const;
+  std::size_t improvement_count() const;
+  bool regressed() const { return regression_count() > 0; }
+};
+
+GateResult gate(const Report& baseline, const Report& report, const GateOptions& options);
+
+// "850 ns", "1.25 us", "3.40 ms", "2.00 s": a time for the gate's and the HTML's text.
+std::string format_time_ns(double ns);
+
+// "+28.0%", "-3.5%".
+std::string format_change(double change);
+
+}  // namespace reports

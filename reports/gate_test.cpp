@@ -1,0 +1,501 @@
+#include "reports/gate.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "reports/gate_markdown_writer.hpp"
+#include "reports/gate_text_writer.hpp"
+#include "reports/mann_whitney.hpp"
+#include "reports/testing/sample_report.hpp"
+
+namespace reports {
+namespace {
+
+using nlohmann::json;
+
+// Google Benchmark entries of one run: an iteration entry per repetition, times in us.
+void add_bench(Report& r, const std::string& name, const std::vector<double>& times_us) {
+  for (std::size_t i = 0; i < times_us.size(); ++i) {
+    r.benchmarks.push_back({{"name", name},
+                            {"run_name", name},
+                            {"run_type", "iteration"},
+                            {"repetitions", times_us.size()},
+                            {"repetition_index", i},
+                            {"iterations", 100},
+                            {"real_time", times_us[i]},
+                            {"cpu_time", times_us[i]},
+                            {"time_unit", "us"}});
+  }
+}
+
+Report base() {
+  Report r;
+  r.context.host = "node-1";
+  r.context.topology = {{"cores", 8}, {"packages", 1}};
+  for (const char* id : {"s/a[shm,am,np=2]", "s/b[shm,am,np=2]", "s/c[shm,am,np=2]"}) {
+    r.cases.push_back(sample::passed_case(id));
+  }
+  r.finish();
+  return r;
+}
+
+CaseResult& find(Report& r, const std::string& id_prefix) {
+  for (auto& c : r.cases) {
+    if (c.id.rfind(id_prefix, 0) == 0) return c;
+  }
+  throw std::runtime_error("no case " + id_prefix);
+}
+
+std::string text(const GateResult& g) {
+  std::ostringstream out;
+  write_gate_text(g, out);
+  return out.str();
+}
+
+std::string markdown(const GateResult& g) {
+  std::ostringstream out;
+  write_gate_markdown(g, out);
+  return out.str();
+}
+
+// ---- the U test ------------------------------------------------------------------------
+
+TEST(MannWhitney, SeparatedSamplesByHand) {
+  // x = 1..5, y = 6..10: every y beats every x, so U1 = 0 and U2 = 25. No ties:
+  // sigma^2 = n1 n2 (n + 1) / 12 = 25 * 11 / 12 = 22.9167, sigma = 4.78714,
+  // z = (25 - 12.5 - 0.5) / 4.78714 = 2.50672, p = erfc(z / sqrt 2) = 0.0121858
+  // (scipy.stats.mannwhitneyu(x, y, method="asymptotic") says 0.012185780355).
+  const std::vector<double> x{1, 2, 3, 4, 5}, y{6, 7, 8, 9, 10};
+  const UTest t = mann_whitney_u(x, y);
+  EXPECT_DOUBLE_EQ(t.u1, 0);
+  EXPECT_DOUBLE_EQ(t.u2, 25);
+  EXPECT_NEAR(t.z, 2.50672, 1e-5);
+  EXPECT_NEAR(t.p, 0.0121858, 1e-6);
+  const UTest swapped = mann_whitney_u(y, x);
+  EXPECT_DOUBLE_EQ(swapped.u1, 25);
+  EXPECT_DOUBLE_EQ(swapped.p, t.p);
+}
+
+TEST(MannWhitney, TiesByHand) {
+  // Pooled and ranked: 1 -> 1; 2, 2 -> 2.5; 3, 3 (x) and 3 (y) -> 5; 4, 4 -> 7.5; 5 -> 9;
+  // 6 -> 10. R1 = 1 + 2.5 + 2.5 + 5 + 5 = 16, U1 = 16 - 15 = 1, U2 = 24.
+  // Tie runs of 2, 3, 2: sum(t^3 - t) = 6 + 24 + 6 = 36.
+  // sigma^2 = 25 / 12 * (11 - 36 / 90) = 22.0833, sigma = 4.69929,
+  // z = (24 - 12.5 - 0.5) / 4.69929 = 2.34078, p = 0.0192436 (scipy: 0.019243565799).
+  const std::vector<double> x{1, 2, 2, 3, 3}, y{3, 4, 4, 5, 6};
+  const UTest t = mann_whitney_u(x, y);
+  EXPECT_DOUBLE_EQ(t.u1, 1);
+  EXPECT_DOUBLE_EQ(t.u2, 24);
+  EXPECT_NEAR(t.z, 2.34078, 1e-5);
+  EXPECT_NEAR(t.p, 0.0192436, 1e-6);
+}
+
+TEST(MannWhitney, UnequalSizes) {
+  // x = {10, 12, 11, 13, 14, 12}, y = {12, 15, 16, 14, 17}: U1 = 3.5 (scipy's statistic),
+  // ties {12 x3, 14 x2}; p = 0.0422008 (scipy: 0.042200819485).
+  const std::vector<double> x{10, 12, 11, 13, 14, 12}, y{12, 15, 16, 14, 17};
+  const UTest t = mann_whitney_u(x, y);
+  EXPECT_DOUBLE_EQ(t.u1, 3.5);
+  EXPECT_DOUBLE_EQ(t.u1 + t.u2, 30);
+  EXPECT_NEAR(t.p, 0.0422008, 1e-6);
+}
+
+TEST(MannWhitney, NoEvidenceGivesOne) {
+  const std::vector<double> same{5, 5, 5}, empty{};
+  EXPECT_DOUBLE_EQ(mann_whitney_u(same, same).p, 1);
+  EXPECT_DOUBLE_EQ(mann_whitney_u(same, empty).p, 1);
+  // Interleaved samples: U1 = U2, z = -0.5 / sigma, p clamps to 1.
+  const std::vector<double> a{1, 4, 5, 8}, b{2, 3, 6, 7};
+  EXPECT_DOUBLE_EQ(mann_whitney_u(a, b).p, 1);
+}
+
+// ---- cases -----------------------------------------------------------------------------
+
+TEST(Gate, IdenticalReportsPass) {
+  const Report r = base();
+  const GateResult g = gate(r, r, {});
+  EXPECT_FALSE(g.regressed());
+  EXPECT_EQ(g.cases_compared, 3u);
+  EXPECT_EQ(g.improvement_count(), 0u);
+  EXPECT_NE(text(g).find("OK: no regression, 0 improvements"), std::string::npos) << text(g);
+}
+
+TEST(Gate, PassToFailIsARegression) {
+  const Report before = base();
+  Report now = base();
+  find(now, "s/b").status = Status::fail;
+  find(now, "s/b").failures = {{1, "x.lua:3", "value 7 != 8\nsecond line"}};
+  const GateResult g = gate(before, now, {});
+  ASSERT_TRUE(g.regressed());
+  ASSERT_EQ(g.now_failing.size(), 1u);
+  EXPECT_EQ(g.now_failing[0].id, "s/b[shm,am,np=2]");
+  EXPECT_EQ(g.now_failing[0].before, "PASS");
+  EXPECT_EQ(g.now_failing[0].after, "FAIL");
+  const std::string t = text(g);
+  EXPECT_NE(t.find("REGRESSED: 1 regression,"), std::string::npos) << t;
+  EXPECT_NE(t.find("    s/b[shm,am,np=2]: PASS -> FAIL (rank 1 x.lua:3: value 7 != 8 ...)\n"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(markdown(g).find("| now failing | `s/b[shm,am,np=2]` | PASS | FAIL: rank 1 x.lua:3"),
+            std::string::npos)
+      << markdown(g);
+}
+
+TEST(Gate, MustDeadlockCaseThatCompletesIsARegression) {
+  Report before = base();
+  find(before, "s/a").expected = "deadlock";
+  find(before, "s/a").status = Status::deadlock;
+  Report now = before;
+  find(now, "s/a").status = Status::pass;
+  const GateResult g = gate(before, now, {});
+  ASSERT_EQ(g.now_failing.size(), 1u);
+  EXPECT_EQ(g.now_failing[0].after, "FAIL");
+}
+
+TEST(Gate, MissingCaseIsARegression) {
+  const Report before = base();
+  Report now = base();
+  now.cases.pop_back();
+  const GateResult g = gate(before, now, {});
+  ASSERT_TRUE(g.regressed());
+  ASSERT_EQ(g.missing.size(), 1u);
+  EXPECT_EQ(g.missing[0].id, "s/c[shm,am,np=2]");
+  EXPECT_NE(text(g).find("passed in the baseline, missing from the report:\n    "
+                         "s/c[shm,am,np=2]\n"),
+            std::string::npos)
+      << text(g);
+}
+
+TEST(Gate, MissingCaseThatFailedBeforeIsNotARegression) {
+  Report before = base();
+  find(before, "s/c").status = Status::fail;
+  Report now = base();
+  now.cases.pop_back();
+  const GateResult g = gate(before, now, {});
+  EXPECT_FALSE(g.regressed());
+  ASSERT_EQ(g.gone.size(), 1u);
+  EXPECT_NE(text(g).find("did not pass in the baseline, not in the report:\n    "
+                         "s/c[shm,am,np=2]: FAIL -> missing\n"),
+            std::string::npos)
+      << text(g);
+}
+
+TEST(Gate, NewFailingCaseIsARegressionNewPassingCaseIsNot) {
+  const Report before = base();
+  Report now = base();
+  now.cases.push_back(sample::passed_case("s/new_ok"));
+  EXPECT_FALSE(gate(before, now, {}).regressed());
+  now.cases.push_back(sample::passed_case("s/new_bad"));
+  now.cases.back().status = Status::crash;
+  now.cases.back().reason = "signal 11";
+  const GateResult g = gate(before, now, {});
+  ASSERT_EQ(g.new_failing.size(), 1u);
+  EXPECT_EQ(g.new_failing[0].id, "s/new_bad");
+  EXPECT_EQ(g.new_cases, 2u);
+  EXPECT_NE(text(g).find("s/new_bad: new -> CRASH (signal 11)"), std::string::npos) << text(g);
+}
+
+TEST(Gate, FailingInBothAndNowSkippedAreNotedNotGated) {
+  Report before = base();
+  find(before, "s/a").status = Status::fail;
+  Report now = base();
+  find(now, "s/a").status = Status::fail;
+  find(now, "s/b").status = Status::skip;
+  find(now, "s/b").messages.measured = false;
+  find(now, "s/b").reason = "provider has no atomics";
+  const GateResult g = gate(before, now, {});
+  EXPECT_FALSE(g.regressed());
+  ASSERT_EQ(g.still_failing.size(), 1u);
+  ASSERT_EQ(g.now_skipped.size(), 1u);
+  EXPECT_TRUE(g.message_changes.empty());  // a skipped case measures nothing, reported as skip
+  EXPECT_NE(text(g).find("passed in the baseline, skipped now:\n    s/b[shm,am,np=2]: PASS -> "
+                         "SKIP (provider has no atomics)"),
+            std::string::npos)
+      << text(g);
+}
+
+TEST(Gate, NewlyPassingIsAnImprovement) {
+  Report before = base();
+  find(before, "s/b").status = Status::timeout;
+  const Report now = base();
+  const GateResult g = gate(before, now, {});
+  EXPECT_FALSE(g.regressed());
+  ASSERT_EQ(g.now_passing.size(), 1u);
+  EXPECT_EQ(g.improvement_count(), 1u);
+  const std::string t = text(g);
+  EXPECT_NE(t.find("OK: no regression, 1 improvement\n"), std::string::npos) << t;
+  EXPECT_NE(t.find("Improvements:\n  now passing:\n    s/b[shm,am,np=2]: TIMEOUT -> PASS"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(markdown(g).find("### Improvements"), std::string::npos);
+}
+
+// ---- message counts --------------------------------------------------------------------
+
+TEST(Gate, TotalCountChangeIsARegression) {
+  const Report before = base();
+  Report now = base();
+  auto& m = find(now, "s/a").messages;
+  m.total = 3;
+  m.by_type["lock"] = 1;
+  const GateResult g = gate(before, now, {});
+  ASSERT_TRUE(g.regressed());
+  ASSERT_EQ(g.message_changes.size(), 1u);
+  const auto& counts = g.message_changes[0].counts;
+  ASSERT_EQ(counts.size(), 2u);
+  EXPECT_EQ(counts[0].type, "total");
+  EXPECT_EQ(counts[0].before, 2u);
+  EXPECT_EQ(counts[0].after, 3u);
+  EXPECT_EQ(counts[1].type, "lock");
+  EXPECT_EQ(counts[1].before, 0u);
+  EXPECT_EQ(counts[1].after, 1u);
+  EXPECT_NE(text(g).find("s/a[shm,am,np=2]: total 2 -> 3, lock 0 -> 1 (declared minimum: total 2)"),
+            std::string::npos)
+      << text(g);
+}
+
+TEST(Gate, PerTypeChangeWithTheSameTotalIsARegression) {
+  const Report before = base();  // by_type: lock_put 1, unlock_ack 1
+  Report now = base();
+  find(now, "s/c").messages.by_type = {{"lock_put", 1}, {"get_resp", 1}};
+  const GateResult g = gate(before, now, {});
+  ASSERT_TRUE(g.regressed());
+  ASSERT_EQ(g.message_changes.size(), 1u);
+  const auto& counts = g.message_changes[0].counts;
+  ASSERT_EQ(counts.size(), 2u);  // total unchanged, so not listed
+  EXPECT_EQ(counts[0].type, "get_resp");
+  EXPECT_EQ(counts[0].after, 1u);
+  EXPECT_EQ(counts[1].type, "unlock_ack");
+  EXPECT_EQ(counts[1].after, 0u);
+  EXPECT_NE(markdown(g).find("| messages | `s/c[shm,am,np=2]` | get\\_resp 0, unlock\\_ack 1 | "
+                             "get\\_resp 1, unlock\\_ack 0"),
+            std::string::npos)
+      << markdown(g);
+}
+
+TEST(Gate, CountNoLongerMeasuredOnAPassingCaseIsARegression) {
+  const Report before = base();
+  Report now = base();
+  find(now, "s/a").messages = MessageCounts{};
+  const GateResult g = gate(before, now, {});
+  ASSERT_EQ(g.message_changes.size(), 1u);
+  EXPECT_FALSE(g.message_changes[0].measured_now);
+  EXPECT_NE(text(g).find("not measured any more (total 2 in the baseline)"), std::string::npos);
+}
+
+TEST(Gate, CountsFirstMeasuredNowAreNotARegression) {
+  Report before = base();
+  find(before, "s/a").messages = MessageCounts{};
+  EXPECT_FALSE(gate(before, base(), {}).regressed());
+}
+
+// ---- latency ---------------------------------------------------------------------------
+
+const std::vector<double> kBefore{10.0, 10.1, 9.9, 10.05, 9.95};
+
+TEST(Gate, SlowerBeyondNoiseIsARegression) {
+  Report before = base(), now = base();
+  add_bench(before, "put/lock/8/shm:am/manual_time", kBefore);
+  add_bench(now, "put/lock/8/shm:am/manual_time", {12.0, 12.1, 11.9, 12.05, 11.95});
+  const GateResult g = gate(before, now, {});
+  ASSERT_TRUE(g.regressed());
+  ASSERT_EQ(g.slower.size(), 1u);
+  const LatencyChange& l = g.slower[0];
+  EXPECT_TRUE(l.u_test);
+  EXPECT_NEAR(l.p, 0.0121858, 1e-6);  // fully separated 5 vs 5, as computed above
+  EXPECT_DOUBLE_EQ(l.before_ns, 10000);
+  EXPECT_DOUBLE_EQ(l.after_ns, 12000);
+  EXPECT_NEAR(l.change, 0.2, 1e-12);
+  EXPECT_NE(text(g).find("put/lock/8/shm:am/manual_time: 10.00 us -> 12.00 us (+20.0%; U test "
+                         "p=0.0122, 5 vs 5 repetitions)"),
+            std::string::npos)
+      << text(g);
+}
+
+TEST(Gate, SlowerWithinNoiseIsNotARegression) {
+  // Medians 11 -> 12 (+9%), but the repetitions overlap: U1 = 8.5 of 25, p = 0.46 > 0.05.
+  Report before = base(), now = base();
+  add_bench(before, "b", {10, 14, 9, 13, 11});
+  add_bench(now, "b", {11, 15, 10, 14, 12});
+  const GateResult g = gate(before, now, {});
+  EXPECT_FALSE(g.regressed());
+  ASSERT_EQ(g.within_noise.size(), 1u);
+  EXPECT_GT(g.within_noise[0].p, 0.05);
+  EXPECT_NE(text(g).find("changed past the threshold, but within noise:\n    b:"),
+            std::string::npos)
+      << text(g);
+}
+
+TEST(Gate, SignificantButBelowTheThresholdIsNotARegression) {
+  Report before = base(), now = base();
+  add_bench(before, "b", kBefore);
+  add_bench(now, "b", {10.2, 10.3, 10.1, 10.25, 10.15});  // separated, but +2%
+  const GateResult g = gate(before, now, {});
+  EXPECT_FALSE(g.regressed());
+  EXPECT_TRUE(g.within_noise.empty());
+  GateOptions tight;
+  tight.threshold = 0.01;
+  EXPECT_TRUE(gate(before, now, tight).regressed());
+}
+
+TEST(Gate, AlphaDecidesTheUTest) {
+  Report before = base(), now = base();
+  add_bench(before, "b", kBefore);
+  add_bench(now, "b", {12.0, 12.1, 11.9, 12.05, 11.95});
+  GateOptions strict;
+  strict.alpha = 0.01;  // p = 0.0122 is not below it
+  const GateResult g = gate(before, now, strict);
+  EXPECT_FALSE(g.regressed());
+  EXPECT_EQ(g.within_noise.size(), 1u);
+}
+
+TEST(Gate, FewRepetitionsCompareMediansAndBands) {
+  Report before = base(), now = base();
+  add_bench(before, "single", {10});
+  add_bench(now, "single", {12});
+  add_bench(before, "small_change", {10});
+  add_bench(now, "small_change", {10.3});
+  add_bench(before, "overlapping", {9, 10, 13});
+  add_bench(now, "overlapping", {11, 12, 14});  // +20% median, but the bands overlap
+  add_bench(before, "apart", {9.8, 10, 10.2});
+  add_bench(now, "apart", {11.8, 12, 12.2});
+  const GateResult g = gate(before, now, {});
+  ASSERT_EQ(g.slower.size(), 2u);
+  EXPECT_EQ(g.slower[0].name, "single");
+  EXPECT_FALSE(g.slower[0].u_test);
+  EXPECT_EQ(g.slower[1].name, "apart");
+  ASSERT_EQ(g.within_noise.size(), 1u);
+  EXPECT_EQ(g.within_noise[0].name, "overlapping");
+  EXPECT_EQ(g.benchmarks_compared, 4u);
+  EXPECT_NE(text(g).find("single: 10.00 us -> 12.00 us (+20.0%; medians, 1 vs 1 repetitions)"),
+            std::string::npos)
+      << text(g);
+}
+
+TEST(Gate, AggregatesOnlyUseTheirMedianAndBand) {
+  Report before = base(), now = base();
+  for (auto [r, med] : {std::pair{&before, 10.0}, std::pair{&now, 13.0}}) {
+    for (auto [agg, v] : {std::pair{"median", med}, std::pair{"min", med - 0.5},
+                          std::pair{"max", med + 0.5}, std::pair{"cv", 0.9}}) {
+      r->benchmarks.push_back({{"name", std::string("b_") + agg},
+                               {"run_name", "b"},
+                               {"run_type", "aggregate"},
+                               {"aggregate_name", agg},
+                               {"repetitions", 9},
+                               {"real_time", v},
+                               {"time_unit", "ms"}});
+    }
+  }
+  const GateResult g = gate(before, now, {});
+  ASSERT_EQ(g.slower.size(), 1u);
+  EXPECT_DOUBLE_EQ(g.slower[0].before_ns, 10e6);
+  EXPECT_DOUBLE_EQ(g.slower[0].after_ns, 13e6);
+  EXPECT_EQ(g.slower[0].before_repetitions, 9u);
+}
+
+TEST(Gate, FasterIsAnImprovement) {
+  Report before = base(), now = base();
+  add_bench(before, "b", kBefore);
+  add_bench(now, "b", {8.0, 8.1, 7.9, 8.05, 7.95});
+  const GateResult g = gate(before, now, {});
+  EXPECT_FALSE(g.regressed());
+  ASSERT_EQ(g.faster.size(), 1u);
+  EXPECT_EQ(g.improvement_count(), 1u);
+  EXPECT_NE(text(g).find("faster beyond noise:\n    b: 10.00 us -> 8.000 us (-20.0%"),
+            std::string::npos)
+      << text(g);
+}
+
+TEST(Gate, OtherHostReportsLatencyWithoutGating) {
+  Report before = base(), now = base();
+  now.context.host = "node-2";
+  add_bench(before, "b", kBefore);
+  add_bench(now, "b", {12.0, 12.1, 11.9, 12.05, 11.95});
+  const GateResult g = gate(before, now, {});
+  EXPECT_FALSE(g.latency_gated);
+  EXPECT_FALSE(g.regressed());
+  EXPECT_EQ(g.slower.size(), 1u);  // still computed and shown
+  const std::string t = text(g);
+  EXPECT_NE(t.find("Latency not gated: the baseline was taken on host 'node-1', this run on "
+                   "'node-2'.\n"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(t.find("Latency changes, for information only:\n  slower beyond noise:\n    b:"),
+            std::string::npos)
+      << t;
+  EXPECT_EQ(t.find("Regressions:"), std::string::npos) << t;
+  const std::string md = markdown(g);
+  EXPECT_NE(md.find("### Latency (not gated)"), std::string::npos) << md;
+  EXPECT_EQ(md.find("### Regressions"), std::string::npos) << md;
+
+  // Counts are gated on any host.
+  find(now, "s/a").messages.total = 5;
+  EXPECT_TRUE(gate(before, now, {}).regressed());
+}
+
+TEST(Gate, OtherTopologyReportsLatencyWithoutGating) {
+  Report before = base(), now = base();
+  now.context.topology["cores"] = 16;
+  add_bench(before, "b", kBefore);
+  add_bench(now, "b", {12.0, 12.1, 11.9, 12.05, 11.95});
+  const GateResult g = gate(before, now, {});
+  EXPECT_FALSE(g.latency_gated);
+  EXPECT_FALSE(g.regressed());
+  EXPECT_NE(g.latency_note.find("topology differs"), std::string::npos) << g.latency_note;
+}
+
+TEST(Gate, BenchmarksOnOneSideAreNoted) {
+  Report before = base(), now = base();
+  add_bench(before, "gone", kBefore);
+  add_bench(now, "new", kBefore);
+  const GateResult g = gate(before, now, {});
+  EXPECT_FALSE(g.regressed());
+  EXPECT_EQ(g.missing_benchmarks, std::vector<std::string>{"gone"});
+  EXPECT_EQ(g.new_benchmarks, std::vector<std::string>{"new"});
+}
+
+TEST(Gate, BenchmarkErrorsAreNoted) {
+  Report before = base(), now = base();
+  add_bench(before, "b", kBefore);
+  add_bench(now, "b", kBefore);
+  now.benchmarks[0]["error_occurred"] = true;
+  now.benchmarks[0]["error_message"] = "target rank died";
+  const GateResult g = gate(before, now, {});
+  EXPECT_EQ(g.benchmark_errors, std::vector<std::string>{"b: target rank died"});
+  EXPECT_NE(text(g).find("benchmarks that reported an error:\n    b: target rank died\n"),
+            std::string::npos)
+      << text(g);
+}
+
+TEST(Gate, MarkdownHeadingAndTable) {
+  const Report before = base();
+  Report now = base();
+  find(now, "s/a").status = Status::deadlock;
+  GateOptions o;
+  o.report_name = "out/report.json";
+  o.baseline_name = "reports/baseline/quick.json";
+  const std::string md = markdown(gate(before, now, o));
+  EXPECT_EQ(md.rfind("## rmabench gate: regressed, 1 regression\n\n", 0), 0u) << md;
+  EXPECT_NE(md.find("`out/report.json` against baseline `reports/baseline/quick.json`"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| | case or benchmark | baseline | now |\n|---|---|---|---|\n"
+                    "| now failing | `s/a[shm,am,np=2]` | PASS | DEADLOCK |"),
+            std::string::npos)
+      << md;
+}
+
+TEST(Gate, FormatHelpers) {
+  EXPECT_EQ(format_time_ns(850), "850.0 ns");
+  EXPECT_EQ(format_time_ns(1250), "1.250 us");
+  EXPECT_EQ(format_time_ns(3.4e6), "3.400 ms");
+  EXPECT_EQ(format_time_ns(2e9), "2.000 s");
+  EXPECT_EQ(format_change(0.28), "+28.0%");
+  EXPECT_EQ(format_change(-0.035), "-3.5%");
+}
+
+}  // namespace
+}  // namespace reports

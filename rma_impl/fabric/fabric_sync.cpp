@@ -1,0 +1,301 @@
+// The fabric direct path's synchronization (see fabric_window.hpp): locks, fence and PSCW
+// on control messages, each waiting for remote completion of the native ops it closes.
+#include <atomic>
+#include <cstring>
+
+#include "core/am_win.hpp"
+#include "core/runtime_impl.hpp"
+#include "core/window_ops.hpp"
+#include "fabric/fabric_window.hpp"
+
+namespace rma::fabric {
+
+using core::Call;
+
+Status wait_for(Call& c, const char* what, int peer, const std::function<bool()>& pred) {
+  return c.w.engine.wait_until(c.lk, pred, core::WaitInfo{core::Ctx::rma_sync, what, peer});
+}
+
+Status wait_native(Call& c, int t) {
+  FabricWin& f = fabric_win(c);
+  RMA_TRY(wait_for(c, "remote completion of native operations", t < 0 ? -2 : t, [&] {
+    return t < 0 ? f.total_in_flight == 0 : f.in_flight[static_cast<std::size_t>(t)] == 0;
+  }));
+  Status s = std::move(f.failure);
+  f.failure = Status::ok();
+  return s;
+}
+
+// --- control messages -------------------------------------------------------------------------
+
+void FabricWin::send(int dst, Control::Type type, std::uint32_t epoch, std::uint32_t round) {
+  Control m;
+  m.win = w.id;
+  m.type = type;
+  m.epoch = epoch;
+  m.round = round;
+  transport.send_control(dst, std::as_bytes(std::span(&m, 1)));
+  w.engine.count_direct(w.id, DirectOp::sync_word);
+}
+
+void FabricWin::grant(const core::LockRequest& r) {
+  const auto o = static_cast<std::size_t>(r.origin);
+  if (r.origin == w.rank()) held[o] = r.type == LockType::exclusive ? Held::exclusive : Held::shared;
+  else send(r.origin, Control::grant);
+}
+
+void FabricWin::on_control(int src, const Control& m) {
+  const auto s = static_cast<std::size_t>(src);
+  switch (m.type) {
+    case Control::lock_shared:
+    case Control::lock_exclusive: {
+      const LockType type = m.type == Control::lock_shared ? LockType::shared : LockType::exclusive;
+      if (locks.request(core::LockRequest{src, type, nullptr})) grant({src, type, nullptr});
+      return;
+    }
+    case Control::grant:
+      held[s] = requested[s] == LockType::exclusive ? Held::exclusive : Held::shared;
+      return;
+    case Control::unlock:
+      for (const core::LockRequest& g : locks.release(src)) grant(g);
+      return;
+    case Control::post:
+      ++posts_received[s];
+      return;
+    case Control::done:
+      ++dones_received[s];
+      return;
+    case Control::barrier:
+      ++barrier_in[{m.epoch, m.round}];
+      return;
+  }
+}
+
+namespace {
+
+// --- passive target -------------------------------------------------------------------------
+
+Status acquire(Call& c, int t, LockType type) {
+  FabricWin& f = fabric_win(c);
+  const auto ti = static_cast<std::size_t>(t);
+  f.held[ti] = FabricWin::Held::requested;
+  f.requested[ti] = type;
+  if (t == c.w.rank()) {
+    if (f.locks.request(core::LockRequest{t, type, nullptr})) f.grant({t, type, nullptr});
+  } else {
+    f.send(t, type == LockType::exclusive ? Control::lock_exclusive : Control::lock_shared);
+  }
+  return wait_for(c, "lock grant from the target", t,
+                  [&] { return f.held[ti] != FabricWin::Held::requested; });
+}
+
+void release(Call& c, int t) {
+  FabricWin& f = fabric_win(c);
+  auto& h = f.held[static_cast<std::size_t>(t)];
+  if (h == FabricWin::Held::shared || h == FabricWin::Held::exclusive) {
+    if (t == c.w.rank()) {
+      for (const core::LockRequest& g : f.locks.release(t)) f.grant(g);
+    } else {
+      f.send(t, Control::unlock);
+    }
+  }
+  h = FabricWin::Held::none;
+}
+
+Status direct_lock(Call& c, LockType type, int t, unsigned asserts) {
+  FabricWin& f = fabric_win(c);
+  f.held[static_cast<std::size_t>(t)] =
+      (asserts & assert_nocheck) ? FabricWin::Held::nocheck : FabricWin::Held::none;
+  // Other targets are locked at the first op; this rank's own window now, since the caller
+  // may load and store it directly once lock() returns.
+  if (t == c.w.rank() && !(asserts & assert_nocheck)) return acquire(c, t, type);
+  return Status::ok();
+}
+
+// Ops that went to the am slots may have taken the am protocol's lock at the target (the
+// piggybacked request of their flush); it goes before ours.
+Status release_am(Call& c, std::span<const int> targets) {
+  return c.w.am->close(c, core::Closing::unlock, targets);
+}
+
+Status direct_unlock(Call& c, int t) {
+  RMA_TRY(wait_native(c, t));
+  const int one[1] = {t};
+  RMA_TRY(release_am(c, one));
+  release(c, t);
+  return Status::ok();
+}
+
+Status direct_lock_all(Call& c, unsigned asserts) {
+  FabricWin& f = fabric_win(c);
+  f.lock_all = true;
+  f.lock_all_nocheck = asserts & assert_nocheck;
+  return Status::ok();
+}
+
+Status direct_unlock_all(Call& c) {
+  FabricWin& f = fabric_win(c);
+  RMA_TRY(wait_native(c, -1));
+  std::vector<int> all(static_cast<std::size_t>(c.w.ranks()));
+  for (int r = 0; r < c.w.ranks(); ++r) all[static_cast<std::size_t>(r)] = r;
+  RMA_TRY(release_am(c, all));
+  for (int t = 0; t < c.w.ranks(); ++t) release(c, t);
+  f.lock_all = false;
+  return Status::ok();
+}
+
+// Ops that fell back are complete when their call returns; native ones when their
+// delivery-complete completion arrives. Local completion is no weaker here.
+Status direct_flush(Call& c, int t) { return wait_native(c, t); }
+Status direct_flush_all(Call& c) { return wait_native(c, -1); }
+
+Status direct_sync(Call&) {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  return Status::ok();
+}
+
+Status direct_request_wait(Call& c, core::RequestState& r) {
+  RMA_TRY(wait_for(c, "request: native operation complete", r.target, [&] { return r.done; }));
+  return r.status;
+}
+
+// --- fence ------------------------------------------------------------------------------------
+
+// Dissemination barrier: in round k each rank tells rank + 2^k and waits for rank - 2^k.
+Status barrier(Call& c) {
+  FabricWin& f = fabric_win(c);
+  const int n = c.w.ranks();
+  const int me = c.w.rank();
+  const std::uint32_t epoch = f.barrier_epoch++;
+  std::uint32_t round = 0;
+  for (int k = 1; k < n; k *= 2, ++round) {
+    f.send((me + k) % n, Control::barrier, epoch, round);
+    RMA_TRY(wait_for(c, "fence: barrier of control messages", (me - k + n) % n,
+                     [&] { return f.barrier_in[{epoch, round}] > 0; }));
+    f.barrier_in.erase({epoch, round});
+  }
+  return Status::ok();
+}
+
+Status direct_fence(Call& c, unsigned asserts) {
+  RMA_TRY(wait_native(c, -1));
+  // Only a fence that neither closes nor opens an epoch needs nobody else.
+  if ((asserts & assert_noprecede) && (asserts & assert_nosucceed)) return Status::ok();
+  return barrier(c);
+}
+
+// --- post/start/complete/wait -----------------------------------------------------------------
+
+Status direct_post(Call& c, std::span<const int> group, unsigned asserts) {
+  if (asserts & assert_nocheck) return Status::ok();
+  FabricWin& f = fabric_win(c);
+  for (int o : group) {
+    if (o == c.w.rank()) ++f.posts_received[static_cast<std::size_t>(o)];
+    else f.send(o, Control::post);
+  }
+  return Status::ok();
+}
+
+Status direct_start(Call& c, std::span<const int>, unsigned) {
+  FabricWin& f = fabric_win(c);
+  std::fill(f.post_seen.begin(), f.post_seen.end(), 0);
+  return Status::ok();
+}
+
+Status direct_complete(Call& c) {
+  FabricWin& f = fabric_win(c);
+  for (int t : c.w.epochs.start_group()) {
+    RMA_TRY(ensure_access(c, t));  // a target with no op still needs its post first
+    RMA_TRY(wait_native(c, t));
+    if (t == c.w.rank()) ++f.dones_received[static_cast<std::size_t>(t)];
+    else f.send(t, Control::done);
+  }
+  return Status::ok();
+}
+
+bool all_done(const FabricWin& f, const core::Win& w) {
+  for (int o : w.epochs.post_group()) {
+    const auto oi = static_cast<std::size_t>(o);
+    if (f.dones_received[oi] <= f.dones_consumed[oi]) return false;
+  }
+  return true;
+}
+
+void consume_dones(FabricWin& f, const core::Win& w) {
+  for (int o : w.epochs.post_group()) ++f.dones_consumed[static_cast<std::size_t>(o)];
+}
+
+Status direct_wait(Call& c) {
+  FabricWin& f = fabric_win(c);
+  RMA_TRY(wait_for(c, "wait: done from each origin", -2, [&] { return all_done(f, c.w); }));
+  consume_dones(f, c.w);
+  return Status::ok();
+}
+
+Result<bool> direct_test(Call& c) {
+  FabricWin& f = fabric_win(c);
+  c.w.engine.progress(core::Ctx::rma_sync);
+  if (!all_done(f, c.w)) return false;
+  consume_dones(f, c.w);
+  return true;
+}
+
+Status direct_free(Call& c) {
+  RMA_TRY(wait_native(c, -1));
+  // Every rank has finished its epochs on this window before any deregisters its memory.
+  return c.w.am->free(c);
+}
+
+}  // namespace
+
+// --- access: an op may touch the target's memory only once its exposure has begun ---------------
+
+Status ensure_access(Call& c, int t) {
+  FabricWin& f = fabric_win(c);
+  const auto ti = static_cast<std::size_t>(t);
+  switch (c.w.epochs.access()) {
+    case core::Access::pscw:
+      if (!f.post_seen[ti]) {
+        if (!c.w.epochs.start_nocheck()) {
+          RMA_TRY(wait_for(c, "post from the target", t,
+                           [&] { return f.posts_received[ti] > f.posts_consumed[ti]; }));
+          ++f.posts_consumed[ti];
+        }
+        f.post_seen[ti] = 1;
+      }
+      return Status::ok();
+    case core::Access::lock:
+      if (f.held[ti] == FabricWin::Held::none) return acquire(c, t, c.w.epochs.lock_type(t));
+      return Status::ok();
+    case core::Access::lock_all:
+      if (f.held[ti] == FabricWin::Held::none) {
+        if (f.lock_all_nocheck) f.held[ti] = FabricWin::Held::nocheck;
+        else return acquire(c, t, LockType::shared);
+      }
+      return Status::ok();
+    default:  // fence: the fence was a barrier
+      return Status::ok();
+  }
+}
+
+void install_sync_slots(core::WindowOps& t) {
+  t.fence = direct_fence;
+  t.post = direct_post;
+  t.start = direct_start;
+  t.complete = direct_complete;
+  t.wait = direct_wait;
+  t.test = direct_test;
+  t.lock = direct_lock;
+  t.unlock = direct_unlock;
+  t.lock_all = direct_lock_all;
+  t.unlock_all = direct_unlock_all;
+  t.flush = direct_flush;
+  t.flush_local = direct_flush;
+  t.flush_all = direct_flush_all;
+  t.flush_local_all = direct_flush_all;
+  t.sync = direct_sync;
+  t.request_wait = direct_request_wait;
+  t.free = direct_free;
+}
+
+}  // namespace rma::fabric

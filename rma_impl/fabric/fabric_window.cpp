@@ -1,0 +1,394 @@
+// The fabric direct path's communication slots (see fabric_window.hpp): native RMA and
+// atomics on registered memory, or the am slot for what the provider cannot do natively.
+#include "fabric/fabric_window.hpp"
+
+#include <rdma/fi_atomic.h>
+#include <rdma/fi_errno.h>
+#include <rdma/fi_rma.h>
+
+#include <chrono>
+#include <cstring>
+
+#include "core/am_win.hpp"
+#include "core/runtime_impl.hpp"
+#include "core/window_ops.hpp"
+
+namespace rma::fabric {
+namespace {
+
+using core::Call;
+using core::RmaOp;
+
+// Native ops one window keeps in flight before an op call waits for completions.
+constexpr std::uint32_t kMaxInFlight = 256;
+
+void count(Call& c, DirectOp d) { c.w.engine.count_direct(c.w.id, d); }
+
+bool accumulate_like(PacketType k) {
+  return k == PacketType::accumulate || k == PacketType::get_accumulate ||
+         k == PacketType::fetch_and_op || k == PacketType::compare_and_swap;
+}
+
+DirectOp direct_kind(PacketType k) {
+  switch (k) {
+    case PacketType::put: return DirectOp::put;
+    case PacketType::get: return DirectOp::get;
+    case PacketType::accumulate: return DirectOp::accumulate;
+    case PacketType::get_accumulate: return DirectOp::get_accumulate;
+    case PacketType::fetch_and_op: return DirectOp::fetch_and_op;
+    default: return DirectOp::compare_and_swap;
+  }
+}
+
+// Errors that mean the peer cannot be reached, as opposed to a refused operation.
+bool unreachable(int err) {
+  switch (err) {
+    case FI_EIO:
+    case FI_ECONNRESET:
+    case FI_ECONNREFUSED:
+    case FI_ECONNABORTED:
+    case FI_ENOTCONN:
+    case FI_EHOSTUNREACH:
+    case FI_ETIMEDOUT:
+    case FI_ESHUTDOWN:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Accumulate-style ops from one origin to one target apply in program order (MPI's default
+// accumulate_ordering). A provider that orders atomics keeps them so; otherwise the
+// earlier ones complete first.
+Status order_accumulates(Call& c, int t) {
+  FabricWin& f = fabric_win(c);
+  if (!c.w.ordered_accumulates || f.acc_in_flight[static_cast<std::size_t>(t)] == 0 ||
+      f.transport.endpoint().ordered_atomics())
+    return Status::ok();
+  return wait_for(c, "accumulate ordering: earlier accumulates complete", t,
+                  [&] { return f.acc_in_flight[static_cast<std::size_t>(t)] == 0; });
+}
+
+// The am slot serves the op; it is complete (remotely) when this returns, so nothing of
+// the am protocol is pending when a direct synchronization runs.
+Status fallback(Call& c, RmaOp& op) {
+  RMA_TRY(ensure_access(c, op.target));
+  if (accumulate_like(op.kind)) {
+    // Earlier native accumulates to this target apply first.
+    FabricWin& f = fabric_win(c);
+    if (c.w.ordered_accumulates && f.acc_in_flight[static_cast<std::size_t>(op.target)])
+      RMA_TRY(wait_for(c, "accumulate ordering: earlier accumulates complete", op.target, [&] {
+        return f.acc_in_flight[static_cast<std::size_t>(op.target)] == 0;
+      }));
+  }
+  count(c, DirectOp::am_fallback);
+  RMA_TRY(c.w.am->enqueue(c, op));
+  if (op.target == c.w.rank()) return Status::ok();  // applied at once
+  const int one[1] = {op.target};
+  return c.w.am->close(c, core::Closing::flush, one);
+}
+
+// Posts one native op: `issue` is retried while the provider's queue is full.
+template <class Issue>
+Status post(Call& c, const RmaOp& op, NativeOp* n, Issue&& issue) {
+  FabricWin& f = fabric_win(c);
+  const auto t = static_cast<std::size_t>(op.target);
+  ssize_t rc = 0;
+  Status s = wait_for(c, "room in the provider's queue", op.target, [&] {
+    rc = issue(n);
+    return rc != -FI_EAGAIN;
+  });
+  if (!s || rc != 0) {
+    f.give_back(n);
+    if (!s) return s;
+    return {ErrorClass::other, std::string(to_string(op.kind)) + " to rank " +
+                                   std::to_string(op.target) + ": " +
+                                   error_text("native operation", static_cast<int>(rc))};
+  }
+  ++f.in_flight[t];
+  ++f.total_in_flight;
+  if (n->accumulate) ++f.acc_in_flight[t];
+  count(c, direct_kind(op.kind));
+  return Status::ok();
+}
+
+Result<NativeOp*> new_op(Call& c, const RmaOp& op) {
+  FabricWin& f = fabric_win(c);
+  if (f.total_in_flight >= kMaxInFlight)
+    RMA_TRY(wait_for(c, "completions of earlier native operations", -2,
+                     [&] { return f.total_in_flight < kMaxInFlight; }));
+  NativeOp* n = f.take_op();
+  n->peer = op.target;
+  n->accumulate = accumulate_like(op.kind);
+  return n;
+}
+
+fi_msg_rma rma_msg(FabricWin& f, const RmaOp& op, iovec& iov, void** desc, fi_rma_iov& rma,
+                   NativeOp* n) {
+  const FabricWin::Peer& p = f.peers[static_cast<std::size_t>(op.target)];
+  rma = fi_rma_iov{p.addr + op.disp, op.bytes(), p.key};
+  fi_msg_rma m{};
+  m.msg_iov = &iov;
+  m.desc = desc;
+  m.iov_count = 1;
+  m.addr = f.transport.address(op.target);
+  m.rma_iov = &rma;
+  m.rma_iov_count = 1;
+  m.context = &n->fi;
+  return m;
+}
+
+bool too_large(FabricWin& f, const RmaOp& op) {
+  return op.bytes() > f.transport.endpoint().info().ep_attr->max_msg_size;
+}
+
+Status direct_put(Call& c, RmaOp& op) {
+  FabricWin& f = fabric_win(c);
+  if (too_large(f, op)) return fallback(c, op);
+  RMA_TRY(ensure_access(c, op.target));
+  auto n = new_op(c, op);
+  if (!n) return n.status();
+  n.value()->request = op.request;
+  return post(c, op, n.value(), [&](NativeOp* x) {
+    iovec iov{const_cast<void*>(op.origin), op.bytes()};
+    void* desc = nullptr;
+    fi_rma_iov rma;
+    const fi_msg_rma m = rma_msg(f, op, iov, &desc, rma, x);
+    // Delivery complete: the completion means the data is in the target's memory, which is
+    // what flush, unlock, complete and fence wait for.
+    return fi_writemsg(f.transport.endpoint().ep(), &m, FI_COMPLETION | FI_DELIVERY_COMPLETE);
+  });
+}
+
+Status direct_get(Call& c, RmaOp& op) {
+  FabricWin& f = fabric_win(c);
+  if (too_large(f, op)) return fallback(c, op);
+  RMA_TRY(ensure_access(c, op.target));
+  auto n = new_op(c, op);
+  if (!n) return n.status();
+  n.value()->request = op.request;
+  return post(c, op, n.value(), [&](NativeOp* x) {
+    iovec iov{op.result, op.bytes()};
+    void* desc = nullptr;
+    fi_rma_iov rma;
+    const fi_msg_rma m = rma_msg(f, op, iov, &desc, rma, x);
+    return fi_readmsg(f.transport.endpoint().ep(), &m, FI_COMPLETION);
+  });
+}
+
+// The native kind of an accumulate-style op, or nullopt when it must fall back: the
+// provider lacks the (op, dtype), the target element is misaligned, or the op is larger
+// than one native call carries and completes a request.
+std::optional<AtomicKind> native_kind(FabricWin& f, const RmaOp& op) {
+  AtomicKind k = AtomicKind::accumulate;
+  Op o = op.op;
+  if (op.kind == PacketType::compare_and_swap) {
+    k = AtomicKind::compare;
+    o = Op::replace;
+  } else if (op.kind != PacketType::accumulate) {
+    k = AtomicKind::fetch;
+  }
+  const std::size_t max = f.atomics.max_count(k, o, op.dtype);
+  if (max == 0) return std::nullopt;
+  const FabricWin::Peer& p = f.peers[static_cast<std::size_t>(op.target)];
+  if ((p.vaddr + op.disp) % size_of(op.dtype) != 0) return std::nullopt;
+  if (op.count > max && op.request) return std::nullopt;
+  return k;
+}
+
+// One native atomic call over elements [first, first + count) of the op.
+ssize_t issue_atomic(FabricWin& f, const RmaOp& op, AtomicKind k, NativeOp* n, std::size_t first,
+                     std::size_t count) {
+  const std::size_t es = size_of(op.dtype);
+  const FabricWin::Peer& p = f.peers[static_cast<std::size_t>(op.target)];
+  const auto* origin = static_cast<const std::byte*>(op.origin);
+  auto* result = static_cast<std::byte*>(op.result);
+  void* operand = op.kind == PacketType::fetch_and_op || op.kind == PacketType::compare_and_swap
+                      ? static_cast<void*>(n->operands.data())
+                  : origin ? const_cast<std::byte*>(origin + first * es)
+                           : static_cast<void*>(result + first * es);  // no_op: ignored
+  fi_ioc ioc{operand, count};
+  void* desc = nullptr;
+  fi_rma_ioc rioc{p.addr + op.disp + first * es, count, p.key};
+  fi_msg_atomic m{};
+  m.msg_iov = &ioc;
+  m.desc = &desc;
+  m.iov_count = 1;
+  m.addr = f.transport.address(op.target);
+  m.rma_iov = &rioc;
+  m.rma_iov_count = 1;
+  m.datatype = to_fi_datatype(op.dtype);
+  m.op = *to_fi_op(k == AtomicKind::compare ? Op::replace : op.op, k);
+  m.context = &n->fi;
+  fid_ep* ep = f.transport.endpoint().ep();
+  fi_ioc res{result ? result + first * es : nullptr, count};
+  void* rdesc = nullptr;
+  switch (k) {
+    case AtomicKind::accumulate:
+      return fi_atomicmsg(ep, &m, std::getenv("NODC") ? FI_COMPLETION : FI_COMPLETION | FI_DELIVERY_COMPLETE);
+    case AtomicKind::fetch:
+      return fi_fetch_atomicmsg(ep, &m, &res, &rdesc, 1, FI_COMPLETION);
+    case AtomicKind::compare: {
+      fi_ioc cmp{n->operands.data() + es, 1};
+      void* cdesc = nullptr;
+      return fi_compare_atomicmsg(ep, &m, &cmp, &cdesc, 1, &res, &rdesc, 1, FI_COMPLETION);
+    }
+  }
+  return -FI_EINVAL;
+}
+
+Status atomic(Call& c, RmaOp& op) {
+  FabricWin& f = fabric_win(c);
+  const auto kind = native_kind(f, op);
+  if (!kind) return fallback(c, op);
+  RMA_TRY(ensure_access(c, op.target));
+  RMA_TRY(order_accumulates(c, op.target));
+  const std::size_t max = f.atomics.max_count(
+      *kind, *kind == AtomicKind::compare ? Op::replace : op.op, op.dtype);
+  const std::size_t es = size_of(op.dtype);
+  for (std::size_t first = 0; first < op.count; first += max) {
+    const std::size_t n_el = std::min(max, op.count - first);
+    auto n = new_op(c, op);
+    if (!n) return n.status();
+    NativeOp* x = n.value();
+    if (op.kind == PacketType::fetch_and_op && op.origin) std::memcpy(x->operands.data(), op.origin, es);
+    if (op.kind == PacketType::compare_and_swap) {
+      std::memcpy(x->operands.data(), op.origin, es);
+      std::memcpy(x->operands.data() + es, op.compare, es);
+    }
+    x->request = op.request;
+    RMA_TRY(post(c, op, x, [&](NativeOp* y) { return issue_atomic(f, op, *kind, y, first, n_el); }));
+  }
+  return Status::ok();
+}
+
+Status direct_accumulate(Call& c, RmaOp& op) {
+  if (op.op == Op::no_op) {  // changes nothing: only the epoch rules apply
+    RMA_TRY(ensure_access(c, op.target));
+    count(c, DirectOp::accumulate);
+    if (op.request) op.request->done = true;
+    return Status::ok();
+  }
+  return atomic(c, op);
+}
+
+}  // namespace
+
+// --- FabricWin --------------------------------------------------------------------------------
+
+FabricWin::FabricWin(core::Win& win, FabricTransport& t, const AtomicTable& a)
+    : w(win), transport(t), atomics(a) {
+  const auto n = static_cast<std::size_t>(win.ranks());
+  peers.resize(n);
+  in_flight.assign(n, 0);
+  acc_in_flight.assign(n, 0);
+  held.assign(n, Held::none);
+  requested.assign(n, LockType::exclusive);
+  posts_received.assign(n, 0);
+  posts_consumed.assign(n, 0);
+  post_seen.assign(n, 0);
+  dones_received.assign(n, 0);
+  dones_consumed.assign(n, 0);
+}
+
+FabricWin::~FabricWin() {
+  if (registry) registry->erase(w.id);
+  // Completions still due would name ops of this window: wait a moment for them, and if
+  // the provider never reports them, keep the ops alive rather than let it write into
+  // freed memory.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+  while (total_in_flight > 0 && std::chrono::steady_clock::now() < deadline)
+    w.engine.progress(core::Ctx::rma_sync);
+  if (total_in_flight > 0)
+    for (auto& op : pool_) (void)op.release();
+}
+
+NativeOp* FabricWin::take_op() {
+  if (free_.empty()) {
+    pool_.push_back(std::make_unique<NativeOp>());
+    NativeOp* n = pool_.back().get();
+    n->win = this;
+    n->done = &FabricWin::op_done;
+    free_.push_back(n);
+  }
+  NativeOp* n = free_.back();
+  free_.pop_back();
+  return n;
+}
+
+void FabricWin::give_back(NativeOp* op) {
+  op->request.reset();
+  free_.push_back(op);
+}
+
+void FabricWin::op_done(Completion& c, std::size_t, int err) {
+  auto& n = static_cast<NativeOp&>(c);
+  FabricWin& f = *n.win;
+  const auto t = static_cast<std::size_t>(n.peer);
+  --f.in_flight[t];
+  --f.total_in_flight;
+  if (n.accumulate) --f.acc_in_flight[t];
+  Status s;
+  if (err) {
+    const std::string why = f.transport.last_error();
+    s = Status{unreachable(err) ? ErrorClass::proc_failed : ErrorClass::other,
+               "window " + std::to_string(f.w.id) + ": a native operation on rank " +
+                   std::to_string(n.peer) + " failed: " + why};
+    if (unreachable(err)) f.transport.report_failure(n.peer, why);
+    if (f.failure) f.failure = s;
+  }
+  if (n.request) {
+    n.request->done = true;
+    if (err) n.request->status = s;
+  }
+  f.give_back(&n);
+}
+
+void FabricWin::describe(WindowState& s) const {
+  for (std::size_t t = 0; t < held.size(); ++t) {
+    if (held[t] == Held::none && in_flight[t] == 0) continue;
+    TargetState ts;
+    ts.target = static_cast<int>(t);
+    ts.lock = held[t] == Held::none        ? "none"
+              : held[t] == Held::requested ? "requested (control message)"
+              : held[t] == Held::shared    ? "held shared"
+              : held[t] == Held::exclusive ? "held exclusive"
+                                           : "nocheck";
+    ts.in_flight = in_flight[t];
+    s.targets.push_back(ts);
+  }
+  s.lock_holders = locks.holders_text();
+  s.lock_waiters = locks.waiters_text();
+}
+
+// --- the table --------------------------------------------------------------------------------
+
+namespace {
+Status direct_atomic(Call& c, RmaOp& op) { return atomic(c, op); }
+}  // namespace
+
+const core::WindowOps& direct_ops() {
+  static const core::WindowOps table = [] {
+    core::WindowOps t = core::am_ops();
+    t.name = "fabric.direct";
+    t.put = direct_put;
+    t.get = direct_get;
+    t.accumulate = direct_accumulate;
+    t.get_accumulate = direct_atomic;
+    t.fetch_and_op = direct_atomic;
+    t.compare_and_swap = direct_atomic;
+    install_sync_slots(t);
+    return t;
+  }();
+  return table;
+}
+
+std::vector<std::string> direct_slots() {
+  return {"put",      "get",        "accumulate", "get_accumulate", "fetch_and_op",
+          "compare_and_swap", "fence", "post",     "start",          "complete",
+          "wait",     "test",       "lock",       "unlock",         "lock_all",
+          "unlock_all", "flush",    "flush_local", "flush_all",     "flush_local_all",
+          "sync",     "request_wait", "free"};
+}
+
+}  // namespace rma::fabric

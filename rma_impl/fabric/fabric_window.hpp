@@ -1,0 +1,132 @@
+// fabric_window.hpp — the fabric backend's direct path: window memory registered with the
+// provider, so puts and gets are fi_write/fi_read and accumulate-style ops fi_atomic,
+// fi_fetch_atomic and fi_compare_atomic where fi_query_atomic says the (op, dtype) is native.
+// Everything else goes to the am slots, counted as am_fallback, and is complete when its call
+// returns (so no am op is ever pending across a direct synchronization).
+//
+// Synchronization sends no RMA packet: it travels as control messages of the fabric
+// transport (counted as sync_word, like the shm direct path's shared words), ordered with
+// the packets of the same pair:
+//   - passive target: a lock request goes to the target's lock manager (core::LockManager)
+//     at the first op to it (on this rank's own window: at lock()), the grant comes back,
+//     and only then does any native op touch the target's memory; unlock waits for remote
+//     completion of the native ops (FI_DELIVERY_COMPLETE) and sends the release;
+//   - fence: wait for remote completion of this rank's native ops, then a dissemination
+//     barrier of control messages; so every op of an epoch is complete at its target
+//     before anyone leaves the fence, and no op of the next one arrives early;
+//   - post/start/complete/wait: post is a control message to each origin; an op waits
+//     for its target's post; complete waits for remote completion, then sends done.
+// Providers with manual progress get target-side progress from the runtime's agent, which
+// polls the transport.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/lock_manager.hpp"
+#include "core/win.hpp"
+#include "fabric/fabric_atomics.hpp"
+#include "fabric/fabric_endpoint.hpp"
+#include "fabric/fabric_transport.hpp"
+
+namespace rma::core {
+struct WindowOps;
+class RuntimeImpl;
+}  // namespace rma::core
+
+namespace rma::fabric {
+
+const core::WindowOps& direct_ops();
+std::vector<std::string> direct_slots();
+// Fills the synchronization slots of the direct table (fabric_sync.cpp).
+void install_sync_slots(core::WindowOps& t);
+
+// A synchronization message of the direct path (a control message of the transport).
+struct Control {
+  enum Type : std::uint8_t { lock_shared, lock_exclusive, grant, unlock, post, done, barrier };
+  std::uint32_t win = 0;
+  Type type = lock_shared;
+  std::uint8_t reserved[3] = {};
+  std::uint32_t epoch = 0;  // barrier: which fence
+  std::uint32_t round = 0;  // barrier: which step
+};
+static_assert(sizeof(Control) == 16);
+
+class FabricWin;
+
+// One native operation in flight: its completion updates the window's counts.
+struct NativeOp : Completion {
+  FabricWin* win = nullptr;
+  bool accumulate = false;  // counts for accumulate ordering
+  std::shared_ptr<core::RequestState> request;
+  std::array<std::byte, 16> operands{};  // fetch_and_op / compare_and_swap values, copied
+};
+
+class FabricWin final : public core::BackendWin {
+ public:
+  FabricWin(core::Win& w, FabricTransport& t, const AtomicTable& atomics);
+  ~FabricWin() override;
+
+  struct Peer {
+    std::uint64_t addr = 0;  // what RMA calls name for byte 0 of its window
+    std::uint64_t key = 0;
+    std::uint64_t vaddr = 0;  // its real address, for alignment checks
+  };
+
+  core::Win& w;
+  FabricTransport& transport;
+  const AtomicTable& atomics;
+  std::vector<Peer> peers;
+  MemoryRegion mr;
+  // Where the backend finds this window for its control messages; erased on destruction.
+  std::map<std::uint32_t, FabricWin*>* registry = nullptr;
+
+  // --- native ops in flight (origin side) ---
+  std::vector<std::uint32_t> in_flight;      // per target
+  std::vector<std::uint32_t> acc_in_flight;  // accumulate-style, per target
+  std::uint32_t total_in_flight = 0;
+  Status failure;  // the first native op that failed since the last synchronization
+  NativeOp* take_op();
+  void give_back(NativeOp* op);
+  static void op_done(Completion& c, std::size_t len, int err);
+
+  // --- passive target ---
+  enum class Held : std::uint8_t { none, requested, shared, exclusive, nocheck };
+  std::vector<Held> held;         // origin side, per target
+  std::vector<LockType> requested;  // the type asked for while `requested`
+  bool lock_all = false;
+  bool lock_all_nocheck = false;
+  core::LockManager locks;        // target side
+
+  // --- PSCW ---
+  std::vector<std::uint32_t> posts_received, posts_consumed;  // from each target
+  std::vector<std::uint8_t> post_seen;                        // in this access epoch
+  std::vector<std::uint32_t> dones_received, dones_consumed;  // from each origin
+
+  // --- fence ---
+  std::uint32_t barrier_epoch = 0;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> barrier_in;  // (epoch, round)
+
+  void send(int dst, Control::Type type, std::uint32_t epoch = 0, std::uint32_t round = 0);
+  void on_control(int src, const Control& m);
+  void grant(const core::LockRequest& r);
+
+  void describe(WindowState& s) const override;
+
+ private:
+  std::vector<std::unique_ptr<NativeOp>> pool_;
+  std::vector<NativeOp*> free_;
+};
+
+// The slots' synchronization helpers (fabric_sync.cpp), shared with the data ops.
+Status ensure_access(core::Call& c, int target);
+Status wait_native(core::Call& c, int target);  // target -1: every target
+Status wait_for(core::Call& c, const char* what, int peer, const std::function<bool()>& pred);
+inline FabricWin& fabric_win(core::Call& c) { return static_cast<FabricWin&>(*c.w.backend); }
+
+}  // namespace rma::fabric

@@ -1,0 +1,249 @@
+// The fabric direct path end to end (ranks as threads, real runtimes over tcp;ofi_rxm, or
+// RMA_TEST_PROVIDER): native operations move the data, synchronization sends no RMA
+// packet, and what the provider cannot do natively goes to the am slots, counted.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <numeric>
+#include <thread>
+#include <vector>
+
+#include "core/window_ops.hpp"
+#include "fabric/fabric_window.hpp"
+#include "testing/thread_job.hpp"
+
+namespace rma {
+namespace {
+
+using testing::run_job;
+
+RuntimeConfig direct_config() {
+  const char* p = std::getenv("RMA_TEST_PROVIDER");
+  RuntimeConfig c;
+  c.backend = "fabric";
+  c.provider = p && *p ? p : "tcp;ofi_rxm";
+  c.default_path = Path::direct;
+  return c;
+}
+
+std::uint64_t direct_count(const Counters& c, DirectOp d) { return c.direct[index(d)]; }
+
+TEST(FabricDirect, TableServesExactlyTheDeclaredSlots) {
+  auto served = core::overridden_slots(fabric::direct_ops(), core::am_ops());
+  auto declared = fabric::direct_slots();
+  std::sort(served.begin(), served.end());
+  std::sort(declared.begin(), declared.end());
+  EXPECT_EQ(served, declared);
+  EXPECT_TRUE(core::empty_slots(fabric::direct_ops()).empty());
+}
+
+TEST(FabricDirect, LockPutUnlockIsOneNativeWriteAndNoPacket) {
+  ASSERT_TRUE(run_job(2, direct_config(), [](Runtime& rt) {
+    auto w = rt.create_window({.flavor = Flavor::allocate, .size = 64});
+    ASSERT_TRUE(w) << w.status().to_string();
+    Window& win = *w.value();
+    ASSERT_EQ(win.path(), Path::direct);
+    std::uint64_t v = 0xabcdef0123456789ull;
+    const Counters before = rt.counters();
+    ASSERT_TRUE(rt.barrier());
+    if (rt.rank() == 0) {
+      ASSERT_TRUE(win.lock(LockType::exclusive, 1));
+      ASSERT_TRUE(win.put(&v, 1, Dtype::u64, 1, 8));
+      ASSERT_TRUE(win.unlock(1));
+    }
+    ASSERT_TRUE(rt.barrier());
+    const Counters d = rt.counters() - before;
+    EXPECT_EQ(d.rma_messages(), 0u);
+    if (rt.rank() == 0) {
+      EXPECT_EQ(direct_count(d, DirectOp::put), 1u);
+      EXPECT_EQ(direct_count(d, DirectOp::sync_word), 2u);  // lock request, release
+      EXPECT_EQ(direct_count(d, DirectOp::am_fallback), 0u);
+    } else {
+      EXPECT_EQ(direct_count(d, DirectOp::sync_word), 1u);  // the grant
+      std::uint64_t got;
+      std::memcpy(&got, static_cast<std::byte*>(win.base()) + 8, 8);
+      EXPECT_EQ(got, v);
+    }
+    ASSERT_TRUE(win.free());
+  }));
+}
+
+TEST(FabricDirect, FenceRingOfNativeAccumulates) {
+  constexpr int kEpochs = 10;
+  ASSERT_TRUE(run_job(4, direct_config(), [](Runtime& rt) {
+    auto w = rt.create_window({.flavor = Flavor::allocate, .size = 8});
+    ASSERT_TRUE(w);
+    Window& win = *w.value();
+    const int right = (rt.rank() + 1) % rt.size();
+    const int left = (rt.rank() + rt.size() - 1) % rt.size();
+    std::int64_t mine = rt.rank() + 1;
+    const Counters before = rt.counters();
+    ASSERT_TRUE(win.fence());
+    for (int e = 0; e < kEpochs; ++e) {
+      ASSERT_TRUE(win.accumulate(&mine, 1, Dtype::i64, right, 0, Op::sum));
+      ASSERT_TRUE(win.fence());
+      std::int64_t got;
+      std::memcpy(&got, win.base(), 8);
+      ASSERT_EQ(got, (e + 1) * (left + 1)) << "epoch " << e;  // visible at every fence
+    }
+    const Counters d = rt.counters() - before;
+    EXPECT_EQ(d.rma_messages(), 0u);
+    EXPECT_EQ(direct_count(d, DirectOp::accumulate), static_cast<std::uint64_t>(kEpochs));
+    ASSERT_TRUE(win.fence(assert_nosucceed));
+    ASSERT_TRUE(win.free());
+  }));
+}
+
+TEST(FabricDirect, OneMebibytePutAndGetBack) {
+  constexpr std::size_t kBytes = 1 << 20;
+  ASSERT_TRUE(run_job(2, direct_config(), [](Runtime& rt) {
+    auto w = rt.create_window({.flavor = Flavor::allocate, .size = kBytes});
+    ASSERT_TRUE(w);
+    Window& win = *w.value();
+    std::vector<std::uint8_t> data(kBytes), back(kBytes, 0);
+    for (std::size_t i = 0; i < kBytes; ++i) data[i] = static_cast<std::uint8_t>(i * 31 + 7);
+    if (rt.rank() == 0) {
+      ASSERT_TRUE(win.lock(LockType::exclusive, 1));
+      ASSERT_TRUE(win.put(data.data(), kBytes, Dtype::u8, 1, 0));
+      ASSERT_TRUE(win.flush(1));
+      ASSERT_TRUE(win.get(back.data(), kBytes, Dtype::u8, 1, 0));
+      ASSERT_TRUE(win.unlock(1));
+      EXPECT_EQ(back, data);
+    }
+    ASSERT_TRUE(rt.barrier());
+    if (rt.rank() == 1) {
+      EXPECT_EQ(std::memcmp(win.base(), data.data(), kBytes), 0);
+    }
+    ASSERT_TRUE(win.free());
+  }));
+}
+
+TEST(FabricDirect, ExclusiveLocksSerializeReadModifyWriteFromFourRanks) {
+  constexpr int kRounds = 30;
+  ASSERT_TRUE(run_job(4, direct_config(), [](Runtime& rt) {
+    auto w = rt.create_window({.flavor = Flavor::allocate, .size = 16});
+    ASSERT_TRUE(w);
+    Window& win = *w.value();
+    for (int i = 0; i < kRounds; ++i) {
+      // A non-atomic increment: only the exclusive lock keeps it from losing updates.
+      std::int64_t v = 0, one = 1, old = 0;
+      ASSERT_TRUE(win.lock(LockType::exclusive, 0));
+      ASSERT_TRUE(win.get(&v, 1, Dtype::i64, 0, 0));
+      ASSERT_TRUE(win.flush(0));
+      ++v;
+      ASSERT_TRUE(win.put(&v, 1, Dtype::i64, 0, 0));
+      ASSERT_TRUE(win.unlock(0));
+      ASSERT_TRUE(win.lock(LockType::shared, 0));
+      ASSERT_TRUE(win.fetch_and_op(&one, &old, Dtype::i64, 0, 8, Op::sum));
+      ASSERT_TRUE(win.unlock(0));
+      EXPECT_GE(old, 0);
+    }
+    ASSERT_TRUE(win.fence());
+    if (rt.rank() == 0) {
+      std::int64_t got[2];
+      std::memcpy(got, win.base(), 16);
+      EXPECT_EQ(got[0], 4 * kRounds);
+      EXPECT_EQ(got[1], 4 * kRounds);
+    }
+    ASSERT_TRUE(win.fence(assert_nosucceed));
+    ASSERT_TRUE(win.free());
+  }));
+}
+
+TEST(FabricDirect, PostStartCompleteWaitWithNativePuts) {
+  ASSERT_TRUE(run_job(3, direct_config(), [](Runtime& rt) {
+    auto w = rt.create_window({.flavor = Flavor::allocate, .size = 16});
+    ASSERT_TRUE(w);
+    Window& win = *w.value();
+    const Counters before = rt.counters();
+    for (int round = 1; round <= 5; ++round) {
+      if (rt.rank() == 0) {
+        int origins[2] = {1, 2};
+        ASSERT_TRUE(win.post(origins));
+        ASSERT_TRUE(win.wait());
+        std::int64_t got[2];
+        std::memcpy(got, win.base(), 16);
+        EXPECT_EQ(got[0], 10 * round + 1);
+        EXPECT_EQ(got[1], 10 * round + 2);
+      } else {
+        int target[1] = {0};
+        std::int64_t v = 10 * round + rt.rank();
+        ASSERT_TRUE(win.start(target));
+        ASSERT_TRUE(win.put(&v, 1, Dtype::i64, 0, 8 * (rt.rank() - 1)));
+        ASSERT_TRUE(win.complete());
+      }
+    }
+    EXPECT_EQ((rt.counters() - before).rma_messages(), 0u);
+    ASSERT_TRUE(win.free());
+  }));
+}
+
+TEST(FabricDirect, MisalignedAccumulateFallsBackToAmCounted) {
+  ASSERT_TRUE(run_job(2, direct_config(), [](Runtime& rt) {
+    auto w = rt.create_window({.flavor = Flavor::allocate, .size = 64});
+    ASSERT_TRUE(w);
+    Window& win = *w.value();
+    const Counters before = rt.counters();
+    ASSERT_TRUE(rt.barrier());
+    std::int64_t one = 1;
+    ASSERT_TRUE(win.lock_all());
+    for (int i = 0; i < 5; ++i) {
+      ASSERT_TRUE(win.accumulate(&one, 1, Dtype::i64, 0, 3, Op::sum));   // misaligned: am
+      ASSERT_TRUE(win.accumulate(&one, 1, Dtype::i64, 0, 16, Op::sum));  // aligned: native
+    }
+    ASSERT_TRUE(win.unlock_all());
+    ASSERT_TRUE(rt.barrier());
+    const Counters d = rt.counters() - before;
+    EXPECT_EQ(direct_count(d, DirectOp::am_fallback), 5u);
+    EXPECT_EQ(direct_count(d, DirectOp::accumulate), 5u);
+    if (rt.rank() == 0) {
+      std::int64_t a, b;
+      std::memcpy(&a, static_cast<std::byte*>(win.base()) + 3, 8);
+      std::memcpy(&b, static_cast<std::byte*>(win.base()) + 16, 8);
+      EXPECT_EQ(a, 10);
+      EXPECT_EQ(b, 10);
+    } else {
+      EXPECT_GT(d.rma_messages(), 0u);  // the fallbacks are am ops: packets, honestly counted
+    }
+    ASSERT_TRUE(win.free());
+  }));
+}
+
+TEST(FabricDirect, RequestsCompleteNatively) {
+  ASSERT_TRUE(run_job(2, direct_config(), [](Runtime& rt) {
+    auto w = rt.create_window({.flavor = Flavor::allocate, .size = 64});
+    ASSERT_TRUE(w);
+    Window& win = *w.value();
+    const int peer = 1 - rt.rank();
+    std::uint32_t out = 1000u + static_cast<std::uint32_t>(rt.rank()), in = 0;
+    ASSERT_TRUE(win.lock_all());
+    auto put = win.rput(&out, 1, Dtype::u32, peer, 4 * rt.rank());
+    ASSERT_TRUE(put);
+    ASSERT_TRUE(put.value().wait());
+    ASSERT_TRUE(win.flush(peer));
+    ASSERT_TRUE(rt.barrier());
+    // Read back what this rank put into the peer.
+    auto get = win.rget(&in, 1, Dtype::u32, peer, 4 * rt.rank());
+    ASSERT_TRUE(get);
+    ASSERT_TRUE(get.value().wait());
+    EXPECT_EQ(in, out);
+    ASSERT_TRUE(win.unlock_all());
+    ASSERT_TRUE(win.free());
+  }));
+}
+
+TEST(FabricDirect, SharedAndDynamicWindowsStayOffTheDirectPath) {
+  ASSERT_TRUE(run_job(2, direct_config(), [](Runtime& rt) {
+    auto s = rt.create_window({.flavor = Flavor::shared, .size = 64});
+    EXPECT_EQ(s.status().error_class(), ErrorClass::rma_flavor);
+    auto d = rt.create_window({.flavor = Flavor::dynamic, .info = {{"path", "auto"}}});
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d.value()->path(), Path::am);
+    ASSERT_TRUE(d.value()->free());
+  }));
+}
+
+}  // namespace
+}  // namespace rma

@@ -1,0 +1,184 @@
+// End-to-end: `rmabench gate` on report files (exit codes 0/1/2, text and Markdown diffs,
+// errors naming the file and the field), and `rmabench run --format html` followed by a gate
+// of the run against edited copies of its own report.
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "run_rmabench.hpp"
+
+namespace {
+
+using e2e::run;
+using nlohmann::json;
+
+json minimal_case(const std::string& id, const std::string& status) {
+  return {{"id", id},
+          {"script", "lua_scripts/x.lua"},
+          {"name", "x"},
+          {"status", status},
+          {"expected", "pass"},
+          {"ranks", 2},
+          {"backend", "shm"},
+          {"provider", ""},
+          {"path", "am"},
+          {"progress", "async"},
+          {"duration_s", 0.1},
+          {"messages", {{"measured", true}, {"total", 2}, {"by_type", {{"put", 1}, {"ack", 1}}}}},
+          {"failures", json::array()}};
+}
+
+json minimal_report() {
+  json bench = json::array();
+  for (double t : {10.0, 10.1, 9.9, 10.05, 9.95}) {
+    bench.push_back({{"name", "put/lock/8/shm:am/manual_time"},
+                     {"run_name", "put/lock/8/shm:am/manual_time"},
+                     {"run_type", "iteration"},
+                     {"real_time", t},
+                     {"time_unit", "us"}});
+  }
+  return {{"schema", "rmabench.report/v1"},
+          {"context",
+           {{"rmabench_version", "0.1.0"},
+            {"git_revision", "abc"},
+            {"host", "node-1"},
+            {"command", "rmabench run"},
+            {"started_at", "2024-05-01T12:00:00Z"},
+            {"topology", {{"cores", 2}}},
+            {"options", json::object()}}},
+          {"cases", json::array({minimal_case("s/a", "pass"), minimal_case("s/b", "pass")})},
+          {"benchmarks", bench},
+          {"summary", {{"passed", 2}, {"failed", 0}, {"skipped", 0}, {"duration_s", 0.2}}}};
+}
+
+std::string write(const std::string& dir, const std::string& name, const json& j) {
+  const std::string path = dir + "/" + name;
+  std::ofstream(path) << j.dump(2);
+  return path;
+}
+
+int lines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+TEST(GateCommand, SameReportPassesAndARegressionFails) {
+  const std::string dir = e2e::temp_dir("gate");
+  const std::string base = write(dir, "base.json", minimal_report());
+  auto r = run({"gate", base, "--baseline", base});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("OK: no regression"), std::string::npos) << r.out;
+
+  json now = minimal_report();
+  now["cases"][1]["status"] = "fail";
+  now["cases"][0]["messages"]["by_type"] = {{"put", 1}, {"get_resp", 1}};
+  for (auto& b : now["benchmarks"]) b["real_time"] = b["real_time"].get<double>() * 1.3;
+  const std::string cur = write(dir, "now.json", now);
+  r = run({"gate", cur, "--baseline", base});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("REGRESSED: 3 regressions"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("s/b: PASS -> FAIL"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("s/a: ack 1 -> 0, get_resp 0 -> 1"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("put/lock/8/shm:am/manual_time: 10.00 us -> 13.00 us (+30.0%; U test"),
+            std::string::npos)
+      << r.out;
+
+  r = run({"gate", cur, "--baseline", base, "--format", "md"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.out.rfind("## rmabench gate: regressed, 3 regressions\n", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("| now failing | `s/b` | PASS | FAIL |"), std::string::npos) << r.out;
+
+  // A threshold above the slowdown leaves the cases' regressions only.
+  r = run({"gate", cur, "--baseline", base, "--threshold", "0.5"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.out.find("REGRESSED: 2 regressions"), std::string::npos) << r.out;
+}
+
+TEST(GateCommand, OtherHostIsReportedNotGated) {
+  const std::string dir = e2e::temp_dir("gate-host");
+  const std::string base = write(dir, "base.json", minimal_report());
+  json now = minimal_report();
+  now["context"]["host"] = "node-2";
+  for (auto& b : now["benchmarks"]) b["real_time"] = b["real_time"].get<double>() * 2;
+  auto r = run({"gate", write(dir, "now.json", now), "--baseline", base});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("Latency not gated: the baseline was taken on host 'node-1', this run on "
+                       "'node-2'"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST(GateCommand, UnreadableInputIsAUsageErrorNamingFileAndField) {
+  const std::string dir = e2e::temp_dir("gate-usage");
+  const std::string base = write(dir, "base.json", minimal_report());
+
+  auto r = run({"gate", dir + "/nope.json", "--baseline", base});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("nope.json"), std::string::npos) << r.err;
+
+  r = run({"gate", base});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--baseline"), std::string::npos) << r.err;
+
+  std::ofstream(dir + "/text.json") << "not json at all\n";
+  r = run({"gate", dir + "/text.json", "--baseline", base});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("report " + dir + "/text.json is not JSON"), std::string::npos) << r.err;
+
+  json broken = minimal_report();
+  broken["cases"][1]["status"] = "sideways";
+  r = run({"gate", base, "--baseline", write(dir, "broken.json", broken)});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("baseline " + dir + "/broken.json is not an rmabench report"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("'cases[1].status'"), std::string::npos) << r.err;
+
+  r = run({"gate", base, "--baseline", write(dir, "array.json", json::array())});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("array.json is not an rmabench report"), std::string::npos) << r.err;
+
+  r = run({"gate", base, "--baseline", base, "--format", "pdf"});
+  EXPECT_EQ(r.exit_code, 2);
+  r = run({"gate", base, "--baseline", base, "--alpha", "0"});
+  EXPECT_EQ(r.exit_code, 2);
+}
+
+TEST(GateCommand, RunWritesHtmlThenGatesAgainstItsOwnReport) {
+  const std::string dir = e2e::temp_dir("gate-run");
+  auto r = run({"run", "lua_scripts/passive/lock_put_unlock.lua", "--format", "json,html",
+                "--report-dir", dir});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  std::ifstream html(dir + "/report.html");
+  std::string head(15, '\0');
+  html.read(head.data(), 15);
+  EXPECT_EQ(head, "<!DOCTYPE html>");
+  EXPECT_FALSE(std::filesystem::exists(dir + "/junit.xml"));
+
+  const std::string report = dir + "/report.json";
+  r = run({"gate", report, "--baseline", report});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+
+  // A baseline that counted one more put: the run's count changed, so the gate fails.
+  json base = e2e::read_json(report);
+  ASSERT_TRUE(base["cases"][0]["messages"]["measured"].get<bool>());
+  const auto total = base["cases"][0]["messages"]["total"].get<std::uint64_t>();
+  base["cases"][0]["messages"]["total"] = total + 1;
+  r = run({"gate", report, "--baseline", write(dir, "more.json", base)});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("message counts changed"), std::string::npos) << r.out;
+
+  // A baseline in which the case failed: now passing is an improvement, exit 0.
+  base = e2e::read_json(report);
+  base["cases"][0]["status"] = "fail";
+  r = run({"gate", report, "--baseline", write(dir, "failed.json", base)});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("OK: no regression, 1 improvement"), std::string::npos) << r.out;
+}
+
+}  // namespace
