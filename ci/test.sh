@@ -1,11 +1,127 @@
 #!/usr/bin/env bash
-# Sets up the machine, builds with warnings as errors, and runs every test (unit tests next
-# to the code, end-to-end tests of the built rmabench). The README's test command; .ci/run
-# calls it.
-set -euo pipefail
+# The pipeline CI runs (.ci/run calls it; it is also the README's test command):
+#
+#   setup       Debian packages (ci/setup.sh --with-extras: also Open MPI and Chromium)
+#   build       every target, warnings as errors
+#   tests       unit tests and end-to-end tests (ctest: e2e, faults, browser labels included)
+#   quick-*     the quick suite on shm am, shm direct and fabric tcp;ofi_rxm
+#   gate        each quick-suite report against its committed baseline (reports/baseline/)
+#   asan        an AddressSanitizer + UndefinedBehaviorSanitizer build, running the quick suite
+#   tsan        a ThreadSanitizer build, running the implementation's unit tests
+#
+# Every stage runs even if an earlier one failed (a build failure skips what needs it); each
+# prints its result and time, JUnit files land in out/ci/junit/, and the last line says how
+# many stages passed. Exit status: 0 when every stage passed.
+set -uo pipefail
 cd "$(dirname "$0")/.."
+root=$(pwd)
+out="$root/out/ci"
+junit="$out/junit"
+rm -rf "$out"
+mkdir -p "$junit"
+jobs=$(nproc)
 
-bash ci/setup.sh
-cmake --preset ci
-cmake --build --preset ci -j "$(nproc)"
-ctest --preset ci -j "$(nproc)"
+declare -a names results times
+failed=0
+
+stage() {  # stage NAME COMMAND...
+  local name=$1
+  shift
+  echo
+  echo "=== stage $name: $*"
+  local t0=$SECONDS
+  if "$@"; then
+    results+=("pass")
+  else
+    results+=("FAIL")
+    failed=$((failed + 1))
+  fi
+  names+=("$name")
+  times+=($((SECONDS - t0)))
+  echo "=== stage $name: ${results[-1]} ($((SECONDS - t0)) s)"
+}
+
+skip() {  # skip NAME REASON
+  names+=("$1")
+  results+=("skip: $2")
+  times+=(0)
+  echo
+  echo "=== stage $1: skipped ($2)"
+}
+
+built=no
+do_setup() { bash ci/setup.sh --with-extras; }
+do_build() {
+  cmake --preset ci && cmake --build --preset ci -j "$jobs" && built=yes
+}
+do_tests() {
+  ctest --preset ci -j "$jobs" --output-junit "$junit/ctest.xml"
+}
+quick() {  # quick NAME ARGS...: the quick suite, its JUnit file, its report kept for the gate
+  local name=$1
+  shift
+  ./build-ci/rmabench run suites/quick.lua "$@" --report-dir "$out/$name" --format json,junit,md
+  local rc=$?
+  cp "$out/$name/junit.xml" "$junit/$name.xml" 2>/dev/null
+  return $rc
+}
+do_gate() {
+  local rc=0 name
+  for name in "$@"; do
+    local base="reports/baseline/$name.json"
+    if [[ ! -f "$base" ]]; then
+      echo "no baseline $base"
+      rc=1
+      continue
+    fi
+    ./build-ci/rmabench gate "$out/$name/report.json" --baseline "$base" || rc=1
+  done
+  return $rc
+}
+do_asan() {
+  cmake --preset asan && cmake --build --preset asan -j "$jobs" --target rmabench || return 1
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    ./build-asan/rmabench run suites/quick.lua --timeout 120 --report-dir "$out/asan" \
+    --format json,junit,md
+  local rc=$?
+  cp "$out/asan/junit.xml" "$junit/asan-quick.xml" 2>/dev/null
+  return $rc
+}
+do_tsan() {
+  cmake --preset tsan && cmake --build --preset tsan -j "$jobs" --target rma_impl_test || return 1
+  TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+    ./build-tsan/rma_impl/rma_impl_test --gtest_output="xml:$junit/tsan-rma-impl.xml"
+}
+
+stage setup do_setup
+stage build do_build
+if [[ $built == yes ]]; then
+  stage tests do_tests
+  stage quick-shm-am quick quick-shm-am --backend shm --path am
+  stage quick-shm-direct quick quick-shm-direct --backend shm --path direct
+  if ./build-ci/rmabench info | grep -q "^backends:.*fabric"; then
+    stage quick-fabric-am quick quick-fabric-am --backend fabric --path am --provider "tcp;ofi_rxm"
+    stage gate do_gate quick-shm-am quick-shm-direct quick-fabric-am
+  else
+    skip quick-fabric-am "the fabric backend is not built"
+    stage gate do_gate quick-shm-am quick-shm-direct
+  fi
+else
+  for s in tests quick-shm-am quick-shm-direct quick-fabric-am gate; do skip "$s" "no build"; done
+fi
+stage asan do_asan
+stage tsan do_tsan
+
+echo
+echo "=== pipeline summary"
+for i in "${!names[@]}"; do
+  printf "  %-18s %-40s %5s s\n" "${names[$i]}" "${results[$i]}" "${times[$i]}"
+done
+passed=0
+skipped=0
+for r in "${results[@]}"; do
+  [[ $r == pass ]] && passed=$((passed + 1))
+  [[ $r == skip* ]] && skipped=$((skipped + 1))
+done
+echo "$passed stages passed, $failed failed$( ((skipped > 0)) && echo ", $skipped skipped")"
+exit $((failed > 0))

@@ -1,6 +1,6 @@
 -- The quick suite CI runs on every change: one case or a few per pattern, at most 4 ranks,
 -- both window paths of the shared-memory backend in one run, well under a minute on 2
--- cores (about 15 s). It keeps every message-count case of docs/message-counts.md, one
+-- cores (about 8 s). It keeps every message-count case of docs/message-counts.md, one
 -- must-deadlock case of each kind and the misuse cases (all in one case), so a protocol,
 -- progress or error-class regression shows here first; the full matrix is
 -- suites/conformance.lua.

@@ -1,6 +1,8 @@
 // `rmabench info`: the host as hwloc sees it, the backends compiled in, and the libfabric
-// providers that offer reliable-datagram (RDM) endpoints here.
+// providers that offer reliable-datagram (RDM) endpoints here, one block per provider with
+// its RMA and native-atomics support and its domains.
 #include <iostream>
+#include <string>
 
 #include "cli/app.hpp"
 #include "cli/commands.hpp"
@@ -19,8 +21,24 @@ int info_command() {
   std::cout << "\n\nfabric providers with RDM endpoints (libfabric):\n";
   const auto providers = rma::fabric_providers();
   if (providers.empty()) std::cout << "  none\n";
-  for (const auto& p : providers)
-    std::cout << "  " << p.name << "  fabric " << p.fabric << ", domain " << p.domain << "\n";
+  auto ratio = [](std::pair<int, int> r) {
+    return std::to_string(r.first) + "/" + std::to_string(r.second);
+  };
+  for (const auto& p : providers) {
+    std::cout << "  " << p.name << "\n    RDM yes, RMA " << (p.rma ? "yes" : "no") << ", atomics ";
+    if (!p.atomics) {
+      std::cout << "no\n";
+    } else {
+      std::cout << "native (op x dtype pairs MPI allows): accumulate " << ratio(p.accumulate_atomics)
+                << ", fetch " << ratio(p.fetch_atomics) << ", compare_and_swap "
+                << ratio(p.compare_atomics) << "\n";
+      if (!p.missing_atomics.empty()) std::cout << "    not native: " << p.missing_atomics << "\n";
+    }
+    std::cout << "    domains:";
+    for (std::size_t i = 0; i < p.domains.size(); ++i)
+      std::cout << (i ? ", " : " ") << p.domains[i];
+    std::cout << "\n";
+  }
   return kExitOk;
 }
 

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "core/am_win.hpp"
+#include "core/fault.hpp"
 #include "core/reduce.hpp"
 #include "core/runtime_impl.hpp"
 
@@ -74,6 +75,7 @@ static bool goes_by_rendezvous(const RmaOp& op, std::size_t eager_limit) {
 }
 
 bool AmWin::piggyback_ok(int t) const {
+  if (fault(Fault::no_singleton)) return false;
   const AmTarget& T = t_[static_cast<std::size_t>(t)];
   return T.queue.size() == 1 && !goes_by_rendezvous(T.queue.front()->op, w_.rt.eager_limit());
 }
@@ -106,17 +108,17 @@ Status AmWin::apply_local(Call& c, RmaOp& op) {
                                                 : w_.base + op.disp;
   switch (op.kind) {
     case PacketType::put:
-      std::memmove(mem, op.origin, op.bytes());
+      std::memmove(mem, op.origin, fault(Fault::put_short) && op.bytes() ? op.bytes() - 1 : op.bytes());
       break;
     case PacketType::get:
       std::memmove(op.result, mem, op.bytes());
       break;
     case PacketType::accumulate:
-      RMA_TRY(reduce(op.op, op.dtype, mem, op.origin, op.count));
+      RMA_TRY(reduce(faulty(op.op), op.dtype, mem, op.origin, op.count));
       break;
     case PacketType::get_accumulate:
     case PacketType::fetch_and_op:
-      RMA_TRY(fetch_reduce(op.op, op.dtype, mem, op.origin, op.result, op.count));
+      RMA_TRY(fetch_reduce(faulty(op.op), op.dtype, mem, op.origin, op.result, op.count));
       break;
     case PacketType::compare_and_swap:
       RMA_TRY(compare_and_swap(op.dtype, mem, op.compare, op.origin, op.result));
@@ -147,8 +149,9 @@ void AmWin::issue_batch(int t, std::uint16_t first_flags, std::uint16_t last_fla
   AmTarget& T = t_[static_cast<std::size_t>(t)];
   // Gets go last: the reply to the last one is then the acknowledgement. MPI leaves ops of
   // one epoch unordered (accumulates aside, and get is not one), so this is allowed.
-  std::stable_partition(T.queue.begin(), T.queue.end(),
-                        [](const AmOp* o) { return o->op.kind != PacketType::get; });
+  if (!fault(Fault::get_not_last))
+    std::stable_partition(T.queue.begin(), T.queue.end(),
+                          [](const AmOp* o) { return o->op.kind != PacketType::get; });
   for (AmOp* o : T.queue) T.batch.push_back(o);
   T.queue.clear();
   T.batch_first_flags = first_flags;

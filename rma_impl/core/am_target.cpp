@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "core/am_win.hpp"
+#include "core/fault.hpp"
 #include "core/reduce.hpp"
 #include "core/runtime_impl.hpp"
 
@@ -52,6 +53,11 @@ struct StreamDone final : SendDone {
 };
 
 }  // namespace
+
+Op faulty(Op op) {
+  if (!fault(Fault::accumulate_wrong_op) || op == Op::no_op) return op;
+  return op == Op::sum ? Op::replace : Op::sum;
+}
 
 void AmWin::on_packet(int src, const PacketHeader& h, std::span<const std::byte> payload) {
   AmTarget& T = t_[static_cast<std::size_t>(src)];
@@ -199,7 +205,7 @@ void AmWin::execute_op(int src, const PacketHeader& h, std::span<const std::byte
             bytes,
             [mem, is_put, op, dtype](std::uint64_t off, std::span<const std::byte> d) {
               if (is_put) std::memcpy(mem + off, d.data(), d.size());
-              else (void)reduce(op, dtype, mem + off, d.data(), d.size() / size_of(dtype));
+              else (void)reduce(faulty(op), dtype, mem + off, d.data(), d.size() / size_of(dtype));
             },
             [this, src, h] { complete_at_target(src, h); });
         PacketHeader cts = make_header(PacketType::cts);
@@ -209,8 +215,8 @@ void AmWin::execute_op(int src, const PacketHeader& h, std::span<const std::byte
         e_.send(src, cts);
         return;
       }
-      if (is_put) std::memcpy(mem, payload.data(), bytes);
-      else (void)reduce(op, dtype, mem, payload.data(), h.count);
+      if (is_put) std::memcpy(mem, payload.data(), fault(Fault::put_short) && bytes ? bytes - 1 : bytes);
+      else (void)reduce(faulty(op), dtype, mem, payload.data(), h.count);
       complete_at_target(src, h);
       return;
     }
@@ -265,15 +271,15 @@ void AmWin::execute_op(int src, const PacketHeader& h, std::span<const std::byte
       }
       {
         std::vector<std::byte> old(bytes);
-        (void)fetch_reduce(op, dtype, mem, op == Op::no_op ? nullptr : payload.data(), old.data(),
-                           h.count);
+        (void)fetch_reduce(faulty(op), dtype, mem, op == Op::no_op ? nullptr : payload.data(),
+                           old.data(), h.count);
         e_.send(src, reply, old);
       }
       complete_at_target(src, h);
       return;
     case PacketType::fetch_and_op: {
       std::byte old[8];
-      (void)fetch_reduce(op, dtype, mem, payload.empty() ? nullptr : payload.data(), old, 1);
+      (void)fetch_reduce(faulty(op), dtype, mem, payload.empty() ? nullptr : payload.data(), old, 1);
       e_.send(src, reply, {old, size_of(dtype)});
       complete_at_target(src, h);
       return;
@@ -299,6 +305,7 @@ void AmWin::complete_at_target(int src, const PacketHeader& h) {
 }
 
 void AmWin::send_ack(int origin) {
+  if (fault(Fault::drop_ack)) return;
   PacketHeader ack = make_header(PacketType::ack);
   ack.win = w_.id;
   ack.count = 1;  // answers an ack request (0 would be a bare error report)

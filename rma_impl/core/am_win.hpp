@@ -31,6 +31,9 @@ namespace rma::core {
 
 class AmWin;
 
+// The op a target applies: `op`, unless RMA_FAULT=accumulate_wrong_op (core/fault.hpp).
+Op faulty(Op op);
+
 // An operation at its origin, from the call to its local (and, where it carries it, remote)
 // completion.
 struct AmOp final : SendDone {

@@ -58,7 +58,6 @@ class Engine::Agent {
  private:
   void run() {
     Transport& t = e_.transport();
-    auto last = Clock::now();
     while (!stop_.load(std::memory_order_relaxed)) {
       bool did = false;
       {
@@ -66,15 +65,11 @@ class Engine::Agent {
         if (lk.owns_lock()) did = e_.progress(Ctx::agent);
       }
       if (did) {
-        last = Clock::now();
         // The application thread may be asleep waiting for what just happened.
         if (t.has_sleepers()) t.wake_local();
-        continue;
-      }
-      if (Clock::now() - last < e_.tuning_.agent_spin) {
-        t.awake_enter();
-        cpu_relax();
-        t.awake_leave();
+        // Follow-up packets often come at once (a request after a grant): poll a little
+        // longer, unless the application thread is polling anyway.
+        if (!e_.app_polling_.load(std::memory_order_relaxed)) spin_for_more(t);
         continue;
       }
       std::uint64_t token = t.sleep_prepare();
@@ -83,8 +78,19 @@ class Engine::Agent {
         continue;
       }
       t.sleep(token, std::chrono::milliseconds(100));
-      last = Clock::now();
     }
+  }
+
+  // Polls for up to agent_spin without sleeping, counting as awake so senders need not ring.
+  void spin_for_more(Transport& t) {
+    t.awake_enter();
+    const auto until = Clock::now() + e_.tuning_.agent_spin;
+    for (unsigned i = 0;; ++i) {
+      if (t.has_incoming() || stop_.load(std::memory_order_relaxed)) break;
+      cpu_relax();
+      if ((i & 63) == 63 && Clock::now() >= until) break;
+    }
+    t.awake_leave();
   }
 
   Engine& e_;
@@ -109,17 +115,24 @@ Engine::~Engine() { stop_agent(); }
 
 void Engine::on(PacketType t, Handler h) { handlers_[index(t)] = std::move(h); }
 
+namespace {
+// Counters are only ever updated with the engine lock held, so a relaxed load and store
+// suffice (no locked instruction on the hot path); other threads only read them.
+inline void bump(std::atomic<std::uint64_t>& c, std::uint64_t n) {
+  c.store(c.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+}
+}  // namespace
+
 void Engine::count_sent(const PacketHeader& h, std::size_t bytes) {
-  sent_[index(h.type)].fetch_add(1, std::memory_order_relaxed);
-  bytes_[index(h.type)].fetch_add(bytes, std::memory_order_relaxed);
+  bump(sent_[index(h.type)], 1);
+  bump(bytes_[index(h.type)], bytes);
   if (class_of(h.type) == PacketClass::rma && h.win < kMaxCountedWindows)
-    (*win_counts_)[h.win].sent[index(h.type)].fetch_add(1, std::memory_order_relaxed);
+    bump((*win_counts_)[h.win].sent[index(h.type)], 1);
 }
 
 void Engine::count_direct(std::uint32_t win, DirectOp op, std::uint64_t n) {
-  direct_[index(op)].fetch_add(n, std::memory_order_relaxed);
-  if (win < kMaxCountedWindows)
-    (*win_counts_)[win].direct[index(op)].fetch_add(n, std::memory_order_relaxed);
+  bump(direct_[index(op)], n);
+  if (win < kMaxCountedWindows) bump((*win_counts_)[win].direct[index(op)], n);
 }
 
 bool Engine::transmit(int dst, const PacketHeader& h, std::span<const std::byte> payload) {
@@ -293,9 +306,11 @@ WaitLoop::WaitLoop(Engine& e, std::unique_lock<std::mutex>& lk, const WaitInfo& 
     : e_(e), lk_(lk), why_(why), last_check_(Clock::now()) {
   e_.calls_.set_blocked(why_.what);
   e_.transport_->awake_enter();
+  e_.app_polling_.store(true, std::memory_order_relaxed);
 }
 
 WaitLoop::~WaitLoop() {
+  e_.app_polling_.store(false, std::memory_order_relaxed);
   e_.transport_->awake_leave();
   e_.calls_.clear_blocked();
 }

@@ -94,6 +94,9 @@ class Engine final : public PacketSink {
   // wait (ops to itself, test) must still serve its peers; in `sync-only` mode only
   // synchronization calls do.
   void call_progress(bool sync_call);
+  bool wants_call_progress(bool sync_call) const {
+    return mode_ == ProgressMode::sync_only ? sync_call : !agent_;
+  }
 
   // Waits until pred() (called with the mutex held) is true. PROC_FAILED if the peer named
   // in `why` (or any peer, with peer = -2) is known dead. pred() may be called again after it
@@ -163,6 +166,7 @@ class Engine final : public PacketSink {
   std::unique_ptr<std::array<WinCounts, kMaxCountedWindows>> win_counts_;
 
   std::unique_ptr<Agent> agent_;
+  std::atomic<bool> app_polling_{false};  // the application thread is in a wait loop
 
   friend class WaitLoop;
 };

@@ -9,6 +9,7 @@
 //   RMA_TRY(ep.can_lock(target, type, asserts));  backend.lock(...);  ep.did_lock(...);
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -63,8 +64,8 @@ class Epochs {
   void did_access();
   Status can_free() const;
 
-  Access access() const { return access_; }
-  Exposure exposure() const { return exposure_; }
+  Access access() const { return access_.load(std::memory_order_relaxed); }
+  Exposure exposure() const { return exposure_.load(std::memory_order_relaxed); }
   bool locked(int target) const {
     return target == proc_null ? null_lock_ : locks_[static_cast<std::size_t>(target)].held;
   }
@@ -90,8 +91,10 @@ class Epochs {
     bool nocheck = false;
   };
   int win_;
-  Access access_ = Access::none;
-  Exposure exposure_ = Exposure::none;
+  // Atomic only so that a state dump may read them while the application thread runs a
+  // call that holds no lock (direct path); the application thread is their only writer.
+  std::atomic<Access> access_{Access::none};
+  std::atomic<Exposure> exposure_{Exposure::none};
   std::vector<TargetLock> locks_;
   int locked_count_ = 0;
   bool null_lock_ = false;  // lock(PROC_NULL): an epoch with no target, closed by unlock(PROC_NULL)

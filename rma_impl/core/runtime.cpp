@@ -37,12 +37,9 @@ RuntimeImpl::~RuntimeImpl() {
   engine_.stop_agent();
 }
 
-Status RuntimeImpl::check_peer(std::string_view call, int peer, bool allow_proc_null) const {
-  if (peer == proc_null && allow_proc_null) return Status::ok();
-  if (peer < 0 || peer >= size())
-    return {ErrorClass::rank, std::string(call) + ": rank " + std::to_string(peer) +
-                                  " is not in 0.." + std::to_string(size() - 1)};
-  return Status::ok();
+Status RuntimeImpl::peer_error(const char* call, int peer) const {
+  return {ErrorClass::rank, std::string(call) + ": rank " + std::to_string(peer) +
+                                " is not in 0.." + std::to_string(size() - 1)};
 }
 
 }  // namespace core

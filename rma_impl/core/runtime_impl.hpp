@@ -32,7 +32,11 @@ class RuntimeImpl {
   P2p& p2p() { return p2p_; }
 
   // Rank and argument checks shared by every call that names a peer.
-  Status check_peer(std::string_view call, int peer, bool allow_proc_null) const;
+  Status check_peer(const char* call, int peer, bool allow_proc_null) const {
+    if ((peer == proc_null && allow_proc_null) || (peer >= 0 && peer < size())) return Status::ok();
+    return peer_error(call, peer);
+  }
+  Status peer_error(const char* call, int peer) const;
 
   // Collective (window_create.cpp).
   Result<rma::Window*> create_window(const WindowConfig& config);

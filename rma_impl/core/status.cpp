@@ -52,11 +52,16 @@ std::optional<ErrorClass> parse_error_class(std::string_view name) {
   return std::nullopt;
 }
 
+const std::string& Status::message() const {
+  static const std::string none;
+  return message_ ? *message_ : none;
+}
+
 std::string Status::to_string() const {
   if (is_ok()) return "SUCCESS";
   std::string s(class_name());
   s += ": ";
-  s += message_;
+  s += message();
   return s;
 }
 

@@ -73,11 +73,15 @@ struct RmaOp {
   }
 };
 
-// A call in progress: the window and the engine lock its caller holds (slots wait on it).
+// A call in progress: the window and the engine lock (held, unless the window's table says
+// it needs none; a slot that must wait takes it with hold()).
 struct Call {
   Win& w;
   std::unique_lock<std::mutex>& lk;
   const char* name;
+  void hold() {
+    if (!lk.owns_lock()) lk.lock();
+  }
 };
 
 class Win {

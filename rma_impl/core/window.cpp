@@ -27,9 +27,11 @@ struct Entry {
   Entry(Win& win, const char* name, int target, bool sync_call = true)
       : w(win),
         scope(win.rt.calls(), name, static_cast<int>(win.id), target),
-        lk(win.engine.mutex()),
+        lk(win.engine.mutex(), std::defer_lock),
         call{win, lk, name} {
-    win.engine.call_progress(sync_call);
+    const bool progress = win.engine.wants_call_progress(sync_call);
+    if (progress || !win.ops || win.ops->needs_engine_lock) lk.lock();
+    if (progress) win.engine.call_progress(sync_call);
   }
 
   Status usable() const {

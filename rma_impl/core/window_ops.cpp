@@ -41,6 +41,7 @@ Status am_free(Call& c) { return c.w.am->free(c); }
 
 constexpr WindowOps kAm{
     .name = "am",
+    .needs_engine_lock = true,
     .put = am_enqueue,
     .get = am_enqueue,
     .accumulate = am_enqueue,

@@ -16,6 +16,9 @@ namespace rma::core {
 
 struct WindowOps {
   const char* name;
+  // Whether calls must hold the engine lock: yes for packets (the agent shares the state);
+  // a table of loads, stores and atomics takes it only to wait (Call::hold()).
+  bool needs_engine_lock;
   Status (*put)(Call&, RmaOp&);
   Status (*get)(Call&, RmaOp&);
   Status (*accumulate)(Call&, RmaOp&);

@@ -225,7 +225,7 @@ ssize_t issue_atomic(FabricWin& f, const RmaOp& op, AtomicKind k, NativeOp* n, s
   void* rdesc = nullptr;
   switch (k) {
     case AtomicKind::accumulate:
-      return fi_atomicmsg(ep, &m, std::getenv("NODC") ? FI_COMPLETION : FI_COMPLETION | FI_DELIVERY_COMPLETE);
+      return fi_atomicmsg(ep, &m, FI_COMPLETION | FI_DELIVERY_COMPLETE);
     case AtomicKind::fetch:
       return fi_fetch_atomicmsg(ep, &m, &res, &rdesc, 1, FI_COMPLETION);
     case AtomicKind::compare: {

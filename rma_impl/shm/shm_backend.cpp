@@ -183,7 +183,7 @@ Status ShmBackend::map_window(core::Call& c, const WindowConfig& cfg, bool direc
     }
     state->layout = layout;
     state->region_size = region;
-    state->held.assign(static_cast<std::size_t>(n), ShmWin::Held::none);
+    state->held = std::vector<std::atomic<ShmWin::Held>>(static_cast<std::size_t>(n));
     state->tickets.assign(static_cast<std::size_t>(n), 0);
     state->posts_consumed.assign(static_cast<std::size_t>(n), 0);
     state->dones_consumed.assign(static_cast<std::size_t>(n), 0);

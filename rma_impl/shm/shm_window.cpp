@@ -8,6 +8,8 @@
 #include <cstring>
 #include <type_traits>
 
+#include "core/am_win.hpp"
+#include "core/fault.hpp"
 #include "core/reduce.hpp"
 #include "core/runtime_impl.hpp"
 #include "core/window_ops.hpp"
@@ -25,6 +27,8 @@ core::Engine& engine(Call& c) { return c.w.engine; }
 void count(Call& c, DirectOp d, std::uint64_t n = 1) { engine(c).count_direct(c.w.id, d, n); }
 
 Status wait_for(Call& c, const char* what, int peer, const std::function<bool()>& pred) {
+  if (pred()) return Status::ok();
+  c.hold();  // waiting makes progress, which needs the engine
   return engine(c).wait_until(c.lk, pred, core::WaitInfo{core::Ctx::rma_sync, what, peer});
 }
 
@@ -65,7 +69,8 @@ Status acquire(Call& c, int t, bool exclusive) {
     l.waiting.fetch_sub(1, std::memory_order_seq_cst);
     if (!st) return st;
   }
-  s.held[static_cast<std::size_t>(t)] = exclusive ? ShmWin::Held::exclusive : ShmWin::Held::shared;
+  s.held[static_cast<std::size_t>(t)].store(
+      exclusive ? ShmWin::Held::exclusive : ShmWin::Held::shared, std::memory_order_relaxed);
   count(c, DirectOp::sync_word);
   wake_lock_waiters(c, t);  // the head moved on: a shared request behind may enter too
   return Status::ok();
@@ -74,12 +79,13 @@ Status acquire(Call& c, int t, bool exclusive) {
 void release(Call& c, int t) {
   ShmWin& s = shm(c);
   auto& h = s.held[static_cast<std::size_t>(t)];
-  if (h == ShmWin::Held::shared || h == ShmWin::Held::exclusive) {
-    s.lock(t).leave(h == ShmWin::Held::exclusive);
+  const ShmWin::Held was = h.load(std::memory_order_relaxed);
+  if (was == ShmWin::Held::shared || was == ShmWin::Held::exclusive) {
+    s.lock(t).leave(was == ShmWin::Held::exclusive);
     count(c, DirectOp::sync_word);
     wake_lock_waiters(c, t);
   }
-  h = ShmWin::Held::none;
+  h.store(ShmWin::Held::none, std::memory_order_relaxed);
 }
 
 // --- access: an op may touch the target's memory only once its exposure has begun ---------------
@@ -100,8 +106,8 @@ Status ensure_access(Call& c, int t) {
       s.post_seen[ti] = 1;
       return Status::ok();
     case core::Access::lock_all:
-      if (s.held[ti] == ShmWin::Held::none) {
-        if (s.lock_all_nocheck) s.held[ti] = ShmWin::Held::nocheck;
+      if (s.held[ti].load(std::memory_order_relaxed) == ShmWin::Held::none) {
+        if (s.lock_all_nocheck) s.held[ti].store(ShmWin::Held::nocheck, std::memory_order_relaxed);
         else return acquire(c, t, false);
       }
       return Status::ok();
@@ -120,7 +126,9 @@ void finish(const RmaOp& op) {
 
 Status direct_put(Call& c, RmaOp& op) {
   RMA_TRY(ensure_access(c, op.target));
-  std::memcpy(target_address(c, op), op.origin, op.bytes());
+  const std::size_t bytes = op.bytes();
+  std::memcpy(target_address(c, op), op.origin,
+              core::fault(core::Fault::put_short) && bytes ? bytes - 1 : bytes);
   count(c, DirectOp::put);
   finish(op);
   return Status::ok();
@@ -221,7 +229,9 @@ class StripeGuard {
 };
 
 // Applies op at the target, returning old values into `result` when it is not null.
-Status apply(Call& c, const RmaOp& op, const void* origin, void* result) {
+Status apply(Call& c, const RmaOp& given, const void* origin, void* result) {
+  RmaOp op = given;
+  op.op = core::faulty(op.op);
   std::byte* mem = target_address(c, op);
   const std::size_t es = size_of(op.dtype);
   const bool aligned = reinterpret_cast<std::uintptr_t>(mem) % es == 0;
@@ -365,7 +375,7 @@ Result<bool> direct_test(Call& c) {
 
 Status direct_lock(Call& c, LockType type, int t, unsigned asserts) {
   if (asserts & assert_nocheck) {
-    shm(c).held[static_cast<std::size_t>(t)] = ShmWin::Held::nocheck;
+    shm(c).held[static_cast<std::size_t>(t)].store(ShmWin::Held::nocheck, std::memory_order_relaxed);
     return Status::ok();
   }
   return acquire(c, t, type == LockType::exclusive);
@@ -390,13 +400,17 @@ Status direct_unlock_all(Call& c) {
   return Status::ok();
 }
 
-// Ops complete when their call returns; flushing only orders this rank's memory accesses.
+// win.sync: a full barrier between this rank's accesses to window memory and everyone
+// else's (MPI_Win_sync), as one sequentially consistent read-modify-write.
 Status memory_barrier(Call& c) {
   shm(c).sync_word().fetch_add(1, std::memory_order_seq_cst);
   return Status::ok();
 }
-Status direct_flush(Call& c, int) { return memory_barrier(c); }
-Status direct_flush_all(Call& c) { return memory_barrier(c); }
+// An op is complete when its call returns: its copy is in the target's memory, and every
+// synchronization a peer could rely on to read it (a lock release, a barrier, a done, a
+// message) is a release operation that publishes it. Nothing is left for flush to do.
+Status direct_flush(Call&, int) { return Status::ok(); }
+Status direct_flush_all(Call&) { return Status::ok(); }
 Status direct_request_wait(Call&, core::RequestState& r) { return r.status; }
 Result<bool> direct_request_test(Call&, core::RequestState& r) {
   if (!r.status) return r.status;
@@ -408,6 +422,7 @@ Status direct_free(Call& c) { return barrier(c); }
 core::WindowOps make_table() {
   core::WindowOps t = core::am_ops();
   t.name = "shm.direct";
+  t.needs_engine_lock = false;
   t.put = direct_put;
   t.get = direct_get;
   t.accumulate = direct_accumulate;
@@ -516,12 +531,13 @@ void ShmWin::describe(WindowState& s) const {
     s.lock_holders = text;
   }
   for (std::size_t t = 0; t < held.size(); ++t) {
-    if (held[t] == Held::none) continue;
+    const Held h = held[t].load(std::memory_order_relaxed);
+    if (h == Held::none) continue;
     TargetState ts;
     ts.target = static_cast<int>(t);
-    ts.lock = held[t] == Held::shared      ? "held shared (shared words)"
-              : held[t] == Held::exclusive ? "held exclusive (shared words)"
-                                           : "nocheck";
+    ts.lock = h == Held::shared      ? "held shared (shared words)"
+              : h == Held::exclusive ? "held exclusive (shared words)"
+                                     : "nocheck";
     s.targets.push_back(ts);
   }
 }

@@ -55,7 +55,7 @@ class ShmWin final : public core::BackendWin {
 
   // Origin-side state of the direct path.
   enum class Held : std::uint8_t { none, shared, exclusive, nocheck };
-  std::vector<Held> held;
+  std::vector<std::atomic<Held>> held;  // atomic: state dumps read it from another thread
   std::vector<std::uint64_t> tickets;
   std::vector<std::uint32_t> posts_consumed;   // posts seen from each target
   std::vector<std::uint32_t> dones_consumed;   // dones seen from each origin

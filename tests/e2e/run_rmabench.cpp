@@ -30,7 +30,8 @@ std::string read_all(int fd) {
   return s;
 }
 
-pid_t spawn(const std::string& exe, const std::vector<std::string>& args, int out_fd, int err_fd) {
+pid_t spawn(const std::string& exe, const std::vector<std::string>& args, int out_fd, int err_fd,
+            const std::vector<std::string>& env = {}) {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_adddup2(&fa, out_fd, 1);
@@ -41,8 +42,14 @@ pid_t spawn(const std::string& exe, const std::vector<std::string>& args, int ou
   std::vector<char*> argv;
   for (auto& s : store) argv.push_back(s.data());
   argv.push_back(nullptr);
+  std::vector<std::string> env_store;
+  for (char** e = environ; *e; ++e) env_store.emplace_back(*e);
+  env_store.insert(env_store.end(), env.begin(), env.end());
+  std::vector<char*> envp;
+  for (auto& e : env_store) envp.push_back(e.data());
+  envp.push_back(nullptr);
   pid_t pid = 0;
-  int rc = posix_spawn(&pid, exe.c_str(), &fa, nullptr, argv.data(), environ);
+  int rc = posix_spawn(&pid, exe.c_str(), &fa, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&fa);
   if (rc != 0) throw std::runtime_error("spawn " + exe + ": " + std::strerror(rc));
   return pid;
@@ -115,7 +122,8 @@ RunResult finish(Background& b, double timeout_s) {
   return r;
 }
 
-RunResult run(const std::vector<std::string>& args, double timeout_s) {
+RunResult run(const std::vector<std::string>& args, double timeout_s,
+              const std::vector<std::string>& env) {
   char out_path[] = "/tmp/rmabench-e2e-out-XXXXXX";
   char err_path[] = "/tmp/rmabench-e2e-err-XXXXXX";
   int out_fd = ::mkstemp(out_path);
@@ -124,7 +132,7 @@ RunResult run(const std::vector<std::string>& args, double timeout_s) {
   ::unlink(err_path);
   RunResult r;
   const auto t0 = Clock::now();
-  r.pid = spawn(RMABENCH_EXE, args, out_fd, err_fd);
+  r.pid = spawn(RMABENCH_EXE, args, out_fd, err_fd, env);
   r.exit_code = wait_with_timeout(r.pid, timeout_s);
   r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   ::lseek(out_fd, 0, SEEK_SET);

@@ -21,7 +21,9 @@ struct RunResult {
 };
 
 // Runs RMABENCH_EXE with `args` from the source tree's root; kills it after `timeout_s`.
-RunResult run(const std::vector<std::string>& args, double timeout_s = 60);
+// `env` entries ("NAME=value") are added to the environment.
+RunResult run(const std::vector<std::string>& args, double timeout_s = 60,
+              const std::vector<std::string>& env = {});
 
 // Starts rmabench in the background (for tests that act on it while it runs).
 struct Background {

@@ -48,11 +48,21 @@ struct BackendInfo {
 };
 std::vector<BackendInfo> compiled_backends();
 
-// A libfabric provider that offers reliable-datagram endpoints on this host.
+// A libfabric provider that offers reliable-datagram (RDM) endpoints on this host, with what
+// the fabric backend's direct path can use of it. One entry per provider.
 struct ProviderInfo {
   std::string name;     // "tcp;ofi_rxm"
-  std::string fabric;   // "127.0.0.1/32"
+  std::string fabric;   // the preferred (loopback) entry: "127.0.0.1/32"
   std::string domain;   // "lo"
+  std::vector<std::string> domains;  // every "domain (fabric)" it offers: "eth0 (192.0.2.0/24)"
+  bool rma = false;      // FI_RMA: fi_write / fi_read
+  bool atomics = false;  // FI_ATOMIC
+  // Native atomics over the (op, dtype) pairs MPI allows, as {native, allowed}: accumulate,
+  // fetching (get_accumulate, fetch_and_op), compare_and_swap.
+  std::pair<int, int> accumulate_atomics{0, 0};
+  std::pair<int, int> fetch_atomics{0, 0};
+  std::pair<int, int> compare_atomics{0, 0};
+  std::string missing_atomics;  // "prod(f32,f64)", or "" when every pair is native
 };
 std::vector<ProviderInfo> fabric_providers();
 

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cassert>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -53,7 +54,17 @@ std::optional<ErrorClass> parse_error_class(std::string_view name);
 class [[nodiscard]] Status {
  public:
   Status() = default;
-  Status(ErrorClass c, std::string message) : class_(c), message_(std::move(message)) {}
+  Status(ErrorClass c, std::string message)
+      : class_(c), message_(std::make_unique<std::string>(std::move(message))) {}
+  Status(const Status& o) : class_(o.class_) {
+    if (o.message_) message_ = std::make_unique<std::string>(*o.message_);
+  }
+  Status& operator=(const Status& o) {
+    if (this != &o) *this = Status(o);
+    return *this;
+  }
+  Status(Status&&) noexcept = default;
+  Status& operator=(Status&&) noexcept = default;
 
   static Status ok() { return {}; }
 
@@ -61,14 +72,16 @@ class [[nodiscard]] Status {
   explicit operator bool() const { return is_ok(); }
   ErrorClass error_class() const { return class_; }
   std::string_view class_name() const { return rma::class_name(class_); }
-  const std::string& message() const { return message_; }
+  const std::string& message() const;
 
   // "RMA_SYNC: put: window 2, target 1: no access epoch" — for logs and exceptions.
   std::string to_string() const;
 
  private:
+  // Every call returns a Status, nearly always ok: that case is a byte and a null pointer,
+  // nothing to build or free; only a failure allocates its message.
   ErrorClass class_ = ErrorClass::success;
-  std::string message_;
+  std::unique_ptr<std::string> message_;
 };
 
 template <class T>

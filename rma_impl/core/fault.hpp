@@ -1,0 +1,27 @@
+// fault.hpp — deliberate faults, for tests only: the environment variable RMA_FAULT names one
+// way to break the implementation, so a test can prove the conformance suite notices.
+//
+//   put_short            a put writes one byte less than it was given (am and direct)
+//   accumulate_wrong_op  accumulates apply the wrong op: sum as replace, others as sum
+//   grant_ignores_table  the lock manager grants every request at once (am and direct)
+//   no_singleton         the lock request never travels with a single op (counts change)
+//   get_not_last         gets are not moved last (an extra message per lock epoch)
+//   drop_ack             the target never sends acks (origins wait forever)
+//
+// Unset (the normal case), every check below is one load of a constant.
+#pragma once
+
+#include <string_view>
+
+namespace rma::core {
+
+enum class Fault { none, put_short, accumulate_wrong_op, grant_ignores_table, no_singleton,
+                   get_not_last, drop_ack };
+
+// The fault RMA_FAULT names (read once per process); an unknown name is `none` and says so
+// on stderr.
+Fault active_fault();
+inline bool fault(Fault f) { return active_fault() == f; }
+std::string_view to_string(Fault f);
+
+}  // namespace rma::core
