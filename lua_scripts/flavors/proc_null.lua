@@ -3,7 +3,8 @@
 -- succeed and do nothing, in any epoch and whatever the start group or locks; a transfer of
 -- zero elements to a real target is likewise legal and moves nothing. Here every op kind
 -- goes to PROC_NULL (and the value-returning fetch_and_op / compare_and_swap and the
--- request-based ops in passive epochs), and zero-element put, get, accumulate and
+-- request-based ops in passive epochs; in a lock epoch PROC_NULL is also locked, flushed
+-- and unlocked, no-ops as in MPICH), and zero-element put, get, accumulate and
 -- get_accumulate go to the right neighbour; afterwards no window byte, no get buffer and no
 -- result buffer may have changed. Messages (am) are what the synchronization alone costs:
 -- nothing for lock and lock_all (no op to carry a lock), E(n) for the closing fence, a post
@@ -34,7 +35,7 @@ return {
     local win, sync, N = ctx.win, rma.opt.sync, rma.PROC_NULL
     local right, left = (rma.rank + 1) % rma.size, (rma.rank - 1) % rma.size
     local passive = sync == "lock" or sync == "lock_all"
-    if sync == "lock" then win:lock(right, "shared")
+    if sync == "lock" then win:lock(right, "shared"); win:lock(N, "exclusive")
     elseif sync == "lock_all" then win:lock_all()
     elseif sync == "fence" then win:fence("noprecede")
     elseif sync == "pscw" then win:post({left}); win:start({right})
@@ -63,7 +64,7 @@ return {
     win:accumulate(ctx.none, right, 0, "sum")
     win:get_accumulate(ctx.none, ctx.none_res, right, 0, "sum")
 
-    if sync == "lock" then win:unlock(right)
+    if sync == "lock" then win:unlock(N); win:unlock(right)
     elseif sync == "lock_all" then win:unlock_all()
     elseif sync == "fence" then win:fence("nosucceed")
     else win:complete(); win:wait() end

@@ -138,10 +138,6 @@ Status AmWin::acquire_self_lock(Call& c, LockType type) {
   return wait_for(c, "lock on this rank's own window", -2, [&] { return self_lock_held_; });
 }
 
-Status AmWin::wait_for(Call& c, const char* what, int peer, const std::function<bool()>& pred) {
-  return e_.wait_until(c.lk, pred, WaitInfo{Ctx::rma_sync, what, peer});
-}
-
 // --- issuing --------------------------------------------------------------------------------
 
 void AmWin::issue_batch(int t, std::uint16_t first_flags, std::uint16_t last_flags,

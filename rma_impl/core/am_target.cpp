@@ -126,11 +126,13 @@ void AmWin::handle_op(int src, const PacketHeader& h, std::span<const std::byte>
   if (h.flags & (flag_lock_shared | flag_lock_exclusive)) {
     // The lock request travelled with this op: if the lock is busy, both wait, data included.
     const LockType type = (h.flags & flag_lock_shared) ? LockType::shared : LockType::exclusive;
-    auto held = std::make_unique<HeldPacket>();
-    held->header = h;
-    held->payload.assign(payload.begin(), payload.end());
-    LockRequest r{src, type, std::move(held)};
-    if (!locks_.request(std::move(r))) return;
+    if (!locks_.try_grant(src, type)) {
+      auto held = std::make_unique<HeldPacket>();
+      held->header = h;
+      held->payload.assign(payload.begin(), payload.end());
+      locks_.request(LockRequest{src, type, std::move(held)});
+      return;
+    }
   }
   execute_op(src, h, payload);
 }

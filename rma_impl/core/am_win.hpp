@@ -126,7 +126,10 @@ class AmWin {
   void send_control(int t, PacketType type, std::uint16_t flags = 0, std::uint32_t seq = 0);
   bool advance(int t, Closing mode);
   bool batch_done(int t) const;
-  Status wait_for(Call& c, const char* what, int peer, const std::function<bool()>& pred);
+  template <class Pred>
+  Status wait_for(Call& c, const char* what, int peer, Pred&& pred) {
+    return e_.wait_until(c.lk, pred, WaitInfo{Ctx::rma_sync, what, peer});
+  }
   Status apply_local(Call& c, RmaOp& op);
   Status acquire_self_lock(Call& c, LockType type);
   void on_local_complete(AmOp* op);

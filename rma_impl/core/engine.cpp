@@ -303,8 +303,7 @@ Status Engine::wait_failure(const WaitInfo& why) const {
 // ---------------------------------------------------------------------------------------
 
 WaitLoop::WaitLoop(Engine& e, std::unique_lock<std::mutex>& lk, const WaitInfo& why)
-    : e_(e), lk_(lk), why_(why), last_check_(Clock::now()) {
-  e_.calls_.set_blocked(why_.what);
+    : e_(e), lk_(lk), why_(why) {
   e_.transport_->awake_enter();
   e_.app_polling_.store(true, std::memory_order_relaxed);
 }
@@ -312,7 +311,7 @@ WaitLoop::WaitLoop(Engine& e, std::unique_lock<std::mutex>& lk, const WaitInfo& 
 WaitLoop::~WaitLoop() {
   e_.app_polling_.store(false, std::memory_order_relaxed);
   e_.transport_->awake_leave();
-  e_.calls_.clear_blocked();
+  if (marked_blocked_) e_.calls_.clear_blocked();
 }
 
 WaitLoop::Next WaitLoop::step() {
@@ -333,7 +332,15 @@ WaitLoop::Next WaitLoop::step() {
     return Next::again;
   }
   const auto now = Clock::now();
-  if (idle_steps_ == kPollOnlySteps) idle_since_ = now;
+  if (idle_steps_ == kPollOnlySteps) {
+    idle_since_ = now;
+    // A wait that lasts is worth reporting (state dumps); a short one is not worth a lock.
+    if (!marked_blocked_) {
+      e_.calls_.set_blocked(why_.what);
+      marked_blocked_ = true;
+      last_check_ = now;
+    }
+  }
   if (now - last_check_ > std::chrono::milliseconds(50)) {
     last_check_ = now;
     status_ = e_.wait_failure(why_);

@@ -195,6 +195,7 @@ class WaitLoop {
   std::unique_lock<std::mutex>& lk_;
   const WaitInfo& why_;
   unsigned idle_steps_ = 0;
+  bool marked_blocked_ = false;
   std::chrono::steady_clock::time_point idle_since_;
   std::chrono::steady_clock::time_point last_check_;
   Status status_;

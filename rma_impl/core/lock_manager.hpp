@@ -38,6 +38,9 @@ class LockManager {
  public:
   // True if granted now (the request is then a holder); otherwise it waits in the FIFO.
   bool request(LockRequest r);
+  // Grants at once if it can, else does nothing: the caller then queues with request() (so a
+  // request that comes with an op copies the op only when it must wait).
+  bool try_grant(int origin, LockType type);
   // `origin` gives up its lock; returns the requests granted because of it, in FIFO order.
   // Releasing a lock the origin does not hold returns nothing (and changes nothing).
   std::vector<LockRequest> release(int origin);

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -115,8 +116,14 @@ class Win {
   };
   std::vector<Region> attached;
 
+ private:
+  mutable std::vector<int> all_ranks_;
+
+ public:
   int rank() const;
   int ranks() const;
+  // 0 .. ranks()-1, for calls that close every target (built once).
+  std::span<const int> all_ranks() const;
   WindowState state() const;
 
   // The public handles (Win is their friend).

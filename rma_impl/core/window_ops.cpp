@@ -17,17 +17,12 @@ Result<bool> am_test(Call& c) { return c.w.am->test(c); }
 Status am_lock(Call& c, LockType t, int target, unsigned a) { return c.w.am->lock(c, t, target, a); }
 Status am_lock_all(Call&, unsigned) { return Status::ok(); }  // lock requests go with the ops
 
-std::vector<int> one(int t) { return {t}; }
-std::vector<int> everyone(const Win& w) {
-  std::vector<int> all(static_cast<std::size_t>(w.ranks()));
-  for (int i = 0; i < w.ranks(); ++i) all[static_cast<std::size_t>(i)] = i;
-  return all;
-}
+std::span<const int> everyone(const Win& w) { return w.all_ranks(); }
 
-Status am_unlock(Call& c, int t) { return c.w.am->close(c, Closing::unlock, one(t)); }
+Status am_unlock(Call& c, int t) { return c.w.am->close(c, Closing::unlock, {&t, 1}); }
 Status am_unlock_all(Call& c) { return c.w.am->close(c, Closing::unlock, everyone(c.w)); }
-Status am_flush(Call& c, int t) { return c.w.am->close(c, Closing::flush, one(t)); }
-Status am_flush_local(Call& c, int t) { return c.w.am->close(c, Closing::flush_local, one(t)); }
+Status am_flush(Call& c, int t) { return c.w.am->close(c, Closing::flush, {&t, 1}); }
+Status am_flush_local(Call& c, int t) { return c.w.am->close(c, Closing::flush_local, {&t, 1}); }
 Status am_flush_all(Call& c) { return c.w.am->close(c, Closing::flush, everyone(c.w)); }
 Status am_flush_local_all(Call& c) {
   return c.w.am->close(c, Closing::flush_local, everyone(c.w));
@@ -99,6 +94,14 @@ Win::~Win() = default;
 
 int Win::rank() const { return rt.rank(); }
 int Win::ranks() const { return rt.size(); }
+
+std::span<const int> Win::all_ranks() const {
+  if (all_ranks_.size() != static_cast<std::size_t>(ranks())) {
+    all_ranks_.resize(static_cast<std::size_t>(ranks()));
+    for (int i = 0; i < ranks(); ++i) all_ranks_[static_cast<std::size_t>(i)] = i;
+  }
+  return all_ranks_;
+}
 
 WindowState Win::state() const {
   WindowState s;

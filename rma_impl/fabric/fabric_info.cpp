@@ -87,7 +87,10 @@ std::vector<ProviderInfo> fabric_providers() {
   for (fi_info* i = msg; i; i = i->next) {
     const std::string name = name_of(i);
     auto [it, fresh] = index.emplace(name, out.size());
-    if (fresh) out.push_back(ProviderInfo{.name = name});
+    if (fresh) {
+      out.emplace_back();
+      out.back().name = name;
+    }
     ProviderInfo& p = out[it->second];
     const std::string fab = i->fabric_attr->name ? i->fabric_attr->name : "?";
     const std::string dom = i->domain_attr->name ? i->domain_attr->name : "?";

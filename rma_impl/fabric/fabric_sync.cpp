@@ -102,14 +102,18 @@ void release(Call& c, int t) {
   h = FabricWin::Held::none;
 }
 
+// The lock is taken when lock() is called, not at the first op: a program that locks
+// several targets in one order everywhere must acquire them in that order, or two origins
+// each holding one lock could wait for the other's. (This rank's own window needs it then
+// anyway: the caller may load and store it directly once lock() returns.)
 Status direct_lock(Call& c, LockType type, int t, unsigned asserts) {
   FabricWin& f = fabric_win(c);
-  f.held[static_cast<std::size_t>(t)] =
-      (asserts & assert_nocheck) ? FabricWin::Held::nocheck : FabricWin::Held::none;
-  // Other targets are locked at the first op; this rank's own window now, since the caller
-  // may load and store it directly once lock() returns.
-  if (t == c.w.rank() && !(asserts & assert_nocheck)) return acquire(c, t, type);
-  return Status::ok();
+  if (asserts & assert_nocheck) {
+    f.held[static_cast<std::size_t>(t)] = FabricWin::Held::nocheck;
+    return Status::ok();
+  }
+  f.held[static_cast<std::size_t>(t)] = FabricWin::Held::none;
+  return acquire(c, t, type);
 }
 
 // Ops that went to the am slots may have taken the am protocol's lock at the target (the

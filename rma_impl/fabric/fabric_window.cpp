@@ -93,9 +93,10 @@ template <class Issue>
 Status post(Call& c, const RmaOp& op, NativeOp* n, Issue&& issue) {
   FabricWin& f = fabric_win(c);
   const auto t = static_cast<std::size_t>(op.target);
-  ssize_t rc = 0;
+  // The engine may evaluate a wait's condition again after it held: issue only once.
+  ssize_t rc = -FI_EAGAIN;
   Status s = wait_for(c, "room in the provider's queue", op.target, [&] {
-    rc = issue(n);
+    if (rc == -FI_EAGAIN) rc = issue(n);
     return rc != -FI_EAGAIN;
   });
   if (!s || rc != 0) {

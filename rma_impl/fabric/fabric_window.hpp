@@ -7,9 +7,9 @@
 // Synchronization sends no RMA packet: it travels as control messages of the fabric
 // transport (counted as sync_word, like the shm direct path's shared words), ordered with
 // the packets of the same pair:
-//   - passive target: a lock request goes to the target's lock manager (core::LockManager)
-//     at the first op to it (on this rank's own window: at lock()), the grant comes back,
-//     and only then does any native op touch the target's memory; unlock waits for remote
+//   - passive target: lock() sends a lock request to the target's lock manager
+//     (core::LockManager) and waits for the grant (lock_all: at the first op to each
+//     target), so no native op touches the target's memory before; unlock waits for remote
 //     completion of the native ops (FI_DELIVERY_COMPLETE) and sends the release;
 //   - fence: wait for remote completion of this rank's native ops, then a dissemination
 //     barrier of control messages; so every op of an epoch is complete at its target

@@ -155,6 +155,53 @@ TEST(FabricDirect, ExclusiveLocksSerializeReadModifyWriteFromFourRanks) {
   }));
 }
 
+TEST(FabricDirect, ExclusiveLocksOnEveryTargetInOneOrderDoNotDeadlock) {
+  // Every rank locks every rank (itself included) in the order 0..n-1 before its first op:
+  // locks must be acquired in that order, not at the first op.
+  ASSERT_TRUE(run_job(3, direct_config(), [](Runtime& rt) {
+    auto w = rt.create_window({.flavor = Flavor::allocate, .size = 8 * 3, .disp_unit = 8});
+    ASSERT_TRUE(w);
+    Window& win = *w.value();
+    std::int64_t mine = 1000 + rt.rank();
+    for (int t = 0; t < rt.size(); ++t) ASSERT_TRUE(win.lock(LockType::exclusive, t));
+    for (int t = 0; t < rt.size(); ++t) ASSERT_TRUE(win.put(&mine, 1, Dtype::i64, t, rt.rank()));
+    for (int t = 0; t < rt.size(); ++t) ASSERT_TRUE(win.unlock(t));
+    ASSERT_TRUE(rt.barrier());
+    for (int r = 0; r < rt.size(); ++r) {
+      std::int64_t got;
+      std::memcpy(&got, static_cast<std::byte*>(win.base()) + 8 * r, 8);
+      EXPECT_EQ(got, 1000 + r);
+    }
+    ASSERT_TRUE(win.free());
+  }));
+}
+
+TEST(FabricDirect, ThousandsOfOpsInOneEpochAllArrive) {
+  // More ops than the window keeps in flight, so op calls wait for completions (and, when
+  // the provider's queue fills, retry their post).
+  constexpr int kOps = 2000;
+  ASSERT_TRUE(run_job(4, direct_config(), [](Runtime& rt) {
+    auto w = rt.create_window({.flavor = Flavor::allocate, .size = 8 * kOps + 8});
+    ASSERT_TRUE(w);
+    Window& win = *w.value();
+    std::vector<std::uint64_t> vals(kOps);
+    std::iota(vals.begin(), vals.end(), 1);
+    std::uint64_t one = 1;
+    const int right = (rt.rank() + 1) % rt.size();
+    ASSERT_TRUE(win.lock_all());
+    for (int i = 0; i < kOps; ++i) {
+      ASSERT_TRUE(win.put(&vals[static_cast<std::size_t>(i)], 1, Dtype::u64, right, 8 * i));
+      ASSERT_TRUE(win.accumulate(&one, 1, Dtype::u64, right, 8 * kOps, Op::sum));
+    }
+    ASSERT_TRUE(win.unlock_all());
+    ASSERT_TRUE(rt.barrier());
+    const auto* mem = static_cast<const std::uint64_t*>(win.base());
+    for (int i = 0; i < kOps; ++i) ASSERT_EQ(mem[i], static_cast<std::uint64_t>(i + 1));
+    EXPECT_EQ(mem[kOps], static_cast<std::uint64_t>(kOps));
+    ASSERT_TRUE(win.free());
+  }));
+}
+
 TEST(FabricDirect, PostStartCompleteWaitWithNativePuts) {
   ASSERT_TRUE(run_job(3, direct_config(), [](Runtime& rt) {
     auto w = rt.create_window({.flavor = Flavor::allocate, .size = 16});
