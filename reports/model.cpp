@@ -42,7 +42,8 @@ json messages_to_json(const MessageCounts& m) {
               {"by_type", counts_to_json(m.by_type)},
               {"transport", counts_to_json(m.transport)},
               {"direct", counts_to_json(m.direct)},
-              {"expected", counts_to_json(m.expected)}};
+              {"expected", counts_to_json(m.expected)},
+              {"varies", m.varies}};
 }
 
 // JSON has no NaN or infinity; a metric that is not finite is written as null.
@@ -165,6 +166,7 @@ MessageCounts messages_from_json(const json& j, const std::string& path) {
   m.transport = optional_counts(j, "transport", path);
   m.direct = optional_counts(j, "direct", path);
   m.expected = optional_counts(j, "expected", path);
+  if (j.contains("varies")) m.varies = as_bool(j["varies"], child(path, "varies"));
   return m;
 }
 

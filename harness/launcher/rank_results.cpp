@@ -37,100 +37,102 @@ reports::CaseResult base_result(const suite::CaseSpec& spec) {
 // Combines the ranks' results: status (error > fail > skip > pass), failures, metrics, paths,
 // and RMA packets during `run` summed over ranks, checked against the declaration.
 void merge_rank_results(const std::vector<json>& results, reports::CaseResult& result_) {
-    int rank_rank = -1;  // worst status seen: 0 pass, 1 skip, 2 fail, 3 error
-    std::map<std::string, std::uint64_t> by_type, transport, direct;
-    std::set<std::string> paths;
-    bool measured = false;
-    std::int64_t iterations = 1;
-    json expected;
-    for (std::size_t rank = 0; rank < results.size(); ++rank) {
-      const json& m = results[rank];
-      if (!m.is_object()) continue;
-      const int rank_no = static_cast<int>(rank);
-      const std::string st = m.value("status", "error");
-      const int sev = st == "pass" ? 0 : st == "skip" ? 1 : st == "fail" ? 2 : 3;
-      rank_rank = std::max(rank_rank, sev);
-      if (st == "skip" && result_.reason.empty()) result_.reason = m.value("reason", "");
-      for (const auto& f : member(m, "failures"))
-        result_.failures.push_back({rank_no, f.value("where", ""), f.value("message", "")});
-      for (const auto& [k, v] : member(m, "metrics").items())
-        result_.metrics["rank" + std::to_string(rank_no) + "." + k] = v.get<double>();
-      for (const auto& p : member(m, "paths")) paths.insert(p.get<std::string>());
-      if (m.contains("messages")) {
-        measured = true;
-        iterations = m.value("iterations", 1);
-        for (const auto& [k, v] : member(member(m, "messages"), "by_type").items())
-          by_type[k] += v.get<std::uint64_t>();
-        for (const auto& [k, v] : member(member(m, "messages"), "transport").items())
-          transport[k] += v.get<std::uint64_t>();
-        for (const auto& [k, v] : member(member(m, "messages"), "direct").items())
-          direct[k] += v.get<std::uint64_t>();
-      }
-      if (m.contains("expected_messages")) expected = m["expected_messages"];
+  int rank_rank = -1;  // worst status seen: 0 pass, 1 skip, 2 fail, 3 error
+  std::map<std::string, std::uint64_t> by_type, transport, direct;
+  std::set<std::string> paths;
+  bool measured = false;
+  std::int64_t iterations = 1;
+  json expected;
+  for (std::size_t rank = 0; rank < results.size(); ++rank) {
+    const json& m = results[rank];
+    if (!m.is_object()) continue;
+    const int rank_no = static_cast<int>(rank);
+    const std::string st = m.value("status", "error");
+    const int sev = st == "pass" ? 0 : st == "skip" ? 1 : st == "fail" ? 2 : 3;
+    rank_rank = std::max(rank_rank, sev);
+    if (st == "skip" && result_.reason.empty()) result_.reason = m.value("reason", "");
+    for (const auto& f : member(m, "failures"))
+      result_.failures.push_back({rank_no, f.value("where", ""), f.value("message", "")});
+    for (const auto& [k, v] : member(m, "metrics").items())
+      result_.metrics["rank" + std::to_string(rank_no) + "." + k] = v.get<double>();
+    for (const auto& p : member(m, "paths")) paths.insert(p.get<std::string>());
+    if (m.contains("messages")) {
+      measured = true;
+      iterations = m.value("iterations", 1);
+      for (const auto& [k, v] : member(member(m, "messages"), "by_type").items())
+        by_type[k] += v.get<std::uint64_t>();
+      for (const auto& [k, v] : member(member(m, "messages"), "transport").items())
+        transport[k] += v.get<std::uint64_t>();
+      for (const auto& [k, v] : member(member(m, "messages"), "direct").items())
+        direct[k] += v.get<std::uint64_t>();
     }
-    if (!paths.empty()) {
-      std::string p;
-      for (const auto& s : paths) p += (p.empty() ? "" : ",") + s;
-      result_.path = p;
-    }
-    if (result_.status != reports::Status::crash && result_.status != reports::Status::deadlock &&
-        result_.status != reports::Status::timeout) {
-      static const reports::Status by_sev[] = {reports::Status::pass, reports::Status::skip,
-                                               reports::Status::fail, reports::Status::error};
-      result_.status = rank_rank < 0 ? reports::Status::error : by_sev[rank_rank];
-      if (rank_rank < 0)
-        result_.failures.push_back({-1, "launcher", "no rank reported a result"});
-    }
-    if (!measured) return;
-    auto& msgs = result_.messages;
-    msgs.measured = true;
-    std::uint64_t total = 0;
-    const auto per_iter = [&](std::uint64_t v, const std::string& what) {
-      if (iterations > 1 && v % static_cast<std::uint64_t>(iterations) != 0)
-        result_.failures.push_back({-1, "messages", what + ": " + std::to_string(v) +
-                                                        " packets are not a whole number per "
-                                                        "iteration of " +
-                                                        std::to_string(iterations)});
-      return v / static_cast<std::uint64_t>(iterations);
-    };
-    for (const auto& [k, v] : by_type) {
-      if (!v) continue;
-      msgs.by_type[k] = per_iter(v, k);
-      total += msgs.by_type[k];
-    }
-    msgs.total = total;
-    for (const auto& [k, v] : transport)
-      if (v) msgs.transport[k] = v / static_cast<std::uint64_t>(iterations);
-    for (const auto& [k, v] : direct)
-      if (v) msgs.direct[k] = v / static_cast<std::uint64_t>(iterations);
-    check_declared(expected, result_);
+    if (m.contains("expected_messages")) expected = m["expected_messages"];
   }
+  if (!paths.empty()) {
+    std::string p;
+    for (const auto& s : paths) p += (p.empty() ? "" : ",") + s;
+    result_.path = p;
+  }
+  if (result_.status != reports::Status::crash && result_.status != reports::Status::deadlock &&
+      result_.status != reports::Status::timeout) {
+    static const reports::Status by_sev[] = {reports::Status::pass, reports::Status::skip,
+                                             reports::Status::fail, reports::Status::error};
+    result_.status = rank_rank < 0 ? reports::Status::error : by_sev[rank_rank];
+    if (rank_rank < 0) result_.failures.push_back({-1, "launcher", "no rank reported a result"});
+  }
+  if (!measured) return;
+  auto& msgs = result_.messages;
+  msgs.measured = true;
+  std::uint64_t total = 0;
+  const auto per_iter = [&](std::uint64_t v, const std::string& what) {
+    if (iterations > 1 && v % static_cast<std::uint64_t>(iterations) != 0)
+      result_.failures.push_back({-1, "messages",
+                                  what + ": " + std::to_string(v) +
+                                      " packets are not a whole number per "
+                                      "iteration of " +
+                                      std::to_string(iterations)});
+    return v / static_cast<std::uint64_t>(iterations);
+  };
+  for (const auto& [k, v] : by_type) {
+    if (!v) continue;
+    msgs.by_type[k] = per_iter(v, k);
+    total += msgs.by_type[k];
+  }
+  msgs.total = total;
+  for (const auto& [k, v] : transport)
+    if (v) msgs.transport[k] = v / static_cast<std::uint64_t>(iterations);
+  for (const auto& [k, v] : direct)
+    if (v) msgs.direct[k] = v / static_cast<std::uint64_t>(iterations);
+  msgs.varies = expected.is_string() && expected.get<std::string>() == "varies";
+  check_declared(expected, result_);
+}
 
 namespace {
 
 void check_declared(const json& expected, reports::CaseResult& result_) {
-    if (!expected.is_object()) return;
-    auto& msgs = result_.messages;
-    std::string detail;
-    for (const auto& [k, v] : msgs.by_type) detail += (detail.empty() ? "" : ", ") + k + " " + std::to_string(v);
-    if (detail.empty()) detail = "none";
-    const bool count_matters = result_.status == reports::Status::pass ||
-                               result_.status == reports::Status::fail;
-    for (const auto& [k, v] : expected.items()) {
-      if (!v.is_number_integer()) continue;
-      const auto want = v.get<std::uint64_t>();
-      msgs.expected[k] = want;
-      const std::uint64_t got = k == "total" ? msgs.total
-                                : msgs.by_type.count(k) ? msgs.by_type.at(k)
-                                                        : 0;
-      if (got != want && count_matters) {
-        result_.failures.push_back({-1, "messages",
-                                    k + ": declared " + std::to_string(want) + ", measured " +
-                                        std::to_string(got) + " (" + detail + ")"});
-        result_.status = reports::Status::fail;
-      }
+  if (!expected.is_object()) return;
+  auto& msgs = result_.messages;
+  std::string detail;
+  for (const auto& [k, v] : msgs.by_type)
+    detail += (detail.empty() ? "" : ", ") + k + " " + std::to_string(v);
+  if (detail.empty()) detail = "none";
+  const bool count_matters =
+      result_.status == reports::Status::pass || result_.status == reports::Status::fail;
+  for (const auto& [k, v] : expected.items()) {
+    if (!v.is_number_integer()) continue;
+    const auto want = v.get<std::uint64_t>();
+    msgs.expected[k] = want;
+    const std::uint64_t got = k == "total"            ? msgs.total
+                              : msgs.by_type.count(k) ? msgs.by_type.at(k)
+                                                      : 0;
+    if (got != want && count_matters) {
+      result_.failures.push_back({-1, "messages",
+                                  k + ": declared " + std::to_string(want) + ", measured " +
+                                      std::to_string(got) + " (" + detail + ")"});
+      result_.status = reports::Status::fail;
     }
   }
+}
 
 }  // namespace
 }  // namespace harness::launcher

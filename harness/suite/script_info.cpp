@@ -3,6 +3,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <string_view>
 
 #include "lua/lua_rma.hpp"
 #include "lua/lua_state.hpp"
@@ -52,25 +53,28 @@ std::string type_of(lua_State* L, int idx) {
 // Reads the case table at the top of the stack into `info`; returns an error text or "".
 std::string read_case_table(lua_State* L, ScriptInfo& info) {
   if (!lua_istable(L, -1))
-    return "the script must return a case table, it returned " +
-           std::string(luaL_typename(L, -1));
+    return "the script must return a case table, it returned " + std::string(luaL_typename(L, -1));
   const int t = lua_gettop(L);
 
   lua_getfield(L, t, "name");
-  if (lua_isstring(L, -1)) info.name = lua_tostring(L, -1);
-  else if (!lua_isnil(L, -1)) return "`name` must be a string";
+  if (lua_isstring(L, -1))
+    info.name = lua_tostring(L, -1);
+  else if (!lua_isnil(L, -1))
+    return "`name` must be a string";
   lua_pop(L, 1);
 
   lua_getfield(L, t, "ranks");
   if (lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 1)
     info.ranks = static_cast<int>(lua_tointeger(L, -1));
-  else if (!lua_isnil(L, -1)) return "`ranks` must be a positive integer";
+  else if (!lua_isnil(L, -1))
+    return "`ranks` must be a positive integer";
   lua_pop(L, 1);
 
   lua_getfield(L, t, "iterations");
   if (lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 1)
     info.iterations = static_cast<int>(lua_tointeger(L, -1));
-  else if (!lua_isnil(L, -1)) return "`iterations` must be a positive integer";
+  else if (!lua_isnil(L, -1))
+    return "`iterations` must be a positive integer";
   lua_pop(L, 1);
 
   lua_getfield(L, t, "expect");
@@ -85,18 +89,23 @@ std::string read_case_table(lua_State* L, ScriptInfo& info) {
 
   for (const char* hook : {"setup", "run", "check", "teardown"}) {
     lua_getfield(L, t, hook);
-    if (lua_isfunction(L, -1)) info.hooks.emplace_back(hook);
-    else if (!lua_isnil(L, -1)) return "`" + std::string(hook) + "` must be a function";
+    if (lua_isfunction(L, -1))
+      info.hooks.emplace_back(hook);
+    else if (!lua_isnil(L, -1))
+      return "`" + std::string(hook) + "` must be a function";
     lua_pop(L, 1);
   }
 
   lua_getfield(L, t, "messages");
+  const bool varies =
+      lua_type(L, -1) == LUA_TSTRING && std::string_view(lua_tostring(L, -1)) == "varies";
   info.messages = lua_isnil(L, -1)        ? "none"
                   : lua_istable(L, -1)    ? "table"
                   : lua_isfunction(L, -1) ? "function"
+                  : varies                ? "varies"
                                           : "";
   lua_pop(L, 1);
-  if (info.messages.empty()) return "`messages` must be a table or a function";
+  if (info.messages.empty()) return "`messages` must be a table, a function or \"varies\"";
 
   lua_getfield(L, t, "options");
   if (lua_istable(L, -1)) {
@@ -153,7 +162,8 @@ ScriptInfo load_script_info(const std::string& path) {
   lua::open_rma_descriptive(L);
   lua::LuaFailure failure;
   if (!lua::run_file(L, path, failure)) {
-    info.load_error = failure.where.empty() ? failure.message : failure.where + ": " + failure.message;
+    info.load_error =
+        failure.where.empty() ? failure.message : failure.where + ": " + failure.message;
     return info;
   }
   std::string err = read_case_table(L, info);

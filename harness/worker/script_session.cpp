@@ -1,5 +1,7 @@
 #include "worker/script_session.hpp"
 
+#include <string_view>
+
 #include "lua/lua_rma.hpp"
 
 namespace harness::worker {
@@ -15,7 +17,9 @@ ScriptSession::ScriptSession(const suite::CaseSpec& spec, rma::Runtime& rt,
   board_.attach(&rt_, &ctx_);
 }
 
-ScriptSession::~ScriptSession() { board_.attach(&rt_, nullptr); }
+ScriptSession::~ScriptSession() {
+  board_.attach(&rt_, nullptr);
+}
 
 bool ScriptSession::load(lua::LuaFailure& f) {
   lua_State* L = state_.get();
@@ -23,8 +27,8 @@ bool ScriptSession::load(lua::LuaFailure& f) {
   phase("load");
   if (!lua::run_file(L, spec_.script, f)) return false;
   if (!lua_istable(L, -1)) {
-    f.message = "the script must return a case table, it returned " +
-                std::string(luaL_typename(L, -1));
+    f.message =
+        "the script must return a case table, it returned " + std::string(luaL_typename(L, -1));
     f.where = spec_.script;
     return false;
   }
@@ -59,8 +63,10 @@ std::string ScriptSession::option_value(const std::string& name) const {
   lua_getfield(L, -1, "opt");
   lua_getfield(L, -1, name.c_str());
   std::string v;
-  if (lua_type(L, -1) == LUA_TBOOLEAN) v = lua_toboolean(L, -1) ? "true" : "false";
-  else if (lua_type(L, -1) == LUA_TNUMBER || lua_type(L, -1) == LUA_TSTRING) v = lua_tostring(L, -1);
+  if (lua_type(L, -1) == LUA_TBOOLEAN)
+    v = lua_toboolean(L, -1) ? "true" : "false";
+  else if (lua_type(L, -1) == LUA_TNUMBER || lua_type(L, -1) == LUA_TSTRING)
+    v = lua_tostring(L, -1);
   lua_pop(L, 3);
   return v;
 }
@@ -132,6 +138,8 @@ bool ScriptSession::declared_messages(json& out, lua::LuaFailure& f) {
       lua_pop(L, 1);
     }
     out = expected;
+  } else if (lua_type(L, -1) == LUA_TSTRING && std::string_view(lua_tostring(L, -1)) == "varies") {
+    out = "varies";
   }
   lua_pop(L, 1);
   return true;
@@ -139,7 +147,8 @@ bool ScriptSession::declared_messages(json& out, lua::LuaFailure& f) {
 
 void ScriptSession::add_context(json& result) {
   json failures = json::array();
-  for (const auto& e : ctx_.failures) failures.push_back({{"where", e.where}, {"message", e.message}});
+  for (const auto& e : ctx_.failures)
+    failures.push_back({{"where", e.where}, {"message", e.message}});
   result["failures"] = failures;
   result["metrics"] = ctx_.metrics;
   result["paths"] = ctx_.paths;

@@ -181,4 +181,67 @@ TEST(GateCommand, RunWritesHtmlThenGatesAgainstItsOwnReport) {
   EXPECT_NE(r.out.find("OK: no regression, 1 improvement"), std::string::npos) << r.out;
 }
 
+// Issue acceptance, against the committed baseline of the quick suite on shm am: a fault that
+// only costs messages (the singleton optimization off) keeps every data check passing but
+// fails the gate naming the counts; a conformance fault fails it naming the failing cases;
+// nothing injected passes it.
+struct BaselineRun {
+  e2e::RunResult gate;
+  json report;
+};
+
+BaselineRun quick_against_baseline(const std::string& fault) {
+  const std::string dir = e2e::temp_dir("gate-baseline-" + (fault.empty() ? "none" : fault));
+  std::vector<std::string> env;
+  if (!fault.empty()) env.push_back("RMA_FAULT=" + fault);
+  auto r = run({"run", "suites/quick.lua", "--backend", "shm", "--path", "am", "--timeout", "5",
+                "--report-dir", dir, "--format", "json"},
+               600, env);
+  EXPECT_EQ(r.exit_code, fault.empty() ? 0 : 1) << r.out.substr(0, 3000) << r.err;
+  BaselineRun b{run({"gate", dir + "/report.json", "--baseline",
+                     e2e::source_dir() + "/reports/baseline/quick-shm-am.json"}),
+                e2e::read_json(dir + "/report.json")};
+  return b;
+}
+
+TEST(GateCommittedBaseline, NothingInjectedPasses) {
+  auto b = quick_against_baseline("");
+  EXPECT_EQ(b.gate.exit_code, 0) << b.gate.out << b.gate.err;
+  EXPECT_NE(b.gate.out.find("OK: no regression"), std::string::npos) << b.gate.out;
+}
+
+TEST(GateCommittedBaseline, SingletonOffKeepsDataChecksButFailsOnCounts) {
+  auto b = quick_against_baseline("no_singleton");
+  int count_failures = 0;
+  for (const auto& c : b.report["cases"]) {
+    for (const auto& f : c["failures"]) {
+      EXPECT_EQ(f["where"], "messages") << c["id"] << ": " << f.dump();
+      ++count_failures;
+    }
+  }
+  EXPECT_GT(count_failures, 0);
+  EXPECT_EQ(b.gate.exit_code, 1) << b.gate.out << b.gate.err;
+  EXPECT_NE(b.gate.out.find("message counts changed"), std::string::npos) << b.gate.out;
+  // The lock-put-unlock case is named with the count that changed: 2 messages became 4.
+  EXPECT_NE(b.gate.out.find("quick/passive/lock_put_unlock[shm,am,np=2,size=8]: total 2 -> 4"),
+            std::string::npos)
+      << b.gate.out;
+}
+
+TEST(GateCommittedBaseline, ConformanceFaultNamesTheFailingCases) {
+  auto b = quick_against_baseline("put_short");
+  EXPECT_EQ(b.gate.exit_code, 1) << b.gate.out << b.gate.err;
+  EXPECT_NE(b.gate.out.find("passed in the baseline, now failing"), std::string::npos)
+      << b.gate.out;
+  int named = 0;
+  for (const auto& c : b.report["cases"]) {
+    if (c["status"] == "pass" || c["status"] == "skip") continue;
+    if (c["status"] == "deadlock" && c["expected"] == "deadlock") continue;
+    const std::string id = c["id"];
+    EXPECT_NE(b.gate.out.find(id + ": PASS -> "), std::string::npos) << id << "\n" << b.gate.out;
+    ++named;
+  }
+  EXPECT_GT(named, 0);
+}
+
 }  // namespace
