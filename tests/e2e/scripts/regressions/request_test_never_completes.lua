@@ -1,5 +1,7 @@
--- BUG (am path): polling a request with req:test() never completes it.
---   rmabench run tests/e2e/scripts/bugs/request_test_never_completes.lua --path am
+-- Regression test: a defect the pattern library found, kept so it stays fixed. What follows
+-- describes the defect as it was (file and function names of that time).
+-- FIXED BUG (am path): polling a request with req:test() never completes it.
+--   rmabench run tests/e2e/scripts/regressions/request_test_never_completes.lua --path am
 -- Rank 0 issues one rput inside a lock epoch and polls req:test(). MPI's progress rule says
 -- repeated MPI_Test calls must eventually complete the request. On the am path rput only
 -- queues the op; Request::test() runs the progress engine but never issues the queued ops

@@ -1,6 +1,8 @@
--- BUG (Lua binding, both paths): a negative displacement raises a plain Lua error instead
+-- Regression test: a defect the pattern library found, kept so it stays fixed. What follows
+-- describes the defect as it was (file and function names of that time).
+-- FIXED BUG (Lua binding, both paths): a negative displacement raises a plain Lua error instead
 -- of an RMA error value.
---   rmabench run tests/e2e/scripts/bugs/negative_disp_not_rma_error.lua
+--   rmabench run tests/e2e/scripts/regressions/negative_disp_not_rma_error.lua
 -- harness/lua/lua_window.cpp check_disp() calls luaL_error("displacement %d is negative"),
 -- so the script gets a string, not {class = "DISP", ...}: rma.expect_error cannot catch it
 -- by class and an uncaught one ends the case as `error` rather than as the RMA misuse it

@@ -1,6 +1,8 @@
--- BUG (am path, --progress calls and sync-only): a rank that polls its own window with RMA
+-- Regression test: a defect the pattern library found, kept so it stays fixed. What follows
+-- describes the defect as it was (file and function names of that time).
+-- FIXED BUG (am path, --progress calls and sync-only): a rank that polls its own window with RMA
 -- calls never makes progress for anyone else.
---   rmabench run tests/e2e/scripts/bugs/calls_progress_self_polling.lua --path am --progress calls
+--   rmabench run tests/e2e/scripts/regressions/calls_progress_self_polling.lua --path am --progress calls
 -- Rank 0 waits for a flag in its own window by polling it with fetch_and_op(no_op) on
 -- itself (a value-returning call: the op plus flush_local) — MPI's usual way to spin on a
 -- local word. Rank 1 sets the flag with accumulate(replace) and flush, which needs rank 0

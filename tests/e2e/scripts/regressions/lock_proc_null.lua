@@ -1,6 +1,8 @@
--- BUG (both paths): lock(PROC_NULL) succeeds but unlock(PROC_NULL) fails, leaving the window
+-- Regression test: a defect the pattern library found, kept so it stays fixed. What follows
+-- describes the defect as it was (file and function names of that time).
+-- FIXED BUG (both paths): lock(PROC_NULL) succeeds but unlock(PROC_NULL) fails, leaving the window
 -- stuck in a lock epoch; and the lock writes outside the per-target lock table.
---   rmabench run tests/e2e/scripts/bugs/lock_proc_null.lua
+--   rmabench run tests/e2e/scripts/regressions/lock_proc_null.lua
 -- Window::lock accepts rma::proc_null (check_peer(..., allow_proc_null=true)), skips the
 -- table's lock, then Epochs::did_lock(-1) indexes locks_[static_cast<size_t>(-1)] — a write
 -- before the start of the vector's buffer (heap corruption) — and counts a held lock.

@@ -1,6 +1,8 @@
--- BUG (direct path on shm): an exclusive lock under contention is taken and then lost by
+-- Regression test: a defect the pattern library found, kept so it stays fixed. What follows
+-- describes the defect as it was (file and function names of that time).
+-- FIXED BUG (direct path on shm): an exclusive lock under contention is taken and then lost by
 -- its own waiter, and every rank deadlocks in lock().
---   rmabench run tests/e2e/scripts/bugs/direct_lock_lost_on_recheck.lua --path direct --timeout 30
+--   rmabench run tests/e2e/scripts/regressions/direct_lock_lost_on_recheck.lua --path direct --timeout 30
 -- shm_window.cpp acquire() waits with wait_for(..., [&] { return l.try_enter(ticket, x); })
 -- but try_enter is not a pure test: when it succeeds it enters the lock (writer = 1, head =
 -- ticket + 1). Engine::wait_until evaluates its predicate once more just before sleeping,
