@@ -29,8 +29,8 @@ void add_matrix_options(CLI::App* cmd, suite::Overrides& o, std::vector<std::str
 int run_app(int argc, char** argv) {
   CLI::App app{"rmabench: conformance and benchmark suite for MPI-style one-sided communication"};
   app.name("rmabench");
-  app.set_version_flag("--version", std::string("rmabench ") + rmabench_version() + " (" +
-                                        git_revision() + ")");
+  app.set_version_flag("--version",
+                       std::string("rmabench ") + rmabench_version() + " (" + git_revision() + ")");
   app.require_subcommand(1);
 
   RunArgs run;
@@ -41,18 +41,24 @@ int run_app(int argc, char** argv) {
   add_matrix_options(run_cmd, run.overrides, run.options);
   run_cmd->add_option("--timeout", run.overrides.timeout_s, "Deadline per case, in seconds")
       ->check(CLI::Range(0.1, 86400.0));
-  run_cmd->add_option("--bind", run.overrides.bind,
-                      "Bind ranks to cores: auto (when they fit), core, none")
+  run_cmd
+      ->add_option("--bind", run.overrides.bind,
+                   "Bind ranks to cores: auto (when they fit), core, none")
       ->check(CLI::IsMember({"auto", "core", "none"}));
-  run_cmd->add_option("--eager-limit", run.overrides.eager_limit,
-                      "Largest transfer sent eagerly, bytes (larger: rendezvous)")
+  run_cmd
+      ->add_option("--eager-limit", run.overrides.eager_limit,
+                   "Largest transfer sent eagerly, bytes (larger: rendezvous)")
       ->check(CLI::Range(1, 65536));
-  run_cmd->add_option("--report-dir", run.report_dir, "Write report.json, junit.xml, report.md here");
+  run_cmd->add_option("--report-dir", run.report_dir,
+                      "Write report.json, junit.xml, report.md here");
   run.formats = {"json", "junit", "md"};
   run_cmd->add_option("--format", run.formats, "Report files to write: json, junit, md, html")
       ->delimiter(',')
       ->check(CLI::IsMember({"console", "json", "junit", "md", "html"}));
   run_cmd->add_flag("-v,--verbose", run.verbose, "Echo the ranks' log lines as they come");
+  run_cmd->add_option("--rank-exec", run.rank_exec,
+                      "Command prefix for each rank, {rank} replaced by its rank (e.g. "
+                      "'ip netns exec host{rank}'); it must exec, not fork");
 
   BenchArgs bench;
   auto* bench_cmd = app.add_subcommand(
@@ -61,23 +67,26 @@ int run_app(int argc, char** argv) {
       ->required()
       ->check(CLI::ExistingFile);
   add_matrix_options(bench_cmd, bench.run.overrides, bench.run.options);
-  bench_cmd->add_option("--sizes", bench.sizes, "Sizes to sweep: MIN:MAX (powers of two) or a list");
+  bench_cmd->add_option("--sizes", bench.sizes,
+                        "Sizes to sweep: MIN:MAX (powers of two) or a list");
   bench_cmd->add_option("--sync", bench.sync,
                         "Sync modes: lock, flush, flush_local, lock_all, pscw, fence (a list)");
   bench_cmd->add_option("--repetitions", bench.repetitions, "Repetitions of each benchmark")
       ->check(CLI::Range(1, 1000));
   bench_cmd->add_option("--min-time", bench.min_time_s, "Minimum seconds per benchmark run")
       ->check(CLI::Range(0.001, 60.0));
-  bench_cmd->add_option("--target", bench.target,
-                        "Passive target during the batches: wait (in a barrier), compute "
-                        "(without calling the library), both")
+  bench_cmd
+      ->add_option("--target", bench.target,
+                   "Passive target during the batches: wait (in a barrier), compute "
+                   "(without calling the library), both")
       ->check(CLI::IsMember({"wait", "compute", "both"}));
   bench_cmd->add_option("--timeout", bench.run.overrides.timeout_s, "Deadline per case, seconds")
       ->check(CLI::Range(0.1, 86400.0));
   bench_cmd->add_option("--bind", bench.run.overrides.bind, "Bind ranks: auto, core, none")
       ->check(CLI::IsMember({"auto", "core", "none"}));
-  bench_cmd->add_option("--eager-limit", bench.run.overrides.eager_limit,
-                        "Largest transfer sent eagerly, bytes")
+  bench_cmd
+      ->add_option("--eager-limit", bench.run.overrides.eager_limit,
+                   "Largest transfer sent eagerly, bytes")
       ->check(CLI::Range(1, 65536));
   bench_cmd->add_option("--report-dir", bench.run.report_dir, "Write the report files here");
   bench.run.formats = {"json", "junit", "md"};
@@ -85,6 +94,8 @@ int run_app(int argc, char** argv) {
       ->delimiter(',')
       ->check(CLI::IsMember({"console", "json", "junit", "md", "html"}));
   bench_cmd->add_flag("-v,--verbose", bench.run.verbose, "Echo the ranks' log lines");
+  bench_cmd->add_option("--rank-exec", bench.run.rank_exec,
+                        "Command prefix for each rank, {rank} replaced by its rank");
 
   std::string list_target;
   suite::Overrides list_o;
@@ -96,7 +107,8 @@ int run_app(int argc, char** argv) {
   add_matrix_options(list_cmd, list_o, list_options);
 
   std::string describe_target;
-  auto* describe_cmd = app.add_subcommand("describe", "Show the options and hooks a script declares");
+  auto* describe_cmd =
+      app.add_subcommand("describe", "Show the options and hooks a script declares");
   describe_cmd->add_option("script", describe_target, "Case script (.lua)")
       ->required()
       ->check(CLI::ExistingFile);

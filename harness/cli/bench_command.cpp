@@ -88,6 +88,7 @@ int bench_command(BenchArgs& args) {
   lo.self_exe = std::filesystem::read_symlink("/proc/self/exe").string();
   lo.topology = &topology;
   lo.verbose = args.run.verbose;
+  lo.rank_exec = args.run.rank_exec;
   ::signal(SIGPIPE, SIG_IGN);
   launcher::sweep_stale_segments();
 

@@ -16,6 +16,7 @@ struct RunArgs {
   std::string report_dir;
   std::vector<std::string> formats;
   bool verbose = false;
+  std::string rank_exec;  // --rank-exec: a command prefix per rank, "{rank}" substituted
   std::string command_line;
 };
 

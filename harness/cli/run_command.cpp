@@ -98,6 +98,7 @@ int run_command(RunArgs& args) {
   lo.self_exe = self_exe();
   lo.topology = &topology;
   lo.verbose = args.verbose;
+  lo.rank_exec = args.rank_exec;
 
   struct sigaction sa {};
   sa.sa_handler = on_signal;

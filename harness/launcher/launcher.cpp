@@ -6,8 +6,8 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,6 +20,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <vector>
 
 #include "bootstrap/kv_server.hpp"
@@ -40,6 +41,8 @@ std::atomic<int> g_case_counter{0};
 // How long ranks that are still running get to finish after another rank ended the case
 // early (a Lua error, fail() or skip()), before they are stopped.
 constexpr auto kEarlyEndGrace = std::chrono::milliseconds(300);
+// How long survivors of a crash may take to report their own errors.
+constexpr auto kCrashGrace = std::chrono::milliseconds(1500);
 // How long ranks get to answer a state request.
 constexpr auto kStateWait = std::chrono::milliseconds(1500);
 constexpr auto kStateWaitCrash = std::chrono::milliseconds(300);
@@ -63,7 +66,9 @@ struct Fd {
 };
 
 // glibc 2.36's <sys/pidfd.h> lacks C linkage for C++; the system call is simple enough.
-int pidfd_open(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)); }
+int pidfd_open(pid_t pid) {
+  return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+}
 
 std::string signal_name(int sig) {
   const char* abbrev = sigabbrev_np(sig);
@@ -140,9 +145,8 @@ class CaseRun {
   // --- starting -------------------------------------------------------------------------
 
   void spawn_all() {
-    const bool bind = spec_.bind == "core" ||
-                      (spec_.bind == "auto" && opt_.topology &&
-                       spec_.ranks <= opt_.topology->cores());
+    const bool bind = spec_.bind == "core" || (spec_.bind == "auto" && opt_.topology &&
+                                               spec_.ranks <= opt_.topology->cores());
     pid_t pgid = 0;
     for (int r = 0; r < spec_.ranks; ++r) {
       Rank rk;
@@ -156,8 +160,8 @@ class CaseRun {
       posix_spawn_file_actions_adddup2(&fa, kv_child.fd, 4);
       posix_spawnattr_t attr;
       posix_spawnattr_init(&attr);
-      posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
-                                          POSIX_SPAWN_SETSIGDEF);
+      posix_spawnattr_setflags(
+          &attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
       posix_spawnattr_setpgroup(&attr, pgid);
       sigset_t none, defaults;
       sigemptyset(&none);
@@ -176,15 +180,24 @@ class CaseRun {
       std::vector<char*> envp;
       for (auto& s : env_store) envp.push_back(s.data());
       envp.push_back(nullptr);
-      std::string exe = opt_.self_exe;
-      std::string sub = "__worker";
-      char* argv[] = {exe.data(), sub.data(), nullptr};
+      std::vector<std::string> words;
+      std::istringstream prefix(opt_.rank_exec);
+      for (std::string w; prefix >> w;) {
+        for (auto at = w.find("{rank}"); at != std::string::npos; at = w.find("{rank}"))
+          w.replace(at, 6, std::to_string(r));
+        words.push_back(std::move(w));
+      }
+      words.push_back(opt_.self_exe);
+      words.emplace_back("__worker");
+      std::vector<char*> argv;
+      for (auto& w : words) argv.push_back(w.data());
+      argv.push_back(nullptr);
 
       pid_t pid = -1;
-      int rc = posix_spawn(&pid, exe.c_str(), &fa, &attr, argv, envp.data());
+      int rc = posix_spawnp(&pid, argv[0], &fa, &attr, argv.data(), envp.data());
       posix_spawn_file_actions_destroy(&fa);
       posix_spawnattr_destroy(&attr);
-      if (rc != 0) throw LaunchError("posix_spawn " + exe + ": " + std::strerror(rc));
+      if (rc != 0) throw LaunchError("posix_spawn " + words.front() + ": " + std::strerror(rc));
       if (pgid == 0) pgid = pid;
       pgid_ = pgid;
       rk.pid = pid;
@@ -209,16 +222,23 @@ class CaseRun {
   void watch() {
     const auto deadline = start_ + std::chrono::duration_cast<Clock::duration>(
                                        std::chrono::duration<double>(spec_.timeout_s));
-    std::optional<Clock::time_point> early_end;
+    std::optional<Clock::time_point> early_end, crash_end;
     while (!all_exited()) {
       if (g_stop.load()) {
         interrupted_ = true;
         collect_states(kStateWaitCrash);
         return;
       }
+      // After a crash the survivors get a short grace to report what they saw (an error
+      // naming the dead peer is the library's promise); then whoever is still blocked is
+      // asked for its state and stopped.
       if (crashed()) {
-        collect_states(kStateWaitCrash);
-        return;
+        if (survivors_reported()) return;
+        if (!crash_end) crash_end = std::min(Clock::now() + kCrashGrace, deadline);
+        if (Clock::now() >= *crash_end) {
+          collect_states(kStateWaitCrash);
+          return;
+        }
       }
       // A rank that ended early (error, fail, skip) waits to be stopped; its peers are
       // usually stuck in the next barrier. Once every rank has reported, or the grace is
@@ -236,6 +256,7 @@ class CaseRun {
       }
       auto until = deadline;
       if (early_end && *early_end < until) until = *early_end;
+      if (crash_end && *crash_end < until) until = *crash_end;
       pump(std::min<Clock::duration>(until - now, std::chrono::milliseconds(200)));
     }
   }
@@ -249,6 +270,12 @@ class CaseRun {
   bool all_reported() const {
     for (const auto& r : ranks_)
       if (!r.result) return false;
+    return true;
+  }
+
+  bool survivors_reported() const {
+    for (const auto& r : ranks_)
+      if (!r.exited && !r.result) return false;
     return true;
   }
 
@@ -282,8 +309,8 @@ class CaseRun {
         who.emplace_back(r.rank, 2);
       }
     }
-    const int ms = static_cast<int>(
-        std::chrono::duration_cast<std::chrono::milliseconds>(d).count());
+    const int ms =
+        static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(d).count());
     const int n = ::poll(fds.data(), fds.size(), std::max(ms, 0));
     if (n <= 0) return;
     // Messages first, exits last: a rank's final result is read before its exit is judged.
@@ -291,9 +318,12 @@ class CaseRun {
       for (std::size_t i = 0; i < fds.size(); ++i) {
         if (!fds[i].revents || who[i].second != pass) continue;
         Rank& r = ranks_[static_cast<std::size_t>(who[i].first)];
-        if (pass == 0) on_control(r);
-        else if (pass == 1) on_kv(r);
-        else on_exit(r);
+        if (pass == 0)
+          on_control(r);
+        else if (pass == 1)
+          on_kv(r);
+        else
+          on_exit(r);
       }
     }
   }
@@ -343,8 +373,10 @@ class CaseRun {
         info.si_pid == 0)
       return;
     r.exited = true;
-    if (info.si_code == CLD_EXITED) r.exit_code = info.si_status;
-    else r.exit_signal = info.si_status;
+    if (info.si_code == CLD_EXITED)
+      r.exit_code = info.si_status;
+    else
+      r.exit_signal = info.si_status;
     // Drain whatever the rank wrote before it went.
     if (r.ctrl_open) on_control(r);
   }
@@ -371,12 +403,14 @@ class CaseRun {
     for (auto& r : ranks_) {
       if (r.exited || r.pid <= 0) continue;
       siginfo_t info{};
-      if (::waitid(static_cast<idtype_t>(P_PIDFD), static_cast<id_t>(r.pidfd.fd), &info,
-                   WEXITED) == 0) {
+      if (::waitid(static_cast<idtype_t>(P_PIDFD), static_cast<id_t>(r.pidfd.fd), &info, WEXITED) ==
+          0) {
         r.exited = true;
         r.killed = true;
-        if (info.si_code == CLD_EXITED) r.exit_code = info.si_status;
-        else r.exit_signal = info.si_status;
+        if (info.si_code == CLD_EXITED)
+          r.exit_code = info.si_status;
+        else
+          r.exit_signal = info.si_status;
       }
     }
     pgid_ = 0;
@@ -388,7 +422,8 @@ class CaseRun {
     if (!d) return;
     std::vector<std::string> names;
     while (dirent* e = ::readdir(d)) {
-      if (std::strncmp(e->d_name, prefix.c_str(), prefix.size()) == 0) names.emplace_back(e->d_name);
+      if (std::strncmp(e->d_name, prefix.c_str(), prefix.size()) == 0)
+        names.emplace_back(e->d_name);
     }
     ::closedir(d);
     for (const auto& n : names) ::shm_unlink(("/" + n).c_str());
@@ -399,6 +434,8 @@ class CaseRun {
     if (r.state_msg.is_object()) {
       s = r.state_msg;
       s.erase("t");
+    } else if (r.result) {
+      s = {{"state", "reported " + r.result_msg.value("status", std::string("a result"))}};
     } else if (r.killed || r.live()) {
       s = {{"state", "no reply"}};
     } else {
@@ -406,8 +443,10 @@ class CaseRun {
     }
     s["rank"] = r.rank;
     if (r.exited && !r.killed) {
-      if (r.exit_signal) s["signal"] = signal_name(r.exit_signal);
-      else s["exit_code"] = r.exit_code;
+      if (r.exit_signal)
+        s["signal"] = signal_name(r.exit_signal);
+      else
+        s["exit_code"] = r.exit_code;
     }
     return s;
   }
@@ -422,8 +461,9 @@ class CaseRun {
       std::string how = r.exit_signal ? "was killed by " + signal_name(r.exit_signal)
                                       : "exited with code " + std::to_string(r.exit_code);
       if (result_.reason.empty()) result_.reason = "rank " + std::to_string(r.rank) + " " + how;
-      result_.failures.push_back({r.rank, "launcher", "rank " + std::to_string(r.rank) + " " + how +
-                                                          (r.result ? " after its result" : "")});
+      result_.failures.push_back(
+          {r.rank, "launcher",
+           "rank " + std::to_string(r.rank) + " " + how + (r.result ? " after its result" : "")});
     }
     if (result_.status == reports::Status::crash) {
       attach_states();
@@ -444,8 +484,8 @@ class CaseRun {
         ++live;
         if (!r.state_msg.is_object() || !r.state_msg.value("blocked", false)) every_blocked = false;
       }
-      result_.status = (live > 0 && every_blocked) ? reports::Status::deadlock
-                                                   : reports::Status::timeout;
+      result_.status =
+          (live > 0 && every_blocked) ? reports::Status::deadlock : reports::Status::timeout;
       result_.reason = std::string(result_.status == reports::Status::deadlock
                                        ? "every rank is blocked in a library call"
                                        : "not finished") +
@@ -493,8 +533,12 @@ CaseOutcome run_case(const suite::CaseSpec& spec, const LaunchOptions& options) 
   return run.run();
 }
 
-void request_stop() { g_stop.store(true); }
-bool stop_requested() { return g_stop.load(); }
+void request_stop() {
+  g_stop.store(true);
+}
+bool stop_requested() {
+  return g_stop.load();
+}
 
 void sweep_stale_segments() {
   DIR* d = ::opendir("/dev/shm");

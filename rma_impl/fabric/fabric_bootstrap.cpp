@@ -1,6 +1,7 @@
 #include "fabric/fabric_bootstrap.hpp"
 
 #include <limits.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <sstream>
@@ -8,28 +9,18 @@
 namespace rma::fabric {
 namespace {
 
-// Rank 0 collects "<topic>.<rank>" from everyone and publishes the lines as "<topic>".
+// Every rank publishes "<topic>.<rank>"; after the fence each reads everyone's. Keys carry
+// their owner's rank, as PMIx needs (a reader names the process whose key space it reads).
 Result<std::vector<std::string>> gather_lines(bootstrap::Bootstrap& boot, const std::string& topic,
                                               const std::string& mine) {
   RMA_TRY(boot.put(topic + "." + std::to_string(boot.rank()), mine));
-  if (boot.rank() == 0) {
-    std::string all;
-    for (int r = 0; r < boot.size(); ++r) {
-      auto v = boot.get(topic + "." + std::to_string(r));
-      if (!v) return v.status();
-      all += v.value();
-      all += '\n';
-    }
-    RMA_TRY(boot.put(topic, all));
-  }
-  auto all = boot.get(topic);
-  if (!all) return all.status();
+  RMA_TRY(boot.fence());
   std::vector<std::string> lines;
-  std::istringstream in(all.value());
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  if (lines.size() != static_cast<std::size_t>(boot.size()))
-    return Status{ErrorClass::intern, "bootstrap: " + topic + " has " + std::to_string(lines.size()) +
-                                          " entries for " + std::to_string(boot.size()) + " ranks"};
+  for (int r = 0; r < boot.size(); ++r) {
+    auto v = boot.get(topic + "." + std::to_string(r));
+    if (!v) return v.status();
+    lines.push_back(std::move(v.value()));
+  }
   return lines;
 }
 
@@ -42,9 +33,14 @@ bool JobHosts::all_local() const {
 }
 
 Result<JobHosts> exchange_hosts(bootstrap::Bootstrap& boot) {
+  // A host is a name and a network namespace: ranks in different namespaces of one machine
+  // (containers, the veth test) cannot reach each other's loopback interface.
   char host[HOST_NAME_MAX + 1] = {};
   if (::gethostname(host, sizeof host - 1) != 0) host[0] = '?';
-  auto lines = gather_lines(boot, "fabric.host", std::to_string(::getpid()) + " " + host);
+  struct stat net {};
+  const auto netns = ::stat("/proc/self/ns/net", &net) == 0 ? std::to_string(net.st_ino) : "?";
+  auto lines =
+      gather_lines(boot, "fabric.host", std::to_string(::getpid()) + " " + host + "/net:" + netns);
   if (!lines) return lines.status();
   JobHosts j;
   for (const auto& l : lines.value()) {

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -90,7 +91,9 @@ std::vector<pid_t> all_pids() {
 
 }  // namespace
 
-std::string source_dir() { return RMABENCH_SOURCE_DIR; }
+std::string source_dir() {
+  return RMABENCH_SOURCE_DIR;
+}
 
 std::string temp_dir(const std::string& tag) {
   auto p = std::filesystem::temp_directory_path() /
@@ -110,6 +113,9 @@ Background start(const std::vector<std::string>& args) {
   return b;
 }
 
+RunResult run_with(const std::string& exe, const std::vector<std::string>& args, double timeout_s,
+                   const std::vector<std::string>& env);
+
 RunResult finish(Background& b, double timeout_s) {
   RunResult r;
   const auto t0 = Clock::now();
@@ -124,6 +130,26 @@ RunResult finish(Background& b, double timeout_s) {
 
 RunResult run(const std::vector<std::string>& args, double timeout_s,
               const std::vector<std::string>& env) {
+  return run_with(RMABENCH_EXE, args, timeout_s, env);
+}
+
+RunResult run_program(const std::string& exe, const std::vector<std::string>& args,
+                      double timeout_s) {
+  return run_with(exe, args, timeout_s, {});
+}
+
+std::string find_program(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path ? path : "/usr/bin:/bin");
+  for (std::string d; std::getline(dirs, d, ':');) {
+    const std::string p = d + "/" + name;
+    if (::access(p.c_str(), X_OK) == 0) return p;
+  }
+  return "";
+}
+
+RunResult run_with(const std::string& exe, const std::vector<std::string>& args, double timeout_s,
+                   const std::vector<std::string>& env) {
   char out_path[] = "/tmp/rmabench-e2e-out-XXXXXX";
   char err_path[] = "/tmp/rmabench-e2e-err-XXXXXX";
   int out_fd = ::mkstemp(out_path);
@@ -132,7 +158,7 @@ RunResult run(const std::vector<std::string>& args, double timeout_s,
   ::unlink(err_path);
   RunResult r;
   const auto t0 = Clock::now();
-  r.pid = spawn(RMABENCH_EXE, args, out_fd, err_fd, env);
+  r.pid = spawn(exe, args, out_fd, err_fd, env);
   r.exit_code = wait_with_timeout(r.pid, timeout_s);
   r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   ::lseek(out_fd, 0, SEEK_SET);
@@ -154,7 +180,9 @@ std::vector<pid_t> leftover_ranks(pid_t parent) {
   return out;
 }
 
-std::vector<pid_t> worker_pids(pid_t parent) { return leftover_ranks(parent); }
+std::vector<pid_t> worker_pids(pid_t parent) {
+  return leftover_ranks(parent);
+}
 
 std::vector<std::string> leftover_segments(pid_t parent) {
   const std::string prefix = "rmabench." + std::to_string(parent) + ".";

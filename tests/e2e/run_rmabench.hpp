@@ -25,6 +25,12 @@ struct RunResult {
 RunResult run(const std::vector<std::string>& args, double timeout_s = 60,
               const std::vector<std::string>& env = {});
 
+// Runs another program (a full path, see find_program) the same way.
+RunResult run_program(const std::string& exe, const std::vector<std::string>& args,
+                      double timeout_s = 60);
+// The full path of `name` on PATH, "" when there is none.
+std::string find_program(const std::string& name);
+
 // Starts rmabench in the background (for tests that act on it while it runs).
 struct Background {
   pid_t pid = 0;

@@ -1,0 +1,150 @@
+// End-to-end on the fabric backend: a rank killed mid-epoch (crash, survivors name it,
+// nothing left), rmabench as the ranks of Open MPI's mpirun (PMIx bootstrap, one report),
+// and two network namespaces joined by a veth pair acting as two hosts.
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "run_rmabench.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+const json& only_case(const json& report) {
+  EXPECT_EQ(report["cases"].size(), 1u) << report.dump(2);
+  return report["cases"][0];
+}
+
+TEST(FabricE2E, RankKilledMidEpochIsACrashTheSurvivorNames) {
+  const std::string dir = e2e::temp_dir("fabric-kill");
+  auto bg = e2e::start({"run", "tests/e2e/scripts/epochs_forever.lua", "--backend", "fabric",
+                        "--timeout", "30", "--report-dir", dir});
+  std::vector<pid_t> ranks;
+  for (int i = 0; i < 1000 && ranks.size() < 2; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    ranks = e2e::worker_pids(bg.pid);
+  }
+  ASSERT_EQ(ranks.size(), 2u);
+  // Endpoints open and addresses exchanged: the ranks are in their epochs by then.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  const auto t0 = std::chrono::steady_clock::now();
+  ::kill(ranks[1], SIGKILL);
+  auto r = e2e::finish(bg, 60);
+  const double after_kill =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_LT(after_kill, 10.0) << r.out;
+  const json c = only_case(e2e::read_json(dir + "/report.json"));
+  EXPECT_EQ(c["status"], "crash") << c.dump(2);
+  EXPECT_NE(c["reason"].get<std::string>().find("SIGKILL"), std::string::npos) << c.dump(2);
+  // The survivor's own error names the dead peer (it is not merely stopped).
+  bool named = false;
+  for (const auto& f : c["failures"]) {
+    const std::string m = f["message"];
+    if (m.find("PROC_FAILED") != std::string::npos) {
+      EXPECT_NE(m.find("rank " + std::to_string(f["rank"] == 0 ? 1 : 0)), std::string::npos) << m;
+      named = true;
+    }
+  }
+  EXPECT_TRUE(named) << c.dump(2);
+  EXPECT_TRUE(e2e::leftover_ranks(r.pid).empty());
+  EXPECT_TRUE(e2e::leftover_segments(r.pid).empty());
+}
+
+TEST(FabricE2E, MpirunStartsFourRanksThatWriteOneReport) {
+  const std::string mpirun = e2e::find_program("mpirun");
+  if (mpirun.empty())
+    GTEST_SKIP() << "mpirun is not installed (ci/setup.sh --with-extras installs openmpi-bin)";
+  const std::string dir = e2e::temp_dir("mpirun");
+  auto r = e2e::run_program(
+      mpirun,
+      {"--allow-run-as-root", "--oversubscribe", "-np", "4", RMABENCH_EXE, "run",
+       "lua_scripts/fence/fence_ring.lua", "--backend", "fabric", "--report-dir", dir},
+      300);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const json report = e2e::read_json(dir + "/report.json");
+  const json& c = only_case(report);
+  EXPECT_EQ(c["status"], "pass") << c.dump(2);
+  EXPECT_EQ(c["ranks"], 4);
+  EXPECT_EQ(c["backend"], "fabric");
+  EXPECT_TRUE(e2e::schema_errors(dir + "/report.json").empty());
+}
+
+// Two namespaces "rmabench-e2e-h0/h1" (with this test's pid), joined by a veth pair.
+class TwoHosts : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ip_ = e2e::find_program("ip");
+    if (ip_.empty()) GTEST_SKIP() << "no `ip` command (Debian's iproute2) to make namespaces";
+    if (::geteuid() != 0) GTEST_SKIP() << "making network namespaces needs root";
+    const std::string tag = std::to_string(::getpid());
+    ns_ = {"rmabench-e2e-" + tag + "-h0", "rmabench-e2e-" + tag + "-h1"};
+    const std::string v0 = "rbv" + tag + "a", v1 = "rbv" + tag + "b";
+    const std::vector<std::vector<std::string>> steps = {
+        {"netns", "add", ns_[0]},
+        {"netns", "add", ns_[1]},
+        {"link", "add", v0, "type", "veth", "peer", "name", v1},
+        {"link", "set", v0, "netns", ns_[0]},
+        {"link", "set", v1, "netns", ns_[1]},
+        {"-n", ns_[0], "addr", "add", "10.231.0.1/24", "dev", v0},
+        {"-n", ns_[1], "addr", "add", "10.231.0.2/24", "dev", v1},
+        {"-n", ns_[0], "link", "set", "lo", "up"},
+        {"-n", ns_[1], "link", "set", "lo", "up"},
+        {"-n", ns_[0], "link", "set", v0, "up"},
+        {"-n", ns_[1], "link", "set", v1, "up"},
+    };
+    for (const auto& s : steps) {
+      auto r = e2e::run_program(ip_, s, 30);
+      if (r.exit_code != 0) {
+        std::string cmd = "ip";
+        for (const auto& w : s) cmd += " " + w;
+        if (&s == &steps.front())  // no namespace at all: this sandbox cannot make them
+          GTEST_SKIP() << "cannot make network namespaces here (`" << cmd << "`: " << r.err << ")";
+        FAIL() << "`" << cmd << "` failed: " << r.err;
+      }
+      made_ = true;
+    }
+  }
+  void TearDown() override {
+    if (!made_) return;
+    // Deleting a namespace deletes the veth end in it, and with it the pair.
+    for (const auto& n : ns_) e2e::run_program(ip_, {"netns", "delete", n}, 30);
+  }
+  std::string ip_;
+  std::vector<std::string> ns_;
+  bool made_ = false;
+};
+
+TEST_F(TwoHosts, TwoRanksOneInEachNamespacePassOverTcp) {
+  const std::string dir = e2e::temp_dir("two-hosts");
+  const std::string prefix =
+      ip_ + " netns exec rmabench-e2e-" + std::to_string(::getpid()) + "-h{rank}";
+  auto r = e2e::run(
+      {"run", "lua_scripts/passive/lock_put_unlock.lua", "-n", "2", "--backend", "fabric",
+       "--provider", "tcp;ofi_rxm", "--rank-exec", prefix, "--timeout", "30", "--report-dir", dir},
+      120);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const json c = only_case(e2e::read_json(dir + "/report.json"));
+  EXPECT_EQ(c["status"], "pass") << c.dump(2);
+  EXPECT_EQ(c["messages"]["total"], 2) << c.dump(2);  // the am counts, as on one host
+
+  // Proof that the ranks could only meet over the veth pair: with it down, no case passes.
+  ASSERT_EQ(
+      e2e::run_program(
+          ip_, {"-n", ns_[1], "link", "set", "rbv" + std::to_string(::getpid()) + "b", "down"}, 30)
+          .exit_code,
+      0);
+  r = e2e::run({"run", "lua_scripts/passive/lock_put_unlock.lua", "-n", "2", "--backend", "fabric",
+                "--provider", "tcp;ofi_rxm", "--rank-exec", prefix, "--timeout", "5",
+                "--report-dir", dir + "/down"},
+               120);
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_TRUE(e2e::leftover_ranks(r.pid).empty());
+}
+
+}  // namespace
