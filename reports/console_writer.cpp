@@ -63,7 +63,8 @@ void ConsoleWriter::case_line(const CaseResult& c) {
   line += "  " + right_aligned(format_seconds(c.duration_s), 9);
   if (c.messages.measured) line += "  msgs " + std::to_string(c.messages.total);
   if (const std::string n = note(c); !n.empty()) line += "  " + paint(n, dim);
-  out_ << line << '\n';
+  // Flushed per case: a CI log piped to a file shows how far a long run got.
+  out_ << line << '\n' << std::flush;
 }
 
 // Continuation lines of a multi-line text (a Lua traceback) keep the indentation.
@@ -95,6 +96,7 @@ void ConsoleWriter::details(const CaseResult& c) {
       for (const auto& w : t.windows) indented(in + "    ", w);
     }
   }
+  out_ << std::flush;
 }
 
 void ConsoleWriter::summary(const Report& r) {
