@@ -149,6 +149,7 @@ int main(int argc, char** argv) {
     if (pids[r] == 0) {
       ::close(sv[0]);
       rank_main(sv[1], r, o);
+      std::fflush(stdout);  // _Exit does not, and stdout may be a pipe
       std::_Exit(0);
     }
     ::close(sv[1]);

@@ -153,8 +153,12 @@ Status direct_unlock_all(Call& c) {
 Status direct_flush(Call& c, int t) { return wait_native(c, t); }
 Status direct_flush_all(Call& c) { return wait_native(c, -1); }
 
+// MPI_Win_sync orders this process's loads and stores of its window memory with the
+// provider's: a sequentially consistent read-modify-write is a full barrier (and, unlike a
+// bare fence, ThreadSanitizer understands it).
 Status direct_sync(Call&) {
-  std::atomic_thread_fence(std::memory_order_seq_cst);
+  static std::atomic<unsigned> word{0};
+  word.fetch_add(1, std::memory_order_seq_cst);
   return Status::ok();
 }
 

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <map>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -54,6 +55,36 @@ TEST(FabricE2E, RankKilledMidEpochIsACrashTheSurvivorNames) {
   EXPECT_TRUE(named) << c.dump(2);
   EXPECT_TRUE(e2e::leftover_ranks(r.pid).empty());
   EXPECT_TRUE(e2e::leftover_segments(r.pid).empty());
+}
+
+// The am protocol does not know which transport carries it: every count equals the shm one,
+// case for case (what the transport adds, credits and fragments, is counted apart).
+TEST(FabricE2E, AmMessageCountsEqualShmCaseForCase) {
+  json by_backend[2];
+  const char* backends[2] = {"shm", "fabric"};
+  for (int b = 0; b < 2; ++b) {
+    const std::string dir = e2e::temp_dir(std::string("counts-") + backends[b]);
+    auto r = e2e::run({"run", "suites/quick.lua", "--path", "am", "--backend", backends[b],
+                       "--filter", "passive/", "--report-dir", dir, "--format", "json"},
+                      600);
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    by_backend[b] = e2e::read_json(dir + "/report.json");
+  }
+  std::map<std::string, json> shm;
+  for (const auto& c : by_backend[0]["cases"]) {
+    std::string id = c["id"];
+    id.replace(id.find("[shm,"), 5, "[");
+    shm[id] = c["messages"];
+  }
+  int compared = 0;
+  for (const auto& c : by_backend[1]["cases"]) {
+    std::string id = c["id"];
+    id.replace(id.find("[fabric,"), 8, "[");
+    ASSERT_TRUE(shm.count(id)) << id;
+    EXPECT_EQ(c["messages"]["by_type"], shm[id]["by_type"]) << id;
+    ++compared;
+  }
+  EXPECT_GE(compared, 10);
 }
 
 TEST(FabricE2E, MpirunStartsFourRanksThatWriteOneReport) {
