@@ -154,10 +154,15 @@ TEST(FabricAm, EagerLimitMatchesShmForEveryJobSize) {
   std::size_t shm_limit = 0, fabric_limit = 0;
   RuntimeConfig big;
   big.eager_limit = 64 * 1024;
-  ASSERT_TRUE(run_job(2, big, [&](Runtime& rt) { shm_limit = rt.eager_limit(); }));
+  // Every rank thread sees the same limit; one of them records it.
+  ASSERT_TRUE(run_job(2, big, [&](Runtime& rt) {
+    if (rt.rank() == 0) shm_limit = rt.eager_limit();
+  }));
   RuntimeConfig fbig = fabric_config(test_provider());
   fbig.eager_limit = 64 * 1024;
-  ASSERT_TRUE(run_job(2, fbig, [&](Runtime& rt) { fabric_limit = rt.eager_limit(); }));
+  ASSERT_TRUE(run_job(2, fbig, [&](Runtime& rt) {
+    if (rt.rank() == 0) fabric_limit = rt.eager_limit();
+  }));
   EXPECT_EQ(fabric_limit, shm_limit);
 }
 
