@@ -29,10 +29,11 @@ int info_command() {
     if (!p.atomics) {
       std::cout << "no\n";
     } else {
-      std::cout << "native (op x dtype pairs MPI allows): accumulate " << ratio(p.accumulate_atomics)
-                << ", fetch " << ratio(p.fetch_atomics) << ", compare_and_swap "
-                << ratio(p.compare_atomics) << "\n";
+      std::cout << "native (op x dtype pairs MPI allows): accumulate "
+                << ratio(p.accumulate_atomics) << ", fetch " << ratio(p.fetch_atomics)
+                << ", compare_and_swap " << ratio(p.compare_atomics) << "\n";
       if (!p.missing_atomics.empty()) std::cout << "    not native: " << p.missing_atomics << "\n";
+      if (!p.atomics_note.empty()) std::cout << "    note: " << p.atomics_note << "\n";
     }
     std::cout << "    domains:";
     for (std::size_t i = 0; i < p.domains.size(); ++i)

@@ -53,8 +53,10 @@ std::optional<double> number_field(lua_State* L, int idx, const char* key,
                                    const std::string& where) {
   lua_getfield(L, idx, key);
   std::optional<double> v;
-  if (lua_isnumber(L, -1)) v = lua_tonumber(L, -1);
-  else if (!lua_isnil(L, -1)) throw UsageError(where + ": `" + key + "` must be a number");
+  if (lua_isnumber(L, -1))
+    v = lua_tonumber(L, -1);
+  else if (!lua_isnil(L, -1))
+    throw UsageError(where + ": `" + key + "` must be a number");
   lua_pop(L, 1);
   return v;
 }
@@ -142,6 +144,11 @@ class Expander {
            const std::string& expect, double timeout, const std::vector<std::string>& tags,
            const std::string& where, Pinned pinned = {}) {
     const ScriptInfo& info = script(script_path);
+    // An entry whose matrix a command-line setting replaced (rather than narrowed) yields to
+    // an entry that names that value itself: `--progress sync-only` turns a plain entry into
+    // the same case as the entry written for sync-only, whose expectation is the one meant.
+    const bool replaced = (o_.backend && !pinned.backends) || (o_.path && !pinned.paths) ||
+                          (o_.progress && !pinned.progress) || (o_.ranks && !pinned.ranks);
     if (!narrow(backends, pinned.backends, o_.backend) || !narrow(paths, pinned.paths, o_.path) ||
         !narrow(progress, pinned.progress, o_.progress) || !narrow(ranks, pinned.ranks, o_.ranks))
       return;
@@ -206,8 +213,15 @@ class Expander {
               c.bind = o_.bind;
               c.id = make_case_id(c);
               if (!o_.filter.empty() && c.id.find(o_.filter) == std::string::npos) continue;
-              if (!ids_.insert(c.id).second)
-                throw UsageError(where + ": case " + c.id + " appears twice");
+              const auto [seen, fresh] = ids_.try_emplace(c.id, Seen{out_.cases.size(), replaced});
+              if (!fresh) {
+                if (replaced) continue;  // the other entry is the one written for this case
+                if (!seen->second.replaced)
+                  throw UsageError(where + ": case " + c.id + " appears twice");
+                out_.cases[seen->second.index] = std::move(c);
+                seen->second.replaced = false;
+                continue;
+              }
               out_.cases.push_back(std::move(c));
             }
   }
@@ -222,7 +236,11 @@ class Expander {
  private:
   const Overrides& o_;
   Expansion& out_;
-  std::set<std::string> ids_;
+  struct Seen {
+    std::size_t index;  // in out_.cases
+    bool replaced;      // its entry's matrix was replaced by a command-line setting
+  };
+  std::map<std::string, Seen> ids_;
 };
 
 // Runs a Lua data file and leaves its table on the stack.
@@ -239,7 +257,8 @@ std::vector<int> int_list(const std::vector<std::string>& v, const std::string& 
   for (const auto& s : v) {
     char* end = nullptr;
     long n = std::strtol(s.c_str(), &end, 10);
-    if (*end || n < 1 || n > 256) throw UsageError(where + ": rank count '" + s + "' is not in 1..256");
+    if (*end || n < 1 || n > 256)
+      throw UsageError(where + ": rank count '" + s + "' is not in 1..256");
     out.push_back(static_cast<int>(n));
   }
   return out;
@@ -336,9 +355,11 @@ Expansion expand(const std::string& target, const Overrides& o) {
     double timeout = d_timeout;
     Pinned pinned;
     if (lua_istable(L, c)) {
-      if (auto v = string_list(L, c, "backends", where); !v.empty()) backends = v, pinned.backends = true;
+      if (auto v = string_list(L, c, "backends", where); !v.empty())
+        backends = v, pinned.backends = true;
       if (auto v = string_list(L, c, "paths", where); !v.empty()) paths = v, pinned.paths = true;
-      if (auto v = string_list(L, c, "progress", where); !v.empty()) progress = v, pinned.progress = true;
+      if (auto v = string_list(L, c, "progress", where); !v.empty())
+        progress = v, pinned.progress = true;
       if (auto v = string_list(L, c, "ranks", where); !v.empty()) ranks = v, pinned.ranks = true;
       tags = string_list(L, c, "tags", where);
       if (auto v = string_list(L, c, "expect", where); !v.empty()) expect = v[0];
@@ -372,8 +393,10 @@ Expansion expand(const std::string& target, const Overrides& o) {
     for (auto& c : out.cases) {
       auto r = std::find_if(rules.begin(), rules.end(),
                             [&](const Exclusion& e) { return glob_match(e.pattern, c.id); });
-      if (r == rules.end()) kept.push_back(std::move(c));
-      else out.excluded.emplace_back(std::move(c), r->reason);
+      if (r == rules.end())
+        kept.push_back(std::move(c));
+      else
+        out.excluded.emplace_back(std::move(c), r->reason);
     }
     out.cases = std::move(kept);
   }

@@ -67,9 +67,10 @@ class Engine::Agent {
       if (did) {
         // The application thread may be asleep waiting for what just happened.
         if (t.has_sleepers()) t.wake_local();
-        // Follow-up packets often come at once (a request after a grant): poll a little
-        // longer, unless the application thread is polling anyway.
-        if (!e_.app_polling_.load(std::memory_order_relaxed)) spin_for_more(t);
+        // Follow-up packets often come at once (a request after a grant, the next epoch of
+        // a loop): keep polling for about a round trip, unless the application thread is
+        // polling anyway.
+        if (!e_.app_polling_.load(std::memory_order_relaxed)) linger(t);
         continue;
       }
       std::uint64_t token = t.sleep_prepare();
@@ -81,14 +82,31 @@ class Engine::Agent {
     }
   }
 
-  // Polls for up to agent_spin without sleeping, counting as awake so senders need not ring.
-  void spin_for_more(Transport& t) {
+  // Keeps polling for up to the linger time without sleeping, counting as awake so senders
+  // need not ring: checks has_incoming() every turn and, since some transports only learn
+  // of packets by polling, makes progress every few turns. Returns at the first packet
+  // (the main loop handles it and lingers again) or when the application thread starts
+  // polling itself.
+  void linger(Transport& t) {
     t.awake_enter();
-    const auto until = Clock::now() + e_.tuning_.agent_spin;
-    for (unsigned i = 0;; ++i) {
-      if (t.has_incoming() || stop_.load(std::memory_order_relaxed)) break;
+    const auto until = Clock::now() + std::max(e_.tuning_.agent_spin, t.agent_linger());
+    for (unsigned i = 1;; ++i) {
+      if (t.has_incoming() || stop_.load(std::memory_order_relaxed) ||
+          e_.app_polling_.load(std::memory_order_relaxed))
+        break;
+      if ((i & 7) == 0) {
+        std::unique_lock lk(e_.mu_, std::try_to_lock);
+        if (lk.owns_lock() && e_.progress(Ctx::agent)) {
+          lk.unlock();
+          if (t.has_sleepers()) t.wake_local();
+          break;
+        }
+      }
       cpu_relax();
-      if ((i & 63) == 63 && Clock::now() >= until) break;
+      if ((i & 63) == 0) {
+        if (Clock::now() >= until) break;
+        std::this_thread::yield();  // oversubscribed cores: let a runnable rank go first
+      }
     }
     t.awake_leave();
   }
@@ -111,9 +129,13 @@ Engine::Engine(std::unique_ptr<Transport> transport, ProgressMode mode, CallTrac
       out_(static_cast<std::size_t>(size_)),
       win_counts_(std::make_unique<std::array<WinCounts, kMaxCountedWindows>>()) {}
 
-Engine::~Engine() { stop_agent(); }
+Engine::~Engine() {
+  stop_agent();
+}
 
-void Engine::on(PacketType t, Handler h) { handlers_[index(t)] = std::move(h); }
+void Engine::on(PacketType t, Handler h) {
+  handlers_[index(t)] = std::move(h);
+}
 
 namespace {
 // Counters are only ever updated with the engine lock held, so a relaxed load and store
@@ -268,7 +290,8 @@ Counters Engine::counters() const {
     c.sent[i] = sent_[i].load(std::memory_order_relaxed);
     c.bytes[i] = bytes_[i].load(std::memory_order_relaxed);
   }
-  for (int i = 0; i < direct_op_count; ++i) c.direct[i] = direct_[i].load(std::memory_order_relaxed);
+  for (int i = 0; i < direct_op_count; ++i)
+    c.direct[i] = direct_[i].load(std::memory_order_relaxed);
   transport_->add_counters(c);
   return c;
 }
@@ -278,7 +301,8 @@ Counters Engine::window_counters(std::uint32_t win) const {
   if (win >= kMaxCountedWindows) return c;
   const WinCounts& w = (*win_counts_)[win];
   for (int i = 0; i < packet_type_count; ++i) c.sent[i] = w.sent[i].load(std::memory_order_relaxed);
-  for (int i = 0; i < direct_op_count; ++i) c.direct[i] = w.direct[i].load(std::memory_order_relaxed);
+  for (int i = 0; i < direct_op_count; ++i)
+    c.direct[i] = w.direct[i].load(std::memory_order_relaxed);
   return c;
 }
 
@@ -286,7 +310,9 @@ void Engine::start_agent() {
   if (mode_ == ProgressMode::async && !agent_) agent_ = std::make_unique<Agent>(*this);
 }
 
-void Engine::stop_agent() { agent_.reset(); }
+void Engine::stop_agent() {
+  agent_.reset();
+}
 
 Status Engine::wait_failure(const WaitInfo& why) const {
   if (why.peer >= 0) return transport_->peer_status(why.peer);
@@ -365,6 +391,8 @@ WaitLoop::Next WaitLoop::step() {
 // Stop counting as awake so that senders ring, then register as a sleeper.
 std::uint64_t WaitLoop::prepare_sleep() {
   Transport& t = *e_.transport_;
+  // Asleep, this thread polls nothing: the agent must linger for it.
+  e_.app_polling_.store(false, std::memory_order_relaxed);
   t.awake_leave();
   return t.sleep_prepare();
 }
@@ -375,6 +403,7 @@ void WaitLoop::sleep(std::uint64_t token) {
   t.sleep(token, e_.tuning_.sleep_slice);
   lk_.lock();
   t.awake_enter();
+  e_.app_polling_.store(true, std::memory_order_relaxed);
   idle_steps_ = 0;  // after a wake-up, poll eagerly again for a while
 }
 
@@ -382,6 +411,7 @@ void WaitLoop::cancel_sleep() {
   Transport& t = *e_.transport_;
   t.sleep_cancel();
   t.awake_enter();
+  e_.app_polling_.store(true, std::memory_order_relaxed);
   idle_steps_ = 0;
 }
 

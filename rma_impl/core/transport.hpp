@@ -62,6 +62,12 @@ class Transport {
   // Sleepers of this rank other than the caller (who must not be registered).
   virtual bool has_sleepers() const = 0;
 
+  // How long the progress agent keeps polling after it handled something, before it sleeps:
+  // about one round trip, so the next packet of a conversation finds it awake. A transport
+  // whose has_incoming() only learns of packets by polling (a completion queue) needs this
+  // longer than one that can see them in shared memory.
+  virtual std::chrono::microseconds agent_linger() const { return std::chrono::microseconds(10); }
+
   // PROC_FAILED naming the peer when the transport knows it is gone.
   virtual Status peer_status(int peer) const = 0;
   // What the transport adds under the packets (fragments, credits), by name.

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "rma/types.hpp"
 
@@ -41,7 +42,11 @@ class AtomicTable {
   std::array<std::array<std::array<std::size_t, dtype_count>, op_count>, 3> counts_{};
 };
 
-// All zero for a domain without FI_ATOMIC (fi_query_atomic then fails).
-AtomicTable query_atomics(fid_domain* domain);
+// All zero for a domain without FI_ATOMIC (fi_query_atomic then fails). `provider` is the
+// provider's name ("udp;ofi_rxd"): atomics a provider offers but mishandles are left out
+// (atomics_quirk says which and why).
+AtomicTable query_atomics(fid_domain* domain, std::string_view provider);
+// Why some of `provider`'s atomics are not used natively, or "" when all are.
+std::string_view atomics_quirk(std::string_view provider);
 
 }  // namespace rma::fabric

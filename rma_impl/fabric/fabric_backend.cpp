@@ -25,7 +25,7 @@ std::shared_ptr<void> zeroed(std::size_t bytes) {
 class FabricBackend final : public core::Backend, public ControlSink {
  public:
   FabricBackend(core::RuntimeImpl& rt, FabricTransport& t)
-      : rt_(rt), t_(t), atomics_(query_atomics(t.endpoint().domain())) {
+      : rt_(rt), t_(t), atomics_(query_atomics(t.endpoint().domain(), t.endpoint().provider())) {
     const Endpoint& ep = t.endpoint();
     usable_ = ep.has_rma() && !ep.local_mr();
     t_.set_control_sink(this);

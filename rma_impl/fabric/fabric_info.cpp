@@ -52,12 +52,14 @@ std::string missing(const fabric::AtomicTable& t) {
     for (int d = 0; d < dtype_count; ++d) {
       const auto dt = static_cast<Dtype>(d);
       if (!op_valid_for(op, dt)) continue;
-      const bool native = op == Op::no_op ? t.max_count(fabric::AtomicKind::fetch, op, dt) > 0
-                                          : t.max_count(fabric::AtomicKind::accumulate, op, dt) > 0 &&
-                                                t.max_count(fabric::AtomicKind::fetch, op, dt) > 0;
+      const bool native = op == Op::no_op
+                              ? t.max_count(fabric::AtomicKind::fetch, op, dt) > 0
+                              : t.max_count(fabric::AtomicKind::accumulate, op, dt) > 0 &&
+                                    t.max_count(fabric::AtomicKind::fetch, op, dt) > 0;
       if (!native) types += (types.empty() ? "" : ",") + std::string(to_string(dt));
     }
-    if (!types.empty()) out += (out.empty() ? "" : " ") + std::string(to_string(op)) + "(" + types + ")";
+    if (!types.empty())
+      out += (out.empty() ? "" : " ") + std::string(to_string(op)) + "(" + types + ")";
   }
   return out;
 }
@@ -67,7 +69,8 @@ void query(const Api& fi, const fi_info* entry, ProviderInfo& p) {
   fabric::Fid<fid_domain> dom;
   if (fi.fabric(entry->fabric_attr, fab.out(), nullptr) != 0) return;
   if (fi_domain(fab.get(), const_cast<fi_info*>(entry), dom.out(), nullptr) != 0) return;
-  const fabric::AtomicTable t = fabric::query_atomics(dom.get());
+  const fabric::AtomicTable t = fabric::query_atomics(dom.get(), p.name);
+  p.atomics_note = std::string(fabric::atomics_quirk(p.name));
   p.accumulate_atomics = t.coverage(fabric::AtomicKind::accumulate);
   p.fetch_atomics = t.coverage(fabric::AtomicKind::fetch);
   p.compare_atomics = t.coverage(fabric::AtomicKind::compare);

@@ -44,7 +44,9 @@ static_assert(sizeof(WireHeader) == 8);
 constexpr std::size_t kPacketHeaderBytes = sizeof(WireHeader) + sizeof(core::PacketHeader);
 constexpr std::size_t kSmallBuffer = 1024;
 
-std::size_t round64(std::size_t n) { return (n + 63) & ~std::size_t{63}; }
+std::size_t round64(std::size_t n) {
+  return (n + 63) & ~std::size_t{63};
+}
 
 struct RxSlot : Completion {
   std::byte* buf = nullptr;
@@ -91,8 +93,8 @@ class Impl;
 
 // Counted under the engine lock, read from any thread (Engine::counters()).
 struct Stats {
-  std::atomic<std::uint64_t> credit{0}, probe{0}, control{0}, no_credit{0}, no_buffer{0},
-      eagain{0}, self{0}, rx_error{0};
+  std::atomic<std::uint64_t> credit{0}, probe{0}, control{0}, no_credit{0}, no_buffer{0}, eagain{0},
+      self{0}, rx_error{0};
 };
 
 class Impl final : public FabricTransport {
@@ -110,6 +112,10 @@ class Impl final : public FabricTransport {
   int rank() const override { return rank_; }
   int size() const override { return size_; }
   std::size_t max_payload() const override { return max_payload_; }
+  // A network round trip (tens of microseconds on tcp): the agent stays awake that long
+  // after a packet, polling the completion queue, so a conversation does not pay a
+  // wake-up from the provider's wait object per packet.
+  std::chrono::microseconds agent_linger() const override { return std::chrono::microseconds(250); }
   bool try_send(int dst, const core::PacketHeader& h, std::span<const std::byte> payload) override;
   int poll(core::PacketSink& sink, int max_packets) override;
   bool has_incoming() const override { return incoming_.load(std::memory_order_seq_cst) > 0; }
@@ -215,8 +221,8 @@ Status Impl::init() {
   const fi_info& info = ep_->info();
   const auto n = static_cast<std::size_t>(size_);
   const std::size_t peers = std::max<std::size_t>(1, n - 1);
-  max_payload_ = std::min<std::size_t>(max_payload_for(size_),
-                                       (info.ep_attr->max_msg_size - kPacketHeaderBytes) & ~std::size_t{7});
+  max_payload_ = std::min<std::size_t>(
+      max_payload_for(size_), (info.ep_attr->max_msg_size - kPacketHeaderBytes) & ~std::size_t{7});
   slot_bytes_ = round64(kPacketHeaderBytes + max_payload_);
 
   // Credits per peer: generous for small jobs, at least 2, and never more buffers than the
@@ -225,9 +231,10 @@ Status Impl::init() {
   std::size_t window = std::clamp<std::size_t>(128 / peers, 4, 32);
   window = std::min(window, rx_depth / peers >= 2 ? rx_depth / peers - 2 : 0);
   if (window < 2)
-    return {ErrorClass::unsupported,
-            "fabric provider " + ep_->provider() + ": its receive queue (" + std::to_string(rx_depth) +
-                " entries) is too small for " + std::to_string(size_) + " ranks"};
+    return {ErrorClass::unsupported, "fabric provider " + ep_->provider() +
+                                         ": its receive queue (" + std::to_string(rx_depth) +
+                                         " entries) is too small for " + std::to_string(size_) +
+                                         " ranks"};
   credits_.assign(n, Credits(static_cast<std::uint32_t>(window)));
   send_seq_.assign(n, 0);
   order_.resize(n);
@@ -254,8 +261,7 @@ Status Impl::init() {
   RMA_TRY(large_pool_.allocate(*ep_, n_large * slot_bytes_));
   tx_slots_.resize(n_small + n_large);
   std::size_t k = 0;
-  auto setup = [&](std::size_t count, std::vector<TxSlot*>& home, Pool* pool,
-                   std::size_t bytes) {
+  auto setup = [&](std::size_t count, std::vector<TxSlot*>& home, Pool* pool, std::size_t bytes) {
     for (std::size_t i = 0; i < count; ++i, ++k) {
       TxSlot& s = tx_slots_[k];
       s.done = &Impl::tx_done;
@@ -468,7 +474,8 @@ void Impl::read_error() {
   if (fi_cq_readerr(ep_->cq(), &err, 0) <= 0) return;
   char text[256] = "";
   const char* why = fi_cq_strerror(ep_->cq(), err.prov_errno, err.err_data, text, sizeof text);
-  last_error_ = std::string(api_.strerror(err.err)) + (why && *why ? std::string(" (") + why + ")" : "");
+  last_error_ =
+      std::string(api_.strerror(err.err)) + (why && *why ? std::string(" (") + why + ")" : "");
   if (!err.op_context) return;
   auto* c = reinterpret_cast<Completion*>(err.op_context);
   c->done(*c, 0, err.err ? err.err : FI_EOTHER);
@@ -603,12 +610,15 @@ void Impl::sleep(std::uint64_t token, std::chrono::microseconds timeout) {
 }
 
 void Impl::wake_local() {
-  if (ep_->wait_mode() == WaitMode::sread) fi_cq_signal(ep_->cq());
-  else waiter_.wake_all();
+  if (ep_->wait_mode() == WaitMode::sread)
+    fi_cq_signal(ep_->cq());
+  else
+    waiter_.wake_all();
 }
 
 bool Impl::has_sleepers() const {
-  if (ep_->wait_mode() == WaitMode::sread) return sread_sleepers_.load(std::memory_order_seq_cst) > 0;
+  if (ep_->wait_mode() == WaitMode::sread)
+    return sread_sleepers_.load(std::memory_order_seq_cst) > 0;
   return waiter_.has_sleepers();
 }
 

@@ -63,6 +63,7 @@ struct ProviderInfo {
   std::pair<int, int> fetch_atomics{0, 0};
   std::pair<int, int> compare_atomics{0, 0};
   std::string missing_atomics;  // "prod(f32,f64)", or "" when every pair is native
+  std::string atomics_note;     // why rmabench does not use atomics the provider offers
 };
 std::vector<ProviderInfo> fabric_providers();
 
