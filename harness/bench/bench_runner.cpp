@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <regex>
 #include <sstream>
 #include <thread>
 
@@ -29,7 +30,9 @@ struct Command {
   std::uint64_t compute = 0;
 };
 
-std::string size_text(std::uint64_t n) { return std::to_string(n); }
+std::string size_text(std::uint64_t n) {
+  return std::to_string(n);
+}
 
 double percentile(std::vector<double> v, double p) {
   if (v.empty()) return 0;
@@ -64,14 +67,16 @@ class Bench {
     std::vector<std::string> sizes{""}, syncs{""};
     if (declared.count("size") && spec_.bench.contains("sizes") && !spec_.bench["sizes"].empty()) {
       sizes.clear();
-      for (const auto& v : spec_.bench["sizes"]) sizes.push_back(std::to_string(v.get<std::uint64_t>()));
+      for (const auto& v : spec_.bench["sizes"])
+        sizes.push_back(std::to_string(v.get<std::uint64_t>()));
     }
     if (declared.count("sync") && spec_.bench.contains("syncs") && !spec_.bench["syncs"].empty()) {
       syncs.clear();
       for (const auto& v : spec_.bench["syncs"]) syncs.push_back(v.get<std::string>());
     }
     std::vector<std::string> targets{"wait"};
-    if (spec_.bench.contains("targets")) targets = spec_.bench["targets"].get<std::vector<std::string>>();
+    if (spec_.bench.contains("targets"))
+      targets = spec_.bench["targets"].get<std::vector<std::string>>();
 
     json entries = json::array();
     for (const auto& sync : syncs) {
@@ -117,7 +122,8 @@ class Bench {
   }
 
  private:
-  Config describe(const std::map<std::string, std::string>& opts, const std::set<std::string>& declared) {
+  Config describe(const std::map<std::string, std::string>& opts,
+                  const std::set<std::string>& declared) {
     Config c;
     c.pattern = spec_.stem;
     auto opt = [&](const char* k) -> std::string {
@@ -157,7 +163,8 @@ class Bench {
   }
 
   // Rank 0: Google Benchmark drives the batches.
-  rma::Status lead(const OpProgram& program, const Config& cfg, const json& expected, json& entries) {
+  rma::Status lead(const OpProgram& program, const Config& cfg, const json& expected,
+                   json& entries) {
     rma::Status status;
     std::uint64_t batch = 0;
     auto body = [&](benchmark::State& state) {
@@ -207,8 +214,12 @@ class Bench {
     const int reps = spec_.bench.value("repetitions", 1);
     if (reps > 1) {
       b->Repetitions(reps);
-      b->ComputeStatistics("min", [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); });
-      b->ComputeStatistics("max", [](const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); });
+      b->ComputeStatistics("min", [](const std::vector<double>& v) {
+        return *std::min_element(v.begin(), v.end());
+      });
+      b->ComputeStatistics("max", [](const std::vector<double>& v) {
+        return *std::max_element(v.begin(), v.end());
+      });
       b->ComputeStatistics("p50", [](const std::vector<double>& v) { return percentile(v, 0.50); });
       b->ComputeStatistics("p90", [](const std::vector<double>& v) { return percentile(v, 0.90); });
       b->ComputeStatistics("p99", [](const std::vector<double>& v) { return percentile(v, 0.99); });
@@ -223,9 +234,10 @@ class Bench {
     if (!status) return status;
     if (!done) return done;
 
-    json j = json::parse(out.str(), nullptr, false);
+    json j = json::parse(json_without_nan(out.str()), nullptr, false);
     if (j.is_discarded() || !j.contains("benchmarks"))
-      return {rma::ErrorClass::intern, "benchmark: unreadable Google Benchmark output: " + err.str()};
+      return {rma::ErrorClass::intern,
+              "benchmark: unreadable Google Benchmark output: " + err.str()};
     for (auto& e : j["benchmarks"]) {
       e["pattern"] = cfg.pattern;
       e["op"] = cfg.op;
@@ -273,6 +285,13 @@ class Bench {
 };
 
 }  // namespace
+
+// Google Benchmark writes a statistic it cannot compute (the coefficient of variation of a
+// counter that is always 0) as a bare nan or inf, which is not JSON: such values become null.
+std::string json_without_nan(const std::string& text) {
+  static const std::regex bad(R"((:\s*)-?(nan|inf)\b)", std::regex::icase);
+  return std::regex_replace(text, bad, "$1null");
+}
 
 std::atomic<std::uint64_t>& compute_stop_batch() {
   static std::atomic<std::uint64_t> batch{0};

@@ -24,6 +24,9 @@ namespace harness::bench {
 // relays the origin's "batch done".
 std::atomic<std::uint64_t>& compute_stop_batch();
 
+// Google Benchmark's JSON with its bare nan/inf values (not JSON) turned into null.
+std::string json_without_nan(const std::string& text);
+
 nlohmann::json run_bench_script(const suite::CaseSpec& spec, rma::Runtime& rt,
                                 launcher::ControlChannel& ctrl, worker::StateBoard& board);
 

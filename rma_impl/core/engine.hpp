@@ -15,6 +15,7 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -80,12 +81,10 @@ class Engine final : public PacketSink {
   // Copies `payload` if the packet has to wait.
   void send(int dst, const PacketHeader& h, std::span<const std::byte> payload = {});
   // The payload stays valid until done->sent() (immediately if it fits now).
-  void send_ref(int dst, const PacketHeader& h, std::span<const std::byte> payload,
-                SendDone* done);
+  void send_ref(int dst, const PacketHeader& h, std::span<const std::byte> payload, SendDone* done);
   // Sends `data` as `data` packets of at most max_payload() bytes each; every fragment
   // carries `h` with aux = its offset and count = its length.
-  void send_stream(int dst, const PacketHeader& h, std::span<const std::byte> data,
-                   SendDone* done);
+  void send_stream(int dst, const PacketHeader& h, std::span<const std::byte> data, SendDone* done);
 
   // One round of progress in context `ctx` (mutex held); true if anything happened.
   bool progress(Ctx ctx);
@@ -167,6 +166,15 @@ class Engine final : public PacketSink {
 
   std::unique_ptr<Agent> agent_;
   std::atomic<bool> app_polling_{false};  // the application thread is in a wait loop
+  // The application thread is inside a wait loop (polling or asleep in the transport): it
+  // makes its own progress, and the agent parks rather than compete with it for the core
+  // and the completion queue.
+  std::atomic<bool> app_waiting_{false};
+  // When the last wait loop ended (steady clock ticks): the agent leaves its parking only
+  // once the application thread has stayed out of library waits for a while.
+  std::atomic<std::int64_t> app_wait_end_{0};
+  std::mutex park_mu_;
+  std::condition_variable park_cv_;
 
   friend class WaitLoop;
 };
@@ -213,8 +221,10 @@ Status Engine::wait_until(std::unique_lock<std::mutex>& lk, Pred&& pred, const W
         return loop.status();
       case WaitLoop::Next::sleep: {
         const std::uint64_t token = loop.prepare_sleep();
-        if (pred() || transport_->has_incoming()) loop.cancel_sleep();
-        else loop.sleep(token);
+        if (pred() || transport_->has_incoming())
+          loop.cancel_sleep();
+        else
+          loop.sleep(token);
         break;
       }
     }
