@@ -42,9 +42,9 @@ WaitTuning WaitTuning::from_env() {
 
 // ---------------------------------------------------------------------------------------
 // The agent: a thread that makes progress while the application thread is elsewhere. It
-// polls while there is work, spins only briefly after the last packet, then sleeps on the
-// transport's doorbell; it never competes with an application thread that is polling
-// itself (the transport does not ring while somebody of this rank is awake).
+// polls while there is work, lingers about a round trip after the last packet, then sleeps
+// on the transport's wait object; it parks while the application thread makes its own
+// progress (docs/protocol.md, "Progress"), so the two never compete.
 
 class Engine::Agent {
  public:
