@@ -90,18 +90,19 @@ class FabricWin final : public core::BackendWin {
   std::vector<std::uint32_t> in_flight;      // per target
   std::vector<std::uint32_t> acc_in_flight;  // accumulate-style, per target
   std::uint32_t total_in_flight = 0;
-  Status failure;  // the first native op that failed since the last synchronization
+  std::uint32_t max_in_flight;  // before an op call waits for completions
+  Status failure;               // the first native op that failed since the last synchronization
   NativeOp* take_op();
   void give_back(NativeOp* op);
   static void op_done(Completion& c, std::size_t len, int err);
 
   // --- passive target ---
   enum class Held : std::uint8_t { none, requested, shared, exclusive, nocheck };
-  std::vector<Held> held;         // origin side, per target
+  std::vector<Held> held;           // origin side, per target
   std::vector<LockType> requested;  // the type asked for while `requested`
   bool lock_all = false;
   bool lock_all_nocheck = false;
-  core::LockManager locks;        // target side
+  core::LockManager locks;  // target side
 
   // --- PSCW ---
   std::vector<std::uint32_t> posts_received, posts_consumed;  // from each target
@@ -127,6 +128,8 @@ class FabricWin final : public core::BackendWin {
 Status ensure_access(core::Call& c, int target);
 Status wait_native(core::Call& c, int target);  // target -1: every target
 Status wait_for(core::Call& c, const char* what, int peer, const std::function<bool()>& pred);
-inline FabricWin& fabric_win(core::Call& c) { return static_cast<FabricWin&>(*c.w.backend); }
+inline FabricWin& fabric_win(core::Call& c) {
+  return static_cast<FabricWin&>(*c.w.backend);
+}
 
 }  // namespace rma::fabric
