@@ -10,7 +10,9 @@ LuaState::LuaState() : L_(luaL_newstate()) {
   luaL_openlibs(L_);
 }
 
-LuaState::~LuaState() { lua_close(L_); }
+LuaState::~LuaState() {
+  lua_close(L_);
+}
 
 std::string where(lua_State* L, int level) {
   lua_Debug ar;
@@ -96,7 +98,8 @@ bool run_file(lua_State* L, const std::string& path, LuaFailure& failure) {
     lua_getfield(L, -1, "path");
     const std::string old = lua_isstring(L, -1) ? lua_tostring(L, -1) : "";
     lua_pop(L, 1);
-    const std::string now = dir + "/?.lua;" + old;
+    // The script's own folder, then lua_scripts/lib/ (modules the pattern folders share).
+    const std::string now = dir + "/?.lua;" + dir + "/../lib/?.lua;" + old;
     lua_pushlstring(L, now.data(), now.size());
     lua_setfield(L, -2, "path");
   }

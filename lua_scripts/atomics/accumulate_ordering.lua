@@ -11,11 +11,7 @@
 -- the small ones are eager. Messages (am), n ≥ 2: per rank 5 ops, 2 replies and a cts per
 -- large op (2), plus lock and grant (lock, lock_all), the post (pscw), or E(n) in all
 -- (fence).
-local function exchange(n)
-  local p, steps = 1, 0
-  while p * 2 <= n do p = p * 2; steps = steps + 1 end
-  return 2 * (n - p) + p * steps
-end
+local exchange = require("counts").fence_exchange  -- E(n), docs/message-counts.md
 
 return {
   name = "accumulate-ordering",

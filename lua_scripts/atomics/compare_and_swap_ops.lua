@@ -21,11 +21,7 @@ local function cases(dtype)
   return { {1, 2, 3}, {hi, lo, hi - 1}, {lo, hi, 7}, {0, 85, 51} }
 end
 
-local function exchange(n)
-  local p, steps = 1, 0
-  while p * 2 <= n do p = p * 2; steps = steps + 1 end
-  return 2 * (n - p) + p * steps
-end
+local exchange = require("counts").fence_exchange  -- E(n), docs/message-counts.md
 
 return {
   name = "compare-and-swap-ops",

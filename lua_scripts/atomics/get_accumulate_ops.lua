@@ -22,11 +22,7 @@ local function second(dtype, a)
   return rma.oracle("sum", dtype, a, 1)
 end
 
-local function exchange(n)
-  local p, steps = 1, 0
-  while p * 2 <= n do p = p * 2; steps = steps + 1 end
-  return 2 * (n - p) + p * steps
-end
+local exchange = require("counts").fence_exchange  -- E(n), docs/message-counts.md
 
 local function pick(list, choice)
   if choice == "all" then return list end

@@ -6,11 +6,7 @@
 -- harness oracle folded over the origins; for replace, one origin's operand per element.
 -- Operands are small, so float sums and products are exact in any order. Messages (am):
 -- one accumulate per ordered pair of distinct ranks and E(n) for the closing fence.
-local function exchange(n)
-  local p, steps = 1, 0
-  while p * 2 <= n do p = p * 2; steps = steps + 1 end
-  return 2 * (n - p) + p * steps
-end
+local exchange = require("counts").fence_exchange  -- E(n), docs/message-counts.md
 
 -- Element i of origin r's operand, and the target's initial value.
 local function operand(r, i)

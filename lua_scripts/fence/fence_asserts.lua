@@ -10,11 +10,7 @@
 -- on the am path it costs one more count exchange (the fence between B and C then closes
 -- an empty epoch). Messages (am, n ≥ 2): n puts, n gets and n replies, n accumulates, and
 -- E(n) per closing fence — 4n + 3E(n) with asserts.
-local function exchange(n)
-  local p, steps = 1, 0
-  while p * 2 <= n do p = p * 2; steps = steps + 1 end
-  return 2 * (n - p) + p * steps
-end
+local exchange = require("counts").fence_exchange  -- E(n), docs/message-counts.md
 
 local function fence(win, list)
   win:fence(rma.opt.asserts and list or nil)

@@ -4,11 +4,7 @@
 -- the origin as well as puts at the target. Large gets (above the eager limit) stream their
 -- reply. Messages on the am path: a get and its reply per pair, plus the closing fence's
 -- count exchange E(n).
-local function exchange(n)
-  local p, steps = 1, 0
-  while p * 2 <= n do p = p * 2; steps = steps + 1 end
-  return 2 * (n - p) + p * steps
-end
+local exchange = require("counts").fence_exchange  -- E(n), docs/message-counts.md
 
 return {
   name = "fence-get",

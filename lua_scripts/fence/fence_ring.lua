@@ -13,11 +13,7 @@
 -- an opening fence, nostore on every fence (no rank stores into its own window), nosucceed
 -- on the last. Asserts are promises that may only make a fence cheaper: the data and the
 -- count per epoch are the same with and without them.
-local function exchange(n)
-  local p, steps = 1, 0
-  while p * 2 <= n do p = p * 2; steps = steps + 1 end
-  return 2 * (n - p) + p * steps
-end
+local exchange = require("counts").fence_exchange  -- E(n), docs/message-counts.md
 
 -- The asserts of a fence: `always` are needed by the pattern, the rest only with asserts=true.
 local function asserts(always, optional)

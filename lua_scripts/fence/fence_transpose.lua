@@ -6,11 +6,7 @@
 -- (its own included), each into its own place: no conflict. Messages (am): one put per
 -- ordered pair of distinct ranks (and its cts when a block is above the eager limit) and
 -- E(n).
-local function exchange(n)
-  local p, steps = 1, 0
-  while p * 2 <= n do p = p * 2; steps = steps + 1 end
-  return 2 * (n - p) + p * steps
-end
+local exchange = require("counts").fence_exchange  -- E(n), docs/message-counts.md
 
 -- The value of element k of block (i, j).
 local function a(i, j, k) return i * 1000000 + j * 1000 + k end

@@ -11,11 +11,7 @@
 -- and a done per rank for pscw.
 local SENTINEL = 0x5A
 
-local function exchange(n)
-  local p, steps = 1, 0
-  while p * 2 <= n do p = p * 2; steps = steps + 1 end
-  return 2 * (n - p) + p * steps
-end
+local exchange = require("counts").fence_exchange  -- E(n), docs/message-counts.md
 
 return {
   name = "proc-null",

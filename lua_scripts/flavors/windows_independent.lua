@@ -7,11 +7,7 @@
 -- different value into each window of its right neighbour. Messages (am, n ≥ 2): A's put per
 -- rank and E(n); B's put per rank with its ack (the flush; the put carries the lock) and
 -- the unlock packet.
-local function exchange(n)
-  local p, steps = 1, 0
-  while p * 2 <= n do p = p * 2; steps = steps + 1 end
-  return 2 * (n - p) + p * steps
-end
+local exchange = require("counts").fence_exchange  -- E(n), docs/message-counts.md
 
 return {
   name = "windows-independent",

@@ -6,11 +6,7 @@
 -- path, n ≥ 2 ranks: n puts and E(n) count messages for the fence (the opening fence is
 -- free), n posts and n puts for PSCW (each put carries the done), and 2 per lock epoch
 -- (the put carries lock and unlock; its ack) — 5n + E(n).
-local function exchange(n)
-  local p, steps = 1, 0
-  while p * 2 <= n do p = p * 2; steps = steps + 1 end
-  return 2 * (n - p) + p * steps
-end
+local exchange = require("counts").fence_exchange  -- E(n), docs/message-counts.md
 
 return {
   name = "switch-sync-modes",
