@@ -1,0 +1,92 @@
+// implementation.hpp — the implementation under test, as one rank of a case sees it: the
+// reference (ref_implementation.cpp, over rma::Runtime) or an MPI library (an MPI worker's
+// mpi_implementation.cpp). Everything the harness asks of an RMA library passes here: window
+// creation, every call of call/call.hpp through execute(), what can be observed (packet
+// counters, where the rank is blocked), and nothing else.
+//
+// Errors are rma::Status values with MPI's error classes, whatever the library; a library
+// that cannot observe something (an MPI library's packet counts) says so with nullopt.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "call/call.hpp"
+#include "rma/counters.hpp"
+#include "rma/state.hpp"
+#include "rma/status.hpp"
+#include "rma/types.hpp"
+#include "rma/window.hpp"
+
+namespace harness::impl {
+
+// The request an r* call returns: wait() and test() complete it locally.
+class Request {
+ public:
+  virtual ~Request() = default;
+  virtual rma::Status wait() = 0;
+  virtual rma::Result<bool> test() = 0;
+};
+
+// What a call returns besides its status: win:test()'s flag, an r* call's request.
+struct Outcome {
+  bool flag = false;
+  std::unique_ptr<Request> request;
+};
+
+// A window of the implementation under test: what a script may read of it beyond calls.
+class Window {
+ public:
+  virtual ~Window() = default;
+  virtual int id() const = 0;
+  virtual rma::Flavor flavor() const = 0;
+  // The reference's table ("am" or "direct"); for a library, its name ("mpich").
+  virtual std::string path() const = 0;
+  // For messages and state dumps: "shm.direct", "fabric.direct(tcp;ofi_rxm)", "mpich 4.0.2".
+  virtual std::string path_detail() const = 0;
+  virtual void* base() const = 0;  // local memory, null for dynamic windows
+  virtual std::size_t size() const = 0;
+  virtual bool freed() const = 0;
+  // Inside a lock or lock_all epoch (where an op may be completed on its own).
+  virtual bool passive_access() const = 0;
+  // Keeps window memory the library allocated alive while a view of it is in use; null for
+  // user memory or where the library frees it itself at free().
+  virtual std::shared_ptr<void> memory_keeper() const = 0;
+  virtual rma::Result<rma::SharedRegion> shared_query(int rank) = 0;
+  // Packets and direct operations of this window; nullopt where they cannot be observed.
+  virtual std::optional<rma::Counters> counters() const = 0;
+};
+
+// One rank of the implementation under test. Used from the rank's main thread, except
+// state(), which the control thread calls while the main thread may be blocked.
+class Implementation {
+ public:
+  virtual ~Implementation() = default;
+  // "ref", or a library with its version: "mpich 4.0.2", "openmpi 4.1.4 osc=sm".
+  virtual std::string name() const = 0;
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  // Largest transfer sent in one message where the implementation says (0 when unknown).
+  virtual std::size_t eager_limit() const = 0;
+
+  // Collective. The implementation keeps the window until the process ends.
+  virtual rma::Result<Window*> create_window(const rma::WindowConfig& config) = 0;
+  // MPI_Alloc_mem / MPI_Free_mem.
+  virtual rma::Result<void*> alloc_mem(std::size_t bytes) = 0;
+  virtual rma::Status free_mem(void* base) = 0;
+
+  // Executes one call: window calls on call.win, job calls (barrier, send, recv) on the job.
+  // `out` receives an r* call's request (required for them) and test()'s flag.
+  virtual rma::Status execute(const call::Call& call, Outcome* out = nullptr) = 0;
+
+  // Packets this rank sent since it started; nullopt where they cannot be observed.
+  virtual std::optional<rma::Counters> counters() const = 0;
+  // Where the rank is (the call it is blocked in, its windows' epochs), for state dumps.
+  virtual rma::RankState state() const = 0;
+  // Drives progress once, for harness code that waits on something outside the library.
+  virtual void poke() = 0;
+};
+
+}  // namespace harness::impl
