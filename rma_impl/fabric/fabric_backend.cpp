@@ -8,7 +8,6 @@
 #include <sstream>
 
 #include "core/runtime_impl.hpp"
-#include "core/window_ops.hpp"
 #include "fabric/fabric_window.hpp"
 
 namespace rma::fabric {
@@ -32,18 +31,15 @@ class FabricBackend final : public core::Backend, public ControlSink {
   }
   ~FabricBackend() override { t_.set_control_sink(nullptr); }
 
-  std::string name() const override { return "fabric"; }
-  const core::WindowOps* direct_ops() const override { return &fabric::direct_ops(); }
-  std::vector<std::string> declared_slots() const override { return direct_slots(); }
-
-  bool can_map(const WindowConfig& cfg) const override {
+  bool can_map(const WindowConfig& cfg, const core::WindowInfo& info) const override {
     if (cfg.flavor == Flavor::shared || cfg.flavor == Flavor::dynamic) return false;
     // Without RMA an explicit request still reaches map_window, which says why it fails;
     // `auto` quietly stays on am.
-    return usable_ || requested_path(cfg) == Path::direct;
+    return usable_ || info.path == Path::direct;
   }
 
-  Status map_window(core::Call& c, const WindowConfig& cfg, bool direct) override;
+  Status map_window(core::Call& c, const WindowConfig& cfg, const core::WindowInfo& info,
+                    bool direct) override;
 
   Result<void*> alloc_mem(std::size_t bytes) override {
     auto mem = zeroed(bytes);
@@ -68,15 +64,6 @@ class FabricBackend final : public core::Backend, public ControlSink {
   }
 
  private:
-  Path requested_path(const WindowConfig& cfg) const {
-    auto it = cfg.info.find("path");
-    if (it == cfg.info.end()) {
-      it = rt_.config().window_info.find("path");
-      if (it == rt_.config().window_info.end()) return rt_.config().default_path;
-    }
-    return parse_path(it->second).value_or(Path::am);
-  }
-
   core::RuntimeImpl& rt_;
   FabricTransport& t_;
   AtomicTable atomics_;
@@ -85,7 +72,8 @@ class FabricBackend final : public core::Backend, public ControlSink {
   std::map<void*, std::shared_ptr<void>> allocs_;
 };
 
-Status FabricBackend::map_window(core::Call& c, const WindowConfig& cfg, bool direct) {
+Status FabricBackend::map_window(core::Call& c, const WindowConfig& cfg, const core::WindowInfo&,
+                                 bool direct) {
   core::Win& w = c.w;
   Endpoint& ep = t_.endpoint();
   if (!direct) return {ErrorClass::intern, "fabric backend: only the direct path maps memory"};
@@ -141,9 +129,6 @@ Status FabricBackend::map_window(core::Call& c, const WindowConfig& cfg, bool di
     w.base = base;
     w.memory = std::move(memory);
   }
-  w.ops = &fabric::direct_ops();
-  w.path = Path::direct;
-  w.path_detail = "fabric.direct";
   w.backend = std::move(state);
   return Status::ok();
 }

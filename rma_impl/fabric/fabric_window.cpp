@@ -9,9 +9,10 @@
 #include <chrono>
 #include <cstring>
 
-#include "core/am_win.hpp"
+#include "am/am_ops.hpp"
 #include "core/runtime_impl.hpp"
 #include "core/window_ops.hpp"
+#include "fabric/fabric_backend.hpp"
 
 namespace rma::fabric {
 namespace {
@@ -75,29 +76,29 @@ bool unreachable(int err) {
 // earlier ones complete first.
 Status order_accumulates(Call& c, int t) {
   FabricWin& f = fabric_win(c);
-  if (!c.w.ordered_accumulates || f.acc_in_flight[static_cast<std::size_t>(t)] == 0 ||
+  if (!c.w.info.ordered_accumulates || f.acc_in_flight[static_cast<std::size_t>(t)] == 0 ||
       f.transport.endpoint().ordered_atomics())
     return Status::ok();
   return wait_for(c, "accumulate ordering: earlier accumulates complete", t,
                   [&] { return f.acc_in_flight[static_cast<std::size_t>(t)] == 0; });
 }
 
-// The am slot serves the op; it is complete (remotely) when this returns, so nothing of
+// The am table's slot serves the op; it is complete (remotely) when this returns, so nothing of
 // the am protocol is pending when a direct synchronization runs.
 Status fallback(Call& c, RmaOp& op) {
   RMA_TRY(ensure_access(c, op.target));
   if (accumulate_like(op.kind)) {
     // Earlier native accumulates to this target apply first.
     FabricWin& f = fabric_win(c);
-    if (c.w.ordered_accumulates && f.acc_in_flight[static_cast<std::size_t>(op.target)])
+    if (c.w.info.ordered_accumulates && f.acc_in_flight[static_cast<std::size_t>(op.target)])
       RMA_TRY(wait_for(c, "accumulate ordering: earlier accumulates complete", op.target,
                        [&] { return f.acc_in_flight[static_cast<std::size_t>(op.target)] == 0; }));
   }
   count(c, DirectOp::am_fallback);
-  RMA_TRY(c.w.am->enqueue(c, op));
+  const core::WindowOps& am = am::am_ops();
+  RMA_TRY((am.*core::op_slot(op.kind))(c, op));
   if (op.target == c.w.rank()) return Status::ok();  // applied at once
-  const int one[1] = {op.target};
-  return c.w.am->close(c, core::Closing::flush, one);
+  return am.flush(c, op.target);
 }
 
 // Posts one native op: `issue` is retried while the provider's queue is full.
@@ -313,7 +314,7 @@ FabricWin::~FabricWin() {
   // freed memory.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
   while (total_in_flight > 0 && std::chrono::steady_clock::now() < deadline)
-    w.engine.progress(core::Ctx::rma_sync);
+    w.engine.progress(progress::Ctx::rma_sync);
   if (total_in_flight > 0)
     for (auto& op : pool_) (void)op.release();
 }
@@ -386,7 +387,7 @@ Status direct_atomic(Call& c, RmaOp& op) {
 
 const core::WindowOps& direct_ops() {
   static const core::WindowOps table = [] {
-    core::WindowOps t = core::am_ops();
+    core::WindowOps t = am::am_ops();
     t.name = "fabric.direct";
     t.put = direct_put;
     t.get = direct_get;
@@ -398,21 +399,6 @@ const core::WindowOps& direct_ops() {
     return t;
   }();
   return table;
-}
-
-std::vector<std::string> direct_slots() {
-  return {"put",          "get",
-          "accumulate",   "get_accumulate",
-          "fetch_and_op", "compare_and_swap",
-          "fence",        "post",
-          "start",        "complete",
-          "wait",         "test",
-          "lock",         "unlock",
-          "lock_all",     "unlock_all",
-          "flush",        "flush_local",
-          "flush_all",    "flush_local_all",
-          "sync",         "request_wait",
-          "free"};
 }
 
 }  // namespace rma::fabric

@@ -8,11 +8,12 @@
 #include <cstring>
 #include <type_traits>
 
-#include "core/am_win.hpp"
+#include "am/am_ops.hpp"
 #include "core/fault.hpp"
 #include "core/reduce.hpp"
 #include "core/runtime_impl.hpp"
 #include "core/window_ops.hpp"
+#include "shm/shm_backend.hpp"
 
 namespace rma::shm {
 namespace {
@@ -23,13 +24,13 @@ using core::RmaOp;
 constexpr std::size_t align64(std::size_t n) { return (n + 63) & ~std::size_t{63}; }
 
 ShmWin& shm(Call& c) { return static_cast<ShmWin&>(*c.w.backend); }
-core::Engine& engine(Call& c) { return c.w.engine; }
+progress::Engine& engine(Call& c) { return c.w.engine; }
 void count(Call& c, DirectOp d, std::uint64_t n = 1) { engine(c).count_direct(c.w.id, d, n); }
 
 Status wait_for(Call& c, const char* what, int peer, const std::function<bool()>& pred) {
   if (pred()) return Status::ok();
   c.hold();  // waiting makes progress, which needs the engine
-  return engine(c).wait_until(c.lk, pred, core::WaitInfo{core::Ctx::rma_sync, what, peer});
+  return engine(c).wait_until(c.lk, pred, progress::WaitInfo{progress::Ctx::rma_sync, what, peer});
 }
 
 void wake(Call& c, int rank) {
@@ -420,7 +421,7 @@ Result<bool> direct_request_test(Call&, core::RequestState& r) {
 Status direct_free(Call& c) { return barrier(c); }
 
 core::WindowOps make_table() {
-  core::WindowOps t = core::am_ops();
+  core::WindowOps t = am::am_ops();
   t.name = "shm.direct";
   t.needs_engine_lock = false;
   t.put = direct_put;
@@ -455,14 +456,6 @@ core::WindowOps make_table() {
 const core::WindowOps& direct_ops() {
   static const core::WindowOps table = make_table();
   return table;
-}
-
-std::vector<std::string> direct_slots() {
-  return {"put",      "get",        "accumulate", "get_accumulate", "fetch_and_op",
-          "compare_and_swap", "fence", "post",     "start",          "complete",
-          "wait",     "test",       "lock",       "unlock",         "lock_all",
-          "unlock_all", "flush",    "flush_local", "flush_all",     "flush_local_all",
-          "sync",     "request_wait", "request_test", "free"};
 }
 
 // --- layout of the control segment ----------------------------------------------------------------

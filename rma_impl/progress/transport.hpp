@@ -16,11 +16,11 @@
 #include <span>
 #include <string>
 
-#include "core/packet.hpp"
+#include "progress/packet.hpp"
 #include "rma/counters.hpp"
 #include "rma/status.hpp"
 
-namespace rma::core {
+namespace rma::progress {
 
 class PacketSink {
  public:
@@ -74,4 +74,4 @@ class Transport {
   virtual void add_counters(Counters& c) const { (void)c; }
 };
 
-}  // namespace rma::core
+}  // namespace rma::progress

@@ -1,8 +1,8 @@
-#include "core/bulk.hpp"
+#include "progress/bulk.hpp"
 
 #include <utility>
 
-namespace rma::core {
+namespace rma::progress {
 
 std::uint64_t BulkRegistry::expect(std::uint64_t total, OnData on_data, OnDone on_done) {
   const std::uint64_t id = next_++;
@@ -23,4 +23,4 @@ void BulkRegistry::handle(int, const PacketHeader& h, std::span<const std::byte>
   }
 }
 
-}  // namespace rma::core
+}  // namespace rma::progress

@@ -15,7 +15,7 @@
 
 #include "rma/state.hpp"
 
-namespace rma::core {
+namespace rma::progress {
 
 class CallTracker {
  public:
@@ -53,4 +53,4 @@ class CallScope {
   CallTracker& t_;
 };
 
-}  // namespace rma::core
+}  // namespace rma::progress

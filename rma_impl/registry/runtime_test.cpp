@@ -6,10 +6,6 @@
 #include <cstring>
 #include <vector>
 
-#include <algorithm>
-
-#include "core/window_ops.hpp"
-#include "shm/shm_window.hpp"
 #include "testing/thread_job.hpp"
 
 namespace rma {
@@ -153,32 +149,6 @@ TEST(Runtime, PscwWithLargePutNeedsTheTargetsProgress) {
 TEST(Runtime, UnknownBackendIsAnArgError) {
   Status s = run_job(1, {.backend = "carrier-pigeon"}, [](Runtime&) {});
   EXPECT_EQ(s.error_class(), ErrorClass::arg);
-}
-
-TEST(WindowOps, AmTableHasNoEmptySlot) {
-  EXPECT_TRUE(core::empty_slots(core::am_ops()).empty());
-  EXPECT_TRUE(core::overridden_slots(core::am_ops(), core::am_ops()).empty());
-}
-
-TEST(WindowOps, AnEmptySlotIsNamed) {
-  core::WindowOps t = core::am_ops();
-  t.flush_local = nullptr;
-  EXPECT_EQ(core::empty_slots(t), std::vector<std::string>{"flush_local"});
-}
-
-}  // namespace
-}  // namespace rma
-
-namespace rma {
-namespace {
-
-TEST(WindowOps, ShmDirectTableServesExactlyTheDeclaredSlots) {
-  auto served = core::overridden_slots(shm::direct_ops(), core::am_ops());
-  auto declared = shm::direct_slots();
-  std::sort(served.begin(), served.end());
-  std::sort(declared.begin(), declared.end());
-  EXPECT_EQ(served, declared);
-  EXPECT_TRUE(core::empty_slots(shm::direct_ops()).empty());
 }
 
 TEST(Direct, LockPutUnlockSendsNoPacketAndCountsTheRemoteOperations) {

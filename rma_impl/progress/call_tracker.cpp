@@ -1,6 +1,6 @@
-#include "core/call_tracker.hpp"
+#include "progress/call_tracker.hpp"
 
-namespace rma::core {
+namespace rma::progress {
 namespace {
 
 std::int64_t now_ns() {
@@ -56,4 +56,4 @@ CallState CallTracker::snapshot() const {
   return s;
 }
 
-}  // namespace rma::core
+}  // namespace rma::progress

@@ -24,13 +24,13 @@
 #include <string>
 #include <vector>
 
-#include "core/call_tracker.hpp"
-#include "core/packet.hpp"
-#include "core/transport.hpp"
+#include "progress/call_tracker.hpp"
+#include "progress/packet.hpp"
+#include "progress/transport.hpp"
 #include "rma/counters.hpp"
 #include "rma/types.hpp"
 
-namespace rma::core {
+namespace rma::progress {
 
 // Where progress is being made: decides, in sync-only mode, whether RMA packets are handled
 // now or kept for the next synchronization call.
@@ -232,4 +232,4 @@ Status Engine::wait_until(std::unique_lock<std::mutex>& lk, Pred&& pred, const W
   return Status::ok();
 }
 
-}  // namespace rma::core
+}  // namespace rma::progress

@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "bootstrap/kv_server.hpp"
+#include "rma/kv_server.hpp"
 #include "rma/bootstrap.hpp"
 #include "rma/runtime.hpp"
 #include "rma/window.hpp"

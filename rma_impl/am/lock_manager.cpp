@@ -1,18 +1,18 @@
-#include "core/lock_manager.hpp"
+#include "am/lock_manager.hpp"
 
 #include <algorithm>
 
 #include "core/fault.hpp"
 
-namespace rma::core {
+namespace rma::am {
 
 bool LockManager::compatible(LockType t) const {
-  if (holders_.empty() || fault(Fault::grant_ignores_table)) return true;
+  if (holders_.empty() || core::fault(core::Fault::grant_ignores_table)) return true;
   return t == LockType::shared && holders_.front().type == LockType::shared;
 }
 
 bool LockManager::request(LockRequest r) {
-  if ((waiting_.empty() || fault(Fault::grant_ignores_table)) && compatible(r.type)) {
+  if ((waiting_.empty() || core::fault(core::Fault::grant_ignores_table)) && compatible(r.type)) {
     holders_.push_back({r.origin, r.type});
     return true;
   }
@@ -21,7 +21,7 @@ bool LockManager::request(LockRequest r) {
 }
 
 bool LockManager::try_grant(int origin, LockType type) {
-  if ((waiting_.empty() || fault(Fault::grant_ignores_table)) && compatible(type)) {
+  if ((waiting_.empty() || core::fault(core::Fault::grant_ignores_table)) && compatible(type)) {
     holders_.push_back({origin, type});
     return true;
   }
@@ -63,4 +63,4 @@ std::string LockManager::waiters_text() const {
   return s;
 }
 
-}  // namespace rma::core
+}  // namespace rma::am

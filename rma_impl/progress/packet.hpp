@@ -11,7 +11,7 @@
 
 #include "rma/counters.hpp"
 
-namespace rma::core {
+namespace rma::progress {
 
 enum PacketFlag : std::uint16_t {
   flag_lock_shared = 1u << 0,     // lock request piggybacked on this op (shared)
@@ -46,4 +46,4 @@ inline PacketHeader make_header(PacketType t) {
   return h;
 }
 
-}  // namespace rma::core
+}  // namespace rma::progress

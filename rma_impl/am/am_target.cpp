@@ -5,12 +5,12 @@
 #include <algorithm>
 #include <cstring>
 
-#include "core/am_win.hpp"
+#include "am/am_win.hpp"
 #include "core/fault.hpp"
 #include "core/reduce.hpp"
 #include "core/runtime_impl.hpp"
 
-namespace rma::core {
+namespace rma::am {
 namespace {
 
 bool is_op(PacketType t) {
@@ -43,7 +43,7 @@ PacketType reply_type(PacketType t) {
 
 // Completion of a reply that streams window memory back: the op completes (and its flags,
 // such as the unlock, take effect) only once the data has been read out.
-struct StreamDone final : SendDone {
+struct StreamDone final : progress::SendDone {
   std::function<void()> fn;
   void sent() override {
     auto f = std::move(fn);
@@ -54,16 +54,13 @@ struct StreamDone final : SendDone {
 
 }  // namespace
 
-Op faulty(Op op) {
-  if (!fault(Fault::accumulate_wrong_op) || op == Op::no_op) return op;
-  return op == Op::sum ? Op::replace : Op::sum;
-}
-
-void AmWin::on_packet(int src, const PacketHeader& h, std::span<const std::byte> payload) {
+void AmWin::on_packet(int src, const progress::PacketHeader& h,
+                      std::span<const std::byte> payload) {
   AmTarget& T = t_[static_cast<std::size_t>(src)];
   switch (h.type) {
     case PacketType::lock: {
-      const LockType type = (h.flags & flag_lock_shared) ? LockType::shared : LockType::exclusive;
+      const LockType type =
+          (h.flags & progress::flag_lock_shared) ? LockType::shared : LockType::exclusive;
       LockRequest r{src, type, nullptr};
       if (locks_.request(std::move(r))) grant(r);
       return;
@@ -72,7 +69,7 @@ void AmWin::on_packet(int src, const PacketHeader& h, std::span<const std::byte>
       T.lock = AmTarget::Lock::granted;
       return;
     case PacketType::unlock:
-      if (h.flags & flag_ack_req) send_ack(src);
+      if (h.flags & progress::flag_ack_req) send_ack(src);
       release(src);
       return;
     case PacketType::flush:
@@ -86,7 +83,7 @@ void AmWin::on_packet(int src, const PacketHeader& h, std::span<const std::byte>
         T.lock = AmTarget::Lock::granted;
         T.lock_op_cookie = 0;
       }
-      if (h.flags & flag_error) {
+      if (h.flags & progress::flag_error) {
         auto cls = static_cast<ErrorClass>(h.aux);
         if (pending_error_) pending_error_ = Status(cls, "target " + std::to_string(src) +
                                                              " rejected an operation: " +
@@ -122,10 +119,12 @@ void AmWin::on_packet(int src, const PacketHeader& h, std::span<const std::byte>
 
 // --- target: locks ----------------------------------------------------------------------------
 
-void AmWin::handle_op(int src, const PacketHeader& h, std::span<const std::byte> payload) {
-  if (h.flags & (flag_lock_shared | flag_lock_exclusive)) {
+void AmWin::handle_op(int src, const progress::PacketHeader& h,
+                      std::span<const std::byte> payload) {
+  if (h.flags & (progress::flag_lock_shared | progress::flag_lock_exclusive)) {
     // The lock request travelled with this op: if the lock is busy, both wait, data included.
-    const LockType type = (h.flags & flag_lock_shared) ? LockType::shared : LockType::exclusive;
+    const LockType type =
+        (h.flags & progress::flag_lock_shared) ? LockType::shared : LockType::exclusive;
     if (!locks_.try_grant(src, type)) {
       auto held = std::make_unique<HeldPacket>();
       held->header = h;
@@ -154,16 +153,16 @@ void AmWin::release(int origin) {
 
 // --- target: ops --------------------------------------------------------------------------------
 
-std::byte* AmWin::target_memory(const PacketHeader& h) {
+std::byte* AmWin::target_memory(const progress::PacketHeader& h) {
   const std::size_t bytes = h.count * size_of(static_cast<Dtype>(h.dtype));
   if (w_.flavor == Flavor::dynamic) {
     // Every byte must be attached; adjacent attached regions together may hold one op.
     std::uint64_t at = h.disp;
     const std::uint64_t end = h.disp + bytes;
     while (at < end) {
-      auto r = std::find_if(w_.attached.begin(), w_.attached.end(), [&](const Win::Region& g) {
-        return at >= g.base && at < g.base + g.size;
-      });
+      auto r = std::find_if(
+          w_.attached.begin(), w_.attached.end(),
+          [&](const core::Win::Region& g) { return at >= g.base && at < g.base + g.size; });
       if (r == w_.attached.end()) return nullptr;
       at = r->base + r->size;
     }
@@ -173,7 +172,8 @@ std::byte* AmWin::target_memory(const PacketHeader& h) {
   return w_.base + h.disp;
 }
 
-void AmWin::execute_op(int src, const PacketHeader& h, std::span<const std::byte> payload) {
+void AmWin::execute_op(int src, const progress::PacketHeader& h,
+                       std::span<const std::byte> payload) {
   const auto dtype = static_cast<Dtype>(h.dtype);
   const auto op = static_cast<Op>(h.op);
   const std::size_t bytes = h.count * size_of(dtype);
@@ -181,19 +181,20 @@ void AmWin::execute_op(int src, const PacketHeader& h, std::span<const std::byte
   if (!mem) {
     // Outside the window here (a dynamic window with nothing attached there): the origin
     // learns it from the error flag of its ack or reply.
-    PacketHeader r = make_header(has_reply(h.type) ? reply_type(h.type) : PacketType::ack);
+    progress::PacketHeader r =
+        progress::make_header(has_reply(h.type) ? reply_type(h.type) : PacketType::ack);
     r.win = w_.id;
     r.cookie = h.cookie;
-    r.flags = flag_error;
+    r.flags = progress::flag_error;
     r.aux = static_cast<std::uint64_t>(ErrorClass::rma_range);
-    r.count = (h.flags & flag_ack_req) ? 1 : 0;
+    r.count = (h.flags & progress::flag_ack_req) ? 1 : 0;
     e_.send(src, r);
-    PacketHeader done = h;
-    done.flags &= static_cast<std::uint16_t>(~flag_ack_req);
+    progress::PacketHeader done = h;
+    done.flags &= static_cast<std::uint16_t>(~progress::flag_ack_req);
     complete_at_target(src, done);
     return;
   }
-  PacketHeader reply = make_header(reply_type(h.type));
+  progress::PacketHeader reply = progress::make_header(reply_type(h.type));
   reply.win = w_.id;
   reply.cookie = h.cookie;
   reply.count = h.count;
@@ -202,31 +203,36 @@ void AmWin::execute_op(int src, const PacketHeader& h, std::span<const std::byte
     case PacketType::put:
     case PacketType::accumulate: {
       const bool is_put = h.type == PacketType::put;
-      if (h.flags & flag_rndv) {
+      if (h.flags & progress::flag_rndv) {
         const std::uint64_t id = w_.rt.bulk().expect(
             bytes,
             [mem, is_put, op, dtype](std::uint64_t off, std::span<const std::byte> d) {
-              if (is_put) std::memcpy(mem + off, d.data(), d.size());
-              else (void)reduce(faulty(op), dtype, mem + off, d.data(), d.size() / size_of(dtype));
+              if (is_put)
+                std::memcpy(mem + off, d.data(), d.size());
+              else
+                (void)core::reduce(core::faulty(op), dtype, mem + off, d.data(),
+                                   d.size() / size_of(dtype));
             },
             [this, src, h] { complete_at_target(src, h); });
-        PacketHeader cts = make_header(PacketType::cts);
+        progress::PacketHeader cts = progress::make_header(PacketType::cts);
         cts.win = w_.id;
         cts.cookie = h.cookie;
         cts.aux = id;
         e_.send(src, cts);
         return;
       }
-      if (is_put) std::memcpy(mem, payload.data(), fault(Fault::put_short) && bytes ? bytes - 1 : bytes);
-      else (void)reduce(faulty(op), dtype, mem, payload.data(), h.count);
+      if (is_put)
+        std::memcpy(mem, payload.data(),
+                    core::fault(core::Fault::put_short) && bytes ? bytes - 1 : bytes);
+      else (void)core::reduce(core::faulty(op), dtype, mem, payload.data(), h.count);
       complete_at_target(src, h);
       return;
     }
     case PacketType::get:
       if (h.aux) {
-        reply.flags = flag_rndv;
+        reply.flags = progress::flag_rndv;
         e_.send(src, reply);
-        PacketHeader frag = make_header(PacketType::data);
+        progress::PacketHeader frag = progress::make_header(PacketType::data);
         frag.cookie = h.aux;
         auto* done = new StreamDone;
         done->fn = [this, src, h] { complete_at_target(src, h); };
@@ -237,24 +243,24 @@ void AmWin::execute_op(int src, const PacketHeader& h, std::span<const std::byte
       complete_at_target(src, h);
       return;
     case PacketType::get_accumulate:
-      if (h.flags & flag_rndv) {
+      if (h.flags & progress::flag_rndv) {
         // Operands arrive in fragments after the cts; each fragment's old values go back
         // before it is applied, so no copy of the whole range is ever held.
-        reply.flags = flag_rndv;
+        reply.flags = progress::flag_rndv;
         e_.send(src, reply);
         const std::uint64_t back = h.aux;
         const std::uint64_t id = w_.rt.bulk().expect(
             bytes,
             [this, src, mem, back, op, dtype](std::uint64_t off, std::span<const std::byte> d) {
-              PacketHeader frag = make_header(PacketType::data);
+              progress::PacketHeader frag = progress::make_header(PacketType::data);
               frag.cookie = back;
               frag.aux = off;
               frag.count = d.size();
               e_.send(src, frag, {mem + off, d.size()});
-              (void)reduce(op, dtype, mem + off, d.data(), d.size() / size_of(dtype));
+              (void)core::reduce(op, dtype, mem + off, d.data(), d.size() / size_of(dtype));
             },
             [this, src, h] { complete_at_target(src, h); });
-        PacketHeader cts = make_header(PacketType::cts);
+        progress::PacketHeader cts = progress::make_header(PacketType::cts);
         cts.win = w_.id;
         cts.cookie = h.cookie;
         cts.aux = id;
@@ -262,9 +268,9 @@ void AmWin::execute_op(int src, const PacketHeader& h, std::span<const std::byte
         return;
       }
       if (h.aux) {  // no_op over a large range: a read, streamed like a get
-        reply.flags = flag_rndv;
+        reply.flags = progress::flag_rndv;
         e_.send(src, reply);
-        PacketHeader frag = make_header(PacketType::data);
+        progress::PacketHeader frag = progress::make_header(PacketType::data);
         frag.cookie = h.aux;
         auto* done = new StreamDone;
         done->fn = [this, src, h] { complete_at_target(src, h); };
@@ -273,15 +279,16 @@ void AmWin::execute_op(int src, const PacketHeader& h, std::span<const std::byte
       }
       {
         std::vector<std::byte> old(bytes);
-        (void)fetch_reduce(faulty(op), dtype, mem, op == Op::no_op ? nullptr : payload.data(),
-                           old.data(), h.count);
+        (void)core::fetch_reduce(core::faulty(op), dtype, mem,
+                                 op == Op::no_op ? nullptr : payload.data(), old.data(), h.count);
         e_.send(src, reply, old);
       }
       complete_at_target(src, h);
       return;
     case PacketType::fetch_and_op: {
       std::byte old[8];
-      (void)fetch_reduce(faulty(op), dtype, mem, payload.empty() ? nullptr : payload.data(), old, 1);
+      (void)core::fetch_reduce(core::faulty(op), dtype, mem,
+                               payload.empty() ? nullptr : payload.data(), old, 1);
       e_.send(src, reply, {old, size_of(dtype)});
       complete_at_target(src, h);
       return;
@@ -289,7 +296,7 @@ void AmWin::execute_op(int src, const PacketHeader& h, std::span<const std::byte
     case PacketType::compare_and_swap: {
       std::byte old[8];
       const std::size_t sz = size_of(dtype);
-      (void)compare_and_swap(dtype, mem, payload.data() + sz, payload.data(), old);
+      (void)core::compare_and_swap(dtype, mem, payload.data() + sz, payload.data(), old);
       e_.send(src, reply, {old, sz});
       complete_at_target(src, h);
       return;
@@ -299,16 +306,16 @@ void AmWin::execute_op(int src, const PacketHeader& h, std::span<const std::byte
   }
 }
 
-void AmWin::complete_at_target(int src, const PacketHeader& h) {
-  if (h.flags & flag_fence_last) ++fence_in_[h.seq].completed;
-  if (h.flags & flag_done) ++done_received_;
-  if ((h.flags & flag_ack_req) && !has_reply(h.type)) send_ack(src);
-  if (h.flags & flag_unlock) release(src);
+void AmWin::complete_at_target(int src, const progress::PacketHeader& h) {
+  if (h.flags & progress::flag_fence_last) ++fence_in_[h.seq].completed;
+  if (h.flags & progress::flag_done) ++done_received_;
+  if ((h.flags & progress::flag_ack_req) && !has_reply(h.type)) send_ack(src);
+  if (h.flags & progress::flag_unlock) release(src);
 }
 
 void AmWin::send_ack(int origin) {
-  if (fault(Fault::drop_ack)) return;
-  PacketHeader ack = make_header(PacketType::ack);
+  if (core::fault(core::Fault::drop_ack)) return;
+  progress::PacketHeader ack = progress::make_header(PacketType::ack);
   ack.win = w_.id;
   ack.count = 1;  // answers an ack request (0 would be a bare error report)
   e_.send(origin, ack);
@@ -316,7 +323,8 @@ void AmWin::send_ack(int origin) {
 
 // --- origin: what comes back ----------------------------------------------------------------------
 
-void AmWin::on_response(int src, const PacketHeader& h, std::span<const std::byte> payload) {
+void AmWin::on_response(int src, const progress::PacketHeader& h,
+                        std::span<const std::byte> payload) {
   auto it = waiting_.find(h.cookie);
   if (it == waiting_.end()) return;
   AmOp* a = it->second;
@@ -325,11 +333,11 @@ void AmWin::on_response(int src, const PacketHeader& h, std::span<const std::byt
     T.lock = AmTarget::Lock::granted;
     T.lock_op_cookie = 0;
   }
-  if (h.flags & flag_error) {
+  if (h.flags & progress::flag_error) {
     pending_error_ = Status(static_cast<ErrorClass>(h.aux),
                             std::string(to_string(a->op.kind)) + " to rank " +
                                 std::to_string(src) + ": outside the target's window");
-  } else if (h.flags & flag_rndv) {
+  } else if (h.flags & progress::flag_rndv) {
     return;  // the data streams into the bulk registered at issue; it completes the op
   } else {
     std::memcpy(a->op.result, payload.data(), std::min(payload.size(), a->op.bytes()));
@@ -339,13 +347,13 @@ void AmWin::on_response(int src, const PacketHeader& h, std::span<const std::byt
   on_local_complete(a);
 }
 
-void AmWin::on_cts(int src, const PacketHeader& h) {
+void AmWin::on_cts(int src, const progress::PacketHeader& h) {
   auto it = waiting_.find(h.cookie);
   if (it == waiting_.end()) return;
   AmOp* a = it->second;
   a->awaiting_cts = false;
   if (!a->op.has_response()) waiting_.erase(it);
-  PacketHeader frag = make_header(PacketType::data);
+  progress::PacketHeader frag = progress::make_header(PacketType::data);
   frag.cookie = h.aux;
   e_.send_stream(src, frag, {static_cast<const std::byte*>(a->op.origin), a->op.bytes()}, a);
   AmTarget& T = t_[static_cast<std::size_t>(src)];
@@ -374,4 +382,4 @@ void AmWin::describe(WindowState& s) const {
   s.lock_waiters = locks_.waiters_text();
 }
 
-}  // namespace rma::core
+}  // namespace rma::am

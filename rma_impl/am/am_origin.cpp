@@ -4,26 +4,26 @@
 #include <algorithm>
 #include <cstring>
 
-#include "core/am_win.hpp"
+#include "am/am_win.hpp"
 #include "core/fault.hpp"
 #include "core/reduce.hpp"
 #include "core/runtime_impl.hpp"
 
-namespace rma::core {
+namespace rma::am {
 
 void AmOp::sent() {
   data_sent = true;
   if (!op.has_response()) owner->on_local_complete(this);
 }
 
-AmWin::AmWin(Win& w)
+AmWin::AmWin(core::Win& w)
     : w_(w), e_(w.engine), me_(w.rank()), n_(w.ranks()), t_(static_cast<std::size_t>(n_)) {}
 
 AmWin::~AmWin() = default;
 
 // --- ops ----------------------------------------------------------------------------------
 
-AmOp* AmWin::new_op(const RmaOp& op) {
+AmOp* AmWin::new_op(const core::RmaOp& op) {
   AmOp* a;
   if (!free_ops_.empty()) {
     a = free_ops_.back();
@@ -57,12 +57,12 @@ void AmWin::on_local_complete(AmOp* op) {
 }
 
 bool AmWin::passive() const {
-  return w_.epochs.access() == Access::lock || w_.epochs.access() == Access::lock_all;
+  return w_.epochs.access() == core::Access::lock || w_.epochs.access() == core::Access::lock_all;
 }
 
 bool AmWin::lock_needed(int t) const { return passive() && !w_.epochs.nocheck(t); }
 
-static bool goes_by_rendezvous(const RmaOp& op, std::size_t eager_limit) {
+static bool goes_by_rendezvous(const core::RmaOp& op, std::size_t eager_limit) {
   switch (op.kind) {
     case PacketType::put:
     case PacketType::accumulate:
@@ -75,12 +75,12 @@ static bool goes_by_rendezvous(const RmaOp& op, std::size_t eager_limit) {
 }
 
 bool AmWin::piggyback_ok(int t) const {
-  if (fault(Fault::no_singleton)) return false;
+  if (core::fault(core::Fault::no_singleton)) return false;
   const AmTarget& T = t_[static_cast<std::size_t>(t)];
   return T.queue.size() == 1 && !goes_by_rendezvous(T.queue.front()->op, w_.rt.eager_limit());
 }
 
-Status AmWin::enqueue(Call& c, RmaOp& op) {
+Status AmWin::enqueue(core::Call& c, core::RmaOp& op) {
   if (op.target == me_) return apply_local(c, op);
   AmOp* a = new_op(op);
   const std::size_t sz = size_of(op.dtype);
@@ -98,30 +98,32 @@ Status AmWin::enqueue(Call& c, RmaOp& op) {
 
 // Ops to this rank's own window: applied at once, under this rank's own lock when the epoch
 // is passive (taken here, lazily, inside lock_all).
-Status AmWin::apply_local(Call& c, RmaOp& op) {
+Status AmWin::apply_local(core::Call& c, core::RmaOp& op) {
   if (lock_needed(me_) && !self_lock_held_) {
     const LockType type =
-        w_.epochs.access() == Access::lock ? w_.epochs.lock_type(me_) : LockType::shared;
+        w_.epochs.access() == core::Access::lock ? w_.epochs.lock_type(me_) : LockType::shared;
     RMA_TRY(acquire_self_lock(c, type));
   }
   std::byte* mem = w_.flavor == Flavor::dynamic ? reinterpret_cast<std::byte*>(op.disp)
                                                 : w_.base + op.disp;
   switch (op.kind) {
     case PacketType::put:
-      std::memmove(mem, op.origin, fault(Fault::put_short) && op.bytes() ? op.bytes() - 1 : op.bytes());
+      std::memmove(mem, op.origin,
+                   core::fault(core::Fault::put_short) && op.bytes() ? op.bytes() - 1 : op.bytes());
       break;
     case PacketType::get:
       std::memmove(op.result, mem, op.bytes());
       break;
     case PacketType::accumulate:
-      RMA_TRY(reduce(faulty(op.op), op.dtype, mem, op.origin, op.count));
+      RMA_TRY(core::reduce(core::faulty(op.op), op.dtype, mem, op.origin, op.count));
       break;
     case PacketType::get_accumulate:
     case PacketType::fetch_and_op:
-      RMA_TRY(fetch_reduce(faulty(op.op), op.dtype, mem, op.origin, op.result, op.count));
+      RMA_TRY(
+          core::fetch_reduce(core::faulty(op.op), op.dtype, mem, op.origin, op.result, op.count));
       break;
     case PacketType::compare_and_swap:
-      RMA_TRY(compare_and_swap(op.dtype, mem, op.compare, op.origin, op.result));
+      RMA_TRY(core::compare_and_swap(op.dtype, mem, op.compare, op.origin, op.result));
       break;
     default:
       return {ErrorClass::intern, "apply_local: not an op"};
@@ -130,7 +132,7 @@ Status AmWin::apply_local(Call& c, RmaOp& op) {
   return Status::ok();
 }
 
-Status AmWin::acquire_self_lock(Call& c, LockType type) {
+Status AmWin::acquire_self_lock(core::Call& c, LockType type) {
   if (locks_.request(LockRequest{me_, type, nullptr})) {
     self_lock_held_ = true;
     return Status::ok();
@@ -145,7 +147,7 @@ void AmWin::issue_batch(int t, std::uint16_t first_flags, std::uint16_t last_fla
   AmTarget& T = t_[static_cast<std::size_t>(t)];
   // Gets go last: the reply to the last one is then the acknowledgement. MPI leaves ops of
   // one epoch unordered (accumulates aside, and get is not one), so this is allowed.
-  if (!fault(Fault::get_not_last))
+  if (!core::fault(core::Fault::get_not_last))
     std::stable_partition(T.queue.begin(), T.queue.end(),
                           [](const AmOp* o) { return o->op.kind != PacketType::get; });
   for (AmOp* o : T.queue) T.batch.push_back(o);
@@ -171,15 +173,16 @@ void AmWin::pump(int t) {
 
 void AmWin::send_op(int t, AmOp* a, std::uint16_t flags, std::uint32_t seq) {
   AmTarget& T = t_[static_cast<std::size_t>(t)];
-  const RmaOp& op = a->op;
+  const core::RmaOp& op = a->op;
   const std::size_t bytes = op.bytes();
   const std::size_t eager = w_.rt.eager_limit();
   const bool response = op.has_response();
   // The unlock of a non-fetching op is answered with an ack; a fetching op's reply is it.
-  if ((flags & flag_unlock) && !response) flags |= flag_ack_req;
-  if ((flags & flag_ack_req) && response) flags &= static_cast<std::uint16_t>(~flag_ack_req);
+  if ((flags & progress::flag_unlock) && !response) flags |= progress::flag_ack_req;
+  if ((flags & progress::flag_ack_req) && response)
+    flags &= static_cast<std::uint16_t>(~progress::flag_ack_req);
 
-  PacketHeader h = make_header(op.kind);
+  progress::PacketHeader h = progress::make_header(op.kind);
   h.win = w_.id;
   h.dtype = static_cast<std::uint8_t>(op.dtype);
   h.op = static_cast<std::uint8_t>(op.op);
@@ -188,12 +191,13 @@ void AmWin::send_op(int t, AmOp* a, std::uint16_t flags, std::uint32_t seq) {
   h.seq = seq;
   a->cookie = next_cookie_++;
   h.cookie = a->cookie;
-  if (flags & (flag_lock_shared | flag_lock_exclusive)) T.lock_op_cookie = a->cookie;
+  if (flags & (progress::flag_lock_shared | progress::flag_lock_exclusive))
+    T.lock_op_cookie = a->cookie;
 
   ++T.local_pending;
-  const bool completes = flags & (flag_unlock | flag_ack_req);
-  if (flags & flag_ack_req) ++T.acks_pending;
-  if (completes || (response && (flags & flag_unlock))) T.unacked = 0;
+  const bool completes = flags & (progress::flag_unlock | progress::flag_ack_req);
+  if (flags & progress::flag_ack_req) ++T.acks_pending;
+  if (completes || (response && (flags & progress::flag_unlock))) T.unacked = 0;
   else if (!response) ++T.unacked;
 
   if (response) {
@@ -216,7 +220,7 @@ void AmWin::send_op(int t, AmOp* a, std::uint16_t flags, std::uint32_t seq) {
 
   const auto* data = static_cast<const std::byte*>(op.origin);
   if (goes_by_rendezvous(op, eager)) {
-    flags |= flag_rndv;
+    flags |= progress::flag_rndv;
     a->rndv = true;
     a->awaiting_cts = true;
     waiting_[a->cookie] = a;
@@ -248,11 +252,11 @@ void AmWin::send_op(int t, AmOp* a, std::uint16_t flags, std::uint32_t seq) {
 
 void AmWin::send_control(int t, PacketType type, std::uint16_t flags, std::uint32_t seq) {
   AmTarget& T = t_[static_cast<std::size_t>(t)];
-  PacketHeader h = make_header(type);
+  progress::PacketHeader h = progress::make_header(type);
   h.win = w_.id;
   h.flags = flags;
   h.seq = seq;
-  if (flags & flag_ack_req) {
+  if (flags & progress::flag_ack_req) {
     ++T.acks_pending;
     T.unacked = 0;
   }
@@ -266,7 +270,7 @@ bool AmWin::batch_done(int t) const {
 
 // --- passive target -------------------------------------------------------------------------
 
-Status AmWin::lock(Call& c, LockType type, int target, unsigned asserts) {
+Status AmWin::lock(core::Call& c, LockType type, int target, unsigned asserts) {
   AmTarget& T = t_[static_cast<std::size_t>(target)];
   T.lock = AmTarget::Lock::none;
   T.lock_type = type;
@@ -298,16 +302,18 @@ bool AmWin::advance(int t, Closing mode) {
           T.phase = Phase::done;
           break;
         }
-        const LockType type =
-            w_.epochs.access() == Access::lock_all ? LockType::shared : w_.epochs.lock_type(t);
+        const LockType type = w_.epochs.access() == core::Access::lock_all ? LockType::shared
+                                                                           : w_.epochs.lock_type(t);
         const std::uint16_t lock_flag =
-            type == LockType::shared ? flag_lock_shared : flag_lock_exclusive;
+            type == LockType::shared ? progress::flag_lock_shared : progress::flag_lock_exclusive;
         T.lock_type = type;
         T.lock = Lock::requested;
         if (piggyback_ok(t)) {
           // The singleton op carries the lock request; its reply (or ack) is the grant.
           issue_batch(t, lock_flag,
-                      mode == Closing::unlock ? flag_unlock | flag_ack_req : flag_ack_req, 0);
+                      mode == Closing::unlock ? progress::flag_unlock | progress::flag_ack_req
+                                              : progress::flag_ack_req,
+                      0);
           T.phase = Phase::issued;
           break;
         }
@@ -323,14 +329,15 @@ bool AmWin::advance(int t, Closing mode) {
         const bool holds = lock_needed(t) && T.lock == Lock::granted;
         if (!T.queue.empty()) {
           std::uint16_t last = 0;
-          if (mode == Closing::unlock) last = holds ? flag_unlock | flag_ack_req : flag_ack_req;
-          if (mode == Closing::flush) last = flag_ack_req;
+          if (mode == Closing::unlock)
+            last = holds ? progress::flag_unlock | progress::flag_ack_req : progress::flag_ack_req;
+          if (mode == Closing::flush) last = progress::flag_ack_req;
           issue_batch(t, 0, last, 0);
         } else if (mode == Closing::unlock && holds) {
           // Earlier ops whose completion nobody asked for make the unlock ask for it.
-          send_control(t, PacketType::unlock, T.unacked ? flag_ack_req : 0);
+          send_control(t, PacketType::unlock, T.unacked ? progress::flag_ack_req : 0);
         } else if (mode != Closing::flush_local && T.unacked) {
-          send_control(t, PacketType::flush, flag_ack_req);
+          send_control(t, PacketType::flush, progress::flag_ack_req);
         }
         T.phase = Phase::issued;
         break;
@@ -351,7 +358,7 @@ bool AmWin::advance(int t, Closing mode) {
   }
 }
 
-Status AmWin::close(Call& c, Closing mode, std::span<const int> targets) {
+Status AmWin::close(core::Call& c, Closing mode, std::span<const int> targets) {
   for (int t : targets)
     if (t != me_) t_[static_cast<std::size_t>(t)].phase = AmTarget::Phase::begin;
   const char* what = mode == Closing::unlock  ? "unlock: lock grant, ops and acks"
@@ -373,7 +380,7 @@ Status AmWin::close(Call& c, Closing mode, std::span<const int> targets) {
   return take_error();
 }
 
-Status AmWin::request_wait(Call& c, RequestState& req) {
+Status AmWin::request_wait(core::Call& c, core::RequestState& req) {
   if (req.done) return req.status;
   const int t = req.target;
   t_[static_cast<std::size_t>(t)].phase = AmTarget::Phase::begin;
@@ -385,14 +392,14 @@ Status AmWin::request_wait(Call& c, RequestState& req) {
   return s ? req.status : s;
 }
 
-Result<bool> AmWin::request_test(Call&, RequestState& req) {
+Result<bool> AmWin::request_test(core::Call&, core::RequestState& req) {
   if (req.done) return true;
   // One step: issue the request's op if it is still queued (taking the lock if needed),
   // then look at what has arrived. Repeated calls pick up where the last one stopped.
   AmTarget& T = t_[static_cast<std::size_t>(req.target)];
   T.phase = AmTarget::Phase::begin;
   advance(req.target, Closing::flush_local);
-  e_.progress(Ctx::rma_sync);
+  e_.progress(progress::Ctx::rma_sync);
   advance(req.target, Closing::flush_local);
   T.phase = AmTarget::Phase::idle;
   if (req.done && !req.status) return req.status;
@@ -401,7 +408,7 @@ Result<bool> AmWin::request_test(Call&, RequestState& req) {
 
 // --- active target: post/start/complete/wait ------------------------------------------------
 
-Status AmWin::post(Call&, std::span<const int> group, unsigned asserts) {
+Status AmWin::post(core::Call&, std::span<const int> group, unsigned asserts) {
   done_received_ = 0;
   if (asserts & assert_nocheck) return Status::ok();  // the origins do not wait for posts
   for (int r : group) {
@@ -411,9 +418,9 @@ Status AmWin::post(Call&, std::span<const int> group, unsigned asserts) {
   return Status::ok();
 }
 
-Status AmWin::start(Call&, std::span<const int>, unsigned) { return Status::ok(); }
+Status AmWin::start(core::Call&, std::span<const int>, unsigned) { return Status::ok(); }
 
-Status AmWin::complete(Call& c) {
+Status AmWin::complete(core::Call& c) {
   const std::vector<int> group = w_.epochs.start_group();
   const bool nocheck = w_.epochs.start_nocheck();
   using Phase = AmTarget::Phase;
@@ -429,7 +436,7 @@ Status AmWin::complete(Call& c) {
         }
         ++T.posts_consumed;
         if (r == me_) ++done_received_;  // ops to self were applied at the call
-        else if (!T.queue.empty()) issue_batch(r, 0, flag_done, 0);
+        else if (!T.queue.empty()) issue_batch(r, 0, progress::flag_done, 0);
         else send_control(r, PacketType::done);
         T.phase = Phase::issued;
       }
@@ -447,7 +454,7 @@ Status AmWin::complete(Call& c) {
   return s ? take_error() : s;
 }
 
-Status AmWin::wait(Call& c) {
+Status AmWin::wait(core::Call& c) {
   const auto expected = static_cast<std::uint32_t>(w_.epochs.post_group().size());
   RMA_TRY(wait_for(c, "wait: done from each origin", -2,
                    [&] { return done_received_ >= expected; }));
@@ -455,9 +462,9 @@ Status AmWin::wait(Call& c) {
   return Status::ok();
 }
 
-Result<bool> AmWin::test(Call&) {
+Result<bool> AmWin::test(core::Call&) {
   const auto expected = static_cast<std::uint32_t>(w_.epochs.post_group().size());
-  e_.progress(Ctx::rma_sync);
+  e_.progress(progress::Ctx::rma_sync);
   if (done_received_ < expected) return false;
   done_received_ -= expected;
   return true;
@@ -465,7 +472,7 @@ Result<bool> AmWin::test(Call&) {
 
 // --- fence ------------------------------------------------------------------------------------
 
-Status AmWin::fence(Call& c, unsigned asserts) {
+Status AmWin::fence(core::Call& c, unsigned asserts) {
   const std::uint32_t epoch = fence_epoch_;
   if (fence_open_ && !(asserts & assert_noprecede)) {
     // Closing the epoch: every rank learns how many origins will send it ops (a
@@ -479,7 +486,7 @@ Status AmWin::fence(Call& c, unsigned asserts) {
     RMA_TRY(exchange_counts(c, epoch, counts, origins));
     for (int t = 0; t < n_; ++t)
       if (t != me_ && !t_[static_cast<std::size_t>(t)].queue.empty())
-        issue_batch(t, 0, flag_fence_last, epoch);
+        issue_batch(t, 0, progress::flag_fence_last, epoch);
     RMA_TRY(wait_for(c, "fence: ops sent and each origin's last op", -2, [&] {
       for (int t = 0; t < n_; ++t)
         if (t != me_ && (!batch_done(t) || t_[static_cast<std::size_t>(t)].local_pending))
@@ -497,15 +504,15 @@ Status AmWin::fence(Call& c, unsigned asserts) {
 // Recursive halving over the largest power of two p <= n ranks; the r = n - p ranks beyond
 // fold their counts into a partner first and get their total back last. Messages:
 // 2r + p log2 p (0 for one rank, 2 for two, 8 for four) — docs/message-counts.md.
-Status AmWin::exchange_counts(Call& c, std::uint32_t epoch, std::vector<std::uint32_t>& counts,
-                              std::uint32_t& mine) {
+Status AmWin::exchange_counts(core::Call& c, std::uint32_t epoch,
+                              std::vector<std::uint32_t>& counts, std::uint32_t& mine) {
   int p = 1;
   while (p * 2 <= n_) p *= 2;
   const int rem = n_ - p;
   constexpr std::uint32_t kFold = 0, kReturn = 99;
 
   auto send_counts = [&](int dst, std::uint32_t step, const std::vector<std::uint32_t>& v) {
-    PacketHeader h = make_header(PacketType::fence_count);
+    progress::PacketHeader h = progress::make_header(PacketType::fence_count);
     h.win = w_.id;
     h.seq = epoch;
     h.aux = step;
@@ -576,9 +583,9 @@ Status AmWin::exchange_counts(Call& c, std::uint32_t epoch, std::vector<std::uin
 
 // --- free -------------------------------------------------------------------------------------
 
-Status AmWin::free(Call& c) {
+Status AmWin::free(core::Call& c) {
   // Every rank has finished its epochs on this window before any forgets it.
   return w_.rt.p2p().barrier(c.lk);
 }
 
-}  // namespace rma::core
+}  // namespace rma::am

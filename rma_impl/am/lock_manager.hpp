@@ -17,14 +17,14 @@
 #include <string>
 #include <vector>
 
-#include "core/packet.hpp"
+#include "progress/packet.hpp"
 #include "rma/types.hpp"
 
-namespace rma::core {
+namespace rma::am {
 
 // An op packet that waited for its lock, with its payload copied.
 struct HeldPacket {
-  PacketHeader header;
+  progress::PacketHeader header;
   std::vector<std::byte> payload;
 };
 
@@ -64,4 +64,4 @@ class LockManager {
   std::deque<LockRequest> waiting_;
 };
 
-}  // namespace rma::core
+}  // namespace rma::am

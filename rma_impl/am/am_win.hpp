@@ -23,22 +23,19 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/engine.hpp"
-#include "core/lock_manager.hpp"
+#include "progress/engine.hpp"
+#include "am/lock_manager.hpp"
 #include "core/win.hpp"
 
-namespace rma::core {
+namespace rma::am {
 
 class AmWin;
 
-// The op a target applies: `op`, unless RMA_FAULT=accumulate_wrong_op (core/fault.hpp).
-Op faulty(Op op);
-
 // An operation at its origin, from the call to its local (and, where it carries it, remote)
 // completion.
-struct AmOp final : SendDone {
+struct AmOp final : progress::SendDone {
   AmWin* owner = nullptr;
-  RmaOp op;
+  core::RmaOp op;
   std::array<std::byte, 16> operands{};  // fetch_and_op / compare_and_swap values, copied
   std::uint64_t cookie = 0;
   std::uint64_t response_bulk = 0;  // bulk id a large response streams into
@@ -79,29 +76,30 @@ struct AmTarget {
   Phase phase = Phase::idle;
 };
 
-class AmWin {
+class AmWin final : public core::ProtocolWin {
  public:
-  AmWin(Win& w);
-  ~AmWin();
+  explicit AmWin(core::Win& w);
+  ~AmWin() override;
 
   // --- origin side (the slots of am_ops()) ---
-  Status enqueue(Call& c, RmaOp& op);
-  Status fence(Call& c, unsigned asserts);
-  Status post(Call& c, std::span<const int> group, unsigned asserts);
-  Status start(Call& c, std::span<const int> group, unsigned asserts);
-  Status complete(Call& c);
-  Status wait(Call& c);
-  Result<bool> test(Call& c);
-  Status lock(Call& c, LockType type, int target, unsigned asserts);
-  Status close(Call& c, Closing mode, std::span<const int> targets);
-  Status request_wait(Call& c, RequestState& req);
-  Result<bool> request_test(Call& c, RequestState& req);
-  Status free(Call& c);
+  Status enqueue(core::Call& c, core::RmaOp& op);
+  Status fence(core::Call& c, unsigned asserts);
+  Status post(core::Call& c, std::span<const int> group, unsigned asserts);
+  Status start(core::Call& c, std::span<const int> group, unsigned asserts);
+  Status complete(core::Call& c);
+  Status wait(core::Call& c);
+  Result<bool> test(core::Call& c);
+  Status lock(core::Call& c, LockType type, int target, unsigned asserts);
+  Status close(core::Call& c, Closing mode, std::span<const int> targets);
+  Status request_wait(core::Call& c, core::RequestState& req);
+  Result<bool> request_test(core::Call& c, core::RequestState& req);
+  Status free(core::Call& c);
 
   // --- target side ---
-  void on_packet(int src, const PacketHeader& h, std::span<const std::byte> payload);
+  void on_packet(int src, const progress::PacketHeader& h,
+                 std::span<const std::byte> payload) override;
 
-  void describe(WindowState& s) const;
+  void describe(WindowState& s) const override;
   // The first error a target reported since the last call (RMA_RANGE on a dynamic window).
   Status take_error() {
     Status s = std::move(pending_error_);
@@ -114,7 +112,7 @@ class AmWin {
   friend struct AmOp;
 
   // origin
-  AmOp* new_op(const RmaOp& op);
+  AmOp* new_op(const core::RmaOp& op);
   void retire(AmOp* op);
   void maybe_retire(AmOp* op);
   bool passive() const;
@@ -127,30 +125,30 @@ class AmWin {
   bool advance(int t, Closing mode);
   bool batch_done(int t) const;
   template <class Pred>
-  Status wait_for(Call& c, const char* what, int peer, Pred&& pred) {
-    return e_.wait_until(c.lk, pred, WaitInfo{Ctx::rma_sync, what, peer});
+  Status wait_for(core::Call& c, const char* what, int peer, Pred&& pred) {
+    return e_.wait_until(c.lk, pred, progress::WaitInfo{progress::Ctx::rma_sync, what, peer});
   }
-  Status apply_local(Call& c, RmaOp& op);
-  Status acquire_self_lock(Call& c, LockType type);
+  Status apply_local(core::Call& c, core::RmaOp& op);
+  Status acquire_self_lock(core::Call& c, LockType type);
   void on_local_complete(AmOp* op);
 
   // target
-  void handle_op(int src, const PacketHeader& h, std::span<const std::byte> payload);
-  void execute_op(int src, const PacketHeader& h, std::span<const std::byte> payload);
-  void complete_at_target(int src, const PacketHeader& h);
+  void handle_op(int src, const progress::PacketHeader& h, std::span<const std::byte> payload);
+  void execute_op(int src, const progress::PacketHeader& h, std::span<const std::byte> payload);
+  void complete_at_target(int src, const progress::PacketHeader& h);
   void send_ack(int origin);
   void release(int origin);
   void grant(LockRequest& r);
-  void on_response(int src, const PacketHeader& h, std::span<const std::byte> payload);
-  void on_cts(int src, const PacketHeader& h);
-  std::byte* target_memory(const PacketHeader& h);
+  void on_response(int src, const progress::PacketHeader& h, std::span<const std::byte> payload);
+  void on_cts(int src, const progress::PacketHeader& h);
+  std::byte* target_memory(const progress::PacketHeader& h);
 
   // fence
-  Status exchange_counts(Call& c, std::uint32_t epoch, std::vector<std::uint32_t>& counts,
+  Status exchange_counts(core::Call& c, std::uint32_t epoch, std::vector<std::uint32_t>& counts,
                          std::uint32_t& mine);
 
-  Win& w_;
-  Engine& e_;
+  core::Win& w_;
+  progress::Engine& e_;
   int me_;
   int n_;
   std::vector<AmTarget> t_;
@@ -175,4 +173,4 @@ class AmWin {
   std::map<std::uint32_t, FenceIn> fence_in_;
 };
 
-}  // namespace rma::core
+}  // namespace rma::am

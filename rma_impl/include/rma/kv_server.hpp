@@ -1,5 +1,6 @@
-// kv_server.hpp — the launcher's key-value service, one per job, fed by the launcher's poll
-// loop: on_readable(rank) when that rank's socket has bytes.
+// rma/kv_server.hpp — the launcher's key-value service, one per job (public: the rmabench
+// launcher hosts it for its ranks' bootstrap), fed by the launcher's poll loop:
+// on_readable(rank) when that rank's socket has bytes.
 //
 // A get for a key nobody has put yet is parked until the put arrives; a fence answers every
 // rank once all have entered. Protocol errors close the rank's service with a message the

@@ -9,9 +9,9 @@
 #include <span>
 #include <unordered_map>
 
-#include "core/packet.hpp"
+#include "progress/packet.hpp"
 
-namespace rma::core {
+namespace rma::progress {
 
 class BulkRegistry {
  public:
@@ -34,4 +34,4 @@ class BulkRegistry {
   std::uint64_t next_ = 1;
 };
 
-}  // namespace rma::core
+}  // namespace rma::progress

@@ -1,8 +1,8 @@
-#include "core/lock_manager.hpp"
+#include "am/lock_manager.hpp"
 
 #include <gtest/gtest.h>
 
-namespace rma::core {
+namespace rma::am {
 namespace {
 
 LockRequest req(int origin, LockType t) { return LockRequest{origin, t, nullptr}; }
@@ -106,4 +106,4 @@ TEST(LockManager, HeldOpComesBackWithItsGrant) {
 }
 
 }  // namespace
-}  // namespace rma::core
+}  // namespace rma::am

@@ -15,10 +15,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/bulk.hpp"
-#include "core/engine.hpp"
+#include "progress/bulk.hpp"
+#include "progress/engine.hpp"
 
-namespace rma::core {
+namespace rma::progress {
 
 class P2p {
  public:
@@ -82,4 +82,4 @@ class P2p {
 inline constexpr int kTagBarrier = -100;
 inline constexpr int kTagAllgather = -200;
 
-}  // namespace rma::core
+}  // namespace rma::progress

@@ -1,9 +1,9 @@
-#include "core/p2p.hpp"
+#include "progress/p2p.hpp"
 
 #include <algorithm>
 #include <cstring>
 
-namespace rma::core {
+namespace rma::progress {
 namespace {
 
 // Local completion of one send: the packet (or the last fragment) has left.
@@ -238,4 +238,4 @@ std::string P2p::describe() const {
   return s;
 }
 
-}  // namespace rma::core
+}  // namespace rma::progress

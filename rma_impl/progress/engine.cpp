@@ -1,6 +1,6 @@
 // The progress engine: dispatch, ordered sending, the sync-only stash, counting, the wait
 // discipline and the asynchronous progress agent.
-#include "core/engine.hpp"
+#include "progress/engine.hpp"
 
 #include <sched.h>
 
@@ -8,7 +8,7 @@
 #include <string>
 #include <thread>
 
-namespace rma::core {
+namespace rma::progress {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -447,4 +447,4 @@ void WaitLoop::cancel_sleep() {
   idle_steps_ = 0;
 }
 
-}  // namespace rma::core
+}  // namespace rma::progress
