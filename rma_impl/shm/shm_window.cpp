@@ -13,6 +13,7 @@
 #include "core/reduce.hpp"
 #include "core/runtime_impl.hpp"
 #include "core/window_ops.hpp"
+#include "rma/dtype_visit.hpp"
 #include "shm/shm_backend.hpp"
 
 namespace rma::shm {
@@ -185,22 +186,6 @@ void atomic_elements(Op op, std::byte* target, const std::byte* origin, std::byt
   }
 }
 
-template <class F>
-void by_dtype(Dtype t, F&& f) {
-  switch (t) {
-    case Dtype::i8: f(std::int8_t{}); break;
-    case Dtype::i16: f(std::int16_t{}); break;
-    case Dtype::i32: f(std::int32_t{}); break;
-    case Dtype::i64: f(std::int64_t{}); break;
-    case Dtype::u8: f(std::uint8_t{}); break;
-    case Dtype::u16: f(std::uint16_t{}); break;
-    case Dtype::u32: f(std::uint32_t{}); break;
-    case Dtype::u64: f(std::uint64_t{}); break;
-    case Dtype::f32: f(float{}); break;
-    case Dtype::f64: f(double{}); break;
-  }
-}
-
 // Takes, in ascending order and once each, the stripe locks of every region the byte range
 // [disp, disp+bytes) touches (an element across a region boundary takes both).
 class StripeGuard {
@@ -237,8 +222,7 @@ Status apply(Call& c, const RmaOp& given, const void* origin, void* result) {
   const std::size_t es = size_of(op.dtype);
   const bool aligned = reinterpret_cast<std::uintptr_t>(mem) % es == 0;
   if (aligned && origin && native(op.op, op.dtype)) {
-    by_dtype(op.dtype, [&](auto zero) {
-      using T = decltype(zero);
+    visit_dtype(op.dtype, [&]<class T>() {
       atomic_elements<T>(op.op, mem, static_cast<const std::byte*>(origin),
                          static_cast<std::byte*>(result), op.count);
     });
@@ -272,8 +256,7 @@ Status direct_compare_and_swap(Call& c, RmaOp& op) {
   std::byte* mem = target_address(c, op);
   const std::size_t es = size_of(op.dtype);
   if (reinterpret_cast<std::uintptr_t>(mem) % es == 0) {
-    by_dtype(op.dtype, [&](auto zero) {
-      using T = decltype(zero);
+    visit_dtype(op.dtype, [&]<class T>() {
       if constexpr (std::is_integral_v<T>) {
         std::atomic_ref<T> a(*reinterpret_cast<T*>(mem));
         T expected, desired;
