@@ -54,6 +54,19 @@ struct StreamDone final : progress::SendDone {
 
 }  // namespace
 
+// A large reply: the reply header says data follows, then the window memory streams into
+// the origin's bulk id (h.aux); the op completes once the last fragment has left.
+void AmWin::stream_reply(int src, const progress::PacketHeader& h, progress::PacketHeader reply,
+                         std::span<const std::byte> data) {
+  reply.flags = progress::flag_rndv;
+  e_.send(src, reply);
+  progress::PacketHeader frag = progress::make_header(PacketType::data);
+  frag.cookie = h.aux;
+  auto* done = new StreamDone;
+  done->fn = [this, src, h] { complete_at_target(src, h); };
+  e_.send_stream(src, frag, data, done);
+}
+
 void AmWin::on_packet(int src, const progress::PacketHeader& h,
                       std::span<const std::byte> payload) {
   AmTarget& T = t_[static_cast<std::size_t>(src)];
@@ -230,13 +243,7 @@ void AmWin::execute_op(int src, const progress::PacketHeader& h,
     }
     case PacketType::get:
       if (h.aux) {
-        reply.flags = progress::flag_rndv;
-        e_.send(src, reply);
-        progress::PacketHeader frag = progress::make_header(PacketType::data);
-        frag.cookie = h.aux;
-        auto* done = new StreamDone;
-        done->fn = [this, src, h] { complete_at_target(src, h); };
-        e_.send_stream(src, frag, {mem, bytes}, done);
+        stream_reply(src, h, reply, {mem, bytes});
         return;
       }
       e_.send(src, reply, {mem, bytes});
@@ -268,13 +275,7 @@ void AmWin::execute_op(int src, const progress::PacketHeader& h,
         return;
       }
       if (h.aux) {  // no_op over a large range: a read, streamed like a get
-        reply.flags = progress::flag_rndv;
-        e_.send(src, reply);
-        progress::PacketHeader frag = progress::make_header(PacketType::data);
-        frag.cookie = h.aux;
-        auto* done = new StreamDone;
-        done->fn = [this, src, h] { complete_at_target(src, h); };
-        e_.send_stream(src, frag, {mem, bytes}, done);
+        stream_reply(src, h, reply, {mem, bytes});
         return;
       }
       {
