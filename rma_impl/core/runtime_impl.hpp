@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/backend.hpp"
+#include "core/memory.hpp"
 #include "core/win.hpp"
 #include "core/window_ops.hpp"
 #include "progress/bulk.hpp"
@@ -69,7 +70,7 @@ class RuntimeImpl {
   std::unique_ptr<Backend> backend_;
   const WindowOps* direct_ops_ = nullptr;
   std::vector<std::unique_ptr<rma::Window>> windows_;  // index = window id
-  std::map<void*, std::shared_ptr<void>> alloc_mem_;
+  AllocMem alloc_mem_;
 
   // The one place a window's table is installed, and its path derived from it.
   Status install_table(Win& w, bool direct);

@@ -8,21 +8,13 @@
 #include <thread>
 
 #include "core/backend.hpp"
+#include "core/memory.hpp"
 #include "core/runtime_impl.hpp"
 #include "core/window_info.hpp"
 #include "core/window_ops.hpp"
 
 namespace rma::core {
 namespace {
-
-// 64-byte aligned, zeroed memory owned by a shared_ptr (so views may outlive the window).
-std::shared_ptr<void> allocate(std::size_t bytes) {
-  const std::size_t n = ((bytes ? bytes : 1) + 63) & ~std::size_t{63};
-  void* p = std::aligned_alloc(64, n);
-  if (!p) return nullptr;
-  std::memset(p, 0, n);
-  return std::shared_ptr<void>(p, std::free);
-}
 
 // What one rank says about the window it is creating.
 struct Offer {
@@ -143,7 +135,7 @@ Result<rma::Window*> RuntimeImpl::create_window(const WindowConfig& cfg) {
     Status s = backend_->map_window(call, cfg, win.info, direct);
     if (!s) return fail(s);
   } else if (cfg.flavor == Flavor::allocate) {
-    win.memory = allocate(cfg.size);
+    win.memory = zeroed_memory(cfg.size);
     if (!win.memory)
       return fail(Status{ErrorClass::other, "window: cannot allocate " + std::to_string(cfg.size) +
                                                 " bytes"});
@@ -209,18 +201,12 @@ std::vector<WindowState> RuntimeImpl::window_states() {
 
 Result<void*> RuntimeImpl::alloc_mem(std::size_t bytes) {
   if (backend_) return backend_->alloc_mem(bytes);
-  auto mem = allocate(bytes);
-  if (!mem)
-    return Status{ErrorClass::other, "alloc_mem: cannot allocate " + std::to_string(bytes) + " bytes"};
-  void* p = mem.get();
-  alloc_mem_[p] = std::move(mem);
-  return p;
+  return alloc_mem_.alloc(bytes);
 }
 
 Status RuntimeImpl::free_mem(void* base) {
   if (backend_) return backend_->free_mem(base);
-  if (!alloc_mem_.erase(base)) return {ErrorClass::arg, "free_mem: not memory from alloc_mem"};
-  return Status::ok();
+  return alloc_mem_.free(base);
 }
 
 }  // namespace rma::core

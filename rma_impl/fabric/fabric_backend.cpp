@@ -7,19 +7,12 @@
 #include <map>
 #include <sstream>
 
+#include "core/memory.hpp"
 #include "core/runtime_impl.hpp"
 #include "fabric/fabric_window.hpp"
 
 namespace rma::fabric {
 namespace {
-
-std::shared_ptr<void> zeroed(std::size_t bytes) {
-  const std::size_t n = ((bytes ? bytes : 1) + 63) & ~std::size_t{63};
-  void* p = std::aligned_alloc(64, n);
-  if (!p) return nullptr;
-  std::memset(p, 0, n);
-  return std::shared_ptr<void>(p, std::free);
-}
 
 class FabricBackend final : public core::Backend, public ControlSink {
  public:
@@ -41,19 +34,8 @@ class FabricBackend final : public core::Backend, public ControlSink {
   Status map_window(core::Call& c, const WindowConfig& cfg, const core::WindowInfo& info,
                     bool direct) override;
 
-  Result<void*> alloc_mem(std::size_t bytes) override {
-    auto mem = zeroed(bytes);
-    if (!mem)
-      return Status{ErrorClass::other, "alloc_mem: cannot allocate " + std::to_string(bytes) + " bytes"};
-    void* p = mem.get();
-    allocs_[p] = std::move(mem);
-    return p;
-  }
-
-  Status free_mem(void* base) override {
-    if (!allocs_.erase(base)) return {ErrorClass::arg, "free_mem: not memory from alloc_mem"};
-    return Status::ok();
-  }
+  Result<void*> alloc_mem(std::size_t bytes) override { return allocs_.alloc(bytes); }
+  Status free_mem(void* base) override { return allocs_.free(base); }
 
   void control(int src, std::span<const std::byte> msg) override {
     if (msg.size() < sizeof(Control)) return;
@@ -69,7 +51,7 @@ class FabricBackend final : public core::Backend, public ControlSink {
   AtomicTable atomics_;
   bool usable_ = false;
   std::map<std::uint32_t, FabricWin*> wins_;
-  std::map<void*, std::shared_ptr<void>> allocs_;
+  core::AllocMem allocs_;
 };
 
 Status FabricBackend::map_window(core::Call& c, const WindowConfig& cfg, const core::WindowInfo&,
@@ -90,7 +72,7 @@ Status FabricBackend::map_window(core::Call& c, const WindowConfig& cfg, const c
   std::shared_ptr<void> memory;
   std::byte* base = static_cast<std::byte*>(cfg.base);
   if (cfg.flavor == Flavor::allocate) {
-    memory = zeroed(cfg.size);
+    memory = core::zeroed_memory(cfg.size);
     base = static_cast<std::byte*>(memory.get());
   }
   // A local failure travels in the exchange, so every rank fails the same way.
