@@ -90,10 +90,10 @@ Status fallback(Call& c, RmaOp& op) {
   RMA_TRY(ensure_access(c, op.target));
   if (accumulate_like(op.kind)) RMA_TRY(order_accumulates(c, op.target, false));
   count(c, DirectOp::am_fallback);
-  const core::WindowOps& am = am::am_ops();
-  RMA_TRY((am.*core::op_slot(op.kind))(c, op));
+  const core::WindowOps& am_table = am::am_ops();
+  RMA_TRY((am_table.*core::op_slot(op.kind))(c, op));
   if (op.target == c.w.rank()) return Status::ok();  // applied at once
-  return am.flush(c, op.target);
+  return am_table.flush(c, op.target);
 }
 
 // Posts one native op: `issue` is retried while the provider's queue is full.
