@@ -54,6 +54,15 @@ struct StreamDone final : progress::SendDone {
 
 }  // namespace
 
+// Rendezvous: the origin may send the op's data now, into bulk transfer `bulk_id`.
+void AmWin::send_cts(int src, const progress::PacketHeader& h, std::uint64_t bulk_id) {
+  progress::PacketHeader cts = progress::make_header(PacketType::cts);
+  cts.win = w_.id;
+  cts.cookie = h.cookie;
+  cts.aux = bulk_id;
+  e_.send(src, cts);
+}
+
 // A large reply: the reply header says data follows, then the window memory streams into
 // the origin's bulk id (h.aux); the op completes once the last fragment has left.
 void AmWin::stream_reply(int src, const progress::PacketHeader& h, progress::PacketHeader reply,
@@ -227,11 +236,7 @@ void AmWin::execute_op(int src, const progress::PacketHeader& h,
                                    d.size() / size_of(dtype));
             },
             [this, src, h] { complete_at_target(src, h); });
-        progress::PacketHeader cts = progress::make_header(PacketType::cts);
-        cts.win = w_.id;
-        cts.cookie = h.cookie;
-        cts.aux = id;
-        e_.send(src, cts);
+        send_cts(src, h, id);
         return;
       }
       if (is_put)
@@ -267,11 +272,7 @@ void AmWin::execute_op(int src, const progress::PacketHeader& h,
               (void)core::reduce(op, dtype, mem + off, d.data(), d.size() / size_of(dtype));
             },
             [this, src, h] { complete_at_target(src, h); });
-        progress::PacketHeader cts = progress::make_header(PacketType::cts);
-        cts.win = w_.id;
-        cts.cookie = h.cookie;
-        cts.aux = id;
-        e_.send(src, cts);
+        send_cts(src, h, id);
         return;
       }
       if (h.aux) {  // no_op over a large range: a read, streamed like a get

@@ -136,6 +136,7 @@ class AmWin final : public core::ProtocolWin {
   void handle_op(int src, const progress::PacketHeader& h, std::span<const std::byte> payload);
   void execute_op(int src, const progress::PacketHeader& h, std::span<const std::byte> payload);
   void complete_at_target(int src, const progress::PacketHeader& h);
+  void send_cts(int src, const progress::PacketHeader& h, std::uint64_t bulk_id);
   void stream_reply(int src, const progress::PacketHeader& h, progress::PacketHeader reply,
                     std::span<const std::byte> data);
   void send_ack(int origin);
