@@ -7,7 +7,7 @@
 #include <string>
 #include <type_traits>
 
-#include "lua/dtype_dispatch.hpp"
+#include "rma/dtype_visit.hpp"
 #include "lua/lua_guard.hpp"
 #include "oracle/oracle.hpp"
 
@@ -50,7 +50,7 @@ int buf_iota(lua_State* L) {
                                                  static_cast<unsigned long long>(i) *
                                                      static_cast<unsigned long long>(step)));
     // Wrap silently: a sequence may overflow a small type on purpose.
-    visit_dtype(b.dtype, [&]<class T>() {
+    rma::visit_dtype(b.dtype, [&]<class T>() {
       T v = static_cast<T>(lua_tointeger(L, -1));
       std::memcpy(b.data + i * sizeof(T), &v, sizeof(T));
     });
@@ -259,7 +259,7 @@ Buffer* test_buffer(lua_State* L, int idx) {
 }
 
 void store_value(lua_State* L, rma::Dtype dtype, int value_idx, std::byte* out) {
-  visit_dtype(dtype, [&]<class T>() {
+  rma::visit_dtype(dtype, [&]<class T>() {
     T v{};
     if constexpr (std::is_floating_point_v<T>) {
       int ok = 0;
@@ -290,7 +290,7 @@ void store_element(lua_State* L, const Buffer& b, std::size_t i, int value_idx) 
 }
 
 void push_element(lua_State* L, const Buffer& b, std::size_t i) {
-  visit_dtype(b.dtype, [&]<class T>() {
+  rma::visit_dtype(b.dtype, [&]<class T>() {
     T v;
     std::memcpy(&v, b.data + i * sizeof(T), sizeof(T));
     if constexpr (std::is_floating_point_v<T>)

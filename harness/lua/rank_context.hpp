@@ -1,6 +1,8 @@
-// rank_context.hpp — what the Lua bindings of one rank share: the runtime, the case, the
-// expectations that failed, metrics and log lines the script reported, and which call the
-// script is blocked in (read by the control thread for state dumps).
+// rank_context.hpp — what the Lua bindings of one rank share: the implementation under test,
+// what the case runs on (backend, path, progress: shown to scripts as rma.backend, ...), the
+// expectations that failed, metrics and log lines the script reported, the program being
+// recorded, and which call the script is blocked in (read by the control thread for state
+// dumps).
 #pragma once
 
 #include <functional>
@@ -10,14 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "rma/runtime.hpp"
-#include "suite/case_spec.hpp"
+#include "impl/implementation.hpp"
+#include "impl/program.hpp"
 
 struct lua_State;
-
-namespace harness::bench {
-class OpProgram;
-}
 
 namespace harness::lua {
 
@@ -28,14 +26,15 @@ struct ExpectFailure {
 
 class RankContext {
  public:
-  rma::Runtime* rt = nullptr;  // null in the parent's descriptive state
-  const suite::CaseSpec* spec = nullptr;
+  impl::Implementation* impl = nullptr;  // null in the parent's descriptive state
+  std::string backend, path, progress;    // as the case names them
+
   std::vector<ExpectFailure> failures;
   std::map<std::string, double> metrics;
   std::set<std::string> paths;  // path of every window the script created
   std::function<void(const std::string&)> log;
   // While set, the RMA calls a hook makes are also appended here (benchmarks replay them).
-  bench::OpProgram* recorder = nullptr;
+  impl::Program* recorder = nullptr;
 
   // The script position of the library call in progress ("" when in Lua code).
   void set_where(std::string w) {
