@@ -76,7 +76,7 @@ rma::Status hand_over(rma::Result<rma::Request> r, Outcome* out) {
 
 rma::Status Reference::execute(const call::Call& c, Outcome* out) {
   using K = call::Kind;
-  const call::Family family = call::family_of(c.kind);
+  const call::Family family = call::describe(c.kind).family;
   if (family != call::Family::job && !c.win)
     return {rma::ErrorClass::win, std::string(call::to_string(c.kind)) + ": no window"};
   if (family == call::Family::request && !out)

@@ -14,8 +14,6 @@
 namespace harness::lua {
 namespace {
 
-constexpr const char* kMeta = "rma.buffer";
-
 std::size_t check_index(lua_State* L, const Buffer& b, int idx) {
   lua_Integer i = luaL_checkinteger(L, idx);
   if (i < 0 || static_cast<std::size_t>(i) >= b.count)
@@ -180,7 +178,7 @@ int buf_tostring(lua_State* L) {
 }
 
 int buf_gc(lua_State* L) {
-  auto* b = static_cast<Buffer*>(luaL_checkudata(L, 1, kMeta));
+  auto* b = static_cast<Buffer*>(luaL_checkudata(L, 1, kBufferMeta));
   b->~Buffer();
   return 0;
 }
@@ -231,7 +229,7 @@ int lua_new_buffer(lua_State* L) {
 }
 
 void open_buffer(lua_State* L) {
-  luaL_newmetatable(L, kMeta);
+  luaL_newmetatable(L, kBufferMeta);
   luaL_newlib(L, kMethods);
   lua_setfield(L, -2, "__index");
   lua_pushcfunction(L, guarded<buf_len>);
@@ -246,16 +244,16 @@ void open_buffer(lua_State* L) {
 Buffer& push_buffer(lua_State* L, Buffer b) {
   void* mem = lua_newuserdatauv(L, sizeof(Buffer), 0);
   auto* p = new (mem) Buffer(std::move(b));
-  luaL_setmetatable(L, kMeta);
+  luaL_setmetatable(L, kBufferMeta);
   return *p;
 }
 
 Buffer& check_buffer(lua_State* L, int idx) {
-  return *static_cast<Buffer*>(luaL_checkudata(L, idx, kMeta));
+  return *static_cast<Buffer*>(luaL_checkudata(L, idx, kBufferMeta));
 }
 
 Buffer* test_buffer(lua_State* L, int idx) {
-  return static_cast<Buffer*>(luaL_testudata(L, idx, kMeta));
+  return static_cast<Buffer*>(luaL_testudata(L, idx, kBufferMeta));
 }
 
 void store_value(lua_State* L, rma::Dtype dtype, int value_idx, std::byte* out) {

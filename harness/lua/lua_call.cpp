@@ -22,8 +22,32 @@ using call::Completes;
 using call::Family;
 using call::Kind;
 
+// A binding's upvalues: the rank context, and the metatables of windows and buffers (checking
+// an argument against them is cheaper than luaL_checkudata's lookup by name).
+constexpr int kCtxUpvalue = 1, kWindowMetaUpvalue = 2, kBufferMetaUpvalue = 3;
+
 RankContext& bound_context(lua_State* L) {
-  return *static_cast<RankContext*>(lua_touserdata(L, lua_upvalueindex(1)));
+  return *static_cast<RankContext*>(lua_touserdata(L, lua_upvalueindex(kCtxUpvalue)));
+}
+
+// The userdata at `idx` if its metatable is the upvalue's, else null.
+template <class T>
+T* bound_udata(lua_State* L, int idx, int upvalue) {
+  void* p = lua_touserdata(L, idx);
+  if (!p || !lua_getmetatable(L, idx)) return nullptr;
+  const bool same = lua_rawequal(L, -1, lua_upvalueindex(upvalue));
+  lua_pop(L, 1);
+  return same ? static_cast<T*>(p) : nullptr;
+}
+
+// As check_buffer / test_buffer (whose errors a wrong argument gets).
+Buffer& arg_buffer(lua_State* L, int idx) {
+  if (Buffer* b = bound_udata<Buffer>(L, idx, kBufferMetaUpvalue)) return *b;
+  return check_buffer(L, idx);
+}
+Buffer* arg_buffer_or_null(lua_State* L, int idx) {
+  if (Buffer* b = bound_udata<Buffer>(L, idx, kBufferMetaUpvalue)) return b;
+  return test_buffer(L, idx);
 }
 
 std::uint64_t check_disp(lua_State* L, int idx) {
@@ -108,7 +132,7 @@ void read_arg(lua_State* L, int idx, Parsed& p, const char* name) {
   call::Call& c = p.c;
   if constexpr (A == Arg::origin || A == Arg::origin_or_nil || A == Arg::memory) {
     if (A == Arg::origin_or_nil && lua_isnil(L, idx)) return;
-    Buffer& b = check_buffer(L, idx);
+    Buffer& b = arg_buffer(L, idx);
     p.origin = &b;
     c.origin = b.data;
     c.bytes = b.bytes();
@@ -117,14 +141,14 @@ void read_arg(lua_State* L, int idx, Parsed& p, const char* name) {
       c.dtype = b.dtype;
     }
   } else if constexpr (A == Arg::result) {
-    Buffer& b = check_buffer(L, idx);
+    Buffer& b = arg_buffer(L, idx);
     p.result = &b;
     c.result = b.data;
     c.bytes = b.bytes();
     c.count = b.count;
     c.dtype = b.dtype;
   } else if constexpr (A == Arg::result_or_return) {
-    p.result = test_buffer(L, idx);
+    p.result = arg_buffer_or_null(L, idx);
     p.returns_old = p.result == nullptr;
     if (p.result) c.result = p.result->data;
   } else if constexpr (A == Arg::dtype) {
@@ -179,7 +203,8 @@ int call_binding(lua_State* L) {
   p.c.kind = K;
   LuaWindow* lw = nullptr;
   if constexpr (on_window) {
-    lw = &check_window(L, 1);
+    lw = bound_udata<LuaWindow>(L, 1, kWindowMetaUpvalue);
+    if (!lw) lw = &check_window(L, 1);
     p.c.win = lw->win;
   }
   [&]<std::size_t... I>(std::index_sequence<I...>) {
@@ -280,7 +305,9 @@ void add_calls(lua_State* L, RankContext& ctx, bool window_methods) {
     const call::Description& d = call::describe(static_cast<Kind>(i));
     if ((d.family != Family::job) != window_methods) continue;
     lua_pushlightuserdata(L, &ctx);
-    lua_pushcclosure(L, kBindings[i], 1);
+    luaL_getmetatable(L, kWindowMeta);  // nil before open_window: the job's calls need none
+    luaL_getmetatable(L, kBufferMeta);
+    lua_pushcclosure(L, kBindings[i], 3);
     lua_setfield(L, -2, d.name.data());
   }
 }

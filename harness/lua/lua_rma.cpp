@@ -249,7 +249,18 @@ void RankContext::install(lua_State* L) {
   lua_setfield(L, LUA_REGISTRYINDEX, kCtxKey);
 }
 
-WhereScope::WhereScope(RankContext& ctx, lua_State* L) : ctx_(ctx) { ctx_.set_where(where(L, 1)); }
+// The position as where(L, 1) spells it: the first frame up with a line (C frames skipped).
+WhereScope::WhereScope(RankContext& ctx, lua_State* L) : ctx_(ctx) {
+  lua_Debug ar;
+  for (int l = 1; lua_getstack(L, l, &ar); ++l) {
+    lua_getinfo(L, "Sl", &ar);
+    if (ar.currentline > 0) {
+      ctx_.enter_call(ar.short_src, ar.currentline);
+      return;
+    }
+  }
+  ctx_.enter_call(nullptr, 0);
+}
 
 void raise_error(lua_State* L, rma::ErrorClass cls, const char* op, const std::string& message) {
   lua_createtable(L, 0, 4);

@@ -16,7 +16,6 @@
 namespace harness::lua {
 namespace {
 
-constexpr const char* kWinMeta = "rma.window";
 constexpr const char* kReqMeta = "rma.request";
 
 struct LuaRequest {
@@ -115,7 +114,7 @@ int w_counters(lua_State* L) {
 }
 
 int w_gc(lua_State* L) {
-  static_cast<LuaWindow*>(luaL_checkudata(L, 1, kWinMeta))->~LuaWindow();
+  static_cast<LuaWindow*>(luaL_checkudata(L, 1, kWindowMeta))->~LuaWindow();
   return 0;
 }
 
@@ -211,7 +210,7 @@ int l_window(lua_State* L) {
   ctx.paths.insert(lw.win->path());
   void* mem = lua_newuserdatauv(L, sizeof(LuaWindow), 0);
   new (mem) LuaWindow(std::move(lw));
-  luaL_setmetatable(L, kWinMeta);
+  luaL_setmetatable(L, kWindowMeta);
   return 1;
 }
 
@@ -235,7 +234,7 @@ const luaL_Reg kReqMethods[] = {
 }  // namespace
 
 LuaWindow& check_window(lua_State* L, int idx) {
-  return *static_cast<LuaWindow*>(luaL_checkudata(L, idx, kWinMeta));
+  return *static_cast<LuaWindow*>(luaL_checkudata(L, idx, kWindowMeta));
 }
 
 void push_request(lua_State* L, std::unique_ptr<impl::Request> req,
@@ -246,7 +245,7 @@ void push_request(lua_State* L, std::unique_ptr<impl::Request> req,
 }
 
 void open_window(lua_State* L, RankContext& ctx) {
-  luaL_newmetatable(L, kWinMeta);
+  luaL_newmetatable(L, kWindowMeta);
   luaL_newlib(L, kWinMethods);
   add_calls(L, ctx, true);
   lua_setfield(L, -2, "__index");

@@ -18,6 +18,8 @@
 
 namespace harness::lua {
 
+inline constexpr const char* kWindowMeta = "rma.window";
+
 struct LuaWindow {
   impl::Window* win = nullptr;
   std::shared_ptr<void> user_memory;  // the buffer a create window was made over

@@ -5,6 +5,7 @@
 // dumps).
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -40,25 +41,46 @@ class RankContext {
   void set_where(std::string w) {
     std::lock_guard g(mu_);
     where_ = std::move(w);
+    where_line_ = -1;
+    active_.store(!where_.empty(), std::memory_order_release);
   }
   std::string where() const {
     std::lock_guard g(mu_);
-    return where_;
+    return active_.load(std::memory_order_acquire) ? where_ : std::string();
   }
+  // A call at script position `src`:`line` begins (null `src`: no position); its text is
+  // built only when the position differs from the last one, so a loop's calls cost a compare
+  // and an atomic store.
+  void enter_call(const char* src, int line) {
+    if (src && line == where_line_ && where_src_ == src) {
+      active_.store(true, std::memory_order_release);
+      return;
+    }
+    std::string w = src ? std::string(src) + ":" + std::to_string(line) : std::string();
+    where_src_ = src ? src : "";
+    where_line_ = src ? line : -1;
+    std::lock_guard g(mu_);
+    where_ = std::move(w);
+    active_.store(src != nullptr, std::memory_order_release);
+  }
+  void leave_call() { active_.store(false, std::memory_order_release); }
 
   static RankContext& of(lua_State* L);
   void install(lua_State* L);
 
  private:
   mutable std::mutex mu_;
-  std::string where_;
+  std::string where_;                // guarded by mu_; shown while active_
+  std::atomic<bool> active_{false};
+  std::string where_src_;  // main thread only: the position where_ describes
+  int where_line_ = -1;
 };
 
 // Marks a blocking binding's script position for the duration of a scope.
 class WhereScope {
  public:
   WhereScope(RankContext& ctx, lua_State* L);
-  ~WhereScope() { ctx_.set_where({}); }
+  ~WhereScope() { ctx_.leave_call(); }
 
  private:
   RankContext& ctx_;
