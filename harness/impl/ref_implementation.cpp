@@ -126,7 +126,8 @@ rma::Status Reference::execute(const call::Call& c, Outcome* out) {
     case K::free: return w->free();
     case K::barrier: return rt_->barrier();
     case K::send: return rt_->send(c.target, c.origin, c.bytes, c.tag);
-    case K::recv: return rt_->recv(c.target, c.result, c.bytes, c.tag, out ? &out->received : nullptr);
+    case K::recv:
+      return rt_->recv(c.target, c.result, c.bytes, c.tag, out ? &out->received : nullptr);
   }
   return {rma::ErrorClass::intern, "unknown call"};
 }

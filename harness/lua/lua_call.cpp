@@ -212,14 +212,16 @@ int call_binding(lua_State* L) {
     if constexpr (atomic) {
       p.scratch = make_buffer(3, p.c.dtype);
       p.c.origin = p.scratch.data;
-      if constexpr (call::describe(K).args.has(Arg::compare)) p.c.compare = p.scratch.data + p.scratch.elem();
+      if constexpr (call::describe(K).args.has(Arg::compare))
+        p.c.compare = p.scratch.data + p.scratch.elem();
       if (p.returns_old) p.c.result = p.scratch.data + 2 * p.scratch.elem();
       (read_value<role<K, I>>(L, first + static_cast<int>(I), p), ...);
     }
   }(std::make_index_sequence<static_cast<std::size_t>(d.args.count)>{});
   if constexpr (d.args.has(Arg::origin_or_nil)) {
     if (p.origin && (p.origin->dtype != p.result->dtype || p.origin->count != p.result->count))
-      raise_error(L, rma::ErrorClass::arg, name, "origin and result buffers differ in dtype or count");
+      raise_error(L, rma::ErrorClass::arg, name,
+                  "origin and result buffers differ in dtype or count");
   }
   if constexpr (d.args.has(Arg::result_or_return)) {
     if (p.returns_old && !lw->win->passive_access())
