@@ -10,9 +10,9 @@
 #include <filesystem>
 #include <iostream>
 
-#include "bench/sizes.hpp"
 #include "cli/app.hpp"
 #include "cli/commands.hpp"
+#include "cli/sizes.hpp"
 #include "launcher/launcher.hpp"
 #include "launcher/topology.hpp"
 #include "reports/bench_table_writer.hpp"
@@ -57,7 +57,7 @@ int bench_command(BenchArgs& args) {
   nlohmann::json bench = nlohmann::json::object();
   if (!args.sizes.empty()) {
     std::string err;
-    auto sizes = bench::parse_sizes(args.sizes, err);
+    auto sizes = parse_sizes(args.sizes, err);
     if (!sizes) throw suite::UsageError(err);
     bench["sizes"] = *sizes;
   }

@@ -19,10 +19,10 @@
 #include "reports/console_writer.hpp"
 #include "reports/report_dir.hpp"
 #include "rma/bootstrap.hpp"
-#include "rma/runtime.hpp"
 #include "version.hpp"
 #include "worker/case_runner.hpp"
 #include "worker/state_board.hpp"
+#include "worker/worker.hpp"
 
 namespace harness::cli {
 namespace {
@@ -104,17 +104,6 @@ void must(const rma::Status& s) {
   if (!s) throw std::runtime_error(s.to_string());
 }
 
-rma::RuntimeConfig runtime_config(const suite::CaseSpec& spec) {
-  rma::RuntimeConfig c;
-  c.backend = spec.backend;
-  c.progress = rma::parse_progress_mode(spec.progress).value_or(rma::ProgressMode::async);
-  c.default_path = rma::parse_path(spec.path).value_or(rma::Path::am);
-  c.eager_limit = spec.eager_limit;
-  c.provider = spec.provider;
-  c.name_prefix = spec.name_prefix;
-  return c;
-}
-
 }  // namespace
 
 int run_under_pmix(RunArgs& args) {
@@ -183,14 +172,14 @@ int run_under_pmix(RunArgs& args) {
     json mine;
     {
       PrefixedBootstrap case_boot(pmix, prefix);
-      auto rt = rma::Runtime::create(runtime_config(spec), case_boot);
-      if (!rt) {
+      auto im = worker::make_implementation(spec, case_boot);
+      if (!im) {
         mine = {{"t", "result"}, {"rank", rank}, {"status", "error"},
-                {"failures", {{{"where", "runtime"}, {"message", rt.status().to_string()}}}}};
+                {"failures", {{{"where", "runtime"}, {"message", im.status().to_string()}}}}};
       } else {
         // Logs go nowhere in this mode but the result; a control channel on /dev/null.
         launcher::ControlChannel quiet(::dup(STDERR_FILENO));
-        mine = worker::run_case_script(spec, *rt.value(), quiet, board);
+        mine = worker::run_case_script(spec, *im.value(), quiet, board);
         board.detach();
       }
     }

@@ -1,9 +1,9 @@
-#include "bench/sizes.hpp"
+#include "cli/sizes.hpp"
 
 #include <cctype>
 #include <sstream>
 
-namespace harness::bench {
+namespace harness::cli {
 namespace {
 
 std::optional<std::uint64_t> parse_size(const std::string& s) {
@@ -56,4 +56,4 @@ std::optional<std::vector<std::uint64_t>> parse_sizes(const std::string& text, s
   return out;
 }
 
-}  // namespace harness::bench
+}  // namespace harness::cli

@@ -1,18 +1,20 @@
-#include "bench/bench_runner.hpp"
+#include "worker/bench_runner.hpp"
 
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <thread>
 
-#include "bench/op_program.hpp"
+#include "impl/program.hpp"
 #include "worker/script_session.hpp"
 
-namespace harness::bench {
+namespace harness::worker {
 namespace {
 
 using nlohmann::json;
@@ -22,6 +24,16 @@ using Clock = std::chrono::steady_clock;
 constexpr int kCmdTag = (1 << 30) - 1;
 constexpr int kCountTag = (1 << 30) - 2;
 enum Cmd : std::uint64_t { cmd_batch = 1, cmd_done = 2 };
+// A rank's message count where its implementation cannot observe packets.
+constexpr std::uint64_t kNotMeasured = std::numeric_limits<std::uint64_t>::max();
+
+// RMA packets sent since `before`, or kNotMeasured.
+std::uint64_t messages_since(const impl::Implementation& im,
+                             const std::optional<rma::Counters>& before) {
+  const auto now = im.counters();
+  if (!before || !now) return kNotMeasured;
+  return (*now - *before).rma_messages();
+}
 
 struct Command {
   std::uint64_t cmd = 0;
@@ -58,7 +70,7 @@ struct Config {
 
 class Bench {
  public:
-  Bench(worker::ScriptSession& s) : s_(s), rt_(s.rt()), spec_(s.spec()) {}
+  explicit Bench(ScriptSession& s) : s_(s), impl_(s.impl()), spec_(s.spec()) {}
 
   json run() {
     lua::LuaFailure f;
@@ -88,7 +100,7 @@ class Bench {
         s_.new_ctx();
         if (!s_.call_hook("setup", f)) return s_.ended(f);
         if (!s_.barrier(f)) return s_.ended(f);
-        OpProgram program;
+        impl::Program program;
         s_.phase("run (recording)");
         s_.ctx().recorder = &program;
         const bool ok = s_.call_hook("run", f);
@@ -96,13 +108,13 @@ class Bench {
         if (!ok) return s_.ended(f);
         if (!s_.barrier(f)) return s_.ended(f);
         json expected;
-        if (rt_.rank() == 0 && !s_.declared_messages(expected, f)) return s_.ended(f);
+        if (impl_.rank() == 0 && !s_.declared_messages(expected, f)) return s_.ended(f);
 
         Config cfg = describe(opts, declared);
         for (const auto& target : targets) {
           cfg.target = target;
           s_.phase("run (benchmark)");
-          rma::Status st = rt_.rank() == 0 ? lead(program, cfg, expected, entries)
+          rma::Status st = impl_.rank() == 0 ? lead(program, cfg, expected, entries)
                                            : follow(program, target == "compute");
           if (!st) {
             f.where = "benchmark " + cfg.pattern;
@@ -114,10 +126,10 @@ class Bench {
         if (!s_.barrier(f)) return s_.ended(f);
       }
     }
-    json result = {{"t", "result"}, {"rank", rt_.rank()}, {"early", false}};
+    json result = {{"t", "result"}, {"rank", impl_.rank()}, {"early", false}};
     s_.add_context(result);
     result["status"] = s_.ctx().failures.empty() ? "pass" : "fail";
-    if (rt_.rank() == 0) result["benchmarks"] = entries;
+    if (impl_.rank() == 0) result["benchmarks"] = entries;
     return result;
   }
 
@@ -158,15 +170,16 @@ class Bench {
   }
 
   rma::Status send_all(const Command& c) {
-    for (int r = 1; r < rt_.size(); ++r) RMA_TRY(rt_.send(r, &c, sizeof c, kCmdTag));
+    for (int r = 1; r < impl_.size(); ++r) RMA_TRY(impl_.send(r, &c, sizeof c, kCmdTag));
     return rma::Status::ok();
   }
 
   // Rank 0: Google Benchmark drives the batches.
-  rma::Status lead(const OpProgram& program, const Config& cfg, const json& expected,
+  rma::Status lead(const impl::Program& program, const Config& cfg, const json& expected,
                    json& entries) {
     rma::Status status;
     std::uint64_t batch = 0;
+    bool messages_unmeasured = false;
     auto body = [&](benchmark::State& state) {
       const auto n = static_cast<std::uint64_t>(state.max_iterations);
       ++batch;
@@ -174,13 +187,13 @@ class Bench {
       if (status) status = send_all(c);
       // Snapshots between two barriers, as for conformance cases: no rank's first op of the
       // batch may reach a rank that has not taken its snapshot.
-      if (status) status = rt_.barrier();
-      const rma::Counters before = rt_.counters();
-      if (status) status = rt_.barrier();
+      if (status) status = impl_.barrier();
+      const std::optional<rma::Counters> before = impl_.counters();
+      if (status) status = impl_.barrier();
       double total_s = 0;
       for (auto _ : state) {
         const auto t0 = Clock::now();
-        rma::Status st = status ? program.replay(rt_) : status;
+        rma::Status st = status ? program.replay(impl_) : status;
         const double dt = std::chrono::duration<double>(Clock::now() - t0).count();
         if (!st) {
           if (status) status = st;
@@ -192,15 +205,19 @@ class Bench {
       }
       // A computing target stops when the parent relays this; a waiting one is in the barrier.
       if (c.compute) s_.ctrl().send({{"t", "batch_done"}, {"batch", batch}});
-      if (status) status = rt_.barrier();
-      std::uint64_t msgs = (rt_.counters() - before).rma_messages();
-      for (int r = 1; r < rt_.size() && status; ++r) {
+      if (status) status = impl_.barrier();
+      std::uint64_t msgs = messages_since(impl_, before);
+      for (int r = 1; r < impl_.size() && status; ++r) {
         std::uint64_t theirs = 0;
-        status = rt_.recv(r, &theirs, sizeof theirs, kCountTag);
-        msgs += theirs;
+        status = impl_.recv(r, &theirs, sizeof theirs, kCountTag);
+        msgs = msgs == kNotMeasured || theirs == kNotMeasured ? kNotMeasured : msgs + theirs;
       }
+      // Not measured is NaN here, null in the report (json_without_nan): never a zero.
       state.counters["messages_per_iteration"] =
-          static_cast<double>(msgs) / static_cast<double>(std::max<std::uint64_t>(n, 1));
+          msgs == kNotMeasured
+              ? std::numeric_limits<double>::quiet_NaN()
+              : static_cast<double>(msgs) / static_cast<double>(std::max<std::uint64_t>(n, 1));
+      if (msgs == kNotMeasured) messages_unmeasured = true;
       if (cfg.metric == "bandwidth" && total_s > 0)
         state.counters["bytes_per_second"] =
             static_cast<double>(cfg.bytes_per_iteration * n) / total_s;
@@ -249,7 +266,8 @@ class Bench {
       e["path"] = path_text();
       e["provider"] = spec_.provider;
       e["flavor"] = cfg.flavor;
-      e["ranks"] = rt_.size();
+      e["ranks"] = impl_.size();
+      if (messages_unmeasured) e["messages_reason"] = "not observable in " + impl_.name();
       if (expected.is_object() && expected.contains("total"))
         e["messages_expected"] = expected["total"];
       entries.push_back(e);
@@ -258,29 +276,29 @@ class Bench {
   }
 
   // Other ranks: replay in lockstep with rank 0's batches.
-  rma::Status follow(const OpProgram& program, bool compute) {
+  rma::Status follow(const impl::Program& program, bool compute) {
     for (;;) {
       Command c;
-      RMA_TRY(rt_.recv(0, &c, sizeof c, kCmdTag));
+      RMA_TRY(impl_.recv(0, &c, sizeof c, kCmdTag));
       if (c.cmd == cmd_done) return rma::Status::ok();
-      RMA_TRY(rt_.barrier());
-      const rma::Counters before = rt_.counters();
-      RMA_TRY(rt_.barrier());
+      RMA_TRY(impl_.barrier());
+      const std::optional<rma::Counters> before = impl_.counters();
+      RMA_TRY(impl_.barrier());
       if (compute && program.empty()) {
         // Truly passive: no library call until the origin's batch is over.
         volatile std::uint64_t work = 0;
         while (compute_stop_batch().load(std::memory_order_acquire) < c.batch) work = work + 1;
       } else {
-        for (std::uint64_t i = 0; i < c.iterations; ++i) RMA_TRY(program.replay(rt_));
+        for (std::uint64_t i = 0; i < c.iterations; ++i) RMA_TRY(program.replay(impl_));
       }
-      RMA_TRY(rt_.barrier());
-      const std::uint64_t mine = (rt_.counters() - before).rma_messages();
-      RMA_TRY(rt_.send(0, &mine, sizeof mine, kCountTag));
+      RMA_TRY(impl_.barrier());
+      const std::uint64_t mine = messages_since(impl_, before);
+      RMA_TRY(impl_.send(0, &mine, sizeof mine, kCountTag));
     }
   }
 
-  worker::ScriptSession& s_;
-  rma::Runtime& rt_;
+  ScriptSession& s_;
+  impl::Implementation& impl_;
   const suite::CaseSpec& spec_;
 };
 
@@ -298,11 +316,11 @@ std::atomic<std::uint64_t>& compute_stop_batch() {
   return batch;
 }
 
-json run_bench_script(const suite::CaseSpec& spec, rma::Runtime& rt, launcher::ControlChannel& ctrl,
-                      worker::StateBoard& board) {
-  worker::ScriptSession s(spec, rt, ctrl, board);
+json run_bench_script(const suite::CaseSpec& spec, impl::Implementation& impl,
+                      launcher::ControlChannel& ctrl, StateBoard& board) {
+  ScriptSession s(spec, impl, ctrl, board);
   Bench b(s);
   return b.run();
 }
 
-}  // namespace harness::bench
+}  // namespace harness::worker

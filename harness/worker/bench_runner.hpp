@@ -5,7 +5,7 @@
 // other ranks how many iterations follow; they replay their own programs in lockstep (or, for
 // a passive target with nothing to do, wait in the closing barrier — or compute without
 // calling the library, for the truly-passive variant). Messages per iteration are measured
-// over every batch, summed over ranks.
+// over every batch, summed over ranks, where the implementation can observe them.
 #pragma once
 
 #include <atomic>
@@ -13,12 +13,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "impl/implementation.hpp"
 #include "launcher/control.hpp"
-#include "rma/runtime.hpp"
 #include "suite/case_spec.hpp"
 #include "worker/state_board.hpp"
 
-namespace harness::bench {
+namespace harness::worker {
 
 // Batches a computing target may stop: set by the worker's control thread when the parent
 // relays the origin's "batch done".
@@ -27,7 +27,7 @@ std::atomic<std::uint64_t>& compute_stop_batch();
 // Google Benchmark's JSON with its bare nan/inf values (not JSON) turned into null.
 std::string json_without_nan(const std::string& text);
 
-nlohmann::json run_bench_script(const suite::CaseSpec& spec, rma::Runtime& rt,
-                                launcher::ControlChannel& ctrl, worker::StateBoard& board);
+nlohmann::json run_bench_script(const suite::CaseSpec& spec, impl::Implementation& impl,
+                                launcher::ControlChannel& ctrl, StateBoard& board);
 
-}  // namespace harness::bench
+}  // namespace harness::worker

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-namespace harness::bench {
+namespace harness::cli {
 
 // The sizes, or nullopt with `error` set (naming the part that could not be read).
 std::optional<std::vector<std::uint64_t>> parse_sizes(const std::string& text, std::string& error);
 
-}  // namespace harness::bench
+}  // namespace harness::cli

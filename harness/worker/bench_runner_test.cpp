@@ -1,8 +1,8 @@
-#include "bench/bench_runner.hpp"
+#include "worker/bench_runner.hpp"
 
 #include <gtest/gtest.h>
 
-namespace harness::bench {
+namespace harness::worker {
 namespace {
 
 TEST(BenchJson, NanAndInfBecomeNullSoTheOutputParses) {
@@ -19,4 +19,4 @@ TEST(BenchJson, NanAndInfBecomeNullSoTheOutputParses) {
 }
 
 }  // namespace
-}  // namespace harness::bench
+}  // namespace harness::worker

@@ -1,8 +1,8 @@
-#include "bench/sizes.hpp"
+#include "cli/sizes.hpp"
 
 #include <gtest/gtest.h>
 
-namespace harness::bench {
+namespace harness::cli {
 namespace {
 
 TEST(Sizes, RangeIsPowersOfTwo) {
@@ -30,4 +30,4 @@ TEST(Sizes, BadInputNamesThePart) {
 }
 
 }  // namespace
-}  // namespace harness::bench
+}  // namespace harness::cli
