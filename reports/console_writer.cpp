@@ -32,8 +32,8 @@ std::string note(const CaseResult& c) {
     return "(" + reason + ")";
   }
   if (c.skipped()) return "";
-  if (c.passed() && c.status == Status::deadlock) return "(deadlock, expected)";
-  if (!c.passed() && c.status == Status::pass) return "(expected deadlock, ran to completion)";
+  if (c.passed() && c.status == Verdict::deadlock) return "(deadlock, expected)";
+  if (!c.passed() && c.status == Verdict::pass) return "(expected deadlock, ran to completion)";
   return "";
 }
 
@@ -84,7 +84,7 @@ void ConsoleWriter::details(const CaseResult& c) {
     const std::string rank = f.rank < 0 ? "-" : std::to_string(f.rank);
     indented(in, "rank " + rank + "  " + (f.where.empty() ? "" : f.where + ": ") + f.message);
   }
-  if (!c.passed() && c.status == Status::pass) {
+  if (!c.passed() && c.status == Verdict::pass) {
     indented(in, "expected a deadlock, but the case ran to completion");
   }
   if (!c.reason.empty()) indented(in, "reason: " + c.reason);

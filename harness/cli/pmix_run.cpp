@@ -169,7 +169,7 @@ int run_under_pmix(RunArgs& args) {
       // Judging a deadlock takes a process that watches the ranks from outside.
       if (rank == 0) {
         reports::CaseResult res = launcher::base_result(spec);
-        res.status = reports::Status::skip;
+        res.status = reports::Verdict::skip;
         res.reason = "a must-deadlock case needs the rmabench launcher to watch its deadline";
         report.cases.push_back(res);
         console.case_line(res);

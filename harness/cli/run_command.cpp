@@ -70,7 +70,7 @@ reports::CaseResult excluded_result(const suite::CaseSpec& c, const std::string&
   reports::CaseResult r;
   r.id = c.id;
   r.script = c.script;
-  r.status = reports::Status::skip;
+  r.status = reports::Verdict::skip;
   r.expected = c.expected;
   r.ranks = c.ranks;
   r.backend = c.backend;
