@@ -10,12 +10,12 @@
 
 #include <map>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "suite/case_spec.hpp"
 #include "suite/script_info.hpp"
+#include "suite/usage_error.hpp"
 
 namespace harness::suite {
 
@@ -33,10 +33,6 @@ struct Overrides {
   std::string filter;                           // keep ids containing this text
 };
 
-// A bad manifest, an undeclared option, a bad value: the message names the file and field.
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 struct Expansion {
   std::string suite;                  // "" for a single script

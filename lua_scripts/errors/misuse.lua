@@ -381,5 +381,4 @@ return {
     end
   end,
   teardown = function(ctx) ctx.win:free() end,
-  misuses = order,
 }
