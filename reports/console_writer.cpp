@@ -57,8 +57,9 @@ std::string ConsoleWriter::verdict_cell(const CaseResult& c) const {
   return paint(word, verdict_color(c)) + std::string(pad, ' ');
 }
 
-void ConsoleWriter::case_line(const CaseResult& c) {
-  std::string line = verdict_cell(c) + c.id;
+void ConsoleWriter::case_line(const CaseResult& c, std::string_view progress) {
+  std::string line = progress.empty() ? "" : paint(progress, dim) + " ";
+  line += verdict_cell(c) + c.id;
   line += std::string(c.id.size() < id_width_ ? id_width_ - c.id.size() : 0, ' ');
   line += "  " + right_aligned(format_seconds(c.duration_s), 9);
   if (c.messages.measured) line += "  msgs " + std::to_string(c.messages.total);

@@ -73,6 +73,17 @@ TEST(ConsoleSummary, MustDeadlockCountsAsPassed) {
   EXPECT_EQ(out.str(), "1 passed, 0 failed\n");  // no colour on the summary line either
 }
 
+TEST(ConsoleCaseLine, ProgressLeadsTheLine) {
+  std::ostringstream out;
+  ConsoleWriter con(out, false);
+  con.case_line(passed_case("s/a[shm,am,np=2]"), "[ 3/12 0:42]");
+  con.case_line(passed_case("s/b[shm,am,np=2]"));
+  const auto lines = lines_of(out.str());
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0].rfind("[ 3/12 0:42] PASS     s/a[", 0), 0u) << lines[0];
+  EXPECT_EQ(lines[1].rfind("PASS     s/b[", 0), 0u) << lines[1];
+}
+
 TEST(ConsoleCaseLine, ColumnsAlign) {
   std::ostringstream out;
   ConsoleWriter con(out, false);

@@ -15,7 +15,6 @@ namespace fs = std::filesystem;
 
 const std::set<std::string> kBackends = {"shm", "fabric"};
 const std::set<std::string> kPaths = {"am", "direct", "auto"};
-const std::set<std::string> kProgress = {"async", "calls", "sync-only"};
 
 // The values of field `key` of the table at `idx`: a scalar or a list of scalars.
 std::vector<std::string> string_list(lua_State* L, int idx, const char* key,
@@ -116,7 +115,9 @@ struct Pinned {
 
 class Expander {
  public:
-  Expander(const Overrides& o, Expansion& out) : o_(o), out_(out) {}
+  Expander(const Overrides& o, Expansion& out) : o_(o), out_(out) {
+    if (o_.progress) o_.progress = canonical_progress(*o_.progress);
+  }
 
   const ScriptInfo& script(const std::string& path) {
     auto it = out_.scripts.find(path);
@@ -144,9 +145,10 @@ class Expander {
            const std::string& expect, double timeout, const std::vector<std::string>& tags,
            const std::string& where, Pinned pinned = {}) {
     const ScriptInfo& info = script(script_path);
+    for (auto& p : progress) p = canonical_progress(p);
     // An entry whose matrix a command-line setting replaced (rather than narrowed) yields to
-    // an entry that names that value itself: `--progress sync-only` turns a plain entry into
-    // the same case as the entry written for sync-only, whose expectation is the one meant.
+    // an entry that names that value itself: `--progress sync_only` turns a plain entry into
+    // the same case as the entry written for sync_only, whose expectation is the one meant.
     const bool replaced = (o_.backend && !pinned.backends) || (o_.path && !pinned.paths) ||
                           (o_.progress && !pinned.progress) || (o_.ranks && !pinned.ranks);
     if (!narrow(backends, pinned.backends, o_.backend) || !narrow(paths, pinned.paths, o_.path) ||
@@ -158,7 +160,8 @@ class Expander {
     if (ranks.empty()) ranks = {info.ranks};
     check_values(backends, kBackends, "backend", where);
     check_values(paths, kPaths, "path", where);
-    check_values(progress, kProgress, "progress mode", where);
+    const auto& modes = progress_modes();
+    check_values(progress, {modes.begin(), modes.end()}, "progress mode", where);
 
     // Option values: the suite's lists, narrowed by -o for options this script declares.
     std::map<std::string, std::vector<std::string>> opts = option_lists;
@@ -234,7 +237,7 @@ class Expander {
   }
 
  private:
-  const Overrides& o_;
+  Overrides o_;
   Expansion& out_;
   struct Seen {
     std::size_t index;  // in out_.cases
@@ -282,6 +285,15 @@ void check_options_declared(const Overrides& o, const Expansion& out, const std:
 }
 
 }  // namespace
+
+std::string canonical_progress(const std::string& mode) {
+  return mode == "sync-only" ? "sync_only" : mode;
+}
+
+const std::vector<std::string>& progress_modes() {
+  static const std::vector<std::string> modes = {"async", "calls", "sync_only"};
+  return modes;
+}
 
 bool is_manifest(const std::string& path) {
   lua::LuaState st;

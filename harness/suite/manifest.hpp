@@ -41,6 +41,13 @@ struct Expansion {
   std::map<std::string, ScriptInfo> scripts;                // by script path
 };
 
+// Progress modes as cases, ids and reports spell them: async, calls, sync_only (CLI values
+// are snake_case, like `--sync flush_local`).
+const std::vector<std::string>& progress_modes();
+// The canonical spelling of a progress mode; "sync-only", the old spelling that users'
+// scripts and manifests may hold, is still accepted and becomes "sync_only".
+std::string canonical_progress(const std::string& mode);
+
 // True when `path` is a suite manifest (its table has `cases`).
 bool is_manifest(const std::string& path);
 
