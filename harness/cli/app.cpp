@@ -25,6 +25,32 @@ void add_matrix_options(CLI::App* cmd, suite::Overrides& o, std::vector<std::str
   cmd->add_option("--filter", o.filter, "Only cases whose id contains this text");
 }
 
+// What `run` and `bench` share: the input, the matrix, the launch and the report files.
+void add_run_options(CLI::App* cmd, RunArgs& a) {
+  cmd->add_option("input", a.input, "Case script or suite manifest (.lua)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  add_matrix_options(cmd, a.overrides, a.options);
+  cmd->add_option("--timeout", a.overrides.timeout_s,
+                  "Deadline per case, in seconds (default: the suite's, else 60; bench: 600)")
+      ->check(CLI::Range(0.1, 86400.0));
+  cmd->add_option("--bind", a.overrides.bind,
+                  "Bind ranks to cores: auto (when they fit), core, none")
+      ->check(CLI::IsMember({"auto", "core", "none"}));
+  cmd->add_option("--eager-limit", a.overrides.eager_limit,
+                  "Largest transfer sent eagerly, bytes (larger: rendezvous)")
+      ->check(CLI::Range(1, 65536));
+  cmd->add_option("--report-dir", a.report_dir, "Write report.json, junit.xml, report.md here");
+  a.formats = {"json", "junit", "md"};
+  cmd->add_option("--format", a.formats, "Report files to write: json, junit, md, html")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"console", "json", "junit", "md", "html"}));
+  cmd->add_flag("-v,--verbose", a.verbose, "Echo the ranks' log lines as they come");
+  cmd->add_option("--rank-exec", a.rank_exec,
+                  "Command prefix for each rank, {rank} replaced by its rank (e.g. "
+                  "'ip netns exec host{rank}'); it must exec, not fork");
+}
+
 }  // namespace
 
 int run_app(int argc, char** argv) {
@@ -36,38 +62,12 @@ int run_app(int argc, char** argv) {
 
   RunArgs run;
   auto* run_cmd = app.add_subcommand("run", "Run a case script or a suite manifest");
-  run_cmd->add_option("input", run.input, "Case script or suite manifest (.lua)")
-      ->required()
-      ->check(CLI::ExistingFile);
-  add_matrix_options(run_cmd, run.overrides, run.options);
-  run_cmd->add_option("--timeout", run.overrides.timeout_s, "Deadline per case, in seconds")
-      ->check(CLI::Range(0.1, 86400.0));
-  run_cmd
-      ->add_option("--bind", run.overrides.bind,
-                   "Bind ranks to cores: auto (when they fit), core, none")
-      ->check(CLI::IsMember({"auto", "core", "none"}));
-  run_cmd
-      ->add_option("--eager-limit", run.overrides.eager_limit,
-                   "Largest transfer sent eagerly, bytes (larger: rendezvous)")
-      ->check(CLI::Range(1, 65536));
-  run_cmd->add_option("--report-dir", run.report_dir,
-                      "Write report.json, junit.xml, report.md here");
-  run.formats = {"json", "junit", "md"};
-  run_cmd->add_option("--format", run.formats, "Report files to write: json, junit, md, html")
-      ->delimiter(',')
-      ->check(CLI::IsMember({"console", "json", "junit", "md", "html"}));
-  run_cmd->add_flag("-v,--verbose", run.verbose, "Echo the ranks' log lines as they come");
-  run_cmd->add_option("--rank-exec", run.rank_exec,
-                      "Command prefix for each rank, {rank} replaced by its rank (e.g. "
-                      "'ip netns exec host{rank}'); it must exec, not fork");
+  add_run_options(run_cmd, run);
 
   BenchArgs bench;
   auto* bench_cmd = app.add_subcommand(
       "bench", "Benchmark a case script or suite with Google Benchmark (latency, bandwidth)");
-  bench_cmd->add_option("input", bench.run.input, "Case script or suite manifest (.lua)")
-      ->required()
-      ->check(CLI::ExistingFile);
-  add_matrix_options(bench_cmd, bench.run.overrides, bench.run.options);
+  add_run_options(bench_cmd, bench.run);
   bench_cmd->add_option("--sizes", bench.sizes,
                         "Sizes to sweep: MIN:MAX (powers of two) or a list");
   bench_cmd->add_option("--sync", bench.sync,
@@ -85,22 +85,6 @@ int run_app(int argc, char** argv) {
   bench_cmd->add_option("--target", bench.target_mode)
       ->check(CLI::IsMember({"wait", "compute", "both"}))
       ->group("");
-  bench_cmd->add_option("--timeout", bench.run.overrides.timeout_s, "Deadline per case, seconds")
-      ->check(CLI::Range(0.1, 86400.0));
-  bench_cmd->add_option("--bind", bench.run.overrides.bind, "Bind ranks: auto, core, none")
-      ->check(CLI::IsMember({"auto", "core", "none"}));
-  bench_cmd
-      ->add_option("--eager-limit", bench.run.overrides.eager_limit,
-                   "Largest transfer sent eagerly, bytes")
-      ->check(CLI::Range(1, 65536));
-  bench_cmd->add_option("--report-dir", bench.run.report_dir, "Write the report files here");
-  bench.run.formats = {"json", "junit", "md"};
-  bench_cmd->add_option("--format", bench.run.formats, "Report files to write")
-      ->delimiter(',')
-      ->check(CLI::IsMember({"console", "json", "junit", "md", "html"}));
-  bench_cmd->add_flag("-v,--verbose", bench.run.verbose, "Echo the ranks' log lines");
-  bench_cmd->add_option("--rank-exec", bench.run.rank_exec,
-                        "Command prefix for each rank, {rank} replaced by its rank");
 
   RunArgs list;
   auto* list_cmd = app.add_subcommand("list", "Print the case ids a script or suite expands to");

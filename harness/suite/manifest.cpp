@@ -1,12 +1,15 @@
 #include "suite/manifest.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <set>
+#include <string_view>
 
 #include "lua/lua_rma.hpp"
 #include "lua/lua_state.hpp"
+#include "suite/case_table.hpp"
 
 namespace harness::suite {
 namespace {
@@ -64,6 +67,24 @@ void check_values(const std::vector<std::string>& vals, const std::set<std::stri
                   const std::string& what, const std::string& where) {
   for (const auto& v : vals)
     if (!allowed.count(v)) throw UsageError(where + ": unknown " + what + " '" + v + "'");
+}
+
+// A manifest key that is not one of `known` is a typo that would silently widen or narrow
+// the matrix: an error naming it and the nearest known key.
+void check_keys(lua_State* L, int idx, const std::vector<std::string_view>& known,
+                const std::string& where) {
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    lua_pop(L, 1);
+    if (lua_type(L, -1) != LUA_TSTRING) continue;  // a list part (`cases` entries): checked there
+    const std::string key = lua_tostring(L, -1);
+    if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+    std::string msg = where + ": unknown field '" + key + "'";
+    if (const std::string near = nearest_word(key, known); !near.empty())
+      msg += " (did you mean '" + near + "'?)";
+    lua_pop(L, 1);
+    throw UsageError(msg);
+  }
 }
 
 bool glob_match(const std::string& pat, const std::string& s) {
@@ -269,7 +290,7 @@ std::vector<int> int_list(const std::vector<std::string>& v, const std::string& 
 
 // Every -o must name an option some script declares (scripts that failed to load are not
 // held against it: their case reports the load error).
-void check_options_declared(const Overrides& o, const Expansion& out, const std::string& target) {
+void check_options_declared(const Overrides& o, const Expansion& out, const std::string& input) {
   for (const auto& [k, v] : o.options) {
     bool used = false, unknown = false;
     for (const auto& [p, info] : out.scripts) {
@@ -278,9 +299,9 @@ void check_options_declared(const Overrides& o, const Expansion& out, const std:
     }
     if (used || unknown) continue;
     if (out.scripts.size() == 1)
-      throw UsageError("option '" + k + "' is not declared by " + target +
+      throw UsageError("option '" + k + "' is not declared by " + input +
                        Expander::declared_list(out.scripts.begin()->second));
-    throw UsageError("option '" + k + "' is not declared by any script of " + target);
+    throw UsageError("option '" + k + "' is not declared by any script of " + input);
   }
 }
 
@@ -307,34 +328,38 @@ bool is_manifest(const std::string& path) {
   return yes;
 }
 
-Expansion expand(const std::string& target, const Overrides& o) {
+Expansion expand(const std::string& input, const Overrides& o) {
   Expansion out;
-  if (!is_manifest(target)) {
+  if (!is_manifest(input)) {
     Expander ex(o, out);
-    const ScriptInfo& info = ex.script(target);
-    check_options_declared(o, out, target);
-    ex.add(target, script_stem(target), {}, {}, {}, {}, {}, "", 60, {}, target);
+    const ScriptInfo& info = ex.script(input);
+    check_options_declared(o, out, input);
+    ex.add(input, script_stem(input), {}, {}, {}, {}, {}, "", 60, {}, input);
     (void)info;
     return out;
   }
 
   lua::LuaState st;
   lua_State* L = st.get();
-  load_table(L, target);
+  load_table(L, input);
   const int t = lua_gettop(L);
-  const fs::path dir = fs::path(target).parent_path();
+  const fs::path dir = fs::path(input).parent_path();
+  check_keys(L, t,
+             {"name", "scripts_dir", "timeout", "backends", "paths", "progress", "ranks",
+              "exclude", "cases"},
+             input);
   lua_getfield(L, t, "name");
-  out.suite = lua_isstring(L, -1) ? lua_tostring(L, -1) : fs::path(target).stem().string();
+  out.suite = lua_isstring(L, -1) ? lua_tostring(L, -1) : fs::path(input).stem().string();
   lua_pop(L, 1);
   lua_getfield(L, t, "scripts_dir");
   const fs::path scripts_dir = dir / (lua_isstring(L, -1) ? lua_tostring(L, -1) : ".");
   lua_pop(L, 1);
 
-  const auto d_backends = string_list(L, t, "backends", target);
-  const auto d_paths = string_list(L, t, "paths", target);
-  const auto d_progress = string_list(L, t, "progress", target);
-  const auto d_ranks = string_list(L, t, "ranks", target);
-  const double d_timeout = number_field(L, t, "timeout", target).value_or(60);
+  const auto d_backends = string_list(L, t, "backends", input);
+  const auto d_paths = string_list(L, t, "paths", input);
+  const auto d_progress = string_list(L, t, "progress", input);
+  const auto d_ranks = string_list(L, t, "ranks", input);
+  const double d_timeout = number_field(L, t, "timeout", input).value_or(60);
 
   Expander ex(o, out);
   lua_getfield(L, t, "cases");
@@ -343,7 +368,7 @@ Expansion expand(const std::string& target, const Overrides& o) {
   for (lua_Integer i = 1; i <= n; ++i) {
     lua_rawgeti(L, cases, i);
     const int c = lua_gettop(L);
-    const std::string where = target + ": cases[" + std::to_string(i) + "]";
+    const std::string where = input + ": cases[" + std::to_string(i) + "]";
     std::string script;
     if (lua_isstring(L, c)) {
       script = lua_tostring(L, c);
@@ -367,6 +392,10 @@ Expansion expand(const std::string& target, const Overrides& o) {
     double timeout = d_timeout;
     Pinned pinned;
     if (lua_istable(L, c)) {
+      check_keys(L, c,
+                 {"script", "backends", "paths", "progress", "ranks", "tags", "expect",
+                  "timeout", "options"},
+                 where);
       if (auto v = string_list(L, c, "backends", where); !v.empty())
         backends = v, pinned.backends = true;
       if (auto v = string_list(L, c, "paths", where); !v.empty()) paths = v, pinned.paths = true;
@@ -396,7 +425,7 @@ Expansion expand(const std::string& target, const Overrides& o) {
   }
   lua_pop(L, 1);
 
-  check_options_declared(o, out, target);
+  check_options_declared(o, out, input);
 
   lua_getfield(L, t, "exclude");
   if (lua_isstring(L, -1)) {

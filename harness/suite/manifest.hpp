@@ -51,6 +51,6 @@ std::string canonical_progress(const std::string& mode);
 // True when `path` is a suite manifest (its table has `cases`).
 bool is_manifest(const std::string& path);
 
-Expansion expand(const std::string& target, const Overrides& o);
+Expansion expand(const std::string& input, const Overrides& o);
 
 }  // namespace harness::suite
