@@ -32,8 +32,8 @@ std::string note(const CaseResult& c) {
     return "(" + reason + ")";
   }
   if (c.skipped()) return "";
-  if (c.passed() && c.status == Status::deadlock) return "(deadlock, expected)";
-  if (!c.passed() && c.status == Status::pass) return "(expected deadlock, ran to completion)";
+  if (c.passed() && c.status == Verdict::deadlock) return "(deadlock, expected)";
+  if (!c.passed() && c.status == Verdict::pass) return "(expected deadlock, ran to completion)";
   return "";
 }
 
@@ -57,8 +57,9 @@ std::string ConsoleWriter::verdict_cell(const CaseResult& c) const {
   return paint(word, verdict_color(c)) + std::string(pad, ' ');
 }
 
-void ConsoleWriter::case_line(const CaseResult& c) {
-  std::string line = verdict_cell(c) + c.id;
+void ConsoleWriter::case_line(const CaseResult& c, std::string_view progress) {
+  std::string line = progress.empty() ? "" : paint(progress, dim) + " ";
+  line += verdict_cell(c) + c.id;
   line += std::string(c.id.size() < id_width_ ? id_width_ - c.id.size() : 0, ' ');
   line += "  " + right_aligned(format_seconds(c.duration_s), 9);
   if (c.messages.measured) line += "  msgs " + std::to_string(c.messages.total);
@@ -84,7 +85,7 @@ void ConsoleWriter::details(const CaseResult& c) {
     const std::string rank = f.rank < 0 ? "-" : std::to_string(f.rank);
     indented(in, "rank " + rank + "  " + (f.where.empty() ? "" : f.where + ": ") + f.message);
   }
-  if (!c.passed() && c.status == Status::pass) {
+  if (!c.passed() && c.status == Verdict::pass) {
     indented(in, "expected a deadlock, but the case ran to completion");
   }
   if (!c.reason.empty()) indented(in, "reason: " + c.reason);

@@ -7,7 +7,7 @@
 //
 //   ConsoleWriter con(std::cout, isatty(1));
 //   con.set_id_width(longest_id);              // optional: align ids of this run
-//   for (...) { con.case_line(c); if (!c.passed() && !c.skipped()) con.details(c); }
+//   for (...) { con.case_line(c, "[3/120 0:42]"); if (!c.passed() && !c.skipped()) con.details(c); }
 //   report.finish();
 //   con.summary(report);
 #pragma once
@@ -30,7 +30,8 @@ class ConsoleWriter {
   // Column the ids are padded to; a longer id pushes the rest of its line right.
   void set_id_width(std::size_t width) { id_width_ = width; }
 
-  void case_line(const CaseResult& c);
+  // `progress` ("[3/120 0:42]", how far the run is) leads the line when given.
+  void case_line(const CaseResult& c, std::string_view progress = {});
   // Prints what there is (failures, reason, rank states) whatever the status; callers
   // normally call it for cases that did not pass.
   void details(const CaseResult& c);

@@ -33,16 +33,16 @@ std::string strip_ansi(const std::string& s) {
 
 std::string summary_of(int passed, int failed, int skipped) {
   Report r;
-  auto add = [&](int n, Status s) {
+  auto add = [&](int n, Verdict s) {
     for (int i = 0; i < n; ++i) {
       CaseResult c = passed_case("s/" + std::to_string(r.cases.size()));
       c.status = s;
       r.cases.push_back(c);
     }
   };
-  add(passed, Status::pass);
-  add(failed, Status::fail);
-  add(skipped, Status::skip);
+  add(passed, Verdict::pass);
+  add(failed, Verdict::fail);
+  add(skipped, Verdict::skip);
   r.finish();
   std::ostringstream out;
   ConsoleWriter(out, false).summary(r);
@@ -65,7 +65,7 @@ TEST(ConsoleSummary, MustDeadlockCountsAsPassed) {
   Report r;
   CaseResult c = passed_case("s/must_deadlock");
   c.expected = "deadlock";
-  c.status = Status::deadlock;
+  c.status = Verdict::deadlock;
   r.cases.push_back(c);
   r.finish();
   std::ostringstream out;
@@ -73,16 +73,27 @@ TEST(ConsoleSummary, MustDeadlockCountsAsPassed) {
   EXPECT_EQ(out.str(), "1 passed, 0 failed\n");  // no colour on the summary line either
 }
 
+TEST(ConsoleCaseLine, ProgressLeadsTheLine) {
+  std::ostringstream out;
+  ConsoleWriter con(out, false);
+  con.case_line(passed_case("s/a[shm,am,np=2]"), "[ 3/12 0:42]");
+  con.case_line(passed_case("s/b[shm,am,np=2]"));
+  const auto lines = lines_of(out.str());
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0].rfind("[ 3/12 0:42] PASS     s/a[", 0), 0u) << lines[0];
+  EXPECT_EQ(lines[1].rfind("PASS     s/b[", 0), 0u) << lines[1];
+}
+
 TEST(ConsoleCaseLine, ColumnsAlign) {
   std::ostringstream out;
   ConsoleWriter con(out, false);
   CaseResult a = passed_case("conformance/a[shm,am,np=2]");
   CaseResult b = passed_case("conformance/much_longer_name[fabric,direct,np=4]");
-  b.status = Status::deadlock;
+  b.status = Verdict::deadlock;
   b.duration_s = 10.5;
   b.messages.measured = false;
   CaseResult c = passed_case("s/x");
-  c.status = Status::timeout;
+  c.status = Verdict::timeout;
   c.duration_s = 123.25;
   con.case_line(a);
   con.case_line(b);
@@ -109,7 +120,7 @@ TEST(ConsoleCaseLine, ColumnsAlign) {
 TEST(ConsoleCaseLine, ColourDoesNotMoveColumns) {
   std::ostringstream plain, coloured;
   CaseResult c = passed_case("s/a");
-  c.status = Status::crash;
+  c.status = Verdict::crash;
   ConsoleWriter(plain, false).case_line(c);
   ConsoleWriter(coloured, true).case_line(c);
   EXPECT_EQ(plain.str().find('\033'), std::string::npos);
@@ -129,22 +140,22 @@ TEST(ConsoleCaseLine, MustDeadlockShowsPassAndWhy) {
   std::ostringstream out;
   CaseResult c = passed_case("s/must");
   c.expected = "deadlock";
-  c.status = Status::deadlock;
+  c.status = Verdict::deadlock;
   ConsoleWriter(out, false).case_line(c);
   EXPECT_EQ(out.str().rfind("PASS ", 0), 0u) << out.str();
   EXPECT_NE(out.str().find("(deadlock, expected)"), std::string::npos) << out.str();
 
   out.str("");
-  c.status = Status::pass;  // did not deadlock: a failure
+  c.status = Verdict::pass;  // did not deadlock: a failure
   ConsoleWriter(out, false).case_line(c);
   EXPECT_EQ(out.str().rfind("FAIL ", 0), 0u) << out.str();
 }
 
 TEST(ConsoleCaseLine, EveryStatusWord) {
-  const std::pair<Status, const char*> words[] = {
-      {Status::pass, "PASS"},   {Status::fail, "FAIL"},       {Status::error, "ERROR"},
-      {Status::crash, "CRASH"}, {Status::timeout, "TIMEOUT"}, {Status::deadlock, "DEADLOCK"},
-      {Status::skip, "SKIP"}};
+  const std::pair<Verdict, const char*> words[] = {
+      {Verdict::pass, "PASS"},   {Verdict::fail, "FAIL"},       {Verdict::error, "ERROR"},
+      {Verdict::crash, "CRASH"}, {Verdict::timeout, "TIMEOUT"}, {Verdict::deadlock, "DEADLOCK"},
+      {Verdict::skip, "SKIP"}};
   for (const auto& [status, word] : words) {
     std::ostringstream out;
     CaseResult c = passed_case("s/a");

@@ -25,7 +25,7 @@ std::string first_detail(const CaseResult& c) {
     if (f.rank >= 0) where = "rank " + std::to_string(f.rank) + " " + where;
     return printable(where + f.message);
   }
-  if (c.expected == "deadlock" && c.status == Status::pass) {
+  if (c.expected == "deadlock" && c.status == Verdict::pass) {
     return "expected a deadlock, but the case ran to completion";
   }
   return printable(c.reason);

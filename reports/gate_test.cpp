@@ -126,7 +126,7 @@ TEST(Gate, IdenticalReportsPass) {
 TEST(Gate, PassToFailIsARegression) {
   const Report before = base();
   Report now = base();
-  find(now, "s/b").status = Status::fail;
+  find(now, "s/b").status = Verdict::fail;
   find(now, "s/b").failures = {{1, "x.lua:3", "value 7 != 8\nsecond line"}};
   const GateResult g = gate(before, now, {});
   ASSERT_TRUE(g.regressed());
@@ -147,9 +147,9 @@ TEST(Gate, PassToFailIsARegression) {
 TEST(Gate, MustDeadlockCaseThatCompletesIsARegression) {
   Report before = base();
   find(before, "s/a").expected = "deadlock";
-  find(before, "s/a").status = Status::deadlock;
+  find(before, "s/a").status = Verdict::deadlock;
   Report now = before;
-  find(now, "s/a").status = Status::pass;
+  find(now, "s/a").status = Verdict::pass;
   const GateResult g = gate(before, now, {});
   ASSERT_EQ(g.now_failing.size(), 1u);
   EXPECT_EQ(g.now_failing[0].after, "FAIL");
@@ -171,7 +171,7 @@ TEST(Gate, MissingCaseIsARegression) {
 
 TEST(Gate, MissingCaseThatFailedBeforeIsNotARegression) {
   Report before = base();
-  find(before, "s/c").status = Status::fail;
+  find(before, "s/c").status = Verdict::fail;
   Report now = base();
   now.cases.pop_back();
   const GateResult g = gate(before, now, {});
@@ -189,7 +189,7 @@ TEST(Gate, NewFailingCaseIsARegressionNewPassingCaseIsNot) {
   now.cases.push_back(sample::passed_case("s/new_ok"));
   EXPECT_FALSE(gate(before, now, {}).regressed());
   now.cases.push_back(sample::passed_case("s/new_bad"));
-  now.cases.back().status = Status::crash;
+  now.cases.back().status = Verdict::crash;
   now.cases.back().reason = "signal 11";
   const GateResult g = gate(before, now, {});
   ASSERT_EQ(g.new_failing.size(), 1u);
@@ -200,10 +200,10 @@ TEST(Gate, NewFailingCaseIsARegressionNewPassingCaseIsNot) {
 
 TEST(Gate, FailingInBothAndNowSkippedAreNotedNotGated) {
   Report before = base();
-  find(before, "s/a").status = Status::fail;
+  find(before, "s/a").status = Verdict::fail;
   Report now = base();
-  find(now, "s/a").status = Status::fail;
-  find(now, "s/b").status = Status::skip;
+  find(now, "s/a").status = Verdict::fail;
+  find(now, "s/b").status = Verdict::skip;
   find(now, "s/b").messages.measured = false;
   find(now, "s/b").reason = "provider has no atomics";
   const GateResult g = gate(before, now, {});
@@ -219,7 +219,7 @@ TEST(Gate, FailingInBothAndNowSkippedAreNotedNotGated) {
 
 TEST(Gate, NewlyPassingIsAnImprovement) {
   Report before = base();
-  find(before, "s/b").status = Status::timeout;
+  find(before, "s/b").status = Verdict::timeout;
   const Report now = base();
   const GateResult g = gate(before, now, {});
   EXPECT_FALSE(g.regressed());
@@ -473,7 +473,7 @@ TEST(Gate, BenchmarkErrorsAreNoted) {
 TEST(Gate, MarkdownHeadingAndTable) {
   const Report before = base();
   Report now = base();
-  find(now, "s/a").status = Status::deadlock;
+  find(now, "s/a").status = Verdict::deadlock;
   GateOptions o;
   o.report_name = "out/report.json";
   o.baseline_name = "reports/baseline/quick.json";

@@ -149,7 +149,7 @@ void failed_case(const CaseResult& c, std::size_t index, std::ostream& out) {
     }
     out << "</ul>\n";
   }
-  if (c.expected == "deadlock" && c.status == Status::pass) {
+  if (c.expected == "deadlock" && c.status == Verdict::pass) {
     out << "<p>Expected a deadlock, but the case ran to completion.</p>\n";
   }
   if (!c.reason.empty()) out << "<p>Reason: " << h(c.reason) << "</p>\n";
@@ -450,7 +450,7 @@ void cases(const Report& r, std::ostream& out) {
     out << "</td><td class=\"n\">" << c.ranks << "</td><td class=\"n\">"
         << h(format_seconds(c.duration_s)) << "</td><td class=\"n\">"
         << (c.messages.measured ? std::to_string(c.messages.total) : "\u2014") << "</td><td>";
-    if (c.passed() && c.status == Status::deadlock) out << "deadlock, as expected";
+    if (c.passed() && c.status == Verdict::deadlock) out << "deadlock, as expected";
     if (c.skipped()) out << h(c.reason);
     out << "</td></tr>\n";
   }

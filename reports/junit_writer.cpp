@@ -31,7 +31,7 @@ enum class Outcome { passed, failure, error, skipped };
 Outcome outcome(const CaseResult& c) {
   if (c.skipped()) return Outcome::skipped;
   if (c.passed()) return Outcome::passed;
-  return c.status == Status::error ? Outcome::error : Outcome::failure;
+  return c.status == Verdict::error ? Outcome::error : Outcome::failure;
 }
 
 std::vector<Suite> group(const Report& r) {
@@ -83,7 +83,7 @@ std::string headline(const CaseResult& c) {
     }
   } else if (!c.reason.empty()) {
     h = c.reason;
-  } else if (c.status == Status::pass) {
+  } else if (c.status == Verdict::pass) {
     h = "expected a deadlock, but the case ran to completion";
   } else {
     h = std::string(to_string(c.status));
@@ -94,7 +94,7 @@ std::string headline(const CaseResult& c) {
 std::string failure_body(const CaseResult& c) {
   std::string body;
   for (const auto& f : c.failures) body += failure_line(f) + "\n";
-  if (c.status == Status::pass) body += "expected a deadlock, but the case ran to completion\n";
+  if (c.status == Verdict::pass) body += "expected a deadlock, but the case ran to completion\n";
   if (!c.reason.empty()) body += "reason: " + c.reason + "\n";
   if (c.rank_states.is_array() && !c.rank_states.empty()) {
     body += "rank states:\n";

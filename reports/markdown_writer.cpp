@@ -61,7 +61,7 @@ void cases_table(const Report& r, std::ostream& out) {
   out << "| status | case | duration | messages |\n|---|---|---:|---:|\n";
   for (const auto& c : r.cases) {
     std::string status = verdict_word(c);
-    if (c.passed() && c.status == Status::deadlock) status += " (deadlock, expected)";
+    if (c.passed() && c.status == Verdict::deadlock) status += " (deadlock, expected)";
     out << "| " << status << " | " << code(c.id) << " | " << format_seconds(c.duration_s) << " | "
         << (c.messages.measured ? std::to_string(c.messages.total) : "-") << " |\n";
   }
@@ -76,7 +76,7 @@ void failed_case(const CaseResult& c, std::ostream& out) {
     if (!f.where.empty()) out << " " << code(f.where);
     out << ": " << md(f.message) << "\n";
   }
-  if (c.status == Status::pass) out << "- expected a deadlock, but the case ran to completion\n";
+  if (c.status == Verdict::pass) out << "- expected a deadlock, but the case ran to completion\n";
   if (!c.reason.empty()) out << "- reason: " << md(c.reason) << "\n";
   if (c.rank_states.is_array() && !c.rank_states.empty()) {
     out << "\nRank states:\n\n";

@@ -18,14 +18,14 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::array<std::pair<Status, std::string_view>, 7> status_names{{
-    {Status::pass, "pass"},
-    {Status::fail, "fail"},
-    {Status::error, "error"},
-    {Status::crash, "crash"},
-    {Status::timeout, "timeout"},
-    {Status::deadlock, "deadlock"},
-    {Status::skip, "skip"},
+constexpr std::array<std::pair<Verdict, std::string_view>, 7> verdict_names{{
+    {Verdict::pass, "pass"},
+    {Verdict::fail, "fail"},
+    {Verdict::error, "error"},
+    {Verdict::crash, "crash"},
+    {Verdict::timeout, "timeout"},
+    {Verdict::deadlock, "deadlock"},
+    {Verdict::skip, "skip"},
 }};
 
 // ---- writing --------------------------------------------------------------------------
@@ -187,7 +187,7 @@ CaseResult case_from_json(const json& j, const std::string& path) {
   c.script = req_string(j, "script", path);
   c.name = req_string(j, "name", path);
   const std::string status = req_string(j, "status", path);
-  const auto parsed = parse_status(status);
+  const auto parsed = parse_verdict(status);
   if (!parsed) bad(child(path, "status"), "has unknown status '" + status + "'");
   c.status = *parsed;
   c.expected = req_string(j, "expected", path);
@@ -258,15 +258,15 @@ Summary summary_from_json(const json& j, const std::string& path) {
 
 }  // namespace
 
-std::string_view to_string(Status s) {
-  for (const auto& [status, name] : status_names) {
+std::string_view to_string(Verdict s) {
+  for (const auto& [status, name] : verdict_names) {
     if (status == s) return name;
   }
   return "error";  // unreachable for a valid enumerator
 }
 
-std::optional<Status> parse_status(std::string_view s) {
-  for (const auto& [status, name] : status_names) {
+std::optional<Verdict> parse_verdict(std::string_view s) {
+  for (const auto& [status, name] : verdict_names) {
     if (name == s) return status;
   }
   return std::nullopt;
@@ -274,7 +274,7 @@ std::optional<Status> parse_status(std::string_view s) {
 
 bool CaseResult::passed() const {
   // A must-deadlock case that ran to completion did not show the semantics it tests.
-  return expected == "deadlock" ? status == Status::deadlock : status == Status::pass;
+  return expected == "deadlock" ? status == Verdict::deadlock : status == Verdict::pass;
 }
 
 void Report::finish() {

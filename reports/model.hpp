@@ -25,9 +25,10 @@ namespace reports {
 
 inline constexpr std::string_view schema_id = "rmabench.report/v1";
 
-enum class Status { pass, fail, error, crash, timeout, deadlock, skip };
-std::string_view to_string(Status s);
-std::optional<Status> parse_status(std::string_view s);
+// A case's verdict (the JSON field `status`); not rma::Status, the implementation's error.
+enum class Verdict { pass, fail, error, crash, timeout, deadlock, skip };
+std::string_view to_string(Verdict s);
+std::optional<Verdict> parse_verdict(std::string_view s);
 
 struct Failure {
   int rank = -1;      // -1: the harness itself (e.g. a message-count mismatch)
@@ -57,7 +58,7 @@ struct CaseResult {
   std::string id;      // suite/script[backend,path,np=N,k=v]
   std::string script;  // path of the Lua script
   std::string name;    // the case table's `name`
-  Status status = Status::error;
+  Verdict status = Verdict::error;
   std::string expected = "pass";  // "pass" or "deadlock"
   int ranks = 0;
   std::string backend;
@@ -79,7 +80,7 @@ struct CaseResult {
   // a must-deadlock case that ran to completion did not pass. A skip is neither passed nor
   // failed.
   bool passed() const;
-  bool skipped() const { return status == Status::skip; }
+  bool skipped() const { return status == Verdict::skip; }
 
   bool operator==(const CaseResult&) const = default;
 };

@@ -17,51 +17,51 @@ using nlohmann::json;
 using sample::passed_case;
 using sample::sample_report;
 
-TEST(Status, NamesRoundTrip) {
-  for (Status s : {Status::pass, Status::fail, Status::error, Status::crash, Status::timeout,
-                   Status::deadlock, Status::skip}) {
-    EXPECT_EQ(parse_status(to_string(s)), s) << to_string(s);
+TEST(Verdict, NamesRoundTrip) {
+  for (Verdict s : {Verdict::pass, Verdict::fail, Verdict::error, Verdict::crash, Verdict::timeout,
+                   Verdict::deadlock, Verdict::skip}) {
+    EXPECT_EQ(parse_verdict(to_string(s)), s) << to_string(s);
   }
-  EXPECT_EQ(to_string(Status::deadlock), "deadlock");
-  EXPECT_EQ(to_string(Status::timeout), "timeout");
-  EXPECT_FALSE(parse_status("bogus").has_value());
-  EXPECT_FALSE(parse_status("PASS").has_value());
-  EXPECT_FALSE(parse_status("").has_value());
+  EXPECT_EQ(to_string(Verdict::deadlock), "deadlock");
+  EXPECT_EQ(to_string(Verdict::timeout), "timeout");
+  EXPECT_FALSE(parse_verdict("bogus").has_value());
+  EXPECT_FALSE(parse_verdict("PASS").has_value());
+  EXPECT_FALSE(parse_verdict("").has_value());
 }
 
 TEST(CaseResult, PassedFollowsExpectation) {
   CaseResult c = passed_case("s/a");
   EXPECT_TRUE(c.passed());
-  c.status = Status::deadlock;
+  c.status = Verdict::deadlock;
   EXPECT_FALSE(c.passed());  // expected pass, deadlocked
   c.expected = "deadlock";
   EXPECT_TRUE(c.passed());  // must-deadlock that deadlocked
-  c.status = Status::pass;
+  c.status = Verdict::pass;
   EXPECT_FALSE(c.passed());  // must-deadlock that ran to completion
-  c.status = Status::skip;
+  c.status = Verdict::skip;
   EXPECT_FALSE(c.passed());
   EXPECT_TRUE(c.skipped());
 }
 
 TEST(Report, FinishCountsEveryKind) {
   Report r;
-  auto add = [&](Status s, const char* expected) {
+  auto add = [&](Verdict s, const char* expected) {
     CaseResult c = passed_case("s/" + std::to_string(r.cases.size()));
     c.status = s;
     c.expected = expected;
     r.cases.push_back(c);
   };
-  add(Status::pass, "pass");
-  add(Status::deadlock, "deadlock");  // passed
-  add(Status::deadlock, "deadlock");  // passed
-  add(Status::pass, "deadlock");      // failed: did not deadlock
-  add(Status::deadlock, "pass");      // failed
-  add(Status::fail, "pass");
-  add(Status::error, "pass");
-  add(Status::crash, "pass");
-  add(Status::timeout, "pass");
-  add(Status::skip, "pass");
-  add(Status::skip, "deadlock");
+  add(Verdict::pass, "pass");
+  add(Verdict::deadlock, "deadlock");  // passed
+  add(Verdict::deadlock, "deadlock");  // passed
+  add(Verdict::pass, "deadlock");      // failed: did not deadlock
+  add(Verdict::deadlock, "pass");      // failed
+  add(Verdict::fail, "pass");
+  add(Verdict::error, "pass");
+  add(Verdict::crash, "pass");
+  add(Verdict::timeout, "pass");
+  add(Verdict::skip, "pass");
+  add(Verdict::skip, "deadlock");
   r.summary = {99, 99, 99, 4.5};
   r.finish();
   EXPECT_EQ(r.summary.passed, 3);

@@ -46,7 +46,7 @@ std::size_t utf8_sequence(std::string_view s, std::size_t i, char32_t& cp) {
 
 std::string verdict_word(const CaseResult& c) {
   if (c.passed()) return "PASS";
-  if (c.status == Status::pass) return "FAIL";  // a must-deadlock case that completed
+  if (c.status == Verdict::pass) return "FAIL";  // a must-deadlock case that completed
   std::string word(to_string(c.status));
   for (auto& ch : word) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
   return word;

@@ -2,13 +2,13 @@
 -- (1, 2, 3, 4, 8), on both window paths of the shared-memory backend, and under the
 -- progress modes where they mean something: `calls` for the am path's passive patterns
 -- (the target makes progress inside any library call, here the harness's barriers and its
--- own RMA calls), `calls` and `sync-only` for active-target patterns (every target is inside
--- a synchronization call while it is accessed). sync-only deadlocks passive-target cases on
+-- own RMA calls), `calls` and `sync_only` for active-target patterns (every target is inside
+-- a synchronization call while it is accessed). sync_only deadlocks passive-target cases on
 -- the am path by design, and on the direct path no target progress is ever needed, so
 -- neither is run. Narrow or widen with --backend, --path, --progress, -n, --filter.
 -- Exclusions, one per line with a reason, live in conformance.exclude.
 local ALL_RANKS = {1, 2, 3, 4, 8}
-local ACTIVE_PROGRESS = {"calls", "sync-only"}
+local ACTIVE_PROGRESS = {"calls", "sync_only"}
 
 return {
   name = "conformance",
@@ -91,10 +91,10 @@ return {
     { script = "progress/start_recv_complete.lua", progress = {"async", "calls"} },
     -- Progress only in synchronization calls: on am the target's recv never answers the
     -- rendezvous (the seed notes' deadlock); a direct put needs no target progress at all.
-    { script = "progress/start_recv_complete.lua", progress = {"sync-only"}, paths = {"am"},
+    { script = "progress/start_recv_complete.lua", progress = {"sync_only"}, paths = {"am"},
       expect = "deadlock", timeout = 3 },
-    { script = "progress/start_recv_complete.lua", progress = {"sync-only"}, paths = {"direct"} },
-    { script = "progress/start_recv_complete_twin.lua", progress = {"async", "calls", "sync-only"},
+    { script = "progress/start_recv_complete.lua", progress = {"sync_only"}, paths = {"direct"} },
+    { script = "progress/start_recv_complete_twin.lua", progress = {"async", "calls", "sync_only"},
       timeout = 2 },
     { script = "progress/passive_target_computing.lua", options = { compute_s = {1.0} } },
 

@@ -51,7 +51,7 @@ return {
     { script = "fence/fence_transpose.lua", ranks = {4} },
 
     "progress/start_recv_complete.lua",
-    { script = "progress/start_recv_complete.lua", progress = {"sync-only"}, paths = {"am"},
+    { script = "progress/start_recv_complete.lua", progress = {"sync_only"}, paths = {"am"},
       expect = "deadlock", timeout = 2 },
     { script = "progress/start_recv_complete_twin.lua", paths = {"am"}, timeout = 2 },
     { script = "progress/passive_target_computing.lua", options = { compute_s = {0.5} } },

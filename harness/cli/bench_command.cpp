@@ -1,34 +1,15 @@
 // `rmabench bench`: benchmark a script or a suite — every case is run in bench mode (the
-// run hook recorded once, then replayed under Google Benchmark on the origin rank), the
-// results printed as OSU-style tables and written, as Google Benchmark's own JSON entries, in
-// the report's `benchmarks`.
-#include <signal.h>
-#include <unistd.h>
-
-#include <chrono>
-#include <ctime>
-#include <filesystem>
-#include <iostream>
-
-#include "cli/app.hpp"
+// run hook recorded once, then replayed under Google Benchmark on the origin rank), through
+// the run pipeline (cli/pipeline.hpp); the results are printed as OSU-style tables and
+// written, as Google Benchmark's own JSON entries, in the report's `benchmarks`.
 #include "cli/commands.hpp"
+#include "cli/launcher_executor.hpp"
+#include "cli/pipeline.hpp"
 #include "cli/sizes.hpp"
-#include "launcher/launcher.hpp"
 #include "launcher/topology.hpp"
-#include "reports/bench_table_writer.hpp"
-#include "reports/console_writer.hpp"
-#include "reports/report_dir.hpp"
-#include "version.hpp"
 
 namespace harness::cli {
 namespace {
-
-std::string utc_now() {
-  std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
 
 std::vector<std::string> split(const std::string& s) {
   std::vector<std::string> out;
@@ -45,15 +26,8 @@ std::vector<std::string> split(const std::string& s) {
   return out;
 }
 
-}  // namespace
-
-int bench_command(BenchArgs& args) {
-  for (const auto& kv : args.run.options) {
-    const auto eq = kv.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw suite::UsageError("-o " + kv + ": expected name=value");
-    args.run.overrides.options[kv.substr(0, eq)] = kv.substr(eq + 1);
-  }
+// The sweep every case is replayed over (CaseSpec::bench).
+nlohmann::json bench_settings(const BenchArgs& args) {
   nlohmann::json bench = nlohmann::json::object();
   if (!args.sizes.empty()) {
     std::string err;
@@ -72,81 +46,30 @@ int bench_command(BenchArgs& args) {
   }
   bench["repetitions"] = args.repetitions;
   bench["min_time_s"] = args.min_time_s;
-  bench["targets"] = args.target == "both" ? std::vector<std::string>{"wait", "compute"}
-                                           : std::vector<std::string>{args.target};
-  if (!args.run.overrides.timeout_s) args.run.overrides.timeout_s = 600;
+  bench["targets"] = args.target_mode == "both" ? std::vector<std::string>{"wait", "compute"}
+                                                : std::vector<std::string>{args.target_mode};
+  return bench;
+}
 
-  suite::Expansion ex = suite::expand(args.run.target, args.run.overrides);
-  if (ex.cases.empty()) throw suite::UsageError(args.run.target + ": no case to benchmark");
-  for (auto& c : ex.cases) {
+}  // namespace
+
+int bench_command(BenchArgs& args) {
+  const nlohmann::json bench = bench_settings(args);
+  if (!args.run.overrides.timeout_s) args.run.overrides.timeout_s = 600;
+  RunPlan plan;
+  plan.expansion = expand_input(args.run);
+  for (auto& c : plan.expansion.cases) {
     c.mode = "bench";
     c.bench = bench;
   }
-
+  plan.command = args.run.command_line;
+  plan.options = {{"input", args.run.input}, {"mode", "bench"}, {"bench", bench},
+                  {"bind", args.run.overrides.bind}};
+  plan.bench_table = true;
   launcher::Topology topology;
-  launcher::LaunchOptions lo;
-  lo.self_exe = std::filesystem::read_symlink("/proc/self/exe").string();
-  lo.topology = &topology;
-  lo.verbose = args.run.verbose;
-  lo.rank_exec = args.run.rank_exec;
-  ::signal(SIGPIPE, SIG_IGN);
-  launcher::sweep_stale_segments();
-
-  reports::Report report;
-  report.context.rmabench_version = rmabench_version();
-  report.context.git_revision = git_revision();
-  char host[256] = {};
-  ::gethostname(host, sizeof host - 1);
-  report.context.host = host;
-  report.context.command = args.run.command_line;
-  report.context.started_at = utc_now();
-  report.context.topology = topology.summary();
-  report.context.options = {{"target", args.run.target}, {"mode", "bench"}, {"bench", bench},
-                            {"bind", args.run.overrides.bind}};
-
-  reports::ConsoleWriter console(std::cout, ::isatty(STDOUT_FILENO));
-  const auto t0 = std::chrono::steady_clock::now();
-  int exit_code = kExitOk;
-  for (const auto& c : ex.cases) {
-    if (c.ranks > topology.cores())
-      std::cerr << "rmabench: warning: " << c.id << ": " << c.ranks << " ranks on "
-                << topology.cores()
-                << " cores share cores; latencies include the scheduler's time slicing\n";
-    launcher::CaseOutcome out;
-    try {
-      out = launcher::run_case(c, lo);
-    } catch (const launcher::LaunchError& e) {
-      std::cerr << "rmabench: cannot run " << c.id << ": " << e.what() << "\n";
-      exit_code = kExitRunError;
-      break;
-    }
-    report.cases.push_back(out.result);
-    for (const auto& b : out.benchmarks) report.benchmarks.push_back(b);
-    console.case_line(report.cases.back());
-    if (!report.cases.back().passed() && !report.cases.back().skipped())
-      console.details(report.cases.back());
-    if (launcher::stop_requested()) {
-      exit_code = kExitRunError;
-      break;
-    }
-  }
-  report.summary.duration_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  report.finish();
-  std::cout << "\n";
-  reports::write_bench_table(report.benchmarks, std::cout);
-  if (!args.run.report_dir.empty()) {
-    try {
-      reports::write_report_dir(report, args.run.report_dir, args.run.formats);
-    } catch (const std::exception& e) {
-      std::cerr << "rmabench: cannot write reports to " << args.run.report_dir << ": " << e.what()
-                << "\n";
-      exit_code = kExitRunError;
-    }
-  }
-  console.summary(report);
-  if (exit_code != kExitOk) return exit_code;
-  return report.summary.failed > 0 ? kExitFailed : kExitOk;
+  plan.topology = topology.summary();
+  LauncherExecutor executor(args.run, topology, true);
+  return run_pipeline(args.run, plan, executor);
 }
 
 }  // namespace harness::cli

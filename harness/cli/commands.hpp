@@ -10,7 +10,7 @@
 namespace harness::cli {
 
 struct RunArgs {
-  std::string target;
+  std::string input;                 // the case script or suite manifest
   suite::Overrides overrides;
   std::vector<std::string> options;  // -o name=value, as given
   std::string report_dir;
@@ -26,12 +26,12 @@ int run_under_pmix(RunArgs& args);
 
 // `rmabench bench`: the cases of a script or suite, replayed under Google Benchmark.
 struct BenchArgs {
-  RunArgs run;                 // target, matrix, options, report dir
+  RunArgs run;                 // input, matrix, options, report dir
   std::string sizes;           // "1:4M" or "8,64,1K"; sets the scripts' `size` option
   std::string sync;            // "lock,flush"; sets the scripts' `sync` option
   int repetitions = 1;
   double min_time_s = 0.05;    // Google Benchmark's minimum time per benchmark
-  std::string target = "wait"; // wait | compute | both: the passive target during batches
+  std::string target_mode = "wait";  // wait | compute | both: the passive target during batches
 };
 int bench_command(BenchArgs& args);
 
@@ -44,7 +44,7 @@ struct GateArgs {
   double alpha = 0.05;          // significance level of the U test
 };
 int gate_command(const GateArgs& args);
-int list_command(const std::string& target, const suite::Overrides& o);
+int list_command(RunArgs& args);
 int describe_command(const std::string& script);
 int info_command();
 

@@ -4,11 +4,13 @@
 
 #include "cli/app.hpp"
 #include "cli/commands.hpp"
+#include "cli/pipeline.hpp"
 
 namespace harness::cli {
 
-int list_command(const std::string& target, const suite::Overrides& o) {
-  const suite::Expansion ex = suite::expand(target, o);
+int list_command(RunArgs& args) {
+  parse_script_options(args);
+  const suite::Expansion ex = suite::expand(args.input, args.overrides);
   for (const auto& c : ex.cases) std::cout << c.id << "\n";
   for (const auto& [c, reason] : ex.excluded)
     std::cerr << "excluded: " << c.id << "  # " << reason << "\n";

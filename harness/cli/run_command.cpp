@@ -1,50 +1,18 @@
-// `rmabench run`: expand the target into cases, run them one after another, print a line per
-// case and the summary, and write the report files — also when the run is cut short.
-#include <signal.h>
-#include <unistd.h>
-
-#include <chrono>
-#include <ctime>
-#include <filesystem>
-#include <iostream>
-
-#include "cli/app.hpp"
+// `rmabench run`: the cases of a script or suite, each on rank processes the launcher
+// spawns, through the run pipeline (cli/pipeline.hpp). Started by an external PMIx launcher,
+// this process is one rank of every case instead (cli/pmix_run.cpp).
 #include "cli/commands.hpp"
-#include "launcher/launcher.hpp"
-#include "rma/bootstrap.hpp"
+#include "cli/launcher_executor.hpp"
+#include "cli/pipeline.hpp"
 #include "launcher/topology.hpp"
-#include "reports/console_writer.hpp"
-#include "reports/report_dir.hpp"
-#include "version.hpp"
+#include "rma/bootstrap.hpp"
 
 namespace harness::cli {
 namespace {
 
-void on_signal(int) { launcher::request_stop(); }
-
-std::string utc_now() {
-  std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
-
-std::string host_name() {
-  char buf[256] = {};
-  ::gethostname(buf, sizeof buf - 1);
-  return buf;
-}
-
-std::string self_exe() {
-  std::error_code ec;
-  auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) throw std::runtime_error("cannot find the rmabench executable: " + ec.message());
-  return p.string();
-}
-
 nlohmann::json options_json(const RunArgs& a) {
   const auto& o = a.overrides;
-  nlohmann::json j = {{"target", a.target}, {"bind", o.bind}};
+  nlohmann::json j = {{"input", a.input}, {"bind", o.bind}};
   if (o.ranks) j["ranks"] = *o.ranks;
   if (o.backend) j["backend"] = *o.backend;
   if (o.path) j["path"] = *o.path;
@@ -57,106 +25,18 @@ nlohmann::json options_json(const RunArgs& a) {
   return j;
 }
 
-void parse_options(RunArgs& a) {
-  for (const auto& kv : a.options) {
-    const auto eq = kv.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw suite::UsageError("-o " + kv + ": expected name=value");
-    a.overrides.options[kv.substr(0, eq)] = kv.substr(eq + 1);
-  }
-}
-
-reports::CaseResult excluded_result(const suite::CaseSpec& c, const std::string& reason) {
-  reports::CaseResult r;
-  r.id = c.id;
-  r.script = c.script;
-  r.status = reports::Status::skip;
-  r.expected = c.expected;
-  r.ranks = c.ranks;
-  r.backend = c.backend;
-  r.provider = c.provider;
-  r.path = c.path;
-  r.progress = c.progress;
-  r.options = c.options;
-  r.tags = c.tags;
-  r.reason = "excluded: " + reason;
-  return r;
-}
-
 }  // namespace
 
 int run_command(RunArgs& args) {
   if (rma::bootstrap::pmix_available()) return run_under_pmix(args);
-  parse_options(args);
-  const suite::Expansion ex = suite::expand(args.target, args.overrides);
-  if (ex.cases.empty() && ex.excluded.empty())
-    throw suite::UsageError(args.target + ": no case to run" +
-                            (args.overrides.filter.empty() ? "" : " matches --filter"));
-
+  RunPlan plan;
+  plan.expansion = expand_input(args);
+  plan.command = args.command_line;
+  plan.options = options_json(args);
   launcher::Topology topology;
-  launcher::LaunchOptions lo;
-  lo.self_exe = self_exe();
-  lo.topology = &topology;
-  lo.verbose = args.verbose;
-  lo.rank_exec = args.rank_exec;
-
-  struct sigaction sa {};
-  sa.sa_handler = on_signal;
-  ::sigaction(SIGINT, &sa, nullptr);
-  ::sigaction(SIGTERM, &sa, nullptr);
-  ::signal(SIGPIPE, SIG_IGN);  // a rank that died must not take the parent with it
-  launcher::sweep_stale_segments();
-
-  reports::Report report;
-  report.context.rmabench_version = rmabench_version();
-  report.context.git_revision = git_revision();
-  report.context.host = host_name();
-  report.context.command = args.command_line;
-  report.context.started_at = utc_now();
-  report.context.topology = topology.summary();
-  report.context.options = options_json(args);
-
-  const bool color = ::isatty(STDOUT_FILENO);
-  reports::ConsoleWriter console(std::cout, color);
-  const auto t0 = std::chrono::steady_clock::now();
-  int exit_code = kExitOk;
-  for (const auto& [c, reason] : ex.excluded) {
-    report.cases.push_back(excluded_result(c, reason));
-    console.case_line(report.cases.back());
-  }
-  for (const auto& c : ex.cases) {
-    if (launcher::stop_requested()) {
-      exit_code = kExitRunError;
-      break;
-    }
-    try {
-      report.cases.push_back(launcher::run_case(c, lo).result);
-    } catch (const launcher::LaunchError& e) {
-      std::cerr << "rmabench: cannot run " << c.id << ": " << e.what() << "\n";
-      exit_code = kExitRunError;
-      break;
-    }
-    console.case_line(report.cases.back());
-    if (!report.cases.back().passed() && !report.cases.back().skipped())
-      console.details(report.cases.back());
-    if (launcher::stop_requested()) exit_code = kExitRunError;
-  }
-  report.summary.duration_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  report.finish();
-
-  if (!args.report_dir.empty()) {
-    try {
-      reports::write_report_dir(report, args.report_dir, args.formats);
-    } catch (const std::exception& e) {
-      std::cerr << "rmabench: cannot write reports to " << args.report_dir << ": " << e.what()
-                << "\n";
-      exit_code = kExitRunError;
-    }
-  }
-  console.summary(report);
-  if (exit_code != kExitOk) return exit_code;
-  return report.summary.failed > 0 ? kExitFailed : kExitOk;
+  plan.topology = topology.summary();
+  LauncherExecutor executor(args, topology, false);
+  return run_pipeline(args, plan, executor);
 }
 
 }  // namespace harness::cli

@@ -457,7 +457,7 @@ class CaseRun {
     for (const auto& r : ranks_) {
       if (r.killed || (r.bye && r.exit_code == 0 && r.exit_signal == 0)) continue;
       if (!r.exited) continue;
-      result_.status = reports::Status::crash;
+      result_.status = reports::Verdict::crash;
       std::string how = r.exit_signal ? "was killed by " + signal_name(r.exit_signal)
                                       : "exited with code " + std::to_string(r.exit_code);
       if (result_.reason.empty()) result_.reason = "rank " + std::to_string(r.rank) + " " + how;
@@ -465,13 +465,13 @@ class CaseRun {
           {r.rank, "launcher",
            "rank " + std::to_string(r.rank) + " " + how + (r.result ? " after its result" : "")});
     }
-    if (result_.status == reports::Status::crash) {
+    if (result_.status == reports::Verdict::crash) {
       attach_states();
       merge_rank_results();
       return;
     }
     if (interrupted_) {
-      result_.status = reports::Status::error;
+      result_.status = reports::Verdict::error;
       result_.reason = "interrupted";
       attach_states();
       return;
@@ -485,20 +485,20 @@ class CaseRun {
         if (!r.state_msg.is_object() || !r.state_msg.value("blocked", false)) every_blocked = false;
       }
       result_.status =
-          (live > 0 && every_blocked) ? reports::Status::deadlock : reports::Status::timeout;
-      result_.reason = std::string(result_.status == reports::Status::deadlock
+          (live > 0 && every_blocked) ? reports::Verdict::deadlock : reports::Verdict::timeout;
+      result_.reason = std::string(result_.status == reports::Verdict::deadlock
                                        ? "every rank is blocked in a library call"
                                        : "not finished") +
                        " after " + std::to_string(static_cast<int>(spec_.timeout_s)) + " s";
       attach_states();
       merge_rank_results();
-      if (spec_.expected == "deadlock" && result_.status == reports::Status::deadlock)
+      if (spec_.expected == "deadlock" && result_.status == reports::Verdict::deadlock)
         result_.failures.clear();  // the expected outcome; rank failures are consequences
       return;
     }
     merge_rank_results();
-    if (spec_.expected == "deadlock" && result_.status == reports::Status::pass) {
-      result_.status = reports::Status::fail;
+    if (spec_.expected == "deadlock" && result_.status == reports::Verdict::pass) {
+      result_.status = reports::Verdict::fail;
       result_.failures.push_back({-1, "launcher", "expected a deadlock, the case completed"});
     }
   }

@@ -74,11 +74,11 @@ void merge_rank_results(const std::vector<json>& results, reports::CaseResult& r
     for (const auto& s : paths) p += (p.empty() ? "" : ",") + s;
     result_.path = p;
   }
-  if (result_.status != reports::Status::crash && result_.status != reports::Status::deadlock &&
-      result_.status != reports::Status::timeout) {
-    static const reports::Status by_sev[] = {reports::Status::pass, reports::Status::skip,
-                                             reports::Status::fail, reports::Status::error};
-    result_.status = rank_rank < 0 ? reports::Status::error : by_sev[rank_rank];
+  if (result_.status != reports::Verdict::crash && result_.status != reports::Verdict::deadlock &&
+      result_.status != reports::Verdict::timeout) {
+    static const reports::Verdict by_sev[] = {reports::Verdict::pass, reports::Verdict::skip,
+                                             reports::Verdict::fail, reports::Verdict::error};
+    result_.status = rank_rank < 0 ? reports::Verdict::error : by_sev[rank_rank];
     if (rank_rank < 0) result_.failures.push_back({-1, "launcher", "no rank reported a result"});
   }
   if (!measured) return;
@@ -124,7 +124,7 @@ void check_declared(const json& expected, reports::CaseResult& result_) {
     detail += (detail.empty() ? "" : ", ") + k + " " + std::to_string(v);
   if (detail.empty()) detail = "none";
   const bool count_matters =
-      result_.status == reports::Status::pass || result_.status == reports::Status::fail;
+      result_.status == reports::Verdict::pass || result_.status == reports::Verdict::fail;
   for (const auto& [k, v] : expected.items()) {
     if (!v.is_number_integer()) continue;
     const auto want = v.get<std::uint64_t>();
@@ -136,7 +136,7 @@ void check_declared(const json& expected, reports::CaseResult& result_) {
       result_.failures.push_back({-1, "messages",
                                   k + ": declared " + std::to_string(want) + ", measured " +
                                       std::to_string(got) + " (" + detail + ")"});
-      result_.status = reports::Status::fail;
+      result_.status = reports::Verdict::fail;
     }
   }
 }

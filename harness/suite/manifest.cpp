@@ -1,12 +1,15 @@
 #include "suite/manifest.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <set>
+#include <string_view>
 
 #include "lua/lua_rma.hpp"
 #include "lua/lua_state.hpp"
+#include "suite/case_table.hpp"
 
 namespace harness::suite {
 namespace {
@@ -15,7 +18,6 @@ namespace fs = std::filesystem;
 
 const std::set<std::string> kBackends = {"shm", "fabric"};
 const std::set<std::string> kPaths = {"am", "direct", "auto"};
-const std::set<std::string> kProgress = {"async", "calls", "sync-only"};
 
 // The values of field `key` of the table at `idx`: a scalar or a list of scalars.
 std::vector<std::string> string_list(lua_State* L, int idx, const char* key,
@@ -67,6 +69,24 @@ void check_values(const std::vector<std::string>& vals, const std::set<std::stri
     if (!allowed.count(v)) throw UsageError(where + ": unknown " + what + " '" + v + "'");
 }
 
+// A manifest key that is not one of `known` is a typo that would silently widen or narrow
+// the matrix: an error naming it and the nearest known key.
+void check_keys(lua_State* L, int idx, const std::vector<std::string_view>& known,
+                const std::string& where) {
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    lua_pop(L, 1);
+    if (lua_type(L, -1) != LUA_TSTRING) continue;  // a list part (`cases` entries): checked there
+    const std::string key = lua_tostring(L, -1);
+    if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+    std::string msg = where + ": unknown field '" + key + "'";
+    if (const std::string near = nearest_word(key, known); !near.empty())
+      msg += " (did you mean '" + near + "'?)";
+    lua_pop(L, 1);
+    throw UsageError(msg);
+  }
+}
+
 bool glob_match(const std::string& pat, const std::string& s) {
   // '*' matches any run of characters; everything else is literal.
   std::function<bool(std::size_t, std::size_t)> m = [&](std::size_t p, std::size_t i) -> bool {
@@ -116,7 +136,9 @@ struct Pinned {
 
 class Expander {
  public:
-  Expander(const Overrides& o, Expansion& out) : o_(o), out_(out) {}
+  Expander(const Overrides& o, Expansion& out) : o_(o), out_(out) {
+    if (o_.progress) o_.progress = canonical_progress(*o_.progress);
+  }
 
   const ScriptInfo& script(const std::string& path) {
     auto it = out_.scripts.find(path);
@@ -144,9 +166,10 @@ class Expander {
            const std::string& expect, double timeout, const std::vector<std::string>& tags,
            const std::string& where, Pinned pinned = {}) {
     const ScriptInfo& info = script(script_path);
+    for (auto& p : progress) p = canonical_progress(p);
     // An entry whose matrix a command-line setting replaced (rather than narrowed) yields to
-    // an entry that names that value itself: `--progress sync-only` turns a plain entry into
-    // the same case as the entry written for sync-only, whose expectation is the one meant.
+    // an entry that names that value itself: `--progress sync_only` turns a plain entry into
+    // the same case as the entry written for sync_only, whose expectation is the one meant.
     const bool replaced = (o_.backend && !pinned.backends) || (o_.path && !pinned.paths) ||
                           (o_.progress && !pinned.progress) || (o_.ranks && !pinned.ranks);
     if (!narrow(backends, pinned.backends, o_.backend) || !narrow(paths, pinned.paths, o_.path) ||
@@ -158,7 +181,8 @@ class Expander {
     if (ranks.empty()) ranks = {info.ranks};
     check_values(backends, kBackends, "backend", where);
     check_values(paths, kPaths, "path", where);
-    check_values(progress, kProgress, "progress mode", where);
+    const auto& modes = progress_modes();
+    check_values(progress, {modes.begin(), modes.end()}, "progress mode", where);
 
     // Option values: the suite's lists, narrowed by -o for options this script declares.
     std::map<std::string, std::vector<std::string>> opts = option_lists;
@@ -234,7 +258,7 @@ class Expander {
   }
 
  private:
-  const Overrides& o_;
+  Overrides o_;
   Expansion& out_;
   struct Seen {
     std::size_t index;  // in out_.cases
@@ -266,7 +290,7 @@ std::vector<int> int_list(const std::vector<std::string>& v, const std::string& 
 
 // Every -o must name an option some script declares (scripts that failed to load are not
 // held against it: their case reports the load error).
-void check_options_declared(const Overrides& o, const Expansion& out, const std::string& target) {
+void check_options_declared(const Overrides& o, const Expansion& out, const std::string& input) {
   for (const auto& [k, v] : o.options) {
     bool used = false, unknown = false;
     for (const auto& [p, info] : out.scripts) {
@@ -275,13 +299,22 @@ void check_options_declared(const Overrides& o, const Expansion& out, const std:
     }
     if (used || unknown) continue;
     if (out.scripts.size() == 1)
-      throw UsageError("option '" + k + "' is not declared by " + target +
+      throw UsageError("option '" + k + "' is not declared by " + input +
                        Expander::declared_list(out.scripts.begin()->second));
-    throw UsageError("option '" + k + "' is not declared by any script of " + target);
+    throw UsageError("option '" + k + "' is not declared by any script of " + input);
   }
 }
 
 }  // namespace
+
+std::string canonical_progress(const std::string& mode) {
+  return mode == "sync-only" ? "sync_only" : mode;
+}
+
+const std::vector<std::string>& progress_modes() {
+  static const std::vector<std::string> modes = {"async", "calls", "sync_only"};
+  return modes;
+}
 
 bool is_manifest(const std::string& path) {
   lua::LuaState st;
@@ -295,34 +328,38 @@ bool is_manifest(const std::string& path) {
   return yes;
 }
 
-Expansion expand(const std::string& target, const Overrides& o) {
+Expansion expand(const std::string& input, const Overrides& o) {
   Expansion out;
-  if (!is_manifest(target)) {
+  if (!is_manifest(input)) {
     Expander ex(o, out);
-    const ScriptInfo& info = ex.script(target);
-    check_options_declared(o, out, target);
-    ex.add(target, script_stem(target), {}, {}, {}, {}, {}, "", 60, {}, target);
+    const ScriptInfo& info = ex.script(input);
+    check_options_declared(o, out, input);
+    ex.add(input, script_stem(input), {}, {}, {}, {}, {}, "", 60, {}, input);
     (void)info;
     return out;
   }
 
   lua::LuaState st;
   lua_State* L = st.get();
-  load_table(L, target);
+  load_table(L, input);
   const int t = lua_gettop(L);
-  const fs::path dir = fs::path(target).parent_path();
+  const fs::path dir = fs::path(input).parent_path();
+  check_keys(L, t,
+             {"name", "scripts_dir", "timeout", "backends", "paths", "progress", "ranks",
+              "exclude", "cases"},
+             input);
   lua_getfield(L, t, "name");
-  out.suite = lua_isstring(L, -1) ? lua_tostring(L, -1) : fs::path(target).stem().string();
+  out.suite = lua_isstring(L, -1) ? lua_tostring(L, -1) : fs::path(input).stem().string();
   lua_pop(L, 1);
   lua_getfield(L, t, "scripts_dir");
   const fs::path scripts_dir = dir / (lua_isstring(L, -1) ? lua_tostring(L, -1) : ".");
   lua_pop(L, 1);
 
-  const auto d_backends = string_list(L, t, "backends", target);
-  const auto d_paths = string_list(L, t, "paths", target);
-  const auto d_progress = string_list(L, t, "progress", target);
-  const auto d_ranks = string_list(L, t, "ranks", target);
-  const double d_timeout = number_field(L, t, "timeout", target).value_or(60);
+  const auto d_backends = string_list(L, t, "backends", input);
+  const auto d_paths = string_list(L, t, "paths", input);
+  const auto d_progress = string_list(L, t, "progress", input);
+  const auto d_ranks = string_list(L, t, "ranks", input);
+  const double d_timeout = number_field(L, t, "timeout", input).value_or(60);
 
   Expander ex(o, out);
   lua_getfield(L, t, "cases");
@@ -331,7 +368,7 @@ Expansion expand(const std::string& target, const Overrides& o) {
   for (lua_Integer i = 1; i <= n; ++i) {
     lua_rawgeti(L, cases, i);
     const int c = lua_gettop(L);
-    const std::string where = target + ": cases[" + std::to_string(i) + "]";
+    const std::string where = input + ": cases[" + std::to_string(i) + "]";
     std::string script;
     if (lua_isstring(L, c)) {
       script = lua_tostring(L, c);
@@ -355,6 +392,10 @@ Expansion expand(const std::string& target, const Overrides& o) {
     double timeout = d_timeout;
     Pinned pinned;
     if (lua_istable(L, c)) {
+      check_keys(L, c,
+                 {"script", "backends", "paths", "progress", "ranks", "tags", "expect",
+                  "timeout", "options"},
+                 where);
       if (auto v = string_list(L, c, "backends", where); !v.empty())
         backends = v, pinned.backends = true;
       if (auto v = string_list(L, c, "paths", where); !v.empty()) paths = v, pinned.paths = true;
@@ -384,7 +425,7 @@ Expansion expand(const std::string& target, const Overrides& o) {
   }
   lua_pop(L, 1);
 
-  check_options_declared(o, out, target);
+  check_options_declared(o, out, input);
 
   lua_getfield(L, t, "exclude");
   if (lua_isstring(L, -1)) {

@@ -10,12 +10,12 @@
 
 #include <map>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "suite/case_spec.hpp"
 #include "suite/script_info.hpp"
+#include "suite/usage_error.hpp"
 
 namespace harness::suite {
 
@@ -33,10 +33,6 @@ struct Overrides {
   std::string filter;                           // keep ids containing this text
 };
 
-// A bad manifest, an undeclared option, a bad value: the message names the file and field.
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 struct Expansion {
   std::string suite;                  // "" for a single script
@@ -45,9 +41,16 @@ struct Expansion {
   std::map<std::string, ScriptInfo> scripts;                // by script path
 };
 
+// Progress modes as cases, ids and reports spell them: async, calls, sync_only (CLI values
+// are snake_case, like `--sync flush_local`).
+const std::vector<std::string>& progress_modes();
+// The canonical spelling of a progress mode; "sync-only", the old spelling that users'
+// scripts and manifests may hold, is still accepted and becomes "sync_only".
+std::string canonical_progress(const std::string& mode);
+
 // True when `path` is a suite manifest (its table has `cases`).
 bool is_manifest(const std::string& path);
 
-Expansion expand(const std::string& target, const Overrides& o);
+Expansion expand(const std::string& input, const Overrides& o);
 
 }  // namespace harness::suite

@@ -7,6 +7,7 @@
 
 #include "lua/lua_rma.hpp"
 #include "lua/lua_state.hpp"
+#include "suite/case_table.hpp"
 
 namespace harness::suite {
 namespace {
@@ -50,89 +51,56 @@ std::string type_of(lua_State* L, int idx) {
   }
 }
 
-// Reads the case table at the top of the stack into `info`; returns an error text or "".
-std::string read_case_table(lua_State* L, ScriptInfo& info) {
-  if (!lua_istable(L, -1))
-    return "the script must return a case table, it returned " + std::string(luaL_typename(L, -1));
+// Reads the case table at the top of the stack into `info`, after check_case_table() made
+// sure every field is one it knows, of the type it expects.
+void read_case_table(lua_State* L, ScriptInfo& info) {
   const int t = lua_gettop(L);
-
-  lua_getfield(L, t, "name");
-  if (lua_isstring(L, -1))
-    info.name = lua_tostring(L, -1);
-  else if (!lua_isnil(L, -1))
-    return "`name` must be a string";
-  lua_pop(L, 1);
+  check_case_table(L, t, info.path);
 
   lua_getfield(L, t, "ranks");
-  if (lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 1)
-    info.ranks = static_cast<int>(lua_tointeger(L, -1));
-  else if (!lua_isnil(L, -1))
-    return "`ranks` must be a positive integer";
+  if (lua_isinteger(L, -1)) info.ranks = static_cast<int>(lua_tointeger(L, -1));
   lua_pop(L, 1);
 
   lua_getfield(L, t, "iterations");
-  if (lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 1)
-    info.iterations = static_cast<int>(lua_tointeger(L, -1));
-  else if (!lua_isnil(L, -1))
-    return "`iterations` must be a positive integer";
+  if (lua_isinteger(L, -1)) info.iterations = static_cast<int>(lua_tointeger(L, -1));
   lua_pop(L, 1);
 
   lua_getfield(L, t, "expect");
-  if (lua_isstring(L, -1)) {
-    info.expect = lua_tostring(L, -1);
-    if (info.expect != "pass" && info.expect != "deadlock")
-      return "`expect` must be \"pass\" or \"deadlock\", not \"" + info.expect + "\"";
-  } else if (!lua_isnil(L, -1)) {
-    return "`expect` must be a string";
-  }
+  if (lua_isstring(L, -1)) info.expect = lua_tostring(L, -1);
   lua_pop(L, 1);
 
   for (const char* hook : {"setup", "run", "check", "teardown"}) {
     lua_getfield(L, t, hook);
-    if (lua_isfunction(L, -1))
-      info.hooks.emplace_back(hook);
-    else if (!lua_isnil(L, -1))
-      return "`" + std::string(hook) + "` must be a function";
+    if (lua_isfunction(L, -1)) info.hooks.emplace_back(hook);
     lua_pop(L, 1);
   }
 
   lua_getfield(L, t, "messages");
-  const bool varies =
-      lua_type(L, -1) == LUA_TSTRING && std::string_view(lua_tostring(L, -1)) == "varies";
   info.messages = lua_isnil(L, -1)        ? "none"
                   : lua_istable(L, -1)    ? "table"
                   : lua_isfunction(L, -1) ? "function"
-                  : varies                ? "varies"
-                                          : "";
+                                          : "varies";
   lua_pop(L, 1);
-  if (info.messages.empty()) return "`messages` must be a table, a function or \"varies\"";
 
   lua_getfield(L, t, "options");
   if (lua_istable(L, -1)) {
     const int o = lua_gettop(L);
     lua_pushnil(L);
     while (lua_next(L, o)) {
-      if (lua_type(L, -2) != LUA_TSTRING) return "option names must be strings";
       OptionDecl d;
       d.name = lua_tostring(L, -2);
-      if (!lua_istable(L, -1)) return "option `" + d.name + "` must be {description, default}";
       lua_rawgeti(L, -1, 1);
-      d.description = lua_isstring(L, -1) ? lua_tostring(L, -1) : "";
+      d.description = lua_tostring(L, -1);
       lua_pop(L, 1);
       lua_rawgeti(L, -1, 2);
       d.type = type_of(L, -1);
       d.default_value = value_text(L, -1);
       lua_pop(L, 1);
-      if (d.type.empty())
-        return "option `" + d.name + "` needs a default that is a number, string or boolean";
       info.options.push_back(std::move(d));
       lua_pop(L, 1);
     }
-  } else if (!lua_isnil(L, -1)) {
-    return "`options` must be a table";
   }
   lua_pop(L, 1);
-  return "";
 }
 
 }  // namespace
@@ -166,8 +134,7 @@ ScriptInfo load_script_info(const std::string& path) {
         failure.where.empty() ? failure.message : failure.where + ": " + failure.message;
     return info;
   }
-  std::string err = read_case_table(L, info);
-  if (!err.empty()) info.load_error = path + ": " + err;
+  read_case_table(L, info);
   return info;
 }
 

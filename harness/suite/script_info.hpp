@@ -1,5 +1,5 @@
 // script_info.hpp — what a case script declares, read in the parent without running any hook:
-// name, default rank count, options with descriptions and defaults, hooks present, expected
+// its name (the file's stem: the one name ids, reports and describe use), default rank count, options with descriptions and defaults, hooks present, expected
 // outcome, iterations and the message counts it checks.
 //
 // A script's top level runs here with a descriptive `rma` table (names and constants, no
@@ -22,19 +22,21 @@ struct OptionDecl {
 
 struct ScriptInfo {
   std::string path;
-  std::string name;
+  std::string name;                      // the file's stem
   int ranks = 2;
   std::vector<OptionDecl> options;
   std::vector<std::string> hooks;        // setup, run, check, teardown present
   std::string expect = "pass";
   int iterations = 1;
-  std::string messages;                  // "none", "table", "function"
+  std::string messages;                  // "none", "table", "function", "varies"
   std::string description;               // the script's leading comment block
-  // When loading failed: where and what (the case still runs, so ranks report it).
+  // When the script failed to run (a Lua error): where and what. The case still runs, so
+  // its ranks report the error as the case's.
   std::optional<std::string> load_error;
 };
 
-// Never throws for a broken script: load_error says what was wrong.
+// A script whose top level fails sets load_error; one whose case table breaks the contract
+// (suite/case_table.hpp) throws UsageError naming the file, the field and what was expected.
 ScriptInfo load_script_info(const std::string& path);
 
 // Checks `value` against the declared type; returns the error text, or "" if it fits.

@@ -3,6 +3,7 @@
 #include <string_view>
 
 #include "lua/lua_rma.hpp"
+#include "suite/case_table.hpp"
 
 namespace harness::worker {
 
@@ -133,20 +134,24 @@ bool ScriptSession::declared_messages(json& out, lua::LuaFailure& f) {
     lua_pushvalue(L, ctx_idx_);
     if (!lua::protected_call(L, 1, 1, f)) return false;
   }
+  // The declared table was checked in the parent (suite/case_table.hpp); what a function
+  // returns is checked here, against the same contract.
+  std::string err;
   if (lua_istable(L, -1)) {
-    json expected = json::object();
-    lua_pushnil(L);
-    while (lua_next(L, -2)) {
-      if (lua_type(L, -2) == LUA_TSTRING && lua_isinteger(L, -1))
-        expected[lua_tostring(L, -2)] = lua_tointeger(L, -1);
-      lua_pop(L, 1);
-    }
+    json expected;
+    err = suite::read_message_counts(L, -1, expected);
     out = expected;
   } else if (lua_type(L, -1) == LUA_TSTRING && std::string_view(lua_tostring(L, -1)) == "varies") {
     out = "varies";
+  } else if (!lua_isnil(L, -1)) {
+    err = "expected a table of integer counts, nil or \"varies\", got " +
+          suite::describe_value(L, -1);
   }
   lua_pop(L, 1);
-  return true;
+  if (err.empty()) return true;
+  f.where = spec_.script;
+  f.message = "case table: field 'messages': " + err;
+  return false;
 }
 
 void ScriptSession::add_context(json& result) {

@@ -14,7 +14,7 @@ CaseResult passed_case(const std::string& id) {
   c.id = id;
   c.script = "lua_scripts/lock_put_unlock.lua";
   c.name = "lock-put-unlock";
-  c.status = Status::pass;
+  c.status = Verdict::pass;
   c.ranks = 2;
   c.backend = "shm";
   c.path = "am";
@@ -210,7 +210,7 @@ Report sample_report() {
   r.cases.push_back(passed_case("conformance/lock_put_unlock[shm,am,np=2]"));
 
   CaseResult fail = passed_case("conformance/fence_put[shm,am,np=2]");
-  fail.status = Status::fail;
+  fail.status = Verdict::fail;
   fail.messages.total = 3;
   fail.messages.by_type = {{"lock_put", 1}, {"unlock_ack", 2}};
   fail.messages.expected = {{"total", 2}, {"lock_put", 1}, {"unlock_ack", 1}};
@@ -221,20 +221,20 @@ Report sample_report() {
 
   CaseResult must_deadlock = passed_case("conformance/lock_self_deadlock[shm,am,np=2]");
   must_deadlock.expected = "deadlock";
-  must_deadlock.status = Status::deadlock;
+  must_deadlock.status = Verdict::deadlock;
   must_deadlock.messages.measured = false;
   must_deadlock.rank_states = blocked_rank_states();
   r.cases.push_back(must_deadlock);
 
   CaseResult timeout = passed_case("progress/pscw_no_progress[shm,am,np=2]");
-  timeout.status = Status::timeout;
+  timeout.status = Verdict::timeout;
   timeout.reason = "no progress within 10 s";
   timeout.rank_states = blocked_rank_states();
   timeout.metrics = {{"latency_us", 1.5}};
   r.cases.push_back(timeout);
 
   CaseResult crash = passed_case("progress/rput_crash[fabric,direct,np=2]");
-  crash.status = Status::crash;
+  crash.status = Verdict::crash;
   crash.backend = "fabric";
   crash.provider = "tcp";
   crash.path = "direct";
@@ -242,12 +242,12 @@ Report sample_report() {
   r.cases.push_back(crash);
 
   CaseResult error = passed_case("conformance/bad_script[shm,am,np=2]");
-  error.status = Status::error;
+  error.status = Verdict::error;
   error.failures = {{0, "lua_scripts/bad_script.lua:3", "attempt to call a nil value"}};
   r.cases.push_back(error);
 
   CaseResult skip = passed_case("fabric/atomics[fabric,direct,np=2]");
-  skip.status = Status::skip;
+  skip.status = Verdict::skip;
   skip.messages.measured = false;
   skip.reason = "provider tcp has no native atomics";
   r.cases.push_back(skip);

@@ -45,7 +45,7 @@ constexpr auto kPaths = make_names<Path>(std::pair{Path::am, std::string_view("a
 constexpr auto kProgress =
     make_names<ProgressMode>(std::pair{ProgressMode::async, std::string_view("async")},
                              std::pair{ProgressMode::calls, std::string_view("calls")},
-                             std::pair{ProgressMode::sync_only, std::string_view("sync-only")});
+                             std::pair{ProgressMode::sync_only, std::string_view("sync_only")});
 
 }  // namespace
 
@@ -116,6 +116,9 @@ std::optional<Flavor> parse_flavor(std::string_view n) { return kFlavors.parse(n
 std::string_view to_string(Path p) { return kPaths.name(p); }
 std::optional<Path> parse_path(std::string_view n) { return kPaths.parse(n); }
 std::string_view to_string(ProgressMode m) { return kProgress.name(m); }
-std::optional<ProgressMode> parse_progress_mode(std::string_view n) { return kProgress.parse(n); }
+// "sync-only" is the spelling before CLI values became snake_case; still accepted.
+std::optional<ProgressMode> parse_progress_mode(std::string_view n) {
+  return kProgress.parse(n == "sync-only" ? std::string_view("sync_only") : n);
+}
 
 }  // namespace rma

@@ -1,7 +1,7 @@
 -- Expectation failures are collected and reported with file:line; rma.skip in setup on
 -- every rank makes the case a skip (option `mode` chooses).
+-- tests/e2e/foundation_test.cpp checks the file:line reported: keep the lines where they are.
 return {
-  name = "fail and skip",
   ranks = 2,
   options = { mode = {"fail | skip | fail_call", "fail"} },
   setup = function(ctx)

@@ -1,6 +1,6 @@
 -- Calls a function that does not exist.
+-- tests/e2e/foundation_test.cpp checks the file:line reported: keep the lines where they are.
 return {
-  name = "missing function",
   ranks = 2,
   setup = function(ctx)
     rma.barrier()

@@ -1,0 +1,24 @@
+// launcher_executor.hpp — carrying out a case the usual way: the launcher spawns its rank
+// processes, watches them and reports (launcher/launcher.hpp). `run` and `bench` use it.
+#pragma once
+
+#include "cli/pipeline.hpp"
+#include "launcher/topology.hpp"
+
+namespace harness::cli {
+
+class LauncherExecutor final : public CaseExecutor {
+ public:
+  // Sweeps segments stale runs left behind. With `warn_shared_cores`, a case with more ranks
+  // than cores gets a warning (its latencies include time slicing).
+  LauncherExecutor(const RunArgs& args, const launcher::Topology& topology,
+                   bool warn_shared_cores);
+  Executed execute(const suite::CaseSpec& spec) override;
+
+ private:
+  launcher::LaunchOptions options_;
+  const launcher::Topology& topology_;
+  bool warn_shared_cores_;
+};
+
+}  // namespace harness::cli

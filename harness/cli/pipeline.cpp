@@ -1,0 +1,161 @@
+#include "cli/pipeline.hpp"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+#include <iostream>
+
+#include "cli/app.hpp"
+#include "cli/progress_line.hpp"
+#include "launcher/rank_results.hpp"
+#include "reports/bench_table_writer.hpp"
+#include "reports/console_writer.hpp"
+#include "reports/report_dir.hpp"
+#include "version.hpp"
+
+namespace harness::cli {
+namespace {
+
+void on_stop_signal(int) { launcher::request_stop(); }
+
+// The running case is stopped and reported; the loop then ends (stops_between_cases).
+void install_stop_handlers() {
+  struct sigaction sa {};
+  sa.sa_handler = on_stop_signal;
+  ::sigaction(SIGINT, &sa, nullptr);
+  ::sigaction(SIGTERM, &sa, nullptr);
+  ::signal(SIGPIPE, SIG_IGN);  // a rank that died must not take the parent with it
+}
+
+std::string utc_now() {
+  std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+std::string host_name() {
+  char buf[256] = {};
+  ::gethostname(buf, sizeof buf - 1);
+  return buf;
+}
+
+reports::CaseResult excluded_result(const suite::CaseSpec& c, const std::string& reason) {
+  reports::CaseResult r = launcher::base_result(c);
+  r.status = reports::Verdict::skip;
+  r.reason = "excluded: " + reason;
+  return r;
+}
+
+}  // namespace
+
+void parse_script_options(RunArgs& args) {
+  for (const auto& kv : args.options) {
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw suite::UsageError("-o " + kv + ": expected name=value");
+    args.overrides.options[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+}
+
+suite::Expansion expand_input(RunArgs& args) {
+  parse_script_options(args);
+  suite::Expansion ex = suite::expand(args.input, args.overrides);
+  if (ex.cases.empty() && ex.excluded.empty())
+    throw suite::UsageError(args.input + ": no case to run" +
+                            (args.overrides.filter.empty() ? "" : " matches --filter"));
+  return ex;
+}
+
+int run_pipeline(const RunArgs& args, const RunPlan& plan, CaseExecutor& executor) {
+  install_stop_handlers();
+  const bool reporting = executor.reports();
+  const bool tty = reporting && ::isatty(STDOUT_FILENO);
+
+  reports::Report report;
+  report.context.rmabench_version = rmabench_version();
+  report.context.git_revision = git_revision();
+  report.context.host = host_name();
+  report.context.command = plan.command;
+  report.context.started_at = utc_now();
+  report.context.topology = plan.topology;
+  report.context.options = plan.options;
+
+  auto write_reports = [&]() -> bool {
+    if (!reporting || args.report_dir.empty()) return true;
+    try {
+      reports::write_report_dir(report, args.report_dir, args.formats);
+      return true;
+    } catch (const std::exception& e) {
+      std::cerr << "rmabench: cannot write reports to " << args.report_dir << ": " << e.what()
+                << "\n";
+      return false;
+    }
+  };
+
+  reports::ConsoleWriter console(std::cout, tty);
+  const auto& cases = plan.expansion.cases;
+  // Rank logs (-v) share the terminal: a status line would be torn by them.
+  ProgressLine progress(std::cout, cases.size(), tty && !args.verbose);
+  auto show = [&](const reports::CaseResult& r, const std::string& counter) {
+    if (!reporting) return;
+    progress.print([&] {
+      console.case_line(r, counter);
+      if (!r.passed() && !r.skipped()) console.details(r);
+    });
+  };
+
+  const auto t0 = std::chrono::steady_clock::now();
+  for (const auto& [c, reason] : plan.expansion.excluded) {
+    report.cases.push_back(excluded_result(c, reason));
+    show(report.cases.back(), "");
+  }
+  int exit_code = kExitOk;
+  for (std::size_t k = 0; k < cases.size(); ++k) {
+    const suite::CaseSpec& c = cases[k];
+    if (executor.stops_between_cases() && launcher::stop_requested()) {
+      exit_code = kExitRunError;
+      break;
+    }
+    progress.started(k + 1, c.id);
+    Executed done;
+    try {
+      done = executor.execute(c);
+    } catch (const launcher::LaunchError& e) {
+      progress.print([&] { std::cerr << "rmabench: cannot run " << c.id << ": " << e.what() << "\n"; });
+      exit_code = kExitRunError;
+      break;
+    }
+    // One name per pattern: the report's `name` is the stem the id is made of.
+    done.outcome.result.name = c.stem;
+    report.cases.push_back(std::move(done.outcome.result));
+    for (auto& b : done.outcome.benchmarks) report.benchmarks.push_back(std::move(b));
+    show(report.cases.back(), progress.counter());
+    if (executor.writes_after_each_case()) {
+      report.summary.duration_s =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      report.finish();
+      write_reports();
+    }
+    if (launcher::stop_requested()) exit_code = kExitRunError;
+    if (done.last) break;
+  }
+  progress.done();
+  report.summary.duration_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  report.finish();
+  if (!reporting) return kExitOk;
+
+  if (!write_reports()) exit_code = kExitRunError;
+  if (plan.bench_table) {
+    std::cout << "\n";
+    reports::write_bench_table(report.benchmarks, std::cout);
+  }
+  console.summary(report);
+  if (exit_code != kExitOk) return exit_code;
+  return report.summary.failed > 0 ? kExitFailed : kExitOk;
+}
+
+}  // namespace harness::cli

@@ -1,0 +1,314 @@
+#include "suite/case_table.hpp"
+
+#include <lauxlib.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+namespace harness::suite {
+namespace {
+
+constexpr std::string_view kHooks[] = {"setup", "run", "check", "teardown"};
+
+bool is_hook(std::string_view f) {
+  return std::find(std::begin(kHooks), std::end(kHooks), f) != std::end(kHooks);
+}
+
+// One problem, with the line it can be pinned to (0: unknown).
+struct Problem {
+  int line = 0;
+  std::string text;
+};
+
+class Checker {
+ public:
+  Checker(lua_State* L, int t, const std::string& file) : L_(L), t_(t), file_(file) {}
+
+  void run() {
+    lua_pushnil(L_);
+    while (lua_next(L_, t_)) {
+      if (lua_type(L_, -2) != LUA_TSTRING) {
+        // A positional entry (a stray `function ... end` or value with no name).
+        std::string key = lua_isinteger(L_, -2) ? "[" + std::to_string(lua_tointeger(L_, -2)) + "]"
+                                                : describe_value(L_, -2);
+        add(value_line(-1, ""), "entry " + key +
+                                    " has no field name (the case table holds named fields "
+                                    "only, e.g. run = function(ctx) ... end)");
+      } else {
+        const std::string key = lua_tostring(L_, -2);
+        field(key);
+      }
+      lua_pop(L_, 1);
+    }
+  }
+
+  std::vector<Problem> problems;
+
+ private:
+  void add(int line, std::string text) { problems.push_back({line, std::move(text)}); }
+
+  // The value of `key` is at the top of the stack.
+  void field(const std::string& key) {
+    const auto& known = case_table_fields();
+    if (std::find(known.begin(), known.end(), key) == known.end()) {
+      std::string msg = "unknown field '" + key + "'";
+      const std::string near = nearest_word(key, known);
+      if (!near.empty()) {
+        msg += " (did you mean '" + near + "'?)";
+      } else {
+        msg += " (known fields:";
+        for (auto f : known) msg += " " + std::string(f);
+        msg += ")";
+      }
+      add(value_line(-1, key), msg);
+      return;
+    }
+    if (is_hook(key)) {
+      if (!lua_isfunction(L_, -1)) wrong(key, "a function(ctx)");
+    } else if (key == "name") {
+      const std::string stem = std::filesystem::path(file_).stem().string();
+      if (lua_type(L_, -1) != LUA_TSTRING)
+        wrong(key, "a string, the file's stem \"" + stem + "\" (or leave it out)");
+      else if (stem != lua_tostring(L_, -1))
+        add(line_of(key), "field 'name': expected the file's stem \"" + stem +
+                              "\" (ids and reports use it; leave `name` out), got \"" +
+                              lua_tostring(L_, -1) + "\"");
+    } else if (key == "ranks" || key == "iterations") {
+      if (!lua_isinteger(L_, -1) || lua_tointeger(L_, -1) < 1) wrong(key, "a positive integer");
+    } else if (key == "expect") {
+      const bool ok = lua_type(L_, -1) == LUA_TSTRING &&
+                      (std::string_view(lua_tostring(L_, -1)) == "pass" ||
+                       std::string_view(lua_tostring(L_, -1)) == "deadlock");
+      if (!ok) wrong(key, "\"pass\" or \"deadlock\"");
+    } else if (key == "messages") {
+      messages();
+    } else if (key == "options") {
+      options();
+    }
+  }
+
+  void wrong(const std::string& key, const std::string& expected) {
+    add(value_line(-1, key),
+        "field '" + key + "': expected " + expected + ", got " + describe_value(L_, -1));
+  }
+
+  void messages() {
+    const int v = lua_gettop(L_);
+    if (lua_isfunction(L_, v)) return;  // checked in the rank, on what it returns
+    if (lua_type(L_, v) == LUA_TSTRING && std::string_view(lua_tostring(L_, v)) == "varies")
+      return;
+    if (!lua_istable(L_, v)) {
+      wrong("messages",
+            "a table of integer counts ({ total = 2, put = 1 }), a function(ctx) or \"varies\"");
+      return;
+    }
+    nlohmann::json counts;
+    const std::string err = read_message_counts(L_, v, counts);
+    if (!err.empty()) add(line_of("messages"), "field 'messages': " + err);
+  }
+
+  void options() {
+    const int o = lua_gettop(L_);
+    if (!lua_istable(L_, o)) {
+      wrong("options", "a table { name = {\"description\", default} }");
+      return;
+    }
+    lua_pushnil(L_);
+    while (lua_next(L_, o)) {
+      const int e = lua_gettop(L_);
+      if (lua_type(L_, e - 1) != LUA_TSTRING) {
+        add(line_of("options"), "field 'options': option names must be strings, got " +
+                                    describe_value(L_, e - 1));
+        lua_pop(L_, 1);
+        continue;
+      }
+      const std::string name = lua_tostring(L_, e - 1);
+      const std::string what = "field 'options': option '" + name + "': expected ";
+      bool ok = lua_istable(L_, e) && lua_rawlen(L_, e) == 2;
+      if (ok) {
+        // Nothing but the two positional entries.
+        int n = 0;
+        lua_pushnil(L_);
+        while (lua_next(L_, e)) {
+          ++n;
+          lua_pop(L_, 1);
+        }
+        ok = n == 2;
+      }
+      if (!ok) {
+        add(line_of(name), what + "{\"description\", default}, got " + describe_value(L_, e));
+      } else {
+        lua_rawgeti(L_, e, 1);
+        if (lua_type(L_, -1) != LUA_TSTRING)
+          add(line_of(name), what + "a string description first, got " + describe_value(L_, -1));
+        lua_pop(L_, 1);
+        lua_rawgeti(L_, e, 2);
+        const int t = lua_type(L_, -1);
+        if (t != LUA_TNUMBER && t != LUA_TSTRING && t != LUA_TBOOLEAN)
+          add(line_of(name),
+              what + "a default that is a number, string or boolean, got " + describe_value(L_, -1));
+        lua_pop(L_, 1);
+      }
+      lua_pop(L_, 1);
+    }
+  }
+
+  // The line of the value at `idx`: a Lua function's first line, else the line assigning
+  // `key` in the file.
+  int value_line(int idx, const std::string& key) {
+    if (lua_isfunction(L_, idx) && !lua_iscfunction(L_, idx)) {
+      lua_Debug ar;
+      lua_pushvalue(L_, idx);
+      lua_getinfo(L_, ">S", &ar);
+      if (ar.source && ar.source[0] == '@' && file_ == ar.source + 1 && ar.linedefined > 0)
+        return ar.linedefined;
+    }
+    return key.empty() ? 0 : line_of(key);
+  }
+
+  // The one line of the file that assigns `key` ("key =" at a line's start); 0 when there is
+  // none or more than one.
+  int line_of(const std::string& key) {
+    if (!lines_read_) {
+      std::ifstream in(file_);
+      for (std::string l; std::getline(in, l);) lines_.push_back(l);
+      lines_read_ = true;
+    }
+    int found = 0;
+    for (std::size_t i = 0; i < lines_.size(); ++i) {
+      const std::string& l = lines_[i];
+      std::size_t p = l.find_first_not_of(" \t");
+      if (p == std::string::npos || l.compare(p, key.size(), key) != 0) continue;
+      p = l.find_first_not_of(" \t", p + key.size());
+      if (p == std::string::npos || l[p] != '=' || (p + 1 < l.size() && l[p + 1] == '=')) continue;
+      if (found) return 0;
+      found = static_cast<int>(i + 1);
+    }
+    return found;
+  }
+
+  lua_State* L_;
+  int t_;
+  const std::string& file_;
+  bool lines_read_ = false;
+  std::vector<std::string> lines_;
+};
+
+}  // namespace
+
+const std::vector<std::string_view>& case_table_fields() {
+  static const std::vector<std::string_view> fields = {
+      "name", "ranks", "options", "setup", "run", "check", "teardown", "messages", "expect",
+      "iterations"};
+  return fields;
+}
+
+void check_case_table(lua_State* L, int idx, const std::string& file) {
+  const int t = lua_absindex(L, idx);
+  if (!lua_istable(L, t))
+    throw UsageError(file + ": the script must return a case table, it returned " +
+                     luaL_typename(L, t));
+  Checker c(L, t, file);
+  c.run();
+  if (c.problems.empty()) return;
+  std::sort(c.problems.begin(), c.problems.end(), [](const Problem& a, const Problem& b) {
+    return a.line != b.line ? a.line < b.line : a.text < b.text;
+  });
+  std::string msg;
+  for (const auto& p : c.problems) {
+    if (!msg.empty()) msg += "\n";
+    msg += file + (p.line ? ":" + std::to_string(p.line) : "") + ": case table: " + p.text;
+  }
+  throw UsageError(msg);
+}
+
+std::string read_message_counts(lua_State* L, int idx, nlohmann::json& out) {
+  const int t = lua_absindex(L, idx);
+  out = nlohmann::json::object();
+  // Sorted, so the first problem named is the same every run.
+  std::map<std::string, std::string> problems;
+  lua_pushnil(L);
+  while (lua_next(L, t)) {
+    if (lua_type(L, -2) != LUA_TSTRING) {
+      problems.emplace("", "keys must be packet type names or \"total\", got " +
+                               describe_value(L, -2));
+      lua_pop(L, 1);
+      continue;
+    }
+    const std::string key = lua_tostring(L, -2);
+    // A float with an integral value (4 / 2) is that integer (lua_tointegerx converts only
+    // exact values); 2.5 is not a count, nor is the string "2".
+    int exact = 0;
+    const lua_Integer n = lua_type(L, -1) == LUA_TNUMBER ? lua_tointegerx(L, -1, &exact) : 0;
+    if (!exact) {
+      problems.emplace(key, "entry '" + key + "': expected an integer count, got " +
+                                describe_value(L, -1) +
+                                (lua_type(L, -1) == LUA_TNUMBER ? " (use // for integer division)"
+                                                                : ""));
+      lua_pop(L, 1);
+      continue;
+    }
+    if (n < 0)
+      problems.emplace(key, "entry '" + key + "': expected a count >= 0, got " +
+                                std::to_string(n));
+    else
+      out[key] = n;
+    lua_pop(L, 1);
+  }
+  if (problems.empty()) return "";
+  std::string msg;
+  for (const auto& [k, p] : problems) msg += (msg.empty() ? "" : "; ") + p;
+  return msg;
+}
+
+std::string nearest_word(std::string_view word, const std::vector<std::string_view>& known) {
+  // Optimal string alignment distance: insert, delete, substitute, swap two neighbours.
+  auto distance = [](std::string_view a, std::string_view b) {
+    std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+    for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+    for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i)
+      for (std::size_t j = 1; j <= b.size(); ++j) {
+        const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+        d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+        if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+          d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    return d[a.size()][b.size()];
+  };
+  std::string best;
+  std::size_t best_d = 0;
+  for (auto k : known) {
+    const std::size_t dist = distance(word, k);
+    if (best.empty() || dist < best_d) best = std::string(k), best_d = dist;
+  }
+  // Near enough to be a typo: at most 2 edits, and fewer than half the word's letters.
+  const std::size_t limit = std::min<std::size_t>(2, std::max<std::size_t>(1, word.size() / 2));
+  return best_d <= limit ? best : "";
+}
+
+std::string describe_value(lua_State* L, int idx) {
+  switch (lua_type(L, idx)) {
+    case LUA_TSTRING: {
+      std::string s = lua_tostring(L, idx);
+      if (s.size() > 40) s = s.substr(0, 40) + "...";
+      return "string \"" + s + "\"";
+    }
+    case LUA_TNUMBER: {
+      // luaL_tolstring pushes a copy: lua_tostring would turn the slot itself into a string.
+      const int at = lua_absindex(L, idx);
+      std::string s = lua_isinteger(L, at) ? "integer " : "number ";
+      s += luaL_tolstring(L, at, nullptr);
+      lua_pop(L, 1);
+      return s;
+    }
+    case LUA_TBOOLEAN:
+      return std::string("boolean ") + (lua_toboolean(L, idx) ? "true" : "false");
+    default:
+      return luaL_typename(L, idx);
+  }
+}
+
+}  // namespace harness::suite

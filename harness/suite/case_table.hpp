@@ -1,0 +1,45 @@
+// case_table.hpp — the case table's contract, checked in one place: the fields a script may
+// return (lua_scripts/API.md, "Case table"), the type each must have, and the integer
+// counts of `messages`. `run`, `bench`, `list` and `describe` all check it (through
+// load_script_info) before any rank starts, so a typo never turns a case vacuous:
+//
+//   lua_scripts/x.lua:12: case table: unknown field 'chekc' (did you mean 'check'?)
+//   lua_scripts/x.lua:3: case table: field 'ranks': expected a positive integer, got string "four"
+//
+// The line is the one where the field can be found (a function's first line, else the one
+// line of the file that assigns the field); when neither is known the message names the file.
+#pragma once
+
+#include <lua.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "suite/usage_error.hpp"
+
+namespace harness::suite {
+
+// Every field of the case table, in the order API.md lists them.
+const std::vector<std::string_view>& case_table_fields();
+
+// Checks the table at `idx` against the contract; throws UsageError with one line per
+// problem ("FILE[:LINE]: case table: ..."). `file` is the script's path: `name`, when given,
+// must equal its stem.
+void check_case_table(lua_State* L, int idx, const std::string& file);
+
+// Reads a `messages` table (packet type or "total" -> count) at `idx` into `out`; returns ""
+// or what is wrong ("entry 'total': expected an integer count, got number 2.5"). Used on the
+// declared table in the parent and on what a `messages` function returned in the rank.
+std::string read_message_counts(lua_State* L, int idx, nlohmann::json& out);
+
+// The word of `known` nearest to `word` by edit distance (adjacent transpositions count
+// one), or "" when none is near enough to be a likely typo.
+std::string nearest_word(std::string_view word, const std::vector<std::string_view>& known);
+
+// A Lua value for an error message: `string "four"`, `number 2.5`, `table`.
+std::string describe_value(lua_State* L, int idx);
+
+}  // namespace harness::suite

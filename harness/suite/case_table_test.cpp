@@ -1,0 +1,200 @@
+// The case table's contract: every rejection names the file, the line where it is known, the
+// field and what was expected; a valid table loads.
+#include "suite/case_table.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "lua/lua_state.hpp"
+#include "suite/script_info.hpp"
+
+namespace harness::suite {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Writes `body` as DIR/stem.lua and returns its path.
+std::string script(const std::string& stem, const std::string& body) {
+  const fs::path dir = fs::temp_directory_path() / ("case_table_test." + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path p = dir / (stem + ".lua");
+  std::ofstream(p) << body;
+  return p.string();
+}
+
+// The UsageError's message for the script, or "" when it loads.
+std::string rejection(const std::string& path) {
+  try {
+    (void)load_script_info(path);
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(CaseTable, ValidTableLoads) {
+  const auto p = script("valid", R"(return {
+  name = "valid",
+  ranks = 3,
+  iterations = 2,
+  expect = "pass",
+  options = { size = {"bytes", 8}, ratio = {"a number", 0.5}, on = {"a flag", true} },
+  setup = function(ctx) end,
+  run = function(ctx) end,
+  check = function(ctx) end,
+  teardown = function(ctx) end,
+  messages = { total = 4 / 2, put = 1, ack = 1 },
+}
+)");
+  EXPECT_EQ(rejection(p), "");
+  const ScriptInfo info = load_script_info(p);
+  EXPECT_EQ(info.name, "valid");
+  EXPECT_EQ(info.ranks, 3);
+  EXPECT_EQ(info.iterations, 2);
+  EXPECT_EQ(info.hooks.size(), 4u);
+  EXPECT_EQ(info.options.size(), 3u);
+  EXPECT_EQ(info.messages, "table");
+}
+
+TEST(CaseTable, MisspeltHookIsNamedWithTheNearestField) {
+  const auto p = script("hook", "return {\n  run = function(ctx) end,\n  chekc = function(ctx)\n  end,\n}\n");
+  EXPECT_EQ(rejection(p), p + ":3: case table: unknown field 'chekc' (did you mean 'check'?)");
+}
+
+TEST(CaseTable, UnknownFieldFarFromAnyListsTheKnownOnes) {
+  const auto p = script("far", "return {\n  run = function(ctx) end,\n  frobnicate = 1,\n}\n");
+  const std::string e = rejection(p);
+  EXPECT_NE(e.find(p + ":3: case table: unknown field 'frobnicate' (known fields: name ranks"),
+            std::string::npos)
+      << e;
+}
+
+TEST(CaseTable, RanksMustBeAPositiveInteger) {
+  EXPECT_EQ(rejection(script("word", "return {\n  ranks = \"four\",\n}\n")),
+            script("word", "return {\n  ranks = \"four\",\n}\n") +
+                ":2: case table: field 'ranks': expected a positive integer, got string \"four\"");
+  EXPECT_NE(rejection(script("zero", "return { ranks = 0 }\n")).find("got integer 0"),
+            std::string::npos);
+  EXPECT_NE(rejection(script("flt", "return { ranks = 4 / 2 }\n")).find("got number 2.0"),
+            std::string::npos);
+}
+
+TEST(CaseTable, NonIntegerMessageCountIsAnError) {
+  const auto p = script("half", "return {\n  run = function(ctx) end,\n  messages = { total = 5 / 2 },\n}\n");
+  EXPECT_EQ(rejection(p), p + ":3: case table: field 'messages': entry 'total': expected an "
+                              "integer count, got number 2.5 (use // for integer division)");
+  // The per-type entries too, and a count given as a string.
+  EXPECT_NE(rejection(script("pt", "return { messages = { total = 2, put = 1.5 } }\n"))
+                .find("entry 'put': expected an integer count, got number 1.5"),
+            std::string::npos);
+  EXPECT_NE(rejection(script("ps", "return { messages = { total = \"2\" } }\n"))
+                .find("entry 'total': expected an integer count, got string \"2\""),
+            std::string::npos);
+  EXPECT_NE(rejection(script("neg", "return { messages = { total = -1 } }\n"))
+                .find("expected a count >= 0, got -1"),
+            std::string::npos);
+  EXPECT_NE(rejection(script("nest", "return { messages = { by_type = { put = 1 } } }\n"))
+                .find("entry 'by_type': expected an integer count, got table"),
+            std::string::npos);
+}
+
+TEST(CaseTable, MessagesIsATableAFunctionOrVaries) {
+  EXPECT_EQ(rejection(script("fn", "return { messages = function(ctx) return nil end }\n")), "");
+  EXPECT_EQ(rejection(script("varies", "return { messages = \"varies\" }\n")), "");
+  EXPECT_NE(rejection(script("vary", "return { messages = \"vary\" }\n"))
+                .find("field 'messages': expected a table of integer counts"),
+            std::string::npos);
+}
+
+TEST(CaseTable, HooksMustBeFunctions) {
+  const auto p = script("notfn", "return {\n  run = 3,\n}\n");
+  EXPECT_EQ(rejection(p),
+            p + ":2: case table: field 'run': expected a function(ctx), got integer 3");
+}
+
+TEST(CaseTable, OptionsAreDescriptionAndDefault) {
+  EXPECT_NE(rejection(script("o1", "return { options = { size = 8 } }\n"))
+                .find("option 'size': expected {\"description\", default}, got integer 8"),
+            std::string::npos);
+  EXPECT_NE(rejection(script("o2", "return { options = { size = {\"bytes\"} } }\n"))
+                .find("option 'size': expected {\"description\", default}, got table"),
+            std::string::npos);
+  EXPECT_NE(rejection(script("o3", "return { options = { size = {8, 8} } }\n"))
+                .find("option 'size': expected a string description first, got integer 8"),
+            std::string::npos);
+  EXPECT_NE(rejection(script("o4", "return { options = { f = {\"x\", function() end} } }\n"))
+                .find("a default that is a number, string or boolean, got function"),
+            std::string::npos);
+  EXPECT_NE(rejection(script("o5", "return { options = 3 }\n")).find("field 'options': expected"),
+            std::string::npos);
+}
+
+TEST(CaseTable, ExpectAndIterations) {
+  EXPECT_NE(rejection(script("ex", "return { expect = \"fail\" }\n"))
+                .find("field 'expect': expected \"pass\" or \"deadlock\", got string \"fail\""),
+            std::string::npos);
+  EXPECT_NE(rejection(script("it", "return { iterations = 1.5 }\n"))
+                .find("field 'iterations': expected a positive integer, got number 1.5"),
+            std::string::npos);
+}
+
+TEST(CaseTable, NameMustBeTheFileStem) {
+  EXPECT_EQ(rejection(script("stem_ok", "return { name = \"stem_ok\" }\n")), "");
+  const auto p = script("stem_bad", "return {\n  name = \"stem-bad\",\n}\n");
+  EXPECT_EQ(rejection(p), p + ":2: case table: field 'name': expected the file's stem "
+                              "\"stem_bad\" (ids and reports use it; leave `name` out), got "
+                              "\"stem-bad\"");
+  EXPECT_NE(rejection(script("stem_num", "return { name = 3 }\n"))
+                .find("field 'name': expected a string"),
+            std::string::npos);
+}
+
+TEST(CaseTable, PositionalEntryIsAnError) {
+  EXPECT_NE(rejection(script("pos", "return { function(ctx) end }\n"))
+                .find("entry [1] has no field name"),
+            std::string::npos);
+}
+
+TEST(CaseTable, EveryProblemIsReportedOnItsOwnLine) {
+  const auto p = script("many", "return {\n  ranks = \"x\",\n  chekc = 1,\n}\n");
+  EXPECT_EQ(rejection(p), p + ":2: case table: field 'ranks': expected a positive integer, got "
+                              "string \"x\"\n" +
+                              p + ":3: case table: unknown field 'chekc' (did you mean 'check'?)");
+}
+
+TEST(CaseTable, ALuaErrorIsNotAContractError) {
+  // A script that fails to run is the case's error (its ranks report it), not a usage error.
+  const auto p = script("boom", "error('boom')\n");
+  EXPECT_EQ(rejection(p), "");
+  EXPECT_TRUE(load_script_info(p).load_error.has_value());
+}
+
+TEST(CaseTable, NearestWord) {
+  const auto& f = case_table_fields();
+  EXPECT_EQ(nearest_word("chekc", f), "check");
+  EXPECT_EQ(nearest_word("setpu", f), "setup");
+  EXPECT_EQ(nearest_word("rank", f), "ranks");
+  EXPECT_EQ(nearest_word("message", f), "messages");
+  EXPECT_EQ(nearest_word("xyz", f), "");
+  EXPECT_EQ(nearest_word("frobnicate", f), "");
+}
+
+TEST(CaseTable, ReadMessageCounts) {
+  lua::LuaState st;
+  lua_State* L = st.get();
+  ASSERT_EQ(luaL_dostring(L, "return { total = 3, put = 2, ack = 3 // 3 }"), LUA_OK);
+  nlohmann::json out;
+  EXPECT_EQ(read_message_counts(L, -1, out), "");
+  EXPECT_EQ(out, (nlohmann::json{{"total", 3}, {"put", 2}, {"ack", 1}}));
+  lua_pop(L, 1);
+  ASSERT_EQ(luaL_dostring(L, "return { total = 0.5 }"), LUA_OK);
+  EXPECT_EQ(read_message_counts(L, -1, out),
+            "entry 'total': expected an integer count, got number 0.5 (use // for integer "
+            "division)");
+  EXPECT_EQ(lua_gettop(L), 1);
+}
+
+}  // namespace
+}  // namespace harness::suite

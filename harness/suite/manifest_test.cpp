@@ -1,0 +1,59 @@
+// Suite manifests: a misspelt key is an error naming it (a typo must not change the matrix
+// silently); progress modes are spelt snake_case, the old spelling accepted.
+#include "suite/manifest.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace harness::suite {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A folder with one script and a manifest `body` beside it; returns the manifest's path.
+std::string manifest(const std::string& tag, const std::string& body) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("manifest_test." + std::to_string(::getpid()) + "." + tag);
+  fs::create_directories(dir);
+  std::ofstream(dir / "one.lua") << "return { ranks = 2, run = function(ctx) end }\n";
+  std::ofstream(dir / "suite.lua") << body;
+  return (dir / "suite.lua").string();
+}
+
+std::string rejection(const std::string& path, const Overrides& o = {}) {
+  try {
+    (void)expand(path, o);
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Manifest, UnknownTopLevelKeyIsNamed) {
+  const auto p = manifest("top", "return { name = \"s\", progres = {\"calls\"}, cases = { \"one.lua\" } }\n");
+  EXPECT_EQ(rejection(p), p + ": unknown field 'progres' (did you mean 'progress'?)");
+}
+
+TEST(Manifest, UnknownEntryKeyIsNamed) {
+  const auto p = manifest("entry", "return { name = \"s\", cases = { { script = \"one.lua\", expct = \"deadlock\" } } }\n");
+  EXPECT_EQ(rejection(p), p + ": cases[1]: unknown field 'expct' (did you mean 'expect'?)");
+}
+
+TEST(Manifest, ProgressOldSpellingIsAcceptedAndNormalised) {
+  const auto p = manifest("prog", "return { name = \"s\", cases = { { script = \"one.lua\", progress = {\"sync-only\", \"calls\"} } } }\n");
+  const Expansion ex = expand(p, {});
+  ASSERT_EQ(ex.cases.size(), 2u);
+  EXPECT_EQ(ex.cases[0].progress, "sync_only");
+  EXPECT_EQ(ex.cases[0].id, "s/one[shm,am,np=2,progress=sync_only]");
+  // The command line narrows with either spelling.
+  Overrides o;
+  o.progress = "sync-only";
+  EXPECT_EQ(expand(p, o).cases.size(), 1u);
+  EXPECT_EQ(canonical_progress("sync-only"), "sync_only");
+  EXPECT_EQ(canonical_progress("calls"), "calls");
+}
+
+}  // namespace
+}  // namespace harness::suite

@@ -1,0 +1,145 @@
+// End-to-end: the run pipeline `run` and `bench` share (harness/cli/pipeline.hpp) — a stop
+// by SIGINT writes the partial report and exits 3, the console says how far the run is — and
+// the case-table contract, which rejects a bad script with exit 2 before any rank starts.
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "run_rmabench.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+// Starts rmabench, waits for its ranks to be running, sends SIGINT to the parent.
+e2e::RunResult interrupt(const std::vector<std::string>& args) {
+  auto bg = e2e::start(args);
+  std::vector<pid_t> ranks;
+  for (int i = 0; i < 1000 && ranks.size() < 2; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    ranks = e2e::worker_pids(bg.pid);
+  }
+  EXPECT_EQ(ranks.size(), 2u);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));  // into the case's work
+  ::kill(bg.pid, SIGINT);
+  return e2e::finish(bg, 60);
+}
+
+void expect_interrupted_report(const e2e::RunResult& r, const std::string& dir) {
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;  // the run could not be carried out
+  ASSERT_TRUE(std::filesystem::exists(dir + "/report.json")) << r.out << r.err;
+  const json report = e2e::read_json(dir + "/report.json");
+  ASSERT_EQ(report["cases"].size(), 1u) << report.dump(2);
+  EXPECT_EQ(report["cases"][0]["status"], "error");
+  EXPECT_EQ(report["cases"][0]["reason"], "interrupted");
+  EXPECT_TRUE(std::filesystem::exists(dir + "/junit.xml"));
+  EXPECT_EQ(e2e::schema_errors(dir + "/report.json"), "");
+  EXPECT_NE(r.out.find("0 passed, 1 failed"), std::string::npos) << r.out;
+  EXPECT_TRUE(e2e::leftover_ranks(r.pid).empty()) << "rank processes left behind";
+  EXPECT_TRUE(e2e::leftover_segments(r.pid).empty()) << "shared segments left behind";
+}
+
+TEST(Pipeline, RunStopsOnSigintWithAPartialReport) {
+  const std::string dir = e2e::temp_dir("sigint-run");
+  const auto r = interrupt({"run", "tests/e2e/scripts/wait_forever.lua", "--report-dir", dir});
+  expect_interrupted_report(r, dir);
+  EXPECT_LT(r.seconds, 20);
+}
+
+TEST(Pipeline, BenchStopsOnSigintWithAPartialReport) {
+  const std::string dir = e2e::temp_dir("sigint-bench");
+  // A sweep far longer than the test: only the signal ends it.
+  const auto r = interrupt({"bench", "lua_scripts/bench/latency.lua", "--sizes", "1:4M", "--sync",
+                            "lock,flush,lock_all,pscw,fence", "--repetitions", "50",
+                            "--report-dir", dir});
+  expect_interrupted_report(r, dir);
+  EXPECT_LT(r.seconds, 20);
+}
+
+TEST(Pipeline, CaseLinesSayHowFarTheRunIs) {
+  const auto two = e2e::run({"run", "suites/quick.lua", "--filter", "passive/lock_put_unlock["});
+  ASSERT_EQ(two.exit_code, 0) << two.out << two.err;
+  // Not a terminal: plain lines, each with its case number and the run's elapsed time.
+  EXPECT_NE(two.out.find("[1/"), std::string::npos) << two.out;
+  EXPECT_EQ(two.out.find('\r'), std::string::npos) << "no status line in a log";
+}
+
+// The four mistakes of issue 11: each is an error naming the file, the field and what was
+// expected, at run, list and describe alike, before any rank starts.
+struct BadTable {
+  std::string script;
+  std::string message;
+};
+
+class CaseTableContract : public ::testing::TestWithParam<BadTable> {};
+
+TEST_P(CaseTableContract, IsAUsageErrorNamingFileFieldAndExpectation) {
+  const BadTable& b = GetParam();
+  const std::string path = "tests/e2e/scripts/case_table/" + b.script;
+  for (const char* command : {"run", "list", "describe"}) {
+    const std::string dir = e2e::temp_dir("contract");
+    std::vector<std::string> args = {command, path};
+    if (std::string(command) == "run") args.insert(args.end(), {"--report-dir", dir + "/r"});
+    const auto r = e2e::run(args);
+    EXPECT_EQ(r.exit_code, 2) << command << ": " << r.out << r.err;
+    EXPECT_NE(r.err.find(path + b.message), std::string::npos) << command << ": " << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir + "/r")) << "no report: nothing ran";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Issue11, CaseTableContract,
+    ::testing::Values(
+        BadTable{"misspelt_hook.lua",
+                 ":5: case table: unknown field 'chekc' (did you mean 'check'?)"},
+        BadTable{"unknown_field.lua",
+                 ":4: case table: unknown field 'iteration' (did you mean 'iterations'?)"},
+        BadTable{"ranks_string.lua",
+                 ":3: case table: field 'ranks': expected a positive integer, got string "
+                 "\"four\""},
+        BadTable{"messages_float.lua",
+                 ":5: case table: field 'messages': entry 'total': expected an integer count, "
+                 "got number 2.5"}),
+    [](const auto& p) { return p.param.script.substr(0, p.param.script.find('.')); });
+
+TEST(CaseTableContract, AMessagesFunctionReturningANonIntegerErrorsTheCase) {
+  const std::string dir = e2e::temp_dir("contract-fn");
+  const auto r = e2e::run(
+      {"run", "tests/e2e/scripts/case_table/messages_function_float.lua", "--report-dir", dir});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  const json c = e2e::read_json(dir + "/report.json")["cases"][0];
+  EXPECT_EQ(c["status"], "error");
+  ASSERT_FALSE(c["failures"].empty()) << c.dump(2);
+  EXPECT_NE(c["failures"][0]["message"].get<std::string>().find(
+                "field 'messages': entry 'total': expected an integer count, got number 0.5"),
+            std::string::npos)
+      << c.dump(2);
+}
+
+TEST(Names, ProgressIsSnakeCaseAndTheOldSpellingStillWorks) {
+  for (const char* spelling : {"sync_only", "sync-only"}) {
+    const auto r = e2e::run({"list", "suites/quick.lua", "--progress", spelling});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("progress=sync_only]"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("sync-only"), std::string::npos) << r.out;
+  }
+  const auto bad = e2e::run({"list", "suites/quick.lua", "--progress", "sync"});
+  EXPECT_EQ(bad.exit_code, 2);
+}
+
+TEST(Names, DescribeAndReportsUseTheFileStem) {
+  const auto d = e2e::run({"describe", "lua_scripts/passive/lock_put_unlock.lua"});
+  ASSERT_EQ(d.exit_code, 0) << d.err;
+  EXPECT_EQ(d.out.rfind("lock_put_unlock (", 0), 0u) << d.out;
+  const std::string dir = e2e::temp_dir("stem");
+  const auto r = e2e::run({"run", "lua_scripts/passive/lock_put_unlock.lua", "--report-dir", dir});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(e2e::read_json(dir + "/report.json")["cases"][0]["name"], "passive/lock_put_unlock");
+}
+
+}  // namespace
