@@ -3,7 +3,6 @@
 -- end at size * times: element-wise atomicity, on the am path by the target's serialization
 -- and on the direct path by CPU atomics (or striped region locks).
 return {
-  name = "accumulate-concurrent",
   ranks = 4,
   options = { bytes = {"bytes per accumulate", 1048576}, times = {"accumulates per rank", 50} },
   setup = function(ctx)

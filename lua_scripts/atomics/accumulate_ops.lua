@@ -49,7 +49,6 @@ local function layout()
 end
 
 return {
-  name = "accumulate-ops",
   ranks = 2,
   options = {
     sync = {"lock, lock_all, fence or pscw", "lock"},

@@ -14,7 +14,6 @@
 local exchange = require("counts").fence_exchange  -- E(n), docs/message-counts.md
 
 return {
-  name = "accumulate-ordering",
   ranks = 2,
   options = {
     sync = {"lock, lock_all, fence or pscw", "lock"},

@@ -5,7 +5,6 @@
 -- at size * iterations. How many compare_and_swap attempts fail depends on timing, so the
 -- message count is reported but not declared.
 return {
-  name = "cas-mutex",
   ranks = 4,
   messages = "varies",
   options = { iterations = {"critical sections per rank", 100} },

@@ -24,7 +24,6 @@ end
 local exchange = require("counts").fence_exchange  -- E(n), docs/message-counts.md
 
 return {
-  name = "compare-and-swap-ops",
   ranks = 2,
   options = {
     form = {"value (returned at once) or buffer (a result buffer)", "value"},

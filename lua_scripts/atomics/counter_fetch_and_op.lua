@@ -2,7 +2,6 @@
 -- under lock_all. Atomicity means the final value is size * count and every value fetched,
 -- over all ranks, is distinct (0 .. size*count-1, each exactly once).
 return {
-  name = "counter-fetch-and-op",
   ranks = 4,
   options = { count = {"increments per rank", 1000} },
   setup = function(ctx)

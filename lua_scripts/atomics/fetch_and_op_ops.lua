@@ -46,7 +46,6 @@ local function layout()
 end
 
 return {
-  name = "fetch-and-op-ops",
   ranks = 2,
   options = {
     form = {"value (returned at once) or buffer (a result buffer)", "value"},

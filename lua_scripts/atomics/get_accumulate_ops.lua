@@ -50,7 +50,6 @@ local function fill(buf, s, col, f)
 end
 
 return {
-  name = "get-accumulate-ops",
   ranks = 2,
   options = {
     sync = {"lock, lock_all, fence or pscw", "lock"},

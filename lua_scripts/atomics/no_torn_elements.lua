@@ -44,7 +44,6 @@ local function whole(v, allowed, rep)
 end
 
 return {
-  name = "no-torn-elements",
   ranks = 3,
   options = {
     dtype = {"element type (i16, i32, i64, f32, f64, ...)", "i64"},

@@ -6,7 +6,6 @@
 local common = require("common")
 
 return {
-  name = "bandwidth",
   ranks = 2,
   options = {
     op = {"put | get", "put"},

@@ -8,7 +8,6 @@
 local common = require("common")
 
 return {
-  name = "latency",
   ranks = 2,
   options = {
     op = {"put | get | accumulate | get_accumulate | fetch_and_op | compare_and_swap", "put"},

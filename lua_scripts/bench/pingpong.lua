@@ -4,7 +4,6 @@
 -- --backend fabric` in the same run as lua_scripts/bench/latency.lua gives the ratio
 -- ../docs/benchmarks.md talks about; run as a case it checks that the bytes came back.
 return {
-  name = "pingpong",
   ranks = 2,
   options = { size = {"bytes each way", 8} },
   setup = function(ctx)

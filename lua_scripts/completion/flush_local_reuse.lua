@@ -8,7 +8,6 @@
 -- form. Messages (am, eager): the first put carries the lock and asks for an ack (the
 -- grant), the others go alone, and the unlock asks for the ack of all of them — rounds + 3.
 return {
-  name = "flush-local-reuse",
   ranks = 2,
   options = {
     size = {"bytes per put", 64},

@@ -8,7 +8,6 @@
 -- Messages (am), per round: rank 0's op and its ack (the first op carries the lock), rank
 -- 2's singleton get (carrying lock and unlock) and its reply; then rank 0's unlock packet.
 return {
-  name = "flush-remote-completion",
   ranks = 3,
   options = {
     op = {"put or accumulate", "put"},

@@ -11,7 +11,6 @@
 -- At the target the put, the accumulate (the oracle's sum) and the rget_accumulate's sum
 -- must all be there after the epoch; the origin's results must hold the target's values.
 return {
-  name = "request-ops",
   ranks = 2,
   options = {
     complete = {"wait, test or unlock", "wait"},

@@ -353,7 +353,6 @@ local function commit(ctx, name)
 end
 
 return {
-  name = "misuse",
   ranks = 2,
   options = { misuse = {"which misuse to commit; all: every one in turn", "all"} },
   setup = function(ctx)

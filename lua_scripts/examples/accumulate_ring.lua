@@ -6,7 +6,6 @@
 -- lock request and the unlock, its ack grants, completes and releases: 2 per rank (5 above
 -- the eager limit, where it goes by rendezvous).
 return {
-  name = "accumulate-ring",
   ranks = 4,
   options = {
     count = {"elements per accumulate", 8},

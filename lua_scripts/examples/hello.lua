@@ -4,7 +4,6 @@
 -- consecutive, and agree on the size. The smallest check that the launcher, the control
 -- channels, the bootstrap and the point-to-point channel all work.
 return {
-  name = "hello",
   ranks = 4,
   options = { bytes = {"bytes per ring message", 64} },
 

@@ -2,7 +2,6 @@
 -- with even ranks sending first so that no rank waits on a send that cannot complete. The
 -- README's tutorial pattern.
 return {
-  name = "ring",
   ranks = 4,
   options = { bytes = {"bytes per message", 64} },
   setup = function(ctx)

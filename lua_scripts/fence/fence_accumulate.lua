@@ -17,7 +17,6 @@ end
 local function initial(i) return (i * 5) % 4 + 1 end
 
 return {
-  name = "fence-accumulate",
   ranks = 4,
   options = {
     op = {"accumulate op", "sum"},

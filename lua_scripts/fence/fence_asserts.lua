@@ -17,7 +17,6 @@ local function fence(win, list)
 end
 
 return {
-  name = "fence-asserts",
   ranks = 4,
   options = { asserts = {"pass the asserts (false: plain fences)", true} },
   setup = function(ctx)

@@ -7,7 +7,6 @@
 local exchange = require("counts").fence_exchange  -- E(n), docs/message-counts.md
 
 return {
-  name = "fence-get",
   ranks = 4,
   options = { size = {"bytes per get", 64} },
   setup = function(ctx)

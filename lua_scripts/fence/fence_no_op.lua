@@ -2,7 +2,6 @@
 -- nothing, and a closing fence still exchanges counts (a rank cannot know nobody sent it
 -- anything without asking): two messages for two ranks per closing fence.
 return {
-  name = "fence-no-op",
   ranks = 2,
   setup = function(ctx) ctx.win = rma.window{ size = 8 } end,
   run = function(ctx)

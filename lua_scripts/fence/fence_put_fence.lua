@@ -2,7 +2,6 @@
 -- origins touch each rank (two messages for two ranks) and the put carries the "last op"
 -- mark. Three messages.
 return {
-  name = "fence-put-fence",
   ranks = 2,
   setup = function(ctx)
     ctx.win = rma.window{ size = 64 }

@@ -26,7 +26,6 @@ local function asserts(always, optional)
 end
 
 return {
-  name = "fence-ring",
   ranks = 4,
   options = {
     epochs = {"fence epochs in run", 1},

@@ -12,7 +12,6 @@ local exchange = require("counts").fence_exchange  -- E(n), docs/message-counts.
 local function a(i, j, k) return i * 1000000 + j * 1000 + k end
 
 return {
-  name = "fence-transpose",
   ranks = 4,
   options = { block = {"i64 elements per block", 8} },
   setup = function(ctx)

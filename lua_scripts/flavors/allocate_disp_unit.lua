@@ -13,7 +13,6 @@ local function unit_of(r)
 end
 
 return {
-  name = "allocate-disp-unit",
   ranks = 2,
   options = { disp_unit = {"8, 4, 1 or mixed", "8"} },
   setup = function(ctx)

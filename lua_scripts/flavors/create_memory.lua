@@ -9,7 +9,6 @@
 -- case runs on direct and goes by packets (the report shows the path). Messages (am): lock,
 -- grant, the put, and the get moved last with its reply — 5 per rank.
 return {
-  name = "create-window",
   ranks = 2,
   options = {
     memory = {"create over a Lua buffer (false: over memory from the runtime)", true},

@@ -5,7 +5,6 @@
 -- and detached memory is no longer reachable. Dynamic windows have no direct path on shm
 -- (attach takes any memory), so the window asks for "auto" and runs on am.
 return {
-  name = "dynamic-window",
   ranks = 2,
   setup = function(ctx)
     ctx.win = rma.window{ flavor = "dynamic", path = "auto" }

@@ -3,7 +3,6 @@
 -- the creation. Every flavor, many times over, with the op in the same hook as the creation;
 -- every op must land in memory the target has ready.
 return {
-  name = "op-right-after-create",
   ranks = 2,
   options = { windows = {"windows created per flavor", 20} },
   run = function(ctx)

@@ -3,7 +3,6 @@
 -- window counts packets and no direct operation, the direct window the opposite — and the
 -- path a window reports never changes.
 return {
-  name = "paths-not-mixed",
   ranks = 2,
   options = { ops = {"accumulates per window", 20} },
   setup = function(ctx)

@@ -14,7 +14,6 @@ local SENTINEL = 0x5A
 local exchange = require("counts").fence_exchange  -- E(n), docs/message-counts.md
 
 return {
-  name = "proc-null",
   ranks = 2,
   options = { sync = {"fence, pscw, lock or lock_all", "lock"} },
   setup = function(ctx)

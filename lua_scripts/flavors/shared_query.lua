@@ -3,7 +3,6 @@
 -- memory, flushes (remote completion), then tells rank 1 with a message; rank 1, after a
 -- sync, loads rank 0's memory directly and must see all three updates.
 return {
-  name = "shared-query",
   ranks = 3,
   setup = function(ctx)
     if rma.size < 3 then rma.skip("needs three ranks") end

@@ -10,7 +10,6 @@
 local exchange = require("counts").fence_exchange  -- E(n), docs/message-counts.md
 
 return {
-  name = "windows-independent",
   ranks = 3,
   setup = function(ctx)
     ctx.a = rma.window{ size = 8 }

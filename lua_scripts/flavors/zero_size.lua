@@ -9,7 +9,6 @@
 local function size_of(r) return r % 2 == 0 and 8 * rma.size or 0 end
 
 return {
-  name = "zero-size-window",
   ranks = 4,
   options = { flavor = {"allocate, create or shared", "allocate"} },
   setup = function(ctx)

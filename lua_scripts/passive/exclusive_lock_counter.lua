@@ -2,7 +2,6 @@
 -- times and does a non-atomic get, +1, put of one counter inside it. Only mutual exclusion
 -- by the target's lock manager makes the final value exactly size * iterations.
 return {
-  name = "exclusive-lock-counter",
   ranks = 4,
   options = { iterations = {"lock epochs per rank", 200} },
   setup = function(ctx)

@@ -2,7 +2,6 @@
 -- the lock travels with it and the ack is the unlock: two messages. The result is checked
 -- against the harness's own oracle.
 return {
-  name = "lock-accumulate-unlock",
   ranks = 2,
   options = { count = {"i64 elements", 1} },
   setup = function(ctx)

@@ -7,7 +7,6 @@
 -- the shared lock request and its ack (the flush), then the get carrying the unlock and its
 -- reply (the unlock's acknowledgement).
 return {
-  name = "lock-all-flush",
   ranks = 4,
   options = { flush = {"flush (per target) or flush_all", "flush_all"} },
   setup = function(ctx)

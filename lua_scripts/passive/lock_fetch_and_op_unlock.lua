@@ -2,7 +2,6 @@
 -- ordinary singleton op, so the lock travels with it and its reply is the ack. Two messages.
 -- (The value-returning form completes the op at once and costs one more: an unlock packet.)
 return {
-  name = "lock-fetch-and-op-unlock",
   ranks = 2,
   setup = function(ctx)
     ctx.win = rma.window{ size = 8 }

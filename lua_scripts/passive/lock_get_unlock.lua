@@ -1,7 +1,6 @@
 -- lock-get-unlock: a single get between lock and unlock. The lock request travels with the
 -- get and the get's reply doubles as the unlock's acknowledgement: two messages.
 return {
-  name = "lock-get-unlock",
   ranks = 2,
   options = { size = {"bytes per get", 8} },
   setup = function(ctx)

@@ -7,7 +7,6 @@
 -- from every origin. On the am path every remote epoch is a singleton put that carries its
 -- lock request and unlock (2 messages); the epoch on this rank's own window costs none.
 return {
-  name = "lock-many-targets",
   ranks = 4,
   options = { lock = {"lock type: shared or exclusive", "shared"} },
   setup = function(ctx)

@@ -1,7 +1,6 @@
 -- lock with nocheck: the caller promises no conflicting lock exists, so no lock exchange
 -- happens at all. Three puts and the ack of the last: four messages.
 return {
-  name = "lock-nocheck-puts",
   ranks = 2,
   setup = function(ctx)
     ctx.win = rma.window{ size = 64 }

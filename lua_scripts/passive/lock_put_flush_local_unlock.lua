@@ -2,7 +2,6 @@
 -- the put that carried the lock request must still confirm the grant, so it asks for an ack;
 -- the unlock then needs no ack of its own. Three messages: put, ack, unlock.
 return {
-  name = "lock-put-flush-local-unlock",
   ranks = 2,
   setup = function(ctx)
     ctx.win = rma.window{ size = 8 }

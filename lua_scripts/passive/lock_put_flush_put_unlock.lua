@@ -2,7 +2,6 @@
 -- first carries the lock request and asks for the ack (which is also the grant), the second
 -- carries the unlock. Four messages; data checked through a third rank's view after flush.
 return {
-  name = "lock-put-flush-put-unlock",
   ranks = 2,
   setup = function(ctx)
     ctx.win = rma.window{ size = 16 }

@@ -2,7 +2,6 @@
 -- request travels with the single put, the target's ack is both the put's completion and the
 -- unlock — one round trip, two messages, and no unlock packet.
 return {
-  name = "lock-put-unlock",
   ranks = 2,
   options = { size = {"bytes per put", 8} },
   setup = function(ctx)

@@ -2,7 +2,6 @@
 -- the acknowledgement of the whole epoch. Six messages (request, grant, two puts, get,
 -- reply), not seven.
 return {
-  name = "lock-puts-get-unlock",
   ranks = 2,
   setup = function(ctx)
     ctx.win = rma.window{ size = 64 }

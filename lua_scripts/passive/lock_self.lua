@@ -6,7 +6,6 @@
 -- at once, so the epoch costs 0 messages; on the direct path the lock is the same shared
 -- word any origin uses. Data is checked against the harness's oracle.
 return {
-  name = "lock-self",
   ranks = 2,
   options = {
     lock = {"lock type: shared or exclusive", "exclusive"},

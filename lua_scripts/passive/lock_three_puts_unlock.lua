@@ -2,7 +2,6 @@
 -- wait for the grant; the last put carries the unlock and asks for the ack. Six messages:
 -- request, grant, three puts, ack — and no separate unlock.
 return {
-  name = "lock-three-puts-unlock",
   ranks = 2,
   setup = function(ctx)
     ctx.win = rma.window{ size = 64 }

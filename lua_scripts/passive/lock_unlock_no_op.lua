@@ -1,7 +1,6 @@
 -- lock and unlock with no op between them cost nothing: the lock request is only ever sent
 -- with (or for) an op.
 return {
-  name = "lock-unlock-no-op",
   ranks = 2,
   setup = function(ctx) ctx.win = rma.window{ size = 8 } end,
   run = function(ctx)

@@ -11,7 +11,6 @@
 -- remote rank's epoch costs 3 messages: the accumulate carrying the lock request, its ack
 -- (the grant), and the unlock packet.
 return {
-  name = "shared-locks-concurrent",
   ranks = 3,
   options = { lock = {"lock type: shared, or exclusive for the must-deadlock twin", "shared"} },
   setup = function(ctx)

@@ -9,7 +9,6 @@
 local exchange = require("counts").fence_exchange  -- E(n), docs/message-counts.md
 
 return {
-  name = "switch-sync-modes",
   ranks = 3,
   setup = function(ctx)
     ctx.win = rma.window{ size = 24, disp_unit = 8 }

@@ -3,7 +3,6 @@
 -- while rank 1 is still computing; the case checks exactly that (rank 0's epoch ended before
 -- rank 1's computation did) and reports the epoch's duration as a metric (epoch_s).
 return {
-  name = "passive-target-computing",
   ranks = 2,
   options = { compute_s = {"seconds rank 1 computes", 2.0} },
   setup = function(ctx)

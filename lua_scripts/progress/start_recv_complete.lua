@@ -6,7 +6,6 @@
 -- synchronization calls, recv does not serve the rendezvous, complete never finishes, the
 -- send never happens: a deadlock, which the harness must catch and report.
 return {
-  name = "start-recv-complete",
   ranks = 2,
   options = { size = {"bytes put by rank 0", 1048576} },
   expect = "pass",

@@ -3,7 +3,6 @@
 -- needs rank 0's complete. No progress engine can help; the harness must report a deadlock
 -- with both ranks blocked in library calls.
 return {
-  name = "start-recv-complete-twin",
   ranks = 2,
   expect = "deadlock",
   setup = function(ctx)

@@ -1,7 +1,6 @@
 -- post/start/complete/wait with no op: post's message, and one zero-byte done from complete
 -- because no op could carry it. Two messages.
 return {
-  name = "post-start-complete-wait-empty",
   ranks = 2,
   setup = function(ctx) ctx.win = rma.window{ size = 8 } end,
   run = function(ctx)

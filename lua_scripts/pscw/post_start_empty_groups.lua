@@ -7,7 +7,6 @@
 -- groups. Messages (am): a post and a put (carrying the done) per pair; the empty epochs
 -- add nothing.
 return {
-  name = "post-start-empty-groups",
   ranks = 3,
   setup = function(ctx)
     ctx.win = rma.window{ size = 8 }

@@ -2,7 +2,6 @@
 -- (here by a barrier), so post sends nothing and start does not wait. One message: the put
 -- carrying complete's done.
 return {
-  name = "post-start-nocheck",
   ranks = 2,
   setup = function(ctx)
     ctx.win = rma.window{ size = 8 }

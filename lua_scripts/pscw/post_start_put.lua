@@ -1,7 +1,6 @@
 -- post/start/put/complete/wait: the target's post is one zero-byte message, start sends
 -- nothing, and the put carries complete's "done". Two messages.
 return {
-  name = "post-start-put-complete-wait",
   ranks = 2,
   setup = function(ctx)
     ctx.win = rma.window{ size = 64 }

@@ -7,7 +7,6 @@
 -- `epochs` epochs, each polled to completion; every rank but 0 is an origin. Messages (am):
 -- per epoch and origin, the post and the put that carries the done.
 return {
-  name = "post-start-test",
   ranks = 2,
   options = { epochs = {"exposure epochs, each ended by test", 3} },
   setup = function(ctx)

@@ -39,7 +39,6 @@ local function groups(layout, me, n)
 end
 
 return {
-  name = "pscw-groups",
   ranks = 4,
   options = { layout = {"pairs, all, fan_out or fan_in", "all"} },
   setup = function(ctx)

@@ -6,7 +6,6 @@
 -- reports as metrics how long start and complete took (the am path: start returns at
 -- once, complete waits for the post). Messages (am): the post and the put with the done.
 return {
-  name = "start-before-post",
   ranks = 2,
   options = { delay_s = {"seconds the target computes before it posts", 0.2} },
   setup = function(ctx)

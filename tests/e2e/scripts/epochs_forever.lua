@@ -3,7 +3,6 @@
 -- an epoch (the test finds a rank's pid and kills it). The survivors must end with an error
 -- naming the dead rank, or be stopped by the launcher, within the case timeout.
 return {
-  name = "epochs forever",
   ranks = 2,
   options = { seconds = {"how long to keep going", 60} },
   setup = function(ctx)

@@ -1,7 +1,6 @@
 -- expect_error must record a failure naming the class that was raised when it is not the one
 -- expected (here RMA_SYNC from a put outside any epoch, while RMA_RANGE is expected).
 return {
-  name = "expect wrong class",
   ranks = 2,
   setup = function(ctx) ctx.win = rma.window{ size = 8 } end,
   run = function(ctx)

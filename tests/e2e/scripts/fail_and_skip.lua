@@ -1,7 +1,6 @@
 -- Expectation failures are collected and reported with file:line; rma.skip in setup on
 -- every rank makes the case a skip (option `mode` chooses).
 return {
-  name = "fail and skip",
   ranks = 2,
   options = { mode = {"fail | skip | fail_call", "fail"} },
   setup = function(ctx)

@@ -1,6 +1,5 @@
 -- Calls a function that does not exist.
 return {
-  name = "missing function",
   ranks = 2,
   setup = function(ctx)
     rma.barrier()

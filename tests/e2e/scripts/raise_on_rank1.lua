@@ -1,7 +1,6 @@
 -- The run hook raises on rank 1 only; rank 0 goes on to the next barrier and must be
 -- stopped by the launcher, not left behind.
 return {
-  name = "raise on rank 1",
   ranks = 2,
   run = function(ctx)
     if rma.rank == 1 then

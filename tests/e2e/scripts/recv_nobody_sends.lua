@@ -2,7 +2,6 @@
 -- rank is blocked inside a library call: the launcher must report a deadlock, with each
 -- rank's call, since when, and the script line.
 return {
-  name = "recv nobody sends",
   ranks = 2,
   run = function(ctx)
     if rma.rank == 0 then

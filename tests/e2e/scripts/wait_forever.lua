@@ -1,7 +1,6 @@
 -- Every rank blocks in a barrier loop for a long time: a target for a SIGKILL from outside
 -- (the test finds a rank's pid and kills it).
 return {
-  name = "wait forever",
   ranks = 2,
   options = { seconds = {"how long to keep going", 60} },
   run = function(ctx)

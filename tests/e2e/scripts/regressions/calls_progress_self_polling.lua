@@ -15,7 +15,6 @@
 -- the lock word held by a rank whose put it never serves). Expected: pass at once.
 -- Got: the case fails after `poll_s` seconds with rank 1 still blocked in flush.
 return {
-  name = "bug-calls-progress-self-polling",
   ranks = 2,
   options = { poll_s = {"seconds rank 0 polls before giving up", 3.0} },
   setup = function(ctx) ctx.win = rma.window{ size = 8 } end,

@@ -17,7 +17,6 @@
 -- (lua_scripts/passive/exclusive_lock_counter.lua -n 8 --path direct -o iterations=1000
 -- shows it too).
 return {
-  name = "bug-direct-lock-lost-on-recheck",
   ranks = 8,
   options = { epochs = {"exclusive lock epochs per rank", 3000} },
   setup = function(ctx) ctx.win = rma.window{ size = 8, path = "direct" } end,

@@ -12,7 +12,6 @@
 -- from lock; in both cases the window must be freeable. Got: lock succeeds, unlock raises
 -- RMA_SYNC "the target is not locked", free raises RMA_SYNC "a target is still locked".
 return {
-  name = "bug-lock-proc-null",
   ranks = 2,
   setup = function(ctx) ctx.win = rma.window{ size = 8 } end,
   run = function(ctx)

@@ -10,7 +10,6 @@
 -- (MPI_ERR_DISP) for put/get/accumulate/get_accumulate/fetch_and_op/compare_and_swap and
 -- the request-based ops. Got: "a non-RMA error (... displacement -8 is negative)".
 return {
-  name = "bug-negative-disp",
   ranks = 2,
   setup = function(ctx)
     ctx.win = rma.window{ size = 64 }

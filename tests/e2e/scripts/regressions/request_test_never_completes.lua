@@ -10,7 +10,6 @@
 -- `test_s` seconds of polling (hundreds of thousands of false tests).
 -- The direct path passes (its ops complete at once).
 return {
-  name = "bug-request-test-never-completes",
   ranks = 2,
   options = { test_s = {"seconds to poll before giving up", 3.0} },
   setup = function(ctx)
