@@ -11,7 +11,8 @@ function counts.fence_exchange(n)
 end
 
 -- Adds to `by` (the packets per type an epoch's ops send, am path) what opening and closing
--- the epoch costs, for `links` origin-target pairs among rma.size ranks, and sets `by.total`.
+-- the epoch costs, for `links` origin-target pairs among rma.size ranks (fence needs no
+-- `links`: its cost is the count exchange among all ranks), and sets `by.total`.
 -- `sync` names the epoch as the patterns' sync options do: fence adds the closing fence's
 -- E(n); pscw a post per pair; lock and lock_all a lock request and its grant per pair (the
 -- last op's reply or ack releases the lock: no unlock packet).
