@@ -1,5 +1,6 @@
 -- Expectation failures are collected and reported with file:line; rma.skip in setup on
 -- every rank makes the case a skip (option `mode` chooses).
+-- tests/e2e/foundation_test.cpp checks the file:line reported: keep the lines where they are.
 return {
   ranks = 2,
   options = { mode = {"fail | skip | fail_call", "fail"} },
