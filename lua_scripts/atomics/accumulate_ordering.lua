@@ -32,9 +32,8 @@ return {
     ctx.res = rma.buffer(n, "i64")
   end,
   run = function(ctx)
-    local sync, win, n = rma.opt.sync, ctx.win, rma.opt.count
-    local right, left = (rma.rank + 1) % rma.size, (rma.rank - 1) % rma.size
-    epoch.open(win, sync, right, "exclusive", {left})
+    local win, n = ctx.win, rma.opt.count
+    local right = epoch.open_ring(win, rma.opt.sync)
 
     win:accumulate(ctx.a, right, 0, "replace")
     win:accumulate(ctx.b, right, 0, "sum")
@@ -42,7 +41,7 @@ return {
     win:accumulate(ctx.d, right, 8 * (n - 1), "replace")
     win:get_accumulate(nil, ctx.res, right, 0, "no_op")
 
-    epoch.close(win, sync, right, true)
+    epoch.close_ring(win, rma.opt.sync)
   end,
   check = function(ctx)
     local n = rma.opt.count

@@ -47,9 +47,8 @@ return {
     end
   end,
   run = function(ctx)
-    local sync, win = rma.opt.sync, ctx.win
-    local right, left = (rma.rank + 1) % rma.size, (rma.rank - 1) % rma.size
-    epoch.open(win, sync, right, "exclusive", {left})
+    local win = ctx.win
+    local right = epoch.open_ring(win, rma.opt.sync)
 
     for _, f in ipairs({"f32", "f64"}) do
       rma.expect_error("TYPE", function()
@@ -65,7 +64,7 @@ return {
       end
     end
 
-    epoch.close(win, sync, right, true)
+    epoch.close_ring(win, rma.opt.sync)
   end,
   check = function(ctx)
     for _, s in ipairs(ctx.slots) do

@@ -25,9 +25,8 @@ return {
     end
   end,
   run = function(ctx)
-    local sync, win = rma.opt.sync, ctx.win
-    local right, left = (rma.rank + 1) % rma.size, (rma.rank - 1) % rma.size
-    epoch.open(win, sync, right, "exclusive", {left})
+    local win = ctx.win
+    local right = epoch.open_ring(win, rma.opt.sync)
 
     for _, s in ipairs(ctx.slots) do
       for i = 1, #s.pairs do
@@ -40,7 +39,7 @@ return {
       end
     end
 
-    epoch.close(win, sync, right, true)
+    epoch.close_ring(win, rma.opt.sync)
   end,
   check = function(ctx)
     for _, s in ipairs(ctx.slots) do

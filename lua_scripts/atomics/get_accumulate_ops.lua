@@ -24,9 +24,8 @@ return {
     end
   end,
   run = function(ctx)
-    local sync, win = rma.opt.sync, ctx.win
-    local right, left = (rma.rank + 1) % rma.size, (rma.rank - 1) % rma.size
-    epoch.open(win, sync, right, "exclusive", {left})
+    local win = ctx.win
+    local right = epoch.open_ring(win, rma.opt.sync)
 
     for _, s in ipairs(ctx.slots) do
       -- no_op reads only: no origin buffer.
@@ -35,7 +34,7 @@ return {
       win:get_accumulate(not no and s.b or nil, s.r2, right, s.off, s.op)
     end
 
-    epoch.close(win, sync, right, true)
+    epoch.close_ring(win, rma.opt.sync)
   end,
   check = function(ctx)
     for _, s in ipairs(ctx.slots) do

@@ -31,4 +31,16 @@ function epoch.close(win, sync, target, exposed)
   end
 end
 
+-- The ring form of the two: every rank is an origin for its right neighbour and, under pscw,
+-- exposes its window to its left one; an exclusive lock for lock. Returns the right neighbour.
+function epoch.open_ring(win, sync)
+  local right, left = (rma.rank + 1) % rma.size, (rma.rank - 1) % rma.size
+  epoch.open(win, sync, right, "exclusive", {left})
+  return right
+end
+
+function epoch.close_ring(win, sync)
+  epoch.close(win, sync, (rma.rank + 1) % rma.size, true)
+end
+
 return epoch
