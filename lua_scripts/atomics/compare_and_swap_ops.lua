@@ -22,7 +22,6 @@ local function cases(dtype)
 end
 
 local atomics = require("atomics")  -- options, the two forms, messages (lib/)
-local epoch = require("epoch")      -- the epoch rma.opt.sync names (lib/)
 
 return {
   ranks = 2,
@@ -47,24 +46,20 @@ return {
     end
   end,
   run = function(ctx)
-    local win = ctx.win
-    local right = epoch.open_ring(win, rma.opt.sync)
-
-    for _, f in ipairs({"f32", "f64"}) do
-      rma.expect_error("TYPE", function()
-        win:compare_and_swap(0, 1, right, 0, f, rma.buffer(1, f))
-      end)
-    end
-    for _, s in ipairs(ctx.slots) do
+    atomics.ring_over_slots(ctx, function(win, right, s)
       local steps = { {s.init, s.a}, {s.init, s.b}, {s.a, s.b} }  -- {compare, value}
       for k, st in ipairs(steps) do
         atomics.fetch(s.res, k - 1, function(r)
           return win:compare_and_swap(st[1], st[2], right, s.disp, s.dtype, r)
         end)
       end
-    end
-
-    epoch.close_ring(win, rma.opt.sync)
+    end, function(win, right)
+      for _, f in ipairs({"f32", "f64"}) do
+        rma.expect_error("TYPE", function()
+          win:compare_and_swap(0, 1, right, 0, f, rma.buffer(1, f))
+        end)
+      end
+    end)
   end,
   check = function(ctx)
     for _, s in ipairs(ctx.slots) do

@@ -10,7 +10,6 @@
 -- lock_all (request, grant, M fetches, M replies), 2nM + E(n) under fence, n·(2M + 1)
 -- under pscw.
 local atomics = require("atomics")  -- operand pairs, slot layout, messages (lib/)
-local epoch = require("epoch")      -- the epoch rma.opt.sync names (lib/)
 
 return {
   ranks = 2,
@@ -25,10 +24,7 @@ return {
     end
   end,
   run = function(ctx)
-    local win = ctx.win
-    local right = epoch.open_ring(win, rma.opt.sync)
-
-    for _, s in ipairs(ctx.slots) do
+    atomics.ring_over_slots(ctx, function(win, right, s)
       for i = 1, #s.pairs do
         local a = s.pairs[i][2]
         local b = atomics.second(s.dtype, a)
@@ -37,9 +33,7 @@ return {
         atomics.fetch(s.r1, i - 1, function(r) return win:fetch_and_op(a, right, disp, s.op, s.dtype, r) end)
         atomics.fetch(s.r2, i - 1, function(r) return win:fetch_and_op(b, right, disp, s.op, s.dtype, r) end)
       end
-    end
-
-    epoch.close_ring(win, rma.opt.sync)
+    end)
   end,
   check = function(ctx)
     for _, s in ipairs(ctx.slots) do

@@ -10,7 +10,6 @@
 -- pscw n·(4K + 1).
 local atomics = require("atomics")  -- operand pairs, slot layout (lib/)
 local counts = require("counts")    -- messages an epoch costs (lib/)
-local epoch = require("epoch")      -- the epoch rma.opt.sync names (lib/)
 
 return {
   ranks = 2,
@@ -24,17 +23,12 @@ return {
     end
   end,
   run = function(ctx)
-    local win = ctx.win
-    local right = epoch.open_ring(win, rma.opt.sync)
-
-    for _, s in ipairs(ctx.slots) do
+    atomics.ring_over_slots(ctx, function(win, right, s)
       -- no_op reads only: no origin buffer.
       local no = s.op == "no_op"
       win:get_accumulate(not no and s.a or nil, s.r1, right, s.off, s.op)
       win:get_accumulate(not no and s.b or nil, s.r2, right, s.off, s.op)
-    end
-
-    epoch.close_ring(win, rma.opt.sync)
+    end)
   end,
   check = function(ctx)
     for _, s in ipairs(ctx.slots) do

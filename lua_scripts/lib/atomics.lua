@@ -137,4 +137,15 @@ function atomics.fetch_messages(packet, m)
   return counts.with_epoch(by, rma.opt.sync, n)
 end
 
+-- The run hook of the op × dtype patterns: one ring epoch of the kind rma.opt.sync names
+-- (every rank an origin for its right neighbour, lib/epoch.lua), `before(win, right)` once
+-- if given, then `issue(win, right, slot)` for every slot of ctx.slots.
+function atomics.ring_over_slots(ctx, issue, before)
+  local win = ctx.win
+  local right = epoch.open_ring(win, rma.opt.sync)
+  if before then before(win, right) end
+  for _, s in ipairs(ctx.slots) do issue(win, right, s) end
+  epoch.close_ring(win, rma.opt.sync)
+end
+
 return atomics
