@@ -80,7 +80,8 @@ class Implementation {
   virtual rma::Status free_mem(void* base) = 0;
 
   // Executes one call: window calls on call.win, job calls (barrier, send, recv) on the job.
-  // `out` receives an r* call's request (required for them) and test()'s flag.
+  // `out` receives an r* call's request (required for them), test()'s flag and the bytes a
+  // recv received (its argument is `bytes`, the most it may receive).
   virtual rma::Status execute(const call::Call& call, Outcome* out = nullptr) = 0;
 
   // The job's calls through execute(), for harness code (barriers between phases, benchmark

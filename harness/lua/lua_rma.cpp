@@ -134,24 +134,28 @@ int l_metric(lua_State* L) {
 
 }  // namespace
 
+namespace {
+
+// t[field] = {name = count} for the non-zero counts of enum E, on the table on top of the stack.
+template <class E, class Counts>
+void set_counts(lua_State* L, const Counts& counts, int n, const char* field) {
+  lua_newtable(L);
+  for (int i = 0; i < n; ++i) {
+    if (!counts[i]) continue;
+    lua_pushinteger(L, static_cast<lua_Integer>(counts[i]));
+    lua_setfield(L, -2, std::string(rma::to_string(static_cast<E>(i))).c_str());
+  }
+  lua_setfield(L, -2, field);
+}
+
+}  // namespace
+
 void push_counters(lua_State* L, const rma::Counters& c) {
   lua_createtable(L, 0, 4);
   lua_pushinteger(L, static_cast<lua_Integer>(c.rma_messages()));
   lua_setfield(L, -2, "rma");
-  lua_newtable(L);
-  for (int i = 0; i < rma::packet_type_count; ++i) {
-    if (!c.sent[i]) continue;
-    lua_pushinteger(L, static_cast<lua_Integer>(c.sent[i]));
-    lua_setfield(L, -2, std::string(rma::to_string(static_cast<rma::PacketType>(i))).c_str());
-  }
-  lua_setfield(L, -2, "by_type");
-  lua_newtable(L);
-  for (int i = 0; i < rma::direct_op_count; ++i) {
-    if (!c.direct[i]) continue;
-    lua_pushinteger(L, static_cast<lua_Integer>(c.direct[i]));
-    lua_setfield(L, -2, std::string(rma::to_string(static_cast<rma::DirectOp>(i))).c_str());
-  }
-  lua_setfield(L, -2, "direct");
+  set_counts<rma::PacketType>(L, c.sent, rma::packet_type_count, "by_type");
+  set_counts<rma::DirectOp>(L, c.direct, rma::direct_op_count, "direct");
   lua_newtable(L);
   for (const auto& [k, v] : c.transport) {
     lua_pushinteger(L, static_cast<lua_Integer>(v));

@@ -1,0 +1,69 @@
+#include "worker/case_runner.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "impl/fake_implementation.hpp"
+#include "worker/state_board.hpp"
+
+namespace harness::worker {
+namespace {
+
+// A one-rank case over the fake implementation, its log lines to /dev/null.
+nlohmann::json run(impl::FakeImplementation& fake, StateBoard& board) {
+  char dir[] = "/tmp/rmabench-case-runner-XXXXXX";
+  EXPECT_NE(::mkdtemp(dir), nullptr);
+  const std::string script = std::string(dir) + "/noop.lua";
+  std::ofstream(script) << "return { name = 'noop', ranks = 1, run = function(ctx) "
+                           "rma.barrier() end }\n";
+  suite::CaseSpec spec;
+  spec.script = script;
+  spec.ranks = 1;
+  launcher::ControlChannel quiet(::open("/dev/null", O_WRONLY));
+  nlohmann::json r = run_case_script(spec, fake, quiet, board);
+  std::remove(script.c_str());
+  ::rmdir(dir);
+  return r;
+}
+
+TEST(CaseRunner, MessagesTheImplementationCannotObserveAreNullWithAReasonNotZero) {
+  impl::FakeImplementation fake;  // counters(): nullopt
+  StateBoard board;
+  const auto r = run(fake, board);
+  EXPECT_EQ(r.value("status", ""), "pass") << r.dump();
+  ASSERT_TRUE(r.contains("messages"));
+  EXPECT_TRUE(r["messages"].is_null());
+  EXPECT_EQ(r.value("messages_reason", ""), "not observable in fake");
+  // The script's barrier went through the implementation, between the harness's own.
+  EXPECT_NE(std::find(fake.log.begin(), fake.log.end(), "barrier"), fake.log.end());
+}
+
+TEST(CaseRunner, ObservableMessagesAreMeasured) {
+  impl::FakeImplementation fake;
+  fake.counters_value = rma::Counters{};
+  StateBoard board;
+  const auto r = run(fake, board);
+  ASSERT_TRUE(r["messages"].is_object()) << r.dump();
+  EXPECT_FALSE(r.contains("messages_reason"));
+}
+
+TEST(StateBoard, CountersAppearOnlyWhereTheImplementationHasThem) {
+  impl::FakeImplementation fake;
+  StateBoard board;
+  board.attach(&fake, nullptr);
+  EXPECT_FALSE(board.snapshot(0).contains("counters"));
+  fake.counters_value = rma::Counters{};
+  EXPECT_TRUE(board.snapshot(0).contains("counters"));
+  board.detach();
+  EXPECT_EQ(board.snapshot(0).value("call", "?"), "");
+}
+
+}  // namespace
+}  // namespace harness::worker
