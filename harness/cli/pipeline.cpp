@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <iostream>
@@ -97,6 +98,10 @@ int run_pipeline(const RunArgs& args, const RunPlan& plan, CaseExecutor& executo
 
   reports::ConsoleWriter console(std::cout, tty);
   const auto& cases = plan.expansion.cases;
+  // Durations and counts in one column, unless one id is very long.
+  std::size_t id_width = reports::ConsoleWriter::default_id_width;
+  for (const auto& c : cases) id_width = std::max(id_width, std::min<std::size_t>(c.id.size(), 96));
+  console.set_id_width(id_width);
   // Rank logs (-v) share the terminal: a status line would be torn by them.
   ProgressLine progress(std::cout, cases.size(), tty && !args.verbose);
   auto show = [&](const reports::CaseResult& r, const std::string& counter) {

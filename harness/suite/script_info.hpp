@@ -22,7 +22,7 @@ struct OptionDecl {
 
 struct ScriptInfo {
   std::string path;
-  std::string name;                      // the file's stem
+  std::string name;                      // script_stem(path): the name ids and reports use
   int ranks = 2;
   std::vector<OptionDecl> options;
   std::vector<std::string> hooks;        // setup, run, check, teardown present

@@ -135,7 +135,7 @@ TEST(Names, ProgressIsSnakeCaseAndTheOldSpellingStillWorks) {
 TEST(Names, DescribeAndReportsUseTheFileStem) {
   const auto d = e2e::run({"describe", "lua_scripts/passive/lock_put_unlock.lua"});
   ASSERT_EQ(d.exit_code, 0) << d.err;
-  EXPECT_EQ(d.out.rfind("lock_put_unlock (", 0), 0u) << d.out;
+  EXPECT_EQ(d.out.rfind("passive/lock_put_unlock (", 0), 0u) << d.out;
   const std::string dir = e2e::temp_dir("stem");
   const auto r = e2e::run({"run", "lua_scripts/passive/lock_put_unlock.lua", "--report-dir", dir});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
