@@ -19,7 +19,9 @@
 namespace harness::cli {
 namespace {
 
-void on_stop_signal(int) { launcher::request_stop(); }
+void on_stop_signal(int) {
+  launcher::request_stop();
+}
 
 // The running case is stopped and reported; the loop then ends (stops_between_cases).
 void install_stop_handlers() {
@@ -45,6 +47,7 @@ std::string host_name() {
 
 reports::CaseResult excluded_result(const suite::CaseSpec& c, const std::string& reason) {
   reports::CaseResult r = launcher::base_result(c);
+  r.name = c.stem;
   r.status = reports::Verdict::skip;
   r.reason = "excluded: " + reason;
   return r;
@@ -129,7 +132,8 @@ int run_pipeline(const RunArgs& args, const RunPlan& plan, CaseExecutor& executo
     try {
       done = executor.execute(c);
     } catch (const launcher::LaunchError& e) {
-      progress.print([&] { std::cerr << "rmabench: cannot run " << c.id << ": " << e.what() << "\n"; });
+      progress.print(
+          [&] { std::cerr << "rmabench: cannot run " << c.id << ": " << e.what() << "\n"; });
       exit_code = kExitRunError;
       break;
     }

@@ -54,9 +54,9 @@ TEST(Pipeline, RunStopsOnSigintWithAPartialReport) {
 TEST(Pipeline, BenchStopsOnSigintWithAPartialReport) {
   const std::string dir = e2e::temp_dir("sigint-bench");
   // A sweep far longer than the test: only the signal ends it.
-  const auto r = interrupt({"bench", "lua_scripts/bench/latency.lua", "--sizes", "1:4M", "--sync",
-                            "lock,flush,lock_all,pscw,fence", "--repetitions", "50",
-                            "--report-dir", dir});
+  const auto r =
+      interrupt({"bench", "lua_scripts/bench/latency.lua", "--sizes", "1:4M", "--sync",
+                 "lock,flush,lock_all,pscw,fence", "--repetitions", "50", "--report-dir", dir});
   expect_interrupted_report(r, dir);
   EXPECT_LT(r.seconds, 20);
 }
