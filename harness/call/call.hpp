@@ -30,56 +30,120 @@ enum class Family : std::uint8_t { communication, request, synchronization, memo
 // `target`, or those to every target.
 enum class Completes : std::uint8_t { none, target, all };
 
-// X(name, family, completes) — MPI's names in snake_case, in the order of the MPI-3 chapter.
-#define RMABENCH_CALLS(X)                               \
-  X(put, communication, none)                           \
-  X(get, communication, none)                           \
-  X(accumulate, communication, none)                    \
-  X(get_accumulate, communication, none)                \
-  X(fetch_and_op, communication, none)                  \
-  X(compare_and_swap, communication, none)              \
-  X(rput, request, none)                                \
-  X(rget, request, none)                                \
-  X(raccumulate, request, none)                         \
-  X(rget_accumulate, request, none)                     \
-  X(fence, synchronization, all)                        \
-  X(post, synchronization, none)                        \
-  X(start, synchronization, none)                       \
-  X(complete, synchronization, all)                     \
-  X(wait, synchronization, none)                        \
-  X(test, synchronization, none)                        \
-  X(lock, synchronization, none)                        \
-  X(unlock, synchronization, target)                    \
-  X(lock_all, synchronization, none)                    \
-  X(unlock_all, synchronization, all)                   \
-  X(flush, synchronization, target)                     \
-  X(flush_local, synchronization, target)               \
-  X(flush_all, synchronization, all)                    \
-  X(flush_local_all, synchronization, all)              \
-  X(sync, synchronization, none)                        \
-  X(attach, memory, none)                               \
-  X(detach, memory, none)                               \
-  X(free, memory, all)                                  \
-  X(barrier, job, none)                                 \
-  X(send, job, none)                                    \
-  X(recv, job, none)
+// What each argument of a call is, in the order a script passes them (the Lua bindings parse
+// them by role, harness/lua/lua_call.cpp): which field of a Call it fills and how it is read.
+enum class Arg : std::uint8_t {
+  origin,            // a buffer that goes out: origin, count, dtype, bytes
+  origin_or_nil,     // the same, or nil (get_accumulate with no_op)
+  result,            // a buffer that receives: result, count, dtype, bytes
+  result_or_return,  // a buffer for the old value; without one the call completes at once
+                     // (an implicit flush_local, inside lock or lock_all) and returns it
+  value,             // one element of `dtype` (may be nil with no_op): origin
+  compare,           // one element of `dtype`: compare
+  dtype,             // a dtype name
+  target,            // a rank: the target, or the peer of send/recv
+  disp,              // a displacement >= 0, default 0
+  op,                // an op name
+  lock_type,         // "exclusive" (default) or "shared"
+  asserts,           // a string or a list of strings, default none
+  group,             // a list of ranks
+  tag,               // 0..2^30, default 0
+  memory,            // a buffer attached or detached: origin, bytes
+};
+
+// The roles of a call's arguments, in order.
+struct Args {
+  static constexpr int max = 6;
+  Arg list[max]{};
+  int count = 0;
+  constexpr Args() = default;
+  template <class... A>
+  constexpr explicit Args(A... a) : list{a...}, count(static_cast<int>(sizeof...(A))) {}
+  constexpr bool has(Arg a) const {
+    for (int i = 0; i < count; ++i)
+      if (list[i] == a) return true;
+    return false;
+  }
+};
+
+// X(name, family, completes, (argument roles)) — MPI's names in snake_case, in the order of the
+// MPI-3 chapter. Adding a call is a line here plus its execution in each implementation.
+#define RMABENCH_CALLS(X)                                                                       \
+  X(put, communication, none, (origin, target, disp))                                           \
+  X(get, communication, none, (result, target, disp))                                           \
+  X(accumulate, communication, none, (origin, target, disp, op))                                \
+  X(get_accumulate, communication, none, (origin_or_nil, result, target, disp, op))             \
+  X(fetch_and_op, communication, none, (value, target, disp, op, dtype, result_or_return))      \
+  X(compare_and_swap, communication, none,                                                      \
+    (compare, value, target, disp, dtype, result_or_return))                                    \
+  X(rput, request, none, (origin, target, disp))                                                \
+  X(rget, request, none, (result, target, disp))                                                \
+  X(raccumulate, request, none, (origin, target, disp, op))                                     \
+  X(rget_accumulate, request, none, (origin_or_nil, result, target, disp, op))                  \
+  X(fence, synchronization, all, (asserts))                                                     \
+  X(post, synchronization, none, (group, asserts))                                              \
+  X(start, synchronization, none, (group, asserts))                                             \
+  X(complete, synchronization, all, ())                                                         \
+  X(wait, synchronization, none, ())                                                            \
+  X(test, synchronization, none, ())                                                            \
+  X(lock, synchronization, none, (target, lock_type, asserts))                                  \
+  X(unlock, synchronization, target, (target))                                                  \
+  X(lock_all, synchronization, none, (asserts))                                                 \
+  X(unlock_all, synchronization, all, ())                                                       \
+  X(flush, synchronization, target, (target))                                                   \
+  X(flush_local, synchronization, target, (target))                                             \
+  X(flush_all, synchronization, all, ())                                                        \
+  X(flush_local_all, synchronization, all, ())                                                  \
+  X(sync, synchronization, none, ())                                                            \
+  X(attach, memory, none, (memory))                                                             \
+  X(detach, memory, none, (memory))                                                             \
+  X(free, memory, all, ())                                                                      \
+  X(barrier, job, none, ())                                                                     \
+  X(send, job, none, (target, origin, tag))                                                     \
+  X(recv, job, none, (target, result, tag))
 
 enum class Kind : std::uint8_t {
-#define RMABENCH_CALL_ENUM(name, family, completes) name,
+#define RMABENCH_CALL_ENUM(name, family, completes, args) name,
   RMABENCH_CALLS(RMABENCH_CALL_ENUM)
 #undef RMABENCH_CALL_ENUM
 };
 
 inline constexpr int kind_count = 0
-#define RMABENCH_CALL_COUNT(name, family, completes) +1
+#define RMABENCH_CALL_COUNT(name, family, completes, args) +1
     RMABENCH_CALLS(RMABENCH_CALL_COUNT)
 #undef RMABENCH_CALL_COUNT
     ;
+
+// One entry of the list, for code that needs it at compile time (the Lua bindings).
+struct Description {
+  std::string_view name;
+  Family family;
+  Completes completes;
+  Args args;
+};
+
+namespace detail {
+using enum Arg;
+inline constexpr Description descriptions[] = {
+#define RMABENCH_CALL_DESCRIPTION(name, family, completes, args) \
+  Description{#name, Family::family, Completes::completes, Args args},
+    RMABENCH_CALLS(RMABENCH_CALL_DESCRIPTION)
+#undef RMABENCH_CALL_DESCRIPTION
+};
+}  // namespace detail
+
+constexpr const Description& describe(Kind k) { return detail::descriptions[static_cast<int>(k)]; }
 
 std::string_view to_string(Kind k);
 std::optional<Kind> parse_kind(std::string_view name);
 Family family_of(Kind k);
 Completes completes_of(Kind k);
+// Whether the call may wait for other ranks (the synchronization calls but test, free, and
+// the job's calls): the bindings note the script position for state dumps around it.
+constexpr bool may_block(Kind k) {
+  const Family f = describe(k).family;
+  return (f == Family::synchronization && k != Kind::test) || f == Family::job || k == Kind::free;
+}
 
 // One call with its arguments. Buffers are borrowed: whoever builds a Call keeps them alive
 // until the call is complete (the Lua bindings pin them; a recorded program owns them).

@@ -2,10 +2,10 @@
 // run hook recorded once, then replayed under Google Benchmark on the origin rank), through
 // the run pipeline (cli/pipeline.hpp); the results are printed as OSU-style tables and
 // written, as Google Benchmark's own JSON entries, in the report's `benchmarks`.
-#include "bench/sizes.hpp"
 #include "cli/commands.hpp"
 #include "cli/launcher_executor.hpp"
 #include "cli/pipeline.hpp"
+#include "cli/sizes.hpp"
 #include "launcher/topology.hpp"
 
 namespace harness::cli {
@@ -31,7 +31,7 @@ nlohmann::json bench_settings(const BenchArgs& args) {
   nlohmann::json bench = nlohmann::json::object();
   if (!args.sizes.empty()) {
     std::string err;
-    auto sizes = bench::parse_sizes(args.sizes, err);
+    auto sizes = parse_sizes(args.sizes, err);
     if (!sizes) throw suite::UsageError(err);
     bench["sizes"] = *sizes;
   }

@@ -21,9 +21,9 @@
 #include "launcher/rank_results.hpp"
 #include "launcher/topology.hpp"
 #include "rma/bootstrap.hpp"
-#include "rma/runtime.hpp"
 #include "worker/case_runner.hpp"
 #include "worker/state_board.hpp"
+#include "worker/worker.hpp"
 
 namespace harness::cli {
 namespace {
@@ -114,17 +114,6 @@ void must(const rma::Status& s) {
   if (!s) throw std::runtime_error(s.to_string());
 }
 
-rma::RuntimeConfig runtime_config(const suite::CaseSpec& spec) {
-  rma::RuntimeConfig c;
-  c.backend = spec.backend;
-  c.progress = rma::parse_progress_mode(spec.progress).value_or(rma::ProgressMode::async);
-  c.default_path = rma::parse_path(spec.path).value_or(rma::Path::am);
-  c.eager_limit = spec.eager_limit;
-  c.provider = spec.provider;
-  c.name_prefix = spec.name_prefix;
-  return c;
-}
-
 // One rank's part of every case, and rank 0's merge of the ranks' results.
 class PmixExecutor final : public CaseExecutor {
  public:
@@ -176,13 +165,13 @@ class PmixExecutor final : public CaseExecutor {
   // This rank's part of the case, under its own runtime.
   json run_here(const suite::CaseSpec& spec, const std::string& prefix) {
     PrefixedBootstrap case_boot(pmix_, prefix);
-    auto rt = rma::Runtime::create(runtime_config(spec), case_boot);
-    if (!rt)
+    auto im = worker::make_implementation(spec, case_boot);
+    if (!im)
       return {{"t", "result"}, {"rank", rank_}, {"status", "error"},
-              {"failures", {{{"where", "runtime"}, {"message", rt.status().to_string()}}}}};
+              {"failures", {{{"where", "runtime"}, {"message", im.status().to_string()}}}}};
     // Logs go nowhere in this mode but the result; a control channel on /dev/null.
     launcher::ControlChannel quiet(::dup(STDERR_FILENO));
-    json mine = worker::run_case_script(spec, *rt.value(), quiet, board_);
+    json mine = worker::run_case_script(spec, *im.value(), quiet, board_);
     board_.detach();
     return mine;
   }

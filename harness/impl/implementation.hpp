@@ -30,10 +30,12 @@ class Request {
   virtual rma::Result<bool> test() = 0;
 };
 
-// What a call returns besides its status: win:test()'s flag, an r* call's request.
+// What a call returns besides its status: win:test()'s flag, an r* call's request, the bytes
+// a recv received.
 struct Outcome {
   bool flag = false;
   std::unique_ptr<Request> request;
+  std::size_t received = 0;
 };
 
 // A window of the implementation under test: what a script may read of it beyond calls.
@@ -80,6 +82,26 @@ class Implementation {
   // Executes one call: window calls on call.win, job calls (barrier, send, recv) on the job.
   // `out` receives an r* call's request (required for them) and test()'s flag.
   virtual rma::Status execute(const call::Call& call, Outcome* out = nullptr) = 0;
+
+  // The job's calls through execute(), for harness code (barriers between phases, benchmark
+  // commands).
+  rma::Status barrier() {
+    call::Call c;
+    c.kind = call::Kind::barrier;
+    return execute(c);
+  }
+  rma::Status send(int dst, const void* buf, std::size_t bytes, int tag) {
+    call::Call c;
+    c.kind = call::Kind::send;
+    c.target = dst, c.origin = buf, c.bytes = bytes, c.tag = tag;
+    return execute(c);
+  }
+  rma::Status recv(int src, void* buf, std::size_t bytes, int tag) {
+    call::Call c;
+    c.kind = call::Kind::recv;
+    c.target = src, c.result = buf, c.bytes = bytes, c.tag = tag;
+    return execute(c);
+  }
 
   // Packets this rank sent since it started; nullopt where they cannot be observed.
   virtual std::optional<rma::Counters> counters() const = 0;

@@ -23,7 +23,7 @@
 #include <sstream>
 #include <vector>
 
-#include "bootstrap/kv_server.hpp"
+#include "rma/kv_server.hpp"
 #include "launcher/control.hpp"
 #include "launcher/rank_results.hpp"
 

@@ -56,7 +56,8 @@ void merge_rank_results(const std::vector<json>& results, reports::CaseResult& r
     for (const auto& [k, v] : member(m, "metrics").items())
       result_.metrics["rank" + std::to_string(rank_no) + "." + k] = v.get<double>();
     for (const auto& p : member(m, "paths")) paths.insert(p.get<std::string>());
-    if (m.contains("messages")) {
+    // null: the rank's implementation could not observe its packets (not measured, not 0).
+    if (m.contains("messages") && m["messages"].is_object()) {
       measured = true;
       iterations = m.value("iterations", 1);
       for (const auto& [k, v] : member(member(m, "messages"), "by_type").items())

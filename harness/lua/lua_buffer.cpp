@@ -7,14 +7,12 @@
 #include <string>
 #include <type_traits>
 
-#include "lua/dtype_dispatch.hpp"
+#include "rma/dtype_visit.hpp"
 #include "lua/lua_guard.hpp"
 #include "oracle/oracle.hpp"
 
 namespace harness::lua {
 namespace {
-
-constexpr const char* kMeta = "rma.buffer";
 
 std::size_t check_index(lua_State* L, const Buffer& b, int idx) {
   lua_Integer i = luaL_checkinteger(L, idx);
@@ -50,7 +48,7 @@ int buf_iota(lua_State* L) {
                                                  static_cast<unsigned long long>(i) *
                                                      static_cast<unsigned long long>(step)));
     // Wrap silently: a sequence may overflow a small type on purpose.
-    visit_dtype(b.dtype, [&]<class T>() {
+    rma::visit_dtype(b.dtype, [&]<class T>() {
       T v = static_cast<T>(lua_tointeger(L, -1));
       std::memcpy(b.data + i * sizeof(T), &v, sizeof(T));
     });
@@ -180,7 +178,7 @@ int buf_tostring(lua_State* L) {
 }
 
 int buf_gc(lua_State* L) {
-  auto* b = static_cast<Buffer*>(luaL_checkudata(L, 1, kMeta));
+  auto* b = static_cast<Buffer*>(luaL_checkudata(L, 1, kBufferMeta));
   b->~Buffer();
   return 0;
 }
@@ -231,7 +229,7 @@ int lua_new_buffer(lua_State* L) {
 }
 
 void open_buffer(lua_State* L) {
-  luaL_newmetatable(L, kMeta);
+  luaL_newmetatable(L, kBufferMeta);
   luaL_newlib(L, kMethods);
   lua_setfield(L, -2, "__index");
   lua_pushcfunction(L, guarded<buf_len>);
@@ -246,20 +244,20 @@ void open_buffer(lua_State* L) {
 Buffer& push_buffer(lua_State* L, Buffer b) {
   void* mem = lua_newuserdatauv(L, sizeof(Buffer), 0);
   auto* p = new (mem) Buffer(std::move(b));
-  luaL_setmetatable(L, kMeta);
+  luaL_setmetatable(L, kBufferMeta);
   return *p;
 }
 
 Buffer& check_buffer(lua_State* L, int idx) {
-  return *static_cast<Buffer*>(luaL_checkudata(L, idx, kMeta));
+  return *static_cast<Buffer*>(luaL_checkudata(L, idx, kBufferMeta));
 }
 
 Buffer* test_buffer(lua_State* L, int idx) {
-  return static_cast<Buffer*>(luaL_testudata(L, idx, kMeta));
+  return static_cast<Buffer*>(luaL_testudata(L, idx, kBufferMeta));
 }
 
 void store_value(lua_State* L, rma::Dtype dtype, int value_idx, std::byte* out) {
-  visit_dtype(dtype, [&]<class T>() {
+  rma::visit_dtype(dtype, [&]<class T>() {
     T v{};
     if constexpr (std::is_floating_point_v<T>) {
       int ok = 0;
@@ -290,7 +288,7 @@ void store_element(lua_State* L, const Buffer& b, std::size_t i, int value_idx) 
 }
 
 void push_element(lua_State* L, const Buffer& b, std::size_t i) {
-  visit_dtype(b.dtype, [&]<class T>() {
+  rma::visit_dtype(b.dtype, [&]<class T>() {
     T v;
     std::memcpy(&v, b.data + i * sizeof(T), sizeof(T));
     if constexpr (std::is_floating_point_v<T>)

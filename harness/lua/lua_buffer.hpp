@@ -14,6 +14,8 @@
 
 namespace harness::lua {
 
+inline constexpr const char* kBufferMeta = "rma.buffer";
+
 struct Buffer {
   std::shared_ptr<void> keeper;
   std::byte* data = nullptr;

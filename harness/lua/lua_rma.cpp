@@ -8,8 +8,8 @@
 
 #include <string>
 
-#include "bench/op_program.hpp"
 #include "lua/lua_buffer.hpp"
+#include "lua/lua_call.hpp"
 #include "lua/lua_guard.hpp"
 #include "lua/lua_window.hpp"
 #include "oracle/oracle.hpp"
@@ -21,12 +21,6 @@ namespace {
 
 constexpr const char* kCtxKey = "rmabench.ctx";
 
-rma::Runtime& runtime(lua_State* L) {
-  RankContext& ctx = RankContext::of(L);
-  if (!ctx.rt) luaL_error(L, "rma calls are only available inside a case's hooks");
-  return *ctx.rt;
-}
-
 std::string to_text(lua_State* L, int idx) {
   std::size_t len = 0;
   const char* s = luaL_tolstring(L, idx, &len);
@@ -37,59 +31,6 @@ std::string to_text(lua_State* L, int idx) {
 
 void record_failure(lua_State* L, std::string message) {
   RankContext::of(L).failures.push_back({where(L, 1), std::move(message)});
-}
-
-int peer_arg(lua_State* L, int idx) { return static_cast<int>(luaL_checkinteger(L, idx)); }
-
-int tag_arg(lua_State* L, int idx) {
-  lua_Integer t = luaL_optinteger(L, idx, 0);
-  if (t < 0 || t > 1 << 30) luaL_error(L, "tag %I is outside 0..2^30", t);
-  return static_cast<int>(t);
-}
-
-// --- point-to-point -----------------------------------------------------------------------
-
-void record(lua_State* L, bench::RecordedCall c, std::shared_ptr<void> keep = nullptr) {
-  if (auto* p = RankContext::of(L).recorder) p->add(std::move(c), {std::move(keep)});
-}
-
-int l_barrier(lua_State* L) {
-  RankContext& ctx = RankContext::of(L);
-  WhereScope w(ctx, L);
-  check(L, runtime(L).barrier(), "barrier");
-  bench::RecordedCall c;
-  c.kind = bench::RecordedCall::Kind::barrier;
-  record(L, c);
-  return 0;
-}
-
-int l_send(lua_State* L) {
-  const int dst = peer_arg(L, 1);
-  Buffer& b = check_buffer(L, 2);
-  const int tag = tag_arg(L, 3);
-  WhereScope w(RankContext::of(L), L);
-  check(L, runtime(L).send(dst, b.data, b.bytes(), tag), "send");
-  bench::RecordedCall c;
-  c.kind = bench::RecordedCall::Kind::send;
-  c.target = dst, c.tag = tag, c.origin = b.data, c.bytes = b.bytes();
-  record(L, c, b.keeper);
-  return 0;
-}
-
-// recv(src, buf, tag) -> number of elements received
-int l_recv(lua_State* L) {
-  const int src = peer_arg(L, 1);
-  Buffer& b = check_buffer(L, 2);
-  const int tag = tag_arg(L, 3);
-  WhereScope w(RankContext::of(L), L);
-  std::size_t got = 0;
-  check(L, runtime(L).recv(src, b.data, b.bytes(), tag, &got), "recv");
-  bench::RecordedCall c;
-  c.kind = bench::RecordedCall::Kind::recv;
-  c.target = src, c.tag = tag, c.result = b.data, c.bytes = b.bytes();
-  record(L, c, b.keeper);
-  lua_pushinteger(L, static_cast<lua_Integer>(got / b.elem()));
-  return 1;
 }
 
 // --- expectations -------------------------------------------------------------------------
@@ -221,8 +162,14 @@ void push_counters(lua_State* L, const rma::Counters& c) {
 
 namespace {
 
+// nil where the implementation cannot observe them.
 int l_counters(lua_State* L) {
-  push_counters(L, runtime(L).counters());
+  RankContext& ctx = RankContext::of(L);
+  if (!ctx.impl) return luaL_error(L, "rma calls are only available inside a case's hooks");
+  if (auto c = ctx.impl->counters())
+    push_counters(L, *c);
+  else
+    lua_pushnil(L);
   return 1;
 }
 
@@ -273,9 +220,6 @@ void push_constants(lua_State* L) {
 }
 
 const luaL_Reg kFunctions[] = {
-    {"barrier", guarded<l_barrier>},
-    {"send", guarded<l_send>},
-    {"recv", guarded<l_recv>},
     {"buffer", guarded<lua_new_buffer>},
     {"expect", guarded<l_expect>},
     {"expect_eq", guarded<l_expect_eq>},
@@ -305,7 +249,18 @@ void RankContext::install(lua_State* L) {
   lua_setfield(L, LUA_REGISTRYINDEX, kCtxKey);
 }
 
-WhereScope::WhereScope(RankContext& ctx, lua_State* L) : ctx_(ctx) { ctx_.set_where(where(L, 1)); }
+// The position as where(L, 1) spells it: the first frame up with a line (C frames skipped).
+WhereScope::WhereScope(RankContext& ctx, lua_State* L) : ctx_(ctx) {
+  lua_Debug ar;
+  for (int l = 1; lua_getstack(L, l, &ar); ++l) {
+    lua_getinfo(L, "Sl", &ar);
+    if (ar.currentline > 0) {
+      ctx_.enter_call(ar.short_src, ar.currentline);
+      return;
+    }
+  }
+  ctx_.enter_call(nullptr, 0);
+}
 
 void raise_error(lua_State* L, rma::ErrorClass cls, const char* op, const std::string& message) {
   lua_createtable(L, 0, 4);
@@ -345,20 +300,21 @@ void open_rma(lua_State* L, RankContext& ctx) {
   }
   lua_pop(L, 1);
   luaL_newlib(L, kFunctions);
+  add_calls(L, ctx, false);
   push_constants(L);
-  lua_pushinteger(L, ctx.rt->rank());
+  lua_pushinteger(L, ctx.impl->rank());
   lua_setfield(L, -2, "rank");
-  lua_pushinteger(L, ctx.rt->size());
+  lua_pushinteger(L, ctx.impl->size());
   lua_setfield(L, -2, "size");
-  lua_pushstring(L, ctx.spec->backend.c_str());
+  lua_pushstring(L, ctx.backend.c_str());
   lua_setfield(L, -2, "backend");
-  lua_pushstring(L, ctx.spec->path.c_str());
+  lua_pushstring(L, ctx.path.c_str());
   lua_setfield(L, -2, "path");
-  lua_pushstring(L, ctx.spec->progress.c_str());
+  lua_pushstring(L, ctx.progress.c_str());
   lua_setfield(L, -2, "progress");
-  lua_pushinteger(L, static_cast<lua_Integer>(ctx.rt->eager_limit()));
+  lua_pushinteger(L, static_cast<lua_Integer>(ctx.impl->eager_limit()));
   lua_setfield(L, -2, "eager_limit");
-  open_window(L);
+  open_window(L, ctx);
   lua_setglobal(L, "rma");
   // os.exit must end the process at once: atexit handlers and static destructors would
   // race the progress agent. The parent reports the exit code as a crash.

@@ -1,8 +1,11 @@
-// rank_context.hpp — what the Lua bindings of one rank share: the runtime, the case, the
-// expectations that failed, metrics and log lines the script reported, and which call the
-// script is blocked in (read by the control thread for state dumps).
+// rank_context.hpp — what the Lua bindings of one rank share: the implementation under test,
+// what the case runs on (backend, path, progress: shown to scripts as rma.backend, ...), the
+// expectations that failed, metrics and log lines the script reported, the program being
+// recorded, and which call the script is blocked in (read by the control thread for state
+// dumps).
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -10,14 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "rma/runtime.hpp"
-#include "suite/case_spec.hpp"
+#include "impl/implementation.hpp"
+#include "impl/program.hpp"
 
 struct lua_State;
-
-namespace harness::bench {
-class OpProgram;
-}
 
 namespace harness::lua {
 
@@ -28,38 +27,60 @@ struct ExpectFailure {
 
 class RankContext {
  public:
-  rma::Runtime* rt = nullptr;  // null in the parent's descriptive state
-  const suite::CaseSpec* spec = nullptr;
+  impl::Implementation* impl = nullptr;  // null in the parent's descriptive state
+  std::string backend, path, progress;    // as the case names them
+
   std::vector<ExpectFailure> failures;
   std::map<std::string, double> metrics;
   std::set<std::string> paths;  // path of every window the script created
   std::function<void(const std::string&)> log;
   // While set, the RMA calls a hook makes are also appended here (benchmarks replay them).
-  bench::OpProgram* recorder = nullptr;
+  impl::Program* recorder = nullptr;
 
   // The script position of the library call in progress ("" when in Lua code).
   void set_where(std::string w) {
     std::lock_guard g(mu_);
     where_ = std::move(w);
+    where_line_ = -1;
+    active_.store(!where_.empty(), std::memory_order_release);
   }
   std::string where() const {
     std::lock_guard g(mu_);
-    return where_;
+    return active_.load(std::memory_order_acquire) ? where_ : std::string();
   }
+  // A call at script position `src`:`line` begins (null `src`: no position); its text is
+  // built only when the position differs from the last one, so a loop's calls cost a compare
+  // and an atomic store.
+  void enter_call(const char* src, int line) {
+    if (src && line == where_line_ && where_src_ == src) {
+      active_.store(true, std::memory_order_release);
+      return;
+    }
+    std::string w = src ? std::string(src) + ":" + std::to_string(line) : std::string();
+    where_src_ = src ? src : "";
+    where_line_ = src ? line : -1;
+    std::lock_guard g(mu_);
+    where_ = std::move(w);
+    active_.store(src != nullptr, std::memory_order_release);
+  }
+  void leave_call() { active_.store(false, std::memory_order_release); }
 
   static RankContext& of(lua_State* L);
   void install(lua_State* L);
 
  private:
   mutable std::mutex mu_;
-  std::string where_;
+  std::string where_;                // guarded by mu_; shown while active_
+  std::atomic<bool> active_{false};
+  std::string where_src_;  // main thread only: the position where_ describes
+  int where_line_ = -1;
 };
 
 // Marks a blocking binding's script position for the duration of a scope.
 class WhereScope {
  public:
   WhereScope(RankContext& ctx, lua_State* L);
-  ~WhereScope() { ctx_.set_where({}); }
+  ~WhereScope() { ctx_.leave_call(); }
 
  private:
   RankContext& ctx_;

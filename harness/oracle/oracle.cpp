@@ -3,7 +3,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "lua/dtype_dispatch.hpp"
+#include "rma/dtype_visit.hpp"
 
 namespace harness::oracle {
 namespace {
@@ -60,7 +60,7 @@ T combine(rma::Op op, T t, T o) {
 }  // namespace
 
 void apply(rma::Op op, rma::Dtype dtype, void* target, const void* origin, std::size_t count) {
-  lua::visit_dtype(dtype, [&]<class T>() {
+  rma::visit_dtype(dtype, [&]<class T>() {
     auto* tp = static_cast<unsigned char*>(target);
     const auto* op_bytes = static_cast<const unsigned char*>(origin);
     for (std::size_t i = 0; i < count; ++i) {

@@ -1,14 +1,16 @@
 #include "worker/case_runner.hpp"
 
+#include <optional>
+
 #include "worker/script_session.hpp"
 
 namespace harness::worker {
 
 using nlohmann::json;
 
-json run_case_script(const suite::CaseSpec& spec, rma::Runtime& rt, launcher::ControlChannel& ctrl,
-                     StateBoard& board) {
-  ScriptSession s(spec, rt, ctrl, board);
+json run_case_script(const suite::CaseSpec& spec, impl::Implementation& impl,
+                     launcher::ControlChannel& ctrl, StateBoard& board) {
+  ScriptSession s(spec, impl, ctrl, board);
   lua::LuaFailure f;
   if (!s.load(f)) return s.ended(f);
   const int iterations = s.iterations();
@@ -20,18 +22,23 @@ json run_case_script(const suite::CaseSpec& spec, rma::Runtime& rt, launcher::Co
   // rank's setup is left; until the second, no rank's run has begun (a fast rank's first
   // op must not reach a target that has not taken its snapshot yet).
   s.phase("run");
-  const rma::Counters before = rt.counters();
+  const std::optional<rma::Counters> before = impl.counters();
   if (!s.barrier(f)) return s.ended(f);
   for (int i = 0; i < iterations; ++i) {
     if (!s.call_hook("run", f)) return s.ended(f);
     if (!s.barrier(f)) return s.ended(f);
   }
-  const rma::Counters during = rt.counters() - before;
+  const std::optional<rma::Counters> after = impl.counters();
 
-  json result = {{"t", "result"}, {"rank", rt.rank()}, {"early", false}};
-  result["messages"] = counters_json(during);
+  json result = {{"t", "result"}, {"rank", impl.rank()}, {"early", false}};
+  if (before && after) {
+    result["messages"] = counters_json(*after - *before);
+  } else {
+    result["messages"] = nullptr;  // not measured: never a zero
+    result["messages_reason"] = "not observable in " + impl.name();
+  }
   result["iterations"] = iterations;
-  if (rt.rank() == 0) {
+  if (impl.rank() == 0) {
     json expected;
     if (!s.declared_messages(expected, f)) return s.ended(f);
     if (!expected.is_null()) result["expected_messages"] = expected;

@@ -9,17 +9,19 @@ namespace harness::worker {
 
 using nlohmann::json;
 
-ScriptSession::ScriptSession(const suite::CaseSpec& spec, rma::Runtime& rt,
+ScriptSession::ScriptSession(const suite::CaseSpec& spec, impl::Implementation& impl,
                              launcher::ControlChannel& ctrl, StateBoard& board)
-    : spec_(spec), rt_(rt), ctrl_(ctrl), board_(board) {
-  ctx_.rt = &rt;
-  ctx_.spec = &spec;
+    : spec_(spec), impl_(impl), ctrl_(ctrl), board_(board) {
+  ctx_.impl = &impl;
+  ctx_.backend = spec.backend;
+  ctx_.path = spec.path;
+  ctx_.progress = spec.progress;
   ctx_.log = [this](const std::string& line) { ctrl_.send({{"t", "log"}, {"text", line}}); };
-  board_.attach(&rt_, &ctx_);
+  board_.attach(&impl_, &ctx_);
 }
 
 ScriptSession::~ScriptSession() {
-  board_.attach(&rt_, nullptr);
+  board_.attach(&impl_, nullptr);
 }
 
 bool ScriptSession::load(lua::LuaFailure& f) {
@@ -111,7 +113,7 @@ bool ScriptSession::call_hook(const char* name, lua::LuaFailure& f) {
 
 bool ScriptSession::barrier(lua::LuaFailure& f) {
   ctx_.set_where("harness barrier after " + phase_);
-  rma::Status s = rt_.barrier();
+  rma::Status s = impl_.barrier();
   ctx_.set_where({});
   if (s) return true;
   f.where = "harness barrier after " + phase_;
@@ -163,7 +165,7 @@ void ScriptSession::add_context(json& result) {
 
 json ScriptSession::ended(const lua::LuaFailure& f, json result) {
   result["t"] = "result";
-  result["rank"] = rt_.rank();
+  result["rank"] = impl_.rank();
   result["early"] = true;
   add_context(result);
   if (f.kind == "skip") {

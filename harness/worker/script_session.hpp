@@ -12,7 +12,7 @@
 #include "launcher/control.hpp"
 #include "lua/lua_state.hpp"
 #include "lua/rank_context.hpp"
-#include "rma/runtime.hpp"
+#include "impl/implementation.hpp"
 #include "suite/case_spec.hpp"
 #include "worker/state_board.hpp"
 
@@ -20,8 +20,8 @@ namespace harness::worker {
 
 class ScriptSession {
  public:
-  ScriptSession(const suite::CaseSpec& spec, rma::Runtime& rt, launcher::ControlChannel& ctrl,
-                StateBoard& board);
+  ScriptSession(const suite::CaseSpec& spec, impl::Implementation& impl,
+                launcher::ControlChannel& ctrl, StateBoard& board);
   ~ScriptSession();
   ScriptSession(const ScriptSession&) = delete;
   ScriptSession& operator=(const ScriptSession&) = delete;
@@ -50,13 +50,13 @@ class ScriptSession {
   nlohmann::json ended(const lua::LuaFailure& f, nlohmann::json result = nlohmann::json::object());
 
   lua::RankContext& ctx() { return ctx_; }
-  rma::Runtime& rt() { return rt_; }
+  impl::Implementation& impl() { return impl_; }
   launcher::ControlChannel& ctrl() { return ctrl_; }
   const suite::CaseSpec& spec() const { return spec_; }
 
  private:
   const suite::CaseSpec& spec_;
-  rma::Runtime& rt_;
+  impl::Implementation& impl_;
   launcher::ControlChannel& ctrl_;
   StateBoard& board_;
   lua::RankContext ctx_;

@@ -26,12 +26,12 @@ json StateBoard::snapshot(int rank) const {
   std::lock_guard g(mu_);
   json s = {{"t", "state"}, {"rank", rank}, {"phase", phase_}};
   if (ctx_) s["where"] = ctx_->where();
-  if (!rt_) {
+  if (!impl_) {
     s["call"] = "";
     s["blocked"] = false;
     return s;
   }
-  const rma::RankState st = rt_->state();
+  const rma::RankState st = impl_->state();
   s["call"] = st.call.call;
   s["blocked"] = st.call.blocked;
   s["since_s"] = st.call.since_s;
@@ -57,7 +57,7 @@ json StateBoard::snapshot(int rank) const {
                     {"lock_waiters", w.lock_waiters}});
   }
   s["windows"] = wins;
-  s["counters"] = counters_json(st.counters);
+  if (auto c = impl_->counters()) s["counters"] = counters_json(*c);
   return s;
 }
 

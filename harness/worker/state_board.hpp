@@ -1,6 +1,7 @@
 // state_board.hpp — what the control thread of a rank reads to answer the parent's "state?"
 // while the main thread is busy or blocked: the case phase, the script position of the call
-// in progress, and the runtime's own snapshot (call, windows, counters).
+// in progress, and the implementation's own snapshot (call, windows, and counters where it
+// can observe them).
 #pragma once
 
 #include <mutex>
@@ -8,8 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "impl/implementation.hpp"
 #include "lua/rank_context.hpp"
-#include "rma/runtime.hpp"
+#include "rma/counters.hpp"
 
 namespace harness::worker {
 
@@ -19,9 +21,9 @@ class StateBoard {
     std::lock_guard g(mu_);
     phase_ = std::move(phase);
   }
-  void attach(rma::Runtime* rt, lua::RankContext* ctx) {
+  void attach(impl::Implementation* impl, lua::RankContext* ctx) {
     std::lock_guard g(mu_);
-    rt_ = rt;
+    impl_ = impl;
     ctx_ = ctx;
   }
   void detach() { attach(nullptr, nullptr); }
@@ -30,7 +32,7 @@ class StateBoard {
  private:
   mutable std::mutex mu_;
   std::string phase_ = "starting";
-  rma::Runtime* rt_ = nullptr;
+  impl::Implementation* impl_ = nullptr;
   lua::RankContext* ctx_ = nullptr;
 };
 

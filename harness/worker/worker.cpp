@@ -8,11 +8,12 @@
 #include <string>
 #include <thread>
 
-#include "bench/bench_runner.hpp"
+#include "impl/ref_implementation.hpp"
 #include "launcher/control.hpp"
 #include "rma/bootstrap.hpp"
 #include "rma/runtime.hpp"
 #include "suite/case_spec.hpp"
+#include "worker/bench_runner.hpp"
 #include "worker/case_runner.hpp"
 #include "worker/state_board.hpp"
 
@@ -46,6 +47,11 @@ rma::RuntimeConfig runtime_config(const suite::CaseSpec& spec) {
 
 }  // namespace
 
+rma::Result<std::unique_ptr<impl::Implementation>> make_implementation(
+    const suite::CaseSpec& spec, rma::bootstrap::Bootstrap& boot) {
+  return impl::make_reference(runtime_config(spec), boot);
+}
+
 int worker_main() {
   // Die with the parent, whatever happens to it.
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -66,7 +72,7 @@ int worker_main() {
       const std::string t = m->value("t", "");
       if (t == "state?") ctrl->send(board->snapshot(rank));
       if (t == "stop_compute")
-        bench::compute_stop_batch().store(m->value("batch", std::uint64_t{0}),
+        compute_stop_batch().store(m->value("batch", std::uint64_t{0}),
                                           std::memory_order_release);
     }
     ::_exit(72);  // the parent closed the channel: nobody is left to report to
@@ -74,23 +80,23 @@ int worker_main() {
 
   auto boot = rma::bootstrap::launcher_client(kKvFd, rank, size);
   board->set_phase("runtime");
-  auto rt = rma::Runtime::create(runtime_config(spec), *boot);
-  if (!rt) {
+  auto im = make_implementation(spec, *boot);
+  if (!im) {
     ctrl->send({{"t", "result"},
                 {"rank", rank},
                 {"status", "error"},
                 {"early", true},
-                {"failures", {{{"where", "runtime"}, {"message", rt.status().to_string()}}}}});
+                {"failures", {{{"where", "runtime"}, {"message", im.status().to_string()}}}}});
     wait_to_be_stopped();
   }
   nlohmann::json result = spec.mode == "bench"
-                              ? bench::run_bench_script(spec, *rt.value(), *ctrl, *board)
-                              : run_case_script(spec, *rt.value(), *ctrl, *board);
+                              ? run_bench_script(spec, *im.value(), *ctrl, *board)
+                              : run_case_script(spec, *im.value(), *ctrl, *board);
   const bool early = result.value("early", false);
   ctrl->send(result);
   if (early) wait_to_be_stopped();
   board->detach();
-  rt.value().reset();
+  im.value().reset();
   ctrl->send({{"t", "bye"}});
   ::_exit(0);
 }

@@ -11,12 +11,13 @@
 -- the small ones are eager. Messages (am), n ≥ 2: per rank 5 ops, 2 replies and a cts per
 -- large op (2), plus lock and grant (lock, lock_all), the post (pscw), or E(n) in all
 -- (fence).
-local exchange = require("counts").fence_exchange  -- E(n), docs/message-counts.md
+local counts = require("counts")  -- messages an epoch costs (lib/)
+local epoch = require("epoch")    -- the epoch rma.opt.sync names (lib/)
 
 return {
   ranks = 2,
   options = {
-    sync = {"lock, lock_all, fence or pscw", "lock"},
+    sync = epoch.option(),
     count = {"i64 elements per large accumulate", 4},
   },
   setup = function(ctx)
@@ -31,13 +32,8 @@ return {
     ctx.res = rma.buffer(n, "i64")
   end,
   run = function(ctx)
-    local sync, win, n = rma.opt.sync, ctx.win, rma.opt.count
-    local right, left = (rma.rank + 1) % rma.size, (rma.rank - 1) % rma.size
-    if sync == "lock" then win:lock(right, "exclusive")
-    elseif sync == "lock_all" then win:lock_all()
-    elseif sync == "fence" then win:fence("noprecede")
-    elseif sync == "pscw" then win:post({left}); win:start({right})
-    else rma.fail("unknown sync '" .. sync .. "'") end
+    local win, n = ctx.win, rma.opt.count
+    local right = epoch.open_ring(win, rma.opt.sync)
 
     win:accumulate(ctx.a, right, 0, "replace")
     win:accumulate(ctx.b, right, 0, "sum")
@@ -45,10 +41,7 @@ return {
     win:accumulate(ctx.d, right, 8 * (n - 1), "replace")
     win:get_accumulate(nil, ctx.res, right, 0, "no_op")
 
-    if sync == "lock" then win:unlock(right)
-    elseif sync == "lock_all" then win:unlock_all()
-    elseif sync == "fence" then win:fence("nosucceed")
-    else win:complete(); win:wait() end
+    epoch.close_ring(win, rma.opt.sync)
   end,
   check = function(ctx)
     local n = rma.opt.count
@@ -71,18 +64,8 @@ return {
   messages = function()
     local n = rma.size
     if n == 1 then return { total = 0 } end
-    local big = 8 * rma.opt.count > rma.eager_limit and 1 or 0
-    local per = 7 + 2 * big
     local by = { accumulate = 3 * n, get_accumulate = 2 * n, get_accumulate_resp = 2 * n }
-    if big == 1 then by.cts = 2 * n end
-    local sync = rma.opt.sync
-    if sync == "fence" then
-      by.total, by.fence_count = n * per + exchange(n), exchange(n)
-    elseif sync == "pscw" then
-      by.total, by.post = n * (per + 1), n
-    else
-      by.total, by.lock, by.lock_granted = n * (per + 2), n, n
-    end
-    return by
+    if 8 * rma.opt.count > rma.eager_limit then by.cts = 2 * n end
+    return counts.with_epoch(by, rma.opt.sync, n)
   end,
 }

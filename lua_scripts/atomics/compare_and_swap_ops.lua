@@ -21,18 +21,13 @@ local function cases(dtype)
   return { {1, 2, 3}, {hi, lo, hi - 1}, {lo, hi, 7}, {0, 85, 51} }
 end
 
-local exchange = require("counts").fence_exchange  -- E(n), docs/message-counts.md
+local atomics = require("atomics")  -- options, the two forms, messages (lib/)
 
 return {
   ranks = 2,
-  options = {
-    form = {"value (returned at once) or buffer (a result buffer)", "value"},
-    sync = {"lock, lock_all, fence or pscw", "lock"},
-  },
+  options = atomics.options("form", "sync"),
   setup = function(ctx)
-    if rma.opt.form == "value" and (rma.opt.sync == "fence" or rma.opt.sync == "pscw") then
-      rma.skip("a compare_and_swap returning its value needs a lock or lock_all epoch")
-    end
+    atomics.check_form("compare_and_swap")
     ctx.slots, ctx.cas = {}, 0
     local off = 0
     for _, dtype in ipairs(INTS) do
@@ -51,35 +46,20 @@ return {
     end
   end,
   run = function(ctx)
-    local sync, win = rma.opt.sync, ctx.win
-    local right, left = (rma.rank + 1) % rma.size, (rma.rank - 1) % rma.size
-    if sync == "lock" then win:lock(right, "exclusive")
-    elseif sync == "lock_all" then win:lock_all()
-    elseif sync == "fence" then win:fence("noprecede")
-    elseif sync == "pscw" then win:post({left}); win:start({right})
-    else rma.fail("unknown sync '" .. sync .. "'") end
-
-    for _, f in ipairs({"f32", "f64"}) do
-      rma.expect_error("TYPE", function()
-        win:compare_and_swap(0, 1, right, 0, f, rma.buffer(1, f))
-      end)
-    end
-    local value = rma.opt.form == "value"
-    for _, s in ipairs(ctx.slots) do
+    atomics.ring_over_slots(ctx, function(win, right, s)
       local steps = { {s.init, s.a}, {s.init, s.b}, {s.a, s.b} }  -- {compare, value}
       for k, st in ipairs(steps) do
-        if value then
-          s.res:set(k - 1, win:compare_and_swap(st[1], st[2], right, s.disp, s.dtype))
-        else
-          win:compare_and_swap(st[1], st[2], right, s.disp, s.dtype, s.res:sub(k - 1, 1))
-        end
+        atomics.fetch(s.res, k - 1, function(r)
+          return win:compare_and_swap(st[1], st[2], right, s.disp, s.dtype, r)
+        end)
       end
-    end
-
-    if sync == "lock" then win:unlock(right)
-    elseif sync == "lock_all" then win:unlock_all()
-    elseif sync == "fence" then win:fence("nosucceed")
-    else win:complete(); win:wait() end
+    end, function(win, right)
+      for _, f in ipairs({"f32", "f64"}) do
+        rma.expect_error("TYPE", function()
+          win:compare_and_swap(0, 1, right, 0, f, rma.buffer(1, f))
+        end)
+      end
+    end)
   end,
   check = function(ctx)
     for _, s in ipairs(ctx.slots) do
@@ -91,20 +71,5 @@ return {
     end
   end,
   teardown = function(ctx) ctx.win:free() end,
-  messages = function(ctx)
-    local n, m = rma.size, ctx.cas
-    if n == 1 then return { total = 0 } end
-    local by = { compare_and_swap = n * m, compare_and_swap_resp = n * m }
-    local sync = rma.opt.sync
-    if rma.opt.form == "value" then
-      by.total, by.unlock = n * (2 * m + 1), n
-    elseif sync == "fence" then
-      by.total, by.fence_count = 2 * n * m + exchange(n), exchange(n)
-    elseif sync == "pscw" then
-      by.total, by.post = n * (2 * m + 1), n
-    else
-      by.total, by.lock, by.lock_granted = n * (2 * m + 2), n, n
-    end
-    return by
-  end,
+  messages = function(ctx) return atomics.fetch_messages("compare_and_swap", ctx.cas) end,
 }

@@ -40,6 +40,43 @@ function M.op_bytes(op, size)
   return size
 end
 
+-- flush and flush_local keep one lock_all epoch open across the iterations: rank 0 takes it
+-- (and completes one op in it, so that no iteration pays for the grant) in setup, and
+-- releases it in teardown.
+local function held(sync) return sync == "flush" or sync == "flush_local" end
+
+function M.open_held(ctx, op)
+  if rma.rank == 0 and held(rma.opt.sync) then
+    ctx.win:lock_all()
+    M.op(ctx, op)
+    ctx.win:flush(1)
+  end
+end
+
+function M.teardown(ctx)
+  if rma.rank == 0 and held(rma.opt.sync) then ctx.win:unlock_all() end
+  ctx.win:free()
+end
+
+-- One iteration: `issue()` (rank 0's ops to rank 1) inside the synchronization `sync` names.
+function M.iteration(ctx, sync, issue)
+  local w = ctx.win
+  if sync == "fence" then
+    w:fence("noprecede")
+    if rma.rank == 0 then issue() end
+    w:fence("nosucceed")
+  elseif sync == "pscw" then
+    if rma.rank == 0 then w:start({1}); issue(); w:complete()
+    elseif rma.rank == 1 then w:post({0}); w:wait() end
+  elseif rma.rank == 0 then
+    if sync == "lock" then w:lock(1, "exclusive"); issue(); w:unlock(1)
+    elseif sync == "lock_all" then w:lock_all(); issue(); w:unlock_all()
+    elseif sync == "flush" then issue(); w:flush(1)
+    elseif sync == "flush_local" then issue(); w:flush_local(1)
+    else rma.fail("unknown sync '" .. sync .. "'") end
+  end
+end
+
 -- RMA packets per iteration on the am path for one op (`n` of them per epoch) under `sync`:
 -- the steady state, since setup takes any lock held across iterations.
 function M.am_messages(op, sync, bytes, n)
@@ -49,12 +86,9 @@ function M.am_messages(op, sync, bytes, n)
                    or op == "compare_and_swap"
   local rndv = not eager and op ~= "get"  -- a large op's data waits for a cts
   local per_op = 1 + (fetching and 1 or 0) + (rndv and 1 or 0)
-  if sync == "lock" then
+  if sync == "lock" or sync == "lock_all" then
     if n == 1 and not rndv then return per_op + (fetching and 0 or 1) end  -- lock rides along
     return 2 + n * per_op + (fetching and 0 or 1)                          -- request, grant, ack
-  elseif sync == "lock_all" then
-    if n == 1 and not rndv then return per_op + (fetching and 0 or 1) end
-    return 2 + n * per_op + (fetching and 0 or 1)
   elseif sync == "flush" then
     return n * per_op + (fetching and 0 or 1)
   elseif sync == "flush_local" then

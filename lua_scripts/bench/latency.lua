@@ -17,48 +17,24 @@ return {
   },
   setup = function(ctx)
     if rma.size < 2 then rma.skip("needs an origin and a target") end
-    local op, sync = rma.opt.op, rma.opt.sync
+    local op = rma.opt.op
     ctx.bytes = common.op_bytes(op, rma.opt.size)
     ctx.win, ctx.disp = common.window(rma.opt.flavor, math.max(ctx.bytes, 8))
     local dtype = common.dtype(op)
     local count = ctx.bytes // (dtype == "i64" and 8 or 1)
     ctx.data = rma.buffer(count, dtype):fill(1)
     ctx.result = rma.buffer(count, dtype)
-    if rma.rank == 0 and (sync == "flush" or sync == "flush_local") then
-      -- The epoch (and its lock) stays open over the iterations: take it here, once.
-      ctx.win:lock_all()
-      common.op(ctx, op)
-      ctx.win:flush(1)
-    end
+    common.open_held(ctx, op)   -- flush modes: the epoch (and its lock) spans the iterations
   end,
   run = function(ctx)
-    local op, sync, w = rma.opt.op, rma.opt.sync, ctx.win
-    if sync == "fence" then
-      w:fence("noprecede")
-      if rma.rank == 0 then common.op(ctx, op) end
-      w:fence("nosucceed")
-    elseif sync == "pscw" then
-      if rma.rank == 0 then w:start({1}); common.op(ctx, op); w:complete()
-      elseif rma.rank == 1 then w:post({0}); w:wait() end
-    elseif rma.rank == 0 then
-      if sync == "lock" then w:lock(1, "exclusive"); common.op(ctx, op); w:unlock(1)
-      elseif sync == "lock_all" then w:lock_all(); common.op(ctx, op); w:unlock_all()
-      elseif sync == "flush" then common.op(ctx, op); w:flush(1)
-      elseif sync == "flush_local" then common.op(ctx, op); w:flush_local(1)
-      else rma.fail("unknown sync '" .. sync .. "'") end
-    end
+    common.iteration(ctx, rma.opt.sync, function() common.op(ctx, rma.opt.op) end)
   end,
   check = function(ctx)
     if rma.rank == 1 and rma.opt.op == "put" and rma.opt.flavor ~= "dynamic" then
       rma.expect_eq(ctx.win:local_buffer():sub(0, ctx.bytes), ctx.data, "the put arrived")
     end
   end,
-  teardown = function(ctx)
-    if rma.rank == 0 and (rma.opt.sync == "flush" or rma.opt.sync == "flush_local") then
-      ctx.win:unlock_all()
-    end
-    ctx.win:free()
-  end,
+  teardown = common.teardown,
   messages = function()
     return { total = common.am_messages(rma.opt.op, rma.opt.sync, common.op_bytes(rma.opt.op, rma.opt.size)) }
   end,

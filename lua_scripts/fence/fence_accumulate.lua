@@ -6,7 +6,7 @@
 -- harness oracle folded over the origins; for replace, one origin's operand per element.
 -- Operands are small, so float sums and products are exact in any order. Messages (am):
 -- one accumulate per ordered pair of distinct ranks and E(n) for the closing fence.
-local exchange = require("counts").fence_exchange  -- E(n), docs/message-counts.md
+local counts = require("counts")  -- a fence epoch's E(n), docs/message-counts.md
 
 -- Element i of origin r's operand, and the target's initial value.
 local function operand(r, i)
@@ -54,7 +54,6 @@ return {
   end,
   teardown = function(ctx) ctx.win:free() end,
   messages = function()
-    local pairs = rma.size * (rma.size - 1)
-    return { total = pairs + exchange(rma.size), accumulate = pairs, fence_count = exchange(rma.size) }
+    return counts.with_epoch({ accumulate = rma.size * (rma.size - 1) }, "fence")
   end,
 }

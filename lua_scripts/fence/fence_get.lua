@@ -4,7 +4,7 @@
 -- the origin as well as puts at the target. Large gets (above the eager limit) stream their
 -- reply. Messages on the am path: a get and its reply per pair, plus the closing fence's
 -- count exchange E(n).
-local exchange = require("counts").fence_exchange  -- E(n), docs/message-counts.md
+local counts = require("counts")  -- a fence epoch's E(n), docs/message-counts.md
 
 return {
   ranks = 4,
@@ -32,8 +32,7 @@ return {
   end,
   teardown = function(ctx) ctx.win:free() end,
   messages = function()
-    local pairs = rma.size * (rma.size - 1)
-    return { total = 2 * pairs + exchange(rma.size), get = pairs, get_resp = pairs,
-             fence_count = exchange(rma.size) }
+    local links = rma.size * (rma.size - 1)
+    return counts.with_epoch({ get = links, get_resp = links }, "fence")
   end,
 }

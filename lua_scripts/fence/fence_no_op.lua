@@ -1,6 +1,8 @@
 -- Fences with nothing between them: the opening fence is free, a fence with noprecede closes
 -- nothing, and a closing fence still exchanges counts (a rank cannot know nobody sent it
 -- anything without asking): two messages for two ranks per closing fence.
+local exchange = require("counts").fence_exchange  -- E(n), docs/message-counts.md
+
 return {
   ranks = 2,
   setup = function(ctx) ctx.win = rma.window{ size = 8 } end,
@@ -13,9 +15,7 @@ return {
   end,
   teardown = function(ctx) ctx.win:free() end,
   messages = function()
-    local p, steps = 1, 0
-    while p * 2 <= rma.size do p = p * 2; steps = steps + 1 end
-    local e = 2 * (rma.size - p) + p * steps
+    local e = exchange(rma.size)
     return { total = 2 * e, fence_count = 2 * e }
   end,
 }

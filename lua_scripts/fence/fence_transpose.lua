@@ -6,7 +6,7 @@
 -- (its own included), each into its own place: no conflict. Messages (am): one put per
 -- ordered pair of distinct ranks (and its cts when a block is above the eager limit) and
 -- E(n).
-local exchange = require("counts").fence_exchange  -- E(n), docs/message-counts.md
+local counts = require("counts")  -- a fence epoch's E(n), docs/message-counts.md
 
 -- The value of element k of block (i, j).
 local function a(i, j, k) return i * 1000000 + j * 1000 + k end
@@ -40,10 +40,9 @@ return {
   end,
   teardown = function(ctx) ctx.win:free() end,
   messages = function()
-    local pairs = rma.size * (rma.size - 1)
+    local links = rma.size * (rma.size - 1)
     -- A block above the eager limit goes by rendezvous: the target's cts comes first.
-    local cts = 8 * rma.opt.block > rma.eager_limit and pairs or 0
-    return { total = pairs + cts + exchange(rma.size), put = pairs, cts = cts,
-             fence_count = exchange(rma.size) }
+    local cts = 8 * rma.opt.block > rma.eager_limit and links or 0
+    return counts.with_epoch({ put = links, cts = cts }, "fence")
   end,
 }

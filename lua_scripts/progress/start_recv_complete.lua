@@ -32,4 +32,10 @@ return {
     end
   end,
   teardown = function(ctx) ctx.win:free() end,
+  -- The post, the put (it carries complete's done), and above the eager limit the target's
+  -- cts, which only its progress inside recv can send.
+  messages = function()
+    if rma.opt.size > rma.eager_limit then return { total = 3, post = 1, put = 1, cts = 1 } end
+    return { total = 2, post = 1, put = 1 }
+  end,
 }

@@ -1,4 +1,4 @@
-#include "bootstrap/kv_server.hpp"
+#include "rma/kv_server.hpp"
 
 #include <poll.h>
 #include <unistd.h>

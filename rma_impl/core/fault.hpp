@@ -13,6 +13,8 @@
 
 #include <string_view>
 
+#include "rma/types.hpp"
+
 namespace rma::core {
 
 enum class Fault { none, put_short, accumulate_wrong_op, grant_ignores_table, no_singleton,
@@ -23,5 +25,12 @@ enum class Fault { none, put_short, accumulate_wrong_op, grant_ignores_table, no
 Fault active_fault();
 inline bool fault(Fault f) { return active_fault() == f; }
 std::string_view to_string(Fault f);
+
+// The op a target applies: `op`, unless RMA_FAULT=accumulate_wrong_op (then sum is applied
+// as replace and every other op but no_op as sum). Shared by every path that applies ops.
+inline Op faulty(Op op) {
+  if (!fault(Fault::accumulate_wrong_op) || op == Op::no_op) return op;
+  return op == Op::sum ? Op::replace : Op::sum;
+}
 
 }  // namespace rma::core

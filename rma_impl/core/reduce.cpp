@@ -10,6 +10,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "rma/dtype_visit.hpp"
+
 namespace rma::core {
 namespace {
 
@@ -225,34 +227,15 @@ Status run_op(Op op, std::byte* target, const std::byte* origin, std::byte* resu
   return Status(ErrorClass::op, "unknown op " + std::to_string(static_cast<int>(op)));
 }
 
+static_assert(sizeof(float) == 4 && std::numeric_limits<float>::is_iec559);
+static_assert(sizeof(double) == 8 && std::numeric_limits<double>::is_iec559);
+
 template <bool kFetch>
 Status run(Op op, Dtype dtype, std::byte* target, const std::byte* origin, std::byte* result,
            std::size_t count) {
-  switch (dtype) {
-    case Dtype::i8:
-      return run_op<std::int8_t, kFetch>(op, target, origin, result, count);
-    case Dtype::i16:
-      return run_op<std::int16_t, kFetch>(op, target, origin, result, count);
-    case Dtype::i32:
-      return run_op<std::int32_t, kFetch>(op, target, origin, result, count);
-    case Dtype::i64:
-      return run_op<std::int64_t, kFetch>(op, target, origin, result, count);
-    case Dtype::u8:
-      return run_op<std::uint8_t, kFetch>(op, target, origin, result, count);
-    case Dtype::u16:
-      return run_op<std::uint16_t, kFetch>(op, target, origin, result, count);
-    case Dtype::u32:
-      return run_op<std::uint32_t, kFetch>(op, target, origin, result, count);
-    case Dtype::u64:
-      return run_op<std::uint64_t, kFetch>(op, target, origin, result, count);
-    case Dtype::f32:
-      static_assert(sizeof(float) == 4 && std::numeric_limits<float>::is_iec559);
-      return run_op<float, kFetch>(op, target, origin, result, count);
-    case Dtype::f64:
-      static_assert(sizeof(double) == 8 && std::numeric_limits<double>::is_iec559);
-      return run_op<double, kFetch>(op, target, origin, result, count);
-  }
-  return Status(ErrorClass::intern, "reduce: dtype passed validation but has no kernel");
+  return visit_dtype(dtype, [&]<class T>() {
+    return run_op<T, kFetch>(op, target, origin, result, count);
+  });
 }
 
 // Enum values come off the wire, so out-of-range ones are checked before to_string sees them.

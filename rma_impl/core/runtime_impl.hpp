@@ -7,18 +7,22 @@
 #include <vector>
 
 #include "core/backend.hpp"
-#include "core/bulk.hpp"
-#include "core/call_tracker.hpp"
-#include "core/engine.hpp"
-#include "core/p2p.hpp"
+#include "core/memory.hpp"
 #include "core/win.hpp"
+#include "core/window_ops.hpp"
+#include "progress/bulk.hpp"
+#include "progress/call_tracker.hpp"
+#include "progress/engine.hpp"
+#include "progress/p2p.hpp"
 #include "rma/runtime.hpp"
 
 namespace rma::core {
 
 class RuntimeImpl {
  public:
-  RuntimeImpl(const RuntimeConfig& config, std::unique_ptr<Transport> transport);
+  // `protocol` is the packet protocol every window runs (am::protocol(), from the registry).
+  RuntimeImpl(const RuntimeConfig& config, std::unique_ptr<progress::Transport> transport,
+              const Protocol& protocol);
   ~RuntimeImpl();
 
   int rank() const { return engine_.rank(); }
@@ -26,10 +30,10 @@ class RuntimeImpl {
   const RuntimeConfig& config() const { return config_; }
   std::size_t eager_limit() const { return eager_limit_; }
 
-  Engine& engine() { return engine_; }
-  CallTracker& calls() { return calls_; }
-  BulkRegistry& bulk() { return bulk_; }
-  P2p& p2p() { return p2p_; }
+  progress::Engine& engine() { return engine_; }
+  progress::CallTracker& calls() { return calls_; }
+  progress::BulkRegistry& bulk() { return bulk_; }
+  progress::P2p& p2p() { return p2p_; }
 
   // Rank and argument checks shared by every call that names a peer.
   Status check_peer(const char* call, int peer, bool allow_proc_null) const {
@@ -47,22 +51,30 @@ class RuntimeImpl {
   Result<void*> alloc_mem(std::size_t bytes);
   Status free_mem(void* base);
 
-  // The backend's window support (shared memory, direct table); may be null.
-  void set_backend(std::unique_ptr<Backend> b) { backend_ = std::move(b); }
+  // The backend's window support (shared memory) and its direct table (null: none).
+  void set_backend(std::unique_ptr<Backend> b, const WindowOps* direct) {
+    backend_ = std::move(b);
+    direct_ops_ = direct;
+  }
   Backend* backend() { return backend_.get(); }
+  const Protocol& protocol() const { return protocol_; }
 
  private:
   RuntimeConfig config_;
-  CallTracker calls_;
-  Engine engine_;
+  progress::CallTracker calls_;
+  progress::Engine engine_;
   std::size_t eager_limit_;
-  BulkRegistry bulk_;
-  P2p p2p_;
+  progress::BulkRegistry bulk_;
+  progress::P2p p2p_;
+  const Protocol& protocol_;
   std::unique_ptr<Backend> backend_;
+  const WindowOps* direct_ops_ = nullptr;
   std::vector<std::unique_ptr<rma::Window>> windows_;  // index = window id
-  std::map<void*, std::shared_ptr<void>> alloc_mem_;
+  AllocMem alloc_mem_;
 
-  void on_rma(int src, const PacketHeader& h, std::span<const std::byte> payload);
+  // The one place a window's table is installed, and its path derived from it.
+  Status install_table(Win& w, bool direct);
+  void on_rma(int src, const progress::PacketHeader& h, std::span<const std::byte> payload);
 };
 
 }  // namespace rma::core

@@ -15,18 +15,32 @@
 #include <vector>
 
 #include "core/epoch.hpp"
+#include "core/window_info.hpp"
+#include "progress/packet.hpp"
 #include "rma/counters.hpp"
 #include "rma/state.hpp"
 #include "rma/types.hpp"
 #include "rma/window.hpp"
 
+namespace rma::progress {
+class Engine;
+}
+
 namespace rma::core {
 
 class RuntimeImpl;
-class Engine;
 class Win;
 struct WindowOps;
-class AmWin;
+
+// The packet protocol's per-window state (am/), which every window has beside its table: it
+// receives the window's RMA packets, whatever the table, and describes itself in state dumps.
+class ProtocolWin {
+ public:
+  virtual ~ProtocolWin() = default;
+  virtual void on_packet(int src, const progress::PacketHeader& h,
+                         std::span<const std::byte> payload) = 0;
+  virtual void describe(WindowState& s) const = 0;
+};
 
 // Mechanics a backend keeps per window (e.g. the shm direct path's mapped peers).
 class BackendWin {
@@ -91,21 +105,19 @@ class Win {
   ~Win();
 
   RuntimeImpl& rt;
-  Engine& engine;
+  progress::Engine& engine;
   const std::uint32_t id;
   const Flavor flavor;
-  Path path = Path::am;
-  std::string path_detail = "am";
+  Path path = Path::am;  // derived from `ops` when the core installs it
   std::byte* base = nullptr;
   std::size_t size = 0;
   int disp_unit = 1;
   std::shared_ptr<void> memory;  // keeps runtime-allocated memory alive
-  bool no_locks = false;
-  bool ordered_accumulates = true;
+  WindowInfo info;
   std::vector<PeerWin> peers;
   Epochs epochs;
   const WindowOps* ops = nullptr;
-  std::unique_ptr<AmWin> am;
+  std::unique_ptr<ProtocolWin> am;
   std::unique_ptr<BackendWin> backend;
   bool freed = false;
 

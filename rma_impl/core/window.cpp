@@ -5,7 +5,6 @@
 #include <limits>
 #include <set>
 
-#include "core/am_win.hpp"
 #include "core/runtime_impl.hpp"
 #include "core/window_ops.hpp"
 #include "rma/window.hpp"
@@ -21,7 +20,7 @@ using core::Win;
 // engine's lock (released only while it waits).
 struct Entry {
   Win& w;
-  core::CallScope scope;
+  progress::CallScope scope;
   std::unique_lock<std::mutex> lk;
   Call call;
   Entry(Win& win, const char* name, int target, bool sync_call = true)
@@ -145,7 +144,7 @@ Window::~Window() = default;
 int Window::id() const { return static_cast<int>(w_->id); }
 Flavor Window::flavor() const { return w_->flavor; }
 Path Window::path() const { return w_->path; }
-std::string Window::path_detail() const { return w_->path_detail; }
+std::string Window::path_detail() const { return w_->ops ? w_->ops->name : "none"; }
 void* Window::base() const { return w_->base; }
 std::size_t Window::size() const { return w_->size; }
 int Window::disp_unit() const { return w_->disp_unit; }
@@ -323,7 +322,7 @@ Status Window::lock(LockType type, int target, unsigned asserts) {
   Entry e(*w_, "lock", target);
   RMA_TRY(e.usable());
   RMA_TRY(w_->rt.check_peer("lock", target, true));
-  RMA_TRY(w_->epochs.can_lock(target, asserts, w_->no_locks));
+  RMA_TRY(w_->epochs.can_lock(target, asserts, w_->info.no_locks));
   if (target != proc_null) RMA_TRY(w_->ops->lock(e.call, type, target, asserts));
   w_->epochs.did_lock(target, type, asserts);
   return Status::ok();
@@ -342,7 +341,7 @@ Status Window::unlock(int target) {
 Status Window::lock_all(unsigned asserts) {
   Entry e(*w_, "lock_all", -1);
   RMA_TRY(e.usable());
-  RMA_TRY(w_->epochs.can_lock_all(asserts, w_->no_locks));
+  RMA_TRY(w_->epochs.can_lock_all(asserts, w_->info.no_locks));
   RMA_TRY(w_->ops->lock_all(e.call, asserts));
   w_->epochs.did_lock_all(asserts);
   return Status::ok();

@@ -7,35 +7,14 @@
 #include <sstream>
 #include <thread>
 
-#include "core/am_win.hpp"
 #include "core/backend.hpp"
+#include "core/memory.hpp"
 #include "core/runtime_impl.hpp"
+#include "core/window_info.hpp"
 #include "core/window_ops.hpp"
 
 namespace rma::core {
 namespace {
-
-Status info_error(const std::string& key, const std::string& value, const std::string& allowed) {
-  return {ErrorClass::info, "window info " + key + "=" + value + ": expected " + allowed};
-}
-
-Result<bool> info_bool(const std::map<std::string, std::string>& info, const std::string& key,
-                       bool dflt) {
-  auto it = info.find(key);
-  if (it == info.end()) return dflt;
-  if (it->second == "true") return true;
-  if (it->second == "false") return false;
-  return info_error(key, it->second, "true or false");
-}
-
-// 64-byte aligned, zeroed memory owned by a shared_ptr (so views may outlive the window).
-std::shared_ptr<void> allocate(std::size_t bytes) {
-  const std::size_t n = ((bytes ? bytes : 1) + 63) & ~std::size_t{63};
-  void* p = std::aligned_alloc(64, n);
-  if (!p) return nullptr;
-  std::memset(p, 0, n);
-  return std::shared_ptr<void>(p, std::free);
-}
 
 // What one rank says about the window it is creating.
 struct Offer {
@@ -64,42 +43,21 @@ struct Offer {
   }
 };
 
-// Local checks of a window's config; the window's own fields are filled on the way.
-Status check_config(const RuntimeConfig& rc, const WindowConfig& cfg, Win& w, Path& path,
-                    Backend* backend, Offer& offer) {
+// Local checks of a window's config and info; the window's info is filled on the way.
+Status check_config(const RuntimeConfig& rc, const WindowConfig& cfg, Win& w, Backend* backend,
+                    bool has_direct, Offer& offer) {
   if (cfg.disp_unit < 1)
     return {ErrorClass::disp, "window: disp_unit " + std::to_string(cfg.disp_unit) +
                                   " is not positive"};
   if (cfg.flavor == Flavor::create && cfg.size && !cfg.base)
     return {ErrorClass::buffer,
             "window: create needs memory for its " + std::to_string(cfg.size) + " bytes"};
-  std::map<std::string, std::string> info = rc.window_info;
-  for (const auto& [k, v] : cfg.info) info[k] = v;
-  auto no_locks = info_bool(info, "no_locks", false);
-  if (!no_locks) return no_locks.status();
-  w.no_locks = no_locks.value();
-  if (auto noncontig = info_bool(info, "alloc_shared_noncontig", false); !noncontig)
-    return noncontig.status();
-  if (auto it = info.find("accumulate_ordering"); it != info.end()) {
-    if (it->second == "none") {
-      w.ordered_accumulates = false;
-    } else {
-      std::stringstream ss(it->second);
-      std::string part;
-      while (std::getline(ss, part, ','))
-        if (part != "rar" && part != "raw" && part != "war" && part != "waw")
-          return info_error("accumulate_ordering", it->second,
-                            "none or a comma-separated list of rar, raw, war, waw");
-    }
-  }
-  path = rc.default_path;
-  if (auto it = info.find("path"); it != info.end()) {
-    auto p = parse_path(it->second);
-    if (!p) return info_error("path", it->second, "am, direct or auto");
-    path = *p;
-  }
-  offer.can_map = backend && backend->can_map(cfg);
-  offer.can_direct = offer.can_map && backend->direct_ops() != nullptr;
+  auto info = parse_window_info(rc, cfg.info);
+  if (!info) return info.status();
+  w.info = info.value();
+  offer.path = w.info.path;
+  offer.can_map = backend && backend->can_map(cfg, w.info);
+  offer.can_direct = offer.can_map && has_direct;
   if (cfg.flavor == Flavor::shared && !offer.can_map)
     return {ErrorClass::rma_flavor,
             "window: shared windows need memory every rank can map; backend " + rc.backend +
@@ -114,16 +72,14 @@ Result<rma::Window*> RuntimeImpl::create_window(const WindowConfig& cfg) {
   auto w = std::make_unique<Win>(*this, id, cfg.flavor);
   w->disp_unit = cfg.disp_unit;
   w->size = cfg.flavor == Flavor::dynamic ? 0 : cfg.size;
-  w->ops = &am_ops();
-  w->am = std::make_unique<AmWin>(*w);
+  w->am = protocol_.attach(*w);
   Win& win = *w;
 
-  Path requested = Path::am;
   Offer mine;
   mine.size = win.size;
   mine.disp_unit = cfg.disp_unit;
-  Status local = check_config(config_, cfg, win, requested, backend_.get(), mine);
-  mine.path = requested;
+  Status local = check_config(config_, cfg, win, backend_.get(), direct_ops_ != nullptr, mine);
+  const Path requested = mine.path;
   if (!local) mine.error = std::string(local.class_name()) + " " + local.message();
 
   // Registered before the exchange: once a peer has our offer it may send packets.
@@ -176,10 +132,10 @@ Result<rma::Window*> RuntimeImpl::create_window(const WindowConfig& cfg) {
 
   Call call{win, lk, "window"};
   if (direct || cfg.flavor == Flavor::shared) {
-    Status s = backend_->map_window(call, cfg, direct);
+    Status s = backend_->map_window(call, cfg, win.info, direct);
     if (!s) return fail(s);
   } else if (cfg.flavor == Flavor::allocate) {
-    win.memory = allocate(cfg.size);
+    win.memory = zeroed_memory(cfg.size);
     if (!win.memory)
       return fail(Status{ErrorClass::other, "window: cannot allocate " + std::to_string(cfg.size) +
                                                 " bytes"});
@@ -192,11 +148,20 @@ Result<rma::Window*> RuntimeImpl::create_window(const WindowConfig& cfg) {
     Status s = p2p_.barrier(lk);
     if (!s) return fail(s);
   }
-  if (!empty_slots(*win.ops).empty())
-    return fail(Status{ErrorClass::intern,
-                       "window: table " + std::string(win.ops->name) + " has empty slots"});
-  if (!win.no_locks) engine_.start_agent();
+  if (Status s = install_table(win, direct); !s) return fail(s);
+  if (!win.info.no_locks) engine_.start_agent();
   return handle;
+}
+
+Status RuntimeImpl::install_table(Win& w, bool direct) {
+  const WindowOps* t = direct ? direct_ops_ : protocol_.ops;
+  if (!t) return {ErrorClass::intern, "window: no direct table to install"};
+  if (auto empty = empty_slots(*t); !empty.empty())
+    return {ErrorClass::intern,
+            "window: table " + std::string(t->name) + " has an empty slot: " + empty.front()};
+  w.ops = t;
+  w.path = t == protocol_.ops ? Path::am : Path::direct;
+  return Status::ok();
 }
 
 void RuntimeImpl::forget_window(Win& w) {
@@ -206,7 +171,8 @@ void RuntimeImpl::forget_window(Win& w) {
   w.base = nullptr;
 }
 
-void RuntimeImpl::on_rma(int src, const PacketHeader& h, std::span<const std::byte> payload) {
+void RuntimeImpl::on_rma(int src, const progress::PacketHeader& h,
+                         std::span<const std::byte> payload) {
   if (h.win >= windows_.size()) return;
   Win& w = windows_[h.win]->impl();
   // A packet for a freed window can only be an unlock that needed no ack: nothing to do.
@@ -235,18 +201,12 @@ std::vector<WindowState> RuntimeImpl::window_states() {
 
 Result<void*> RuntimeImpl::alloc_mem(std::size_t bytes) {
   if (backend_) return backend_->alloc_mem(bytes);
-  auto mem = allocate(bytes);
-  if (!mem)
-    return Status{ErrorClass::other, "alloc_mem: cannot allocate " + std::to_string(bytes) + " bytes"};
-  void* p = mem.get();
-  alloc_mem_[p] = std::move(mem);
-  return p;
+  return alloc_mem_.alloc(bytes);
 }
 
 Status RuntimeImpl::free_mem(void* base) {
   if (backend_) return backend_->free_mem(base);
-  if (!alloc_mem_.erase(base)) return {ErrorClass::arg, "free_mem: not memory from alloc_mem"};
-  return Status::ok();
+  return alloc_mem_.free(base);
 }
 
 }  // namespace rma::core

@@ -1,11 +1,14 @@
 // window_ops.hpp — the per-window table of operations (MPICH's USE_MPID_RMA_TABLE).
 //
-// A window's table is chosen once, at creation, from its path. `am` fills every slot with
-// the packet protocol and works on every transport; a backend's direct table starts as a
-// copy of it and overrides the slots the backend serves, so no slot is ever empty. Slots
-// receive calls the generic layer has already validated (arguments, ranges, epochs).
+// A window's table is chosen once, at creation, from its path, and installed by the core
+// (window_create.cpp) alone. The packet protocol's table (am/am_ops.hpp) fills every slot and
+// works on every transport; a backend's direct table starts as a copy of it and overrides
+// the slots the backend serves, so a slot it does not serve *is* the am slot, never empty.
+// What a backend serves is read from its table (overridden_slots), never declared twice.
+// Slots receive calls the generic layer has already validated (arguments, ranges, epochs).
 #pragma once
 
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -53,11 +56,22 @@ struct WindowOps {
   X(unlock_all) X(flush) X(flush_local) X(flush_all) X(flush_local_all) X(sync)         \
   X(request_wait) X(request_test) X(free)
 
+// The slot of `t` that serves a communication op of RmaOp::kind `kind` (put ..
+// compare_and_swap): how a direct slot passes an op it cannot serve to the am slot.
+using OpSlot = Status (*WindowOps::*)(Call&, RmaOp&);
+OpSlot op_slot(PacketType kind);
+
 // Names of empty slots (none, for a table fit to use).
 std::vector<std::string> empty_slots(const WindowOps& t);
 // Names of the slots where `t` differs from `base`: what a backend overrides.
 std::vector<std::string> overridden_slots(const WindowOps& t, const WindowOps& base);
 
-const WindowOps& am_ops();
+// The packet protocol every window runs (am/), as the core sees it: its table, complete on
+// every transport, and its per-window state. Handed to the runtime by the registry, so the
+// core names no protocol and no backend.
+struct Protocol {
+  const WindowOps* ops;
+  std::unique_ptr<ProtocolWin> (*attach)(Win& w);
+};
 
 }  // namespace rma::core

@@ -7,20 +7,12 @@
 #include <map>
 #include <sstream>
 
+#include "core/memory.hpp"
 #include "core/runtime_impl.hpp"
-#include "core/window_ops.hpp"
 #include "fabric/fabric_window.hpp"
 
 namespace rma::fabric {
 namespace {
-
-std::shared_ptr<void> zeroed(std::size_t bytes) {
-  const std::size_t n = ((bytes ? bytes : 1) + 63) & ~std::size_t{63};
-  void* p = std::aligned_alloc(64, n);
-  if (!p) return nullptr;
-  std::memset(p, 0, n);
-  return std::shared_ptr<void>(p, std::free);
-}
 
 class FabricBackend final : public core::Backend, public ControlSink {
  public:
@@ -32,32 +24,18 @@ class FabricBackend final : public core::Backend, public ControlSink {
   }
   ~FabricBackend() override { t_.set_control_sink(nullptr); }
 
-  std::string name() const override { return "fabric"; }
-  const core::WindowOps* direct_ops() const override { return &fabric::direct_ops(); }
-  std::vector<std::string> declared_slots() const override { return direct_slots(); }
-
-  bool can_map(const WindowConfig& cfg) const override {
+  bool can_map(const WindowConfig& cfg, const core::WindowInfo& info) const override {
     if (cfg.flavor == Flavor::shared || cfg.flavor == Flavor::dynamic) return false;
     // Without RMA an explicit request still reaches map_window, which says why it fails;
     // `auto` quietly stays on am.
-    return usable_ || requested_path(cfg) == Path::direct;
+    return usable_ || info.path == Path::direct;
   }
 
-  Status map_window(core::Call& c, const WindowConfig& cfg, bool direct) override;
+  Status map_window(core::Call& c, const WindowConfig& cfg, const core::WindowInfo& info,
+                    bool direct) override;
 
-  Result<void*> alloc_mem(std::size_t bytes) override {
-    auto mem = zeroed(bytes);
-    if (!mem)
-      return Status{ErrorClass::other, "alloc_mem: cannot allocate " + std::to_string(bytes) + " bytes"};
-    void* p = mem.get();
-    allocs_[p] = std::move(mem);
-    return p;
-  }
-
-  Status free_mem(void* base) override {
-    if (!allocs_.erase(base)) return {ErrorClass::arg, "free_mem: not memory from alloc_mem"};
-    return Status::ok();
-  }
+  Result<void*> alloc_mem(std::size_t bytes) override { return allocs_.alloc(bytes); }
+  Status free_mem(void* base) override { return allocs_.free(base); }
 
   void control(int src, std::span<const std::byte> msg) override {
     if (msg.size() < sizeof(Control)) return;
@@ -68,24 +46,16 @@ class FabricBackend final : public core::Backend, public ControlSink {
   }
 
  private:
-  Path requested_path(const WindowConfig& cfg) const {
-    auto it = cfg.info.find("path");
-    if (it == cfg.info.end()) {
-      it = rt_.config().window_info.find("path");
-      if (it == rt_.config().window_info.end()) return rt_.config().default_path;
-    }
-    return parse_path(it->second).value_or(Path::am);
-  }
-
   core::RuntimeImpl& rt_;
   FabricTransport& t_;
   AtomicTable atomics_;
   bool usable_ = false;
   std::map<std::uint32_t, FabricWin*> wins_;
-  std::map<void*, std::shared_ptr<void>> allocs_;
+  core::AllocMem allocs_;
 };
 
-Status FabricBackend::map_window(core::Call& c, const WindowConfig& cfg, bool direct) {
+Status FabricBackend::map_window(core::Call& c, const WindowConfig& cfg, const core::WindowInfo&,
+                                 bool direct) {
   core::Win& w = c.w;
   Endpoint& ep = t_.endpoint();
   if (!direct) return {ErrorClass::intern, "fabric backend: only the direct path maps memory"};
@@ -102,7 +72,7 @@ Status FabricBackend::map_window(core::Call& c, const WindowConfig& cfg, bool di
   std::shared_ptr<void> memory;
   std::byte* base = static_cast<std::byte*>(cfg.base);
   if (cfg.flavor == Flavor::allocate) {
-    memory = zeroed(cfg.size);
+    memory = core::zeroed_memory(cfg.size);
     base = static_cast<std::byte*>(memory.get());
   }
   // A local failure travels in the exchange, so every rank fails the same way.
@@ -141,9 +111,6 @@ Status FabricBackend::map_window(core::Call& c, const WindowConfig& cfg, bool di
     w.base = base;
     w.memory = std::move(memory);
   }
-  w.ops = &fabric::direct_ops();
-  w.path = Path::direct;
-  w.path_detail = "fabric.direct";
   w.backend = std::move(state);
   return Status::ok();
 }

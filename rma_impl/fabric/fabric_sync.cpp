@@ -3,7 +3,7 @@
 #include <atomic>
 #include <cstring>
 
-#include "core/am_win.hpp"
+#include "am/am_ops.hpp"
 #include "core/runtime_impl.hpp"
 #include "core/window_ops.hpp"
 #include "fabric/fabric_window.hpp"
@@ -13,7 +13,7 @@ namespace rma::fabric {
 using core::Call;
 
 Status wait_for(Call& c, const char* what, int peer, const std::function<bool()>& pred) {
-  return c.w.engine.wait_until(c.lk, pred, core::WaitInfo{core::Ctx::rma_sync, what, peer});
+  return c.w.engine.wait_until(c.lk, pred, progress::WaitInfo{progress::Ctx::rma_sync, what, peer});
 }
 
 Status wait_native(Call& c, int t) {
@@ -38,7 +38,7 @@ void FabricWin::send(int dst, Control::Type type, std::uint32_t epoch, std::uint
   w.engine.count_direct(w.id, DirectOp::sync_word);
 }
 
-void FabricWin::grant(const core::LockRequest& r) {
+void FabricWin::grant(const am::LockRequest& r) {
   const auto o = static_cast<std::size_t>(r.origin);
   if (r.origin == w.rank()) held[o] = r.type == LockType::exclusive ? Held::exclusive : Held::shared;
   else send(r.origin, Control::grant);
@@ -50,14 +50,14 @@ void FabricWin::on_control(int src, const Control& m) {
     case Control::lock_shared:
     case Control::lock_exclusive: {
       const LockType type = m.type == Control::lock_shared ? LockType::shared : LockType::exclusive;
-      if (locks.request(core::LockRequest{src, type, nullptr})) grant({src, type, nullptr});
+      if (locks.request(am::LockRequest{src, type, nullptr})) grant({src, type, nullptr});
       return;
     }
     case Control::grant:
       held[s] = requested[s] == LockType::exclusive ? Held::exclusive : Held::shared;
       return;
     case Control::unlock:
-      for (const core::LockRequest& g : locks.release(src)) grant(g);
+      for (const am::LockRequest& g : locks.release(src)) grant(g);
       return;
     case Control::post:
       ++posts_received[s];
@@ -81,7 +81,7 @@ Status acquire(Call& c, int t, LockType type) {
   f.held[ti] = FabricWin::Held::requested;
   f.requested[ti] = type;
   if (t == c.w.rank()) {
-    if (f.locks.request(core::LockRequest{t, type, nullptr})) f.grant({t, type, nullptr});
+    if (f.locks.request(am::LockRequest{t, type, nullptr})) f.grant({t, type, nullptr});
   } else {
     f.send(t, type == LockType::exclusive ? Control::lock_exclusive : Control::lock_shared);
   }
@@ -94,7 +94,7 @@ void release(Call& c, int t) {
   auto& h = f.held[static_cast<std::size_t>(t)];
   if (h == FabricWin::Held::shared || h == FabricWin::Held::exclusive) {
     if (t == c.w.rank()) {
-      for (const core::LockRequest& g : f.locks.release(t)) f.grant(g);
+      for (const am::LockRequest& g : f.locks.release(t)) f.grant(g);
     } else {
       f.send(t, Control::unlock);
     }
@@ -117,15 +117,10 @@ Status direct_lock(Call& c, LockType type, int t, unsigned asserts) {
 }
 
 // Ops that went to the am slots may have taken the am protocol's lock at the target (the
-// piggybacked request of their flush); it goes before ours.
-Status release_am(Call& c, std::span<const int> targets) {
-  return c.w.am->close(c, core::Closing::unlock, targets);
-}
-
+// piggybacked request of their flush): the am table's unlock releases it before ours goes.
 Status direct_unlock(Call& c, int t) {
   RMA_TRY(wait_native(c, t));
-  const int one[1] = {t};
-  RMA_TRY(release_am(c, one));
+  RMA_TRY(am::am_ops().unlock(c, t));
   release(c, t);
   return Status::ok();
 }
@@ -140,9 +135,7 @@ Status direct_lock_all(Call& c, unsigned asserts) {
 Status direct_unlock_all(Call& c) {
   FabricWin& f = fabric_win(c);
   RMA_TRY(wait_native(c, -1));
-  std::vector<int> all(static_cast<std::size_t>(c.w.ranks()));
-  for (int r = 0; r < c.w.ranks(); ++r) all[static_cast<std::size_t>(r)] = r;
-  RMA_TRY(release_am(c, all));
+  RMA_TRY(am::am_ops().unlock_all(c));
   for (int t = 0; t < c.w.ranks(); ++t) release(c, t);
   f.lock_all = false;
   return Status::ok();
@@ -165,6 +158,16 @@ Status direct_sync(Call&) {
 Status direct_request_wait(Call& c, core::RequestState& r) {
   RMA_TRY(wait_for(c, "request: native operation complete", r.target, [&] { return r.done; }));
   return r.status;
+}
+
+// A native op's request completes when its completion is read off the provider's queue,
+// which progress does, so one step is one pass of progress. (An op that fell back to the am
+// slots was complete when its call returned, so the am protocol has nothing of it queued:
+// this is not the am slot, whose step is about the am protocol's own queue.)
+Result<bool> direct_request_test(Call& c, core::RequestState& r) {
+  if (!r.done) c.w.engine.progress(progress::Ctx::rma_sync);
+  if (r.done && !r.status) return r.status;
+  return r.done;
 }
 
 // --- fence ------------------------------------------------------------------------------------
@@ -242,7 +245,7 @@ Status direct_wait(Call& c) {
 
 Result<bool> direct_test(Call& c) {
   FabricWin& f = fabric_win(c);
-  c.w.engine.progress(core::Ctx::rma_sync);
+  c.w.engine.progress(progress::Ctx::rma_sync);
   if (!all_done(f, c.w)) return false;
   consume_dones(f, c.w);
   return true;
@@ -251,7 +254,7 @@ Result<bool> direct_test(Call& c) {
 Status direct_free(Call& c) {
   RMA_TRY(wait_native(c, -1));
   // Every rank has finished its epochs on this window before any deregisters its memory.
-  return c.w.am->free(c);
+  return am::am_ops().free(c);
 }
 
 }  // namespace
@@ -303,6 +306,7 @@ void install_sync_slots(core::WindowOps& t) {
   t.flush_local_all = direct_flush_all;
   t.sync = direct_sync;
   t.request_wait = direct_request_wait;
+  t.request_test = direct_request_test;
   t.free = direct_free;
 }
 

@@ -41,7 +41,7 @@ struct WireHeader {
   std::uint8_t credits;
 };
 static_assert(sizeof(WireHeader) == 8);
-constexpr std::size_t kPacketHeaderBytes = sizeof(WireHeader) + sizeof(core::PacketHeader);
+constexpr std::size_t kPacketHeaderBytes = sizeof(WireHeader) + sizeof(progress::PacketHeader);
 constexpr std::size_t kSmallBuffer = 1024;
 
 std::size_t round64(std::size_t n) {
@@ -116,8 +116,9 @@ class Impl final : public FabricTransport {
   // after a packet, polling the completion queue, so a conversation does not pay a
   // wake-up from the provider's wait object per packet.
   std::chrono::microseconds agent_linger() const override { return std::chrono::microseconds(250); }
-  bool try_send(int dst, const core::PacketHeader& h, std::span<const std::byte> payload) override;
-  int poll(core::PacketSink& sink, int max_packets) override;
+  bool try_send(int dst, const progress::PacketHeader& h,
+                std::span<const std::byte> payload) override;
+  int poll(progress::PacketSink& sink, int max_packets) override;
   bool has_incoming() const override { return incoming_.load(std::memory_order_seq_cst) > 0; }
   void awake_enter() override {}
   void awake_leave() override {}
@@ -154,7 +155,7 @@ class Impl final : public FabricTransport {
   void take_stash();
   void flush_control(int dst);
   void return_credits();
-  void deliver_one(core::PacketSink* sink, RxSlot& s);
+  void deliver_one(progress::PacketSink* sink, RxSlot& s);
   void probe(int peer);
   void shut_down();
   std::size_t pending_incoming() const {
@@ -356,7 +357,7 @@ bool Impl::send_raw(int dst, Kind kind, std::span<const std::byte> a,
   return true;
 }
 
-bool Impl::try_send(int dst, const core::PacketHeader& h, std::span<const std::byte> payload) {
+bool Impl::try_send(int dst, const progress::PacketHeader& h, std::span<const std::byte> payload) {
   const auto hb = std::as_bytes(std::span(&h, 1));
   if (dst == rank_) {
     if (self_queue_.size() >= kSelfQueue) return false;
@@ -507,12 +508,12 @@ void Impl::take_stash() {
   for (const auto& e : mine) handle(e);
 }
 
-void Impl::deliver_one(core::PacketSink* sink, RxSlot& s) {
+void Impl::deliver_one(progress::PacketSink* sink, RxSlot& s) {
   const std::byte* body = s.buf + sizeof(WireHeader);
   const std::size_t body_len = s.len - sizeof(WireHeader);
   if (s.kind == Kind::packet) {
-    if (sink && body_len >= sizeof(core::PacketHeader)) {
-      core::PacketHeader h;
+    if (sink && body_len >= sizeof(progress::PacketHeader)) {
+      progress::PacketHeader h;
       std::memcpy(&h, body, sizeof h);
       sink->deliver(s.peer, h, {body + sizeof h, body_len - sizeof h});
     }
@@ -523,7 +524,7 @@ void Impl::deliver_one(core::PacketSink* sink, RxSlot& s) {
   post(s);
 }
 
-int Impl::poll(core::PacketSink& sink, int max_packets) {
+int Impl::poll(progress::PacketSink& sink, int max_packets) {
   take_stash();
   drive_cq();
   int n = 0;
@@ -533,7 +534,7 @@ int Impl::poll(core::PacketSink& sink, int max_packets) {
     if (m.control) {
       if (control_sink_) control_sink_->control(rank_, m.bytes);
     } else {
-      core::PacketHeader h;
+      progress::PacketHeader h;
       std::memcpy(&h, m.bytes.data(), sizeof h);
       sink.deliver(rank_, h, std::span(m.bytes).subspan(sizeof h));
     }
@@ -679,8 +680,8 @@ std::size_t max_payload_for(int ranks) {
   return 16 * 1024 - 56;
 }
 
-Result<std::unique_ptr<core::Transport>> create_transport(bootstrap::Bootstrap& boot,
-                                                          const RuntimeConfig& config) {
+Result<std::unique_ptr<progress::Transport>> create_transport(bootstrap::Bootstrap& boot,
+                                                              const RuntimeConfig& config) {
   auto loaded = api();
   if (!loaded) return loaded.status();
   const Api& fi = *loaded.value();
@@ -703,7 +704,7 @@ Result<std::unique_ptr<core::Transport>> create_transport(bootstrap::Bootstrap& 
   auto names = exchange_names(boot, me.value());
   if (!names) return names.status();
   RMA_TRY(t->connect(names.value()));
-  return std::unique_ptr<core::Transport>(std::move(t));
+  return std::unique_ptr<progress::Transport>(std::move(t));
 }
 
 }  // namespace rma::fabric

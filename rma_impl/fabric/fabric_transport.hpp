@@ -26,7 +26,7 @@
 #include <span>
 #include <string>
 
-#include "core/transport.hpp"
+#include "progress/transport.hpp"
 #include "rma/bootstrap.hpp"
 #include "rma/runtime.hpp"
 
@@ -53,7 +53,7 @@ class ControlSink {
   ~ControlSink() = default;
 };
 
-class FabricTransport : public core::Transport {
+class FabricTransport : public progress::Transport {
  public:
   // Largest control message.
   static constexpr std::size_t kMaxControl = 64;
@@ -69,8 +69,8 @@ class FabricTransport : public core::Transport {
   virtual std::string last_error() const = 0;
 };
 
-Result<std::unique_ptr<core::Transport>> create_transport(bootstrap::Bootstrap& boot,
-                                                          const RuntimeConfig& config);
+Result<std::unique_ptr<progress::Transport>> create_transport(bootstrap::Bootstrap& boot,
+                                                              const RuntimeConfig& config);
 
 // The largest packet payload for a job of `ranks` ranks: the same bound as the shm
 // transport's rings, so the eager limit — and every message count — is the same on both.

@@ -9,9 +9,10 @@
 #include <chrono>
 #include <cstring>
 
-#include "core/am_win.hpp"
+#include "am/am_ops.hpp"
 #include "core/runtime_impl.hpp"
 #include "core/window_ops.hpp"
+#include "fabric/fabric_backend.hpp"
 
 namespace rma::fabric {
 namespace {
@@ -71,33 +72,28 @@ bool unreachable(int err) {
 }
 
 // Accumulate-style ops from one origin to one target apply in program order (MPI's default
-// accumulate_ordering). A provider that orders atomics keeps them so; otherwise the
-// earlier ones complete first.
-Status order_accumulates(Call& c, int t) {
+// accumulate_ordering). A provider that orders atomics keeps a native op behind the earlier
+// native ones; otherwise, and always for an op that goes to the am slots, the earlier ones
+// complete first.
+Status order_accumulates(Call& c, int t, bool native) {
   FabricWin& f = fabric_win(c);
-  if (!c.w.ordered_accumulates || f.acc_in_flight[static_cast<std::size_t>(t)] == 0 ||
-      f.transport.endpoint().ordered_atomics())
+  if (!c.w.info.ordered_accumulates || f.acc_in_flight[static_cast<std::size_t>(t)] == 0 ||
+      (native && f.transport.endpoint().ordered_atomics()))
     return Status::ok();
   return wait_for(c, "accumulate ordering: earlier accumulates complete", t,
                   [&] { return f.acc_in_flight[static_cast<std::size_t>(t)] == 0; });
 }
 
-// The am slot serves the op; it is complete (remotely) when this returns, so nothing of
+// The am table's slot serves the op; it is complete (remotely) when this returns, so nothing of
 // the am protocol is pending when a direct synchronization runs.
 Status fallback(Call& c, RmaOp& op) {
   RMA_TRY(ensure_access(c, op.target));
-  if (accumulate_like(op.kind)) {
-    // Earlier native accumulates to this target apply first.
-    FabricWin& f = fabric_win(c);
-    if (c.w.ordered_accumulates && f.acc_in_flight[static_cast<std::size_t>(op.target)])
-      RMA_TRY(wait_for(c, "accumulate ordering: earlier accumulates complete", op.target,
-                       [&] { return f.acc_in_flight[static_cast<std::size_t>(op.target)] == 0; }));
-  }
+  if (accumulate_like(op.kind)) RMA_TRY(order_accumulates(c, op.target, false));
   count(c, DirectOp::am_fallback);
-  RMA_TRY(c.w.am->enqueue(c, op));
+  const core::WindowOps& am_table = am::am_ops();
+  RMA_TRY((am_table.*core::op_slot(op.kind))(c, op));
   if (op.target == c.w.rank()) return Status::ok();  // applied at once
-  const int one[1] = {op.target};
-  return c.w.am->close(c, core::Closing::flush, one);
+  return am_table.flush(c, op.target);
 }
 
 // Posts one native op: `issue` is retried while the provider's queue is full.
@@ -155,7 +151,8 @@ bool too_large(FabricWin& f, const RmaOp& op) {
   return op.bytes() > f.transport.endpoint().info().ep_attr->max_msg_size;
 }
 
-Status direct_put(Call& c, RmaOp& op) {
+// put and get: one native call each (unless larger than the provider carries in one).
+Status native_rma(Call& c, RmaOp& op, bool write) {
   FabricWin& f = fabric_win(c);
   if (too_large(f, op)) return fallback(c, op);
   RMA_TRY(ensure_access(c, op.target));
@@ -163,31 +160,20 @@ Status direct_put(Call& c, RmaOp& op) {
   if (!n) return n.status();
   n.value()->request = op.request;
   return post(c, op, n.value(), [&](NativeOp* x) {
-    iovec iov{const_cast<void*>(op.origin), op.bytes()};
+    iovec iov{write ? const_cast<void*>(op.origin) : op.result, op.bytes()};
     void* desc = nullptr;
     fi_rma_iov rma;
     const fi_msg_rma m = rma_msg(f, op, iov, &desc, rma, x);
-    // Delivery complete: the completion means the data is in the target's memory, which is
-    // what flush, unlock, complete and fence wait for.
-    return fi_writemsg(f.transport.endpoint().ep(), &m, FI_COMPLETION | FI_DELIVERY_COMPLETE);
+    fid_ep* ep = f.transport.endpoint().ep();
+    // A write asks for delivery complete: the completion means the data is in the target's
+    // memory, which is what flush, unlock, complete and fence wait for.
+    return write ? fi_writemsg(ep, &m, FI_COMPLETION | FI_DELIVERY_COMPLETE)
+                 : fi_readmsg(ep, &m, FI_COMPLETION);
   });
 }
 
-Status direct_get(Call& c, RmaOp& op) {
-  FabricWin& f = fabric_win(c);
-  if (too_large(f, op)) return fallback(c, op);
-  RMA_TRY(ensure_access(c, op.target));
-  auto n = new_op(c, op);
-  if (!n) return n.status();
-  n.value()->request = op.request;
-  return post(c, op, n.value(), [&](NativeOp* x) {
-    iovec iov{op.result, op.bytes()};
-    void* desc = nullptr;
-    fi_rma_iov rma;
-    const fi_msg_rma m = rma_msg(f, op, iov, &desc, rma, x);
-    return fi_readmsg(f.transport.endpoint().ep(), &m, FI_COMPLETION);
-  });
-}
+Status direct_put(Call& c, RmaOp& op) { return native_rma(c, op, true); }
+Status direct_get(Call& c, RmaOp& op) { return native_rma(c, op, false); }
 
 // The native kind of an accumulate-style op, or nullopt when it must fall back: the
 // provider lacks the (op, dtype), the target element is misaligned, or the op is larger
@@ -255,7 +241,7 @@ Status atomic(Call& c, RmaOp& op) {
   const auto kind = native_kind(f, op);
   if (!kind) return fallback(c, op);
   RMA_TRY(ensure_access(c, op.target));
-  RMA_TRY(order_accumulates(c, op.target));
+  RMA_TRY(order_accumulates(c, op.target, true));
   const std::size_t max =
       f.atomics.max_count(*kind, *kind == AtomicKind::compare ? Op::replace : op.op, op.dtype);
   const std::size_t es = size_of(op.dtype);
@@ -313,7 +299,7 @@ FabricWin::~FabricWin() {
   // freed memory.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
   while (total_in_flight > 0 && std::chrono::steady_clock::now() < deadline)
-    w.engine.progress(core::Ctx::rma_sync);
+    w.engine.progress(progress::Ctx::rma_sync);
   if (total_in_flight > 0)
     for (auto& op : pool_) (void)op.release();
 }
@@ -386,7 +372,7 @@ Status direct_atomic(Call& c, RmaOp& op) {
 
 const core::WindowOps& direct_ops() {
   static const core::WindowOps table = [] {
-    core::WindowOps t = core::am_ops();
+    core::WindowOps t = am::am_ops();
     t.name = "fabric.direct";
     t.put = direct_put;
     t.get = direct_get;
@@ -398,21 +384,6 @@ const core::WindowOps& direct_ops() {
     return t;
   }();
   return table;
-}
-
-std::vector<std::string> direct_slots() {
-  return {"put",          "get",
-          "accumulate",   "get_accumulate",
-          "fetch_and_op", "compare_and_swap",
-          "fence",        "post",
-          "start",        "complete",
-          "wait",         "test",
-          "lock",         "unlock",
-          "lock_all",     "unlock_all",
-          "flush",        "flush_local",
-          "flush_all",    "flush_local_all",
-          "sync",         "request_wait",
-          "free"};
 }
 
 }  // namespace rma::fabric

@@ -28,7 +28,7 @@
 #include <string>
 #include <vector>
 
-#include "core/lock_manager.hpp"
+#include "am/lock_manager.hpp"
 #include "core/win.hpp"
 #include "fabric/fabric_atomics.hpp"
 #include "fabric/fabric_endpoint.hpp"
@@ -41,8 +41,6 @@ class RuntimeImpl;
 
 namespace rma::fabric {
 
-const core::WindowOps& direct_ops();
-std::vector<std::string> direct_slots();
 // Fills the synchronization slots of the direct table (fabric_sync.cpp).
 void install_sync_slots(core::WindowOps& t);
 
@@ -102,7 +100,7 @@ class FabricWin final : public core::BackendWin {
   std::vector<LockType> requested;  // the type asked for while `requested`
   bool lock_all = false;
   bool lock_all_nocheck = false;
-  core::LockManager locks;  // target side
+  am::LockManager locks;  // target side
 
   // --- PSCW ---
   std::vector<std::uint32_t> posts_received, posts_consumed;  // from each target
@@ -115,7 +113,7 @@ class FabricWin final : public core::BackendWin {
 
   void send(int dst, Control::Type type, std::uint32_t epoch = 0, std::uint32_t round = 0);
   void on_control(int src, const Control& m);
-  void grant(const core::LockRequest& r);
+  void grant(const am::LockRequest& r);
 
   void describe(WindowState& s) const override;
 

@@ -10,7 +10,6 @@
 #include <thread>
 #include <vector>
 
-#include "core/window_ops.hpp"
 #include "fabric/fabric_window.hpp"
 #include "testing/thread_job.hpp"
 
@@ -29,15 +28,6 @@ RuntimeConfig direct_config() {
 }
 
 std::uint64_t direct_count(const Counters& c, DirectOp d) { return c.direct[index(d)]; }
-
-TEST(FabricDirect, TableServesExactlyTheDeclaredSlots) {
-  auto served = core::overridden_slots(fabric::direct_ops(), core::am_ops());
-  auto declared = fabric::direct_slots();
-  std::sort(served.begin(), served.end());
-  std::sort(declared.begin(), declared.end());
-  EXPECT_EQ(served, declared);
-  EXPECT_TRUE(core::empty_slots(fabric::direct_ops()).empty());
-}
 
 TEST(FabricDirect, LockPutUnlockIsOneNativeWriteAndNoPacket) {
   ASSERT_TRUE(run_job(2, direct_config(), [](Runtime& rt) {

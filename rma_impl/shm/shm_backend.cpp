@@ -9,13 +9,11 @@
 #include <sstream>
 
 #include "core/runtime_impl.hpp"
-#include "core/window_ops.hpp"
 #include "shm/shm_window.hpp"
 
 namespace rma::shm {
 namespace {
 
-constexpr std::size_t kDefaultRegion = 4096;
 constexpr std::size_t kMaxStripes = 64;
 
 std::size_t round_up(std::size_t n, std::size_t a) { return (n + a - 1) / a * a; }
@@ -24,11 +22,7 @@ class ShmBackend final : public core::Backend {
  public:
   explicit ShmBackend(core::RuntimeImpl& rt) : rt_(rt) {}
 
-  std::string name() const override { return "shm"; }
-  const core::WindowOps* direct_ops() const override { return &shm::direct_ops(); }
-  std::vector<std::string> declared_slots() const override { return direct_slots(); }
-
-  bool can_map(const WindowConfig& cfg) const override {
+  bool can_map(const WindowConfig& cfg, const core::WindowInfo&) const override {
     switch (cfg.flavor) {
       case Flavor::allocate:
       case Flavor::shared:
@@ -41,7 +35,8 @@ class ShmBackend final : public core::Backend {
     return false;
   }
 
-  Status map_window(core::Call& c, const WindowConfig& cfg, bool direct) override;
+  Status map_window(core::Call& c, const WindowConfig& cfg, const core::WindowInfo& info,
+                    bool direct) override;
 
   Result<void*> alloc_mem(std::size_t bytes) override {
     const std::string name = "/" + rt_.config().name_prefix + ".mem" + std::to_string(next_mem_++) +
@@ -93,20 +88,14 @@ class ShmBackend final : public core::Backend {
   int next_mem_ = 0;
 };
 
-Status ShmBackend::map_window(core::Call& c, const WindowConfig& cfg, bool direct) {
+Status ShmBackend::map_window(core::Call& c, const WindowConfig& cfg, const core::WindowInfo& info,
+                              bool direct) {
   core::Win& w = c.w;
   const int n = w.ranks();
   const int me = w.rank();
   const std::string prefix = "/" + rt_.config().name_prefix + ".w" + std::to_string(w.id);
 
-  std::size_t region = kDefaultRegion;
-  if (auto it = cfg.info.find("region_size"); it != cfg.info.end()) {
-    const long v = std::atol(it->second.c_str());
-    if (v < 8 || v % 8)
-      return {ErrorClass::info, "window info region_size=" + it->second +
-                                    ": expected a multiple of 8, at least 8"};
-    region = static_cast<std::size_t>(v);
-  }
+  const std::size_t region = info.region_size;
   std::size_t largest = 0;
   for (const auto& p : w.peers) largest = std::max<std::size_t>(largest, p.size);
   const std::size_t stripes =
@@ -122,8 +111,7 @@ Status ShmBackend::map_window(core::Call& c, const WindowConfig& cfg, bool direc
     if (!s) return s.status();
     own_ctl = std::make_shared<Segment>(std::move(s.value()));
   }
-  const bool contiguous = cfg.info.count("alloc_shared_noncontig") == 0 ||
-                          cfg.info.at("alloc_shared_noncontig") != "true";
+  const bool contiguous = !info.alloc_shared_noncontig;
   std::vector<std::size_t> offsets(static_cast<std::size_t>(n), 0);
   std::size_t total = 0;
   for (int r = 0; r < n; ++r) {
@@ -198,11 +186,6 @@ Status ShmBackend::map_window(core::Call& c, const WindowConfig& cfg, bool direc
   if (cfg.flavor != Flavor::create) {
     w.base = mine.base;
     w.memory = mine.keeper;
-  }
-  if (direct) {
-    w.ops = direct_ops();
-    w.path = Path::direct;
-    w.path_detail = "shm.direct";
   }
   w.backend = std::move(state);
   return Status::ok();

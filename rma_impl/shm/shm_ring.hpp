@@ -17,7 +17,7 @@
 #include <cstring>
 #include <span>
 
-#include "core/packet.hpp"
+#include "progress/packet.hpp"
 
 namespace rma::shm {
 
@@ -33,7 +33,7 @@ struct RecordHead {
   std::uint32_t payload_bytes;  // kWrap: skip to the start of the ring
 };
 inline constexpr std::uint32_t kWrap = 0xffffffffu;
-inline constexpr std::size_t kOverhead = sizeof(RecordHead) + sizeof(core::PacketHeader);
+inline constexpr std::size_t kOverhead = sizeof(RecordHead) + sizeof(progress::PacketHeader);
 constexpr std::size_t round8(std::size_t n) { return (n + 7) & ~std::size_t{7}; }
 }  // namespace ring_detail
 
@@ -48,7 +48,7 @@ class RingWriter {
   RingWriter(RingCtl* ctl, std::byte* data, std::size_t bytes)
       : ctl_(ctl), data_(data), cap_(bytes), tail_(ctl->tail.load(std::memory_order_relaxed)) {}
 
-  bool try_write(const core::PacketHeader& h, std::span<const std::byte> payload) {
+  bool try_write(const progress::PacketHeader& h, std::span<const std::byte> payload) {
     using namespace ring_detail;
     const std::size_t rec = round8(kOverhead + payload.size());
     const std::size_t pos = tail_ % cap_;
@@ -111,7 +111,7 @@ class RingReader {
         head_ += rh.record_bytes;
         continue;
       }
-      core::PacketHeader h;
+      progress::PacketHeader h;
       std::memcpy(&h, data_ + pos + sizeof rh, sizeof h);
       fn(h, std::span<const std::byte>(data_ + pos + kOverhead, rh.payload_bytes));
       head_ += rh.record_bytes;

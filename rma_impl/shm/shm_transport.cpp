@@ -44,7 +44,7 @@ struct Layout {
   }
 };
 
-class ShmTransport final : public core::Transport {
+class ShmTransport final : public progress::Transport {
  public:
   ShmTransport(Segment seg, int rank, int size, std::size_t ring_bytes, std::size_t max_payload)
       : seg_(std::move(seg)),
@@ -66,19 +66,19 @@ class ShmTransport final : public core::Transport {
   int size() const override { return size_; }
   std::size_t max_payload() const override { return max_payload_; }
 
-  bool try_send(int dst, const core::PacketHeader& h,
+  bool try_send(int dst, const progress::PacketHeader& h,
                 std::span<const std::byte> payload) override {
     if (!writers_[static_cast<std::size_t>(dst)].try_write(h, payload)) return false;
     if (bells_[dst].notify()) rings_.fetch_add(1, std::memory_order_relaxed);
     return true;
   }
 
-  int poll(core::PacketSink& sink, int max_packets) override {
+  int poll(progress::PacketSink& sink, int max_packets) override {
     int n = 0;
     for (int i = 0; i < size_ && n < max_packets; ++i) {
       int src = (next_ + i) % size_;
       n += readers_[static_cast<std::size_t>(src)].read(
-          [&](const core::PacketHeader& h, std::span<const std::byte> p) {
+          [&](const progress::PacketHeader& h, std::span<const std::byte> p) {
             sink.deliver(src, h, p);
           },
           max_packets - n);
@@ -153,8 +153,8 @@ std::size_t ring_bytes_for(int ranks) {
   return 32 * 1024;
 }
 
-Result<std::unique_ptr<core::Transport>> create_transport(bootstrap::Bootstrap& boot,
-                                                          const RuntimeConfig& config) {
+Result<std::unique_ptr<progress::Transport>> create_transport(bootstrap::Bootstrap& boot,
+                                                              const RuntimeConfig& config) {
   const int rank = boot.rank();
   const int size = boot.size();
   const std::size_t ring_bytes = ring_bytes_for(size);
@@ -192,7 +192,7 @@ Result<std::unique_ptr<core::Transport>> create_transport(bootstrap::Bootstrap& 
 
   const std::size_t max_payload =
       std::min<std::size_t>(64 * 1024, ring_max_payload(ring_bytes) & ~std::size_t{7});
-  return std::unique_ptr<core::Transport>(
+  return std::unique_ptr<progress::Transport>(
       new ShmTransport(std::move(seg), rank, size, ring_bytes, max_payload));
 }
 

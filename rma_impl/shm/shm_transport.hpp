@@ -7,14 +7,14 @@
 
 #include <memory>
 
-#include "core/transport.hpp"
+#include "progress/transport.hpp"
 #include "rma/bootstrap.hpp"
 #include "rma/runtime.hpp"
 
 namespace rma::shm {
 
-Result<std::unique_ptr<core::Transport>> create_transport(bootstrap::Bootstrap& boot,
-                                                          const RuntimeConfig& config);
+Result<std::unique_ptr<progress::Transport>> create_transport(bootstrap::Bootstrap& boot,
+                                                              const RuntimeConfig& config);
 
 // Ring size per ordered pair for a job of `ranks` ranks: large rings for few ranks, smaller
 // ones when there are many pairs, so the segment stays modest.

@@ -8,11 +8,13 @@
 #include <cstring>
 #include <type_traits>
 
-#include "core/am_win.hpp"
+#include "am/am_ops.hpp"
 #include "core/fault.hpp"
 #include "core/reduce.hpp"
 #include "core/runtime_impl.hpp"
 #include "core/window_ops.hpp"
+#include "rma/dtype_visit.hpp"
+#include "shm/shm_backend.hpp"
 
 namespace rma::shm {
 namespace {
@@ -23,13 +25,13 @@ using core::RmaOp;
 constexpr std::size_t align64(std::size_t n) { return (n + 63) & ~std::size_t{63}; }
 
 ShmWin& shm(Call& c) { return static_cast<ShmWin&>(*c.w.backend); }
-core::Engine& engine(Call& c) { return c.w.engine; }
+progress::Engine& engine(Call& c) { return c.w.engine; }
 void count(Call& c, DirectOp d, std::uint64_t n = 1) { engine(c).count_direct(c.w.id, d, n); }
 
 Status wait_for(Call& c, const char* what, int peer, const std::function<bool()>& pred) {
   if (pred()) return Status::ok();
   c.hold();  // waiting makes progress, which needs the engine
-  return engine(c).wait_until(c.lk, pred, core::WaitInfo{core::Ctx::rma_sync, what, peer});
+  return engine(c).wait_until(c.lk, pred, progress::WaitInfo{progress::Ctx::rma_sync, what, peer});
 }
 
 void wake(Call& c, int rank) {
@@ -184,22 +186,6 @@ void atomic_elements(Op op, std::byte* target, const std::byte* origin, std::byt
   }
 }
 
-template <class F>
-void by_dtype(Dtype t, F&& f) {
-  switch (t) {
-    case Dtype::i8: f(std::int8_t{}); break;
-    case Dtype::i16: f(std::int16_t{}); break;
-    case Dtype::i32: f(std::int32_t{}); break;
-    case Dtype::i64: f(std::int64_t{}); break;
-    case Dtype::u8: f(std::uint8_t{}); break;
-    case Dtype::u16: f(std::uint16_t{}); break;
-    case Dtype::u32: f(std::uint32_t{}); break;
-    case Dtype::u64: f(std::uint64_t{}); break;
-    case Dtype::f32: f(float{}); break;
-    case Dtype::f64: f(double{}); break;
-  }
-}
-
 // Takes, in ascending order and once each, the stripe locks of every region the byte range
 // [disp, disp+bytes) touches (an element across a region boundary takes both).
 class StripeGuard {
@@ -236,8 +222,7 @@ Status apply(Call& c, const RmaOp& given, const void* origin, void* result) {
   const std::size_t es = size_of(op.dtype);
   const bool aligned = reinterpret_cast<std::uintptr_t>(mem) % es == 0;
   if (aligned && origin && native(op.op, op.dtype)) {
-    by_dtype(op.dtype, [&](auto zero) {
-      using T = decltype(zero);
+    visit_dtype(op.dtype, [&]<class T>() {
       atomic_elements<T>(op.op, mem, static_cast<const std::byte*>(origin),
                          static_cast<std::byte*>(result), op.count);
     });
@@ -271,8 +256,7 @@ Status direct_compare_and_swap(Call& c, RmaOp& op) {
   std::byte* mem = target_address(c, op);
   const std::size_t es = size_of(op.dtype);
   if (reinterpret_cast<std::uintptr_t>(mem) % es == 0) {
-    by_dtype(op.dtype, [&](auto zero) {
-      using T = decltype(zero);
+    visit_dtype(op.dtype, [&]<class T>() {
       if constexpr (std::is_integral_v<T>) {
         std::atomic_ref<T> a(*reinterpret_cast<T*>(mem));
         T expected, desired;
@@ -420,7 +404,7 @@ Result<bool> direct_request_test(Call&, core::RequestState& r) {
 Status direct_free(Call& c) { return barrier(c); }
 
 core::WindowOps make_table() {
-  core::WindowOps t = core::am_ops();
+  core::WindowOps t = am::am_ops();
   t.name = "shm.direct";
   t.needs_engine_lock = false;
   t.put = direct_put;
@@ -455,14 +439,6 @@ core::WindowOps make_table() {
 const core::WindowOps& direct_ops() {
   static const core::WindowOps table = make_table();
   return table;
-}
-
-std::vector<std::string> direct_slots() {
-  return {"put",      "get",        "accumulate", "get_accumulate", "fetch_and_op",
-          "compare_and_swap", "fence", "post",     "start",          "complete",
-          "wait",     "test",       "lock",       "unlock",         "lock_all",
-          "unlock_all", "flush",    "flush_local", "flush_all",     "flush_local_all",
-          "sync",     "request_wait", "request_test", "free"};
 }
 
 // --- layout of the control segment ----------------------------------------------------------------

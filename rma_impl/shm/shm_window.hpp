@@ -19,15 +19,7 @@
 #include "shm/shm_segment.hpp"
 #include "shm/shm_sync.hpp"
 
-namespace rma::core {
-struct WindowOps;
-}
-
 namespace rma::shm {
-
-// The direct table: am_ops() with the slots below overridden.
-const core::WindowOps& direct_ops();
-std::vector<std::string> direct_slots();
 
 // Where a window's shared control words are (one segment per window, per-rank blocks).
 struct ControlLayout {

@@ -1,0 +1,37 @@
+// program.cpp — recording and replaying calls through the implementation under test.
+#include "impl/program.hpp"
+
+namespace harness::impl {
+
+bool Program::replays(call::Kind k) {
+  return call::family_of(k) != call::Family::memory && k != call::Kind::test;
+}
+
+void Program::add(call::Call c, std::vector<std::shared_ptr<void>> keep) {
+  calls_.push_back(std::move(c));
+  for (auto& k : keep)
+    if (k) keep_.push_back(std::move(k));
+}
+
+rma::Status Program::replay(Implementation& impl) const {
+  for (const call::Call& c : calls_) {
+    if (call::describe(c.kind).family == call::Family::request) {
+      Outcome out;
+      RMA_TRY(impl.execute(c, &out));
+      if (!out.request)
+        return {rma::ErrorClass::intern, std::string(call::to_string(c.kind)) + ": no request"};
+      RMA_TRY(out.request->wait());
+    } else {
+      RMA_TRY(impl.execute(c, nullptr));
+    }
+  }
+  return rma::Status::ok();
+}
+
+std::string Program::summary() const {
+  std::string s;
+  for (const auto& c : calls_) s += (s.empty() ? "" : ", ") + std::string(call::to_string(c.kind));
+  return s.empty() ? "nothing" : s;
+}
+
+}  // namespace harness::impl

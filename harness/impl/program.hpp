@@ -1,0 +1,42 @@
+// program.hpp — one execution of a script's `run` hook, recorded as the calls it made, so that
+// benchmarks replay it in C++ with no Lua in the timed loop.
+//
+// While recording, every call the hook makes is executed as usual and appended here (per
+// rank: each rank records its own straight line; Lua branches on rma.rank are resolved by the
+// recording). The program keeps the buffers alive. Lua-only work (expectations, logs,
+// arithmetic) is not replayed, nor are calls whose repetition means something else:
+// attach/detach/free (window memory) and win:test() (a poll the recording already answered).
+//
+//   Program p;  ctx.recorder = &p;  call run hook;  ctx.recorder = nullptr;
+//   for (...) RMA_TRY(p.replay(impl));
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "call/call.hpp"
+#include "impl/implementation.hpp"
+
+namespace harness::impl {
+
+class Program {
+ public:
+  // Whether a recording keeps calls of this kind.
+  static bool replays(call::Kind k);
+
+  void add(call::Call c, std::vector<std::shared_ptr<void>> keep = {});
+  // Runs the calls once, in order, through `impl`; an r* call waits for its request. The first
+  // failure stops it.
+  rma::Status replay(Implementation& impl) const;
+  bool empty() const { return calls_.empty(); }
+  std::size_t size() const { return calls_.size(); }
+  // "lock, put, unlock" — what the program does, for reports and logs.
+  std::string summary() const;
+
+ private:
+  std::vector<call::Call> calls_;
+  std::vector<std::shared_ptr<void>> keep_;
+};
+
+}  // namespace harness::impl

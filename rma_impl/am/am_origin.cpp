@@ -1,0 +1,591 @@
+// The am path at the origin: queueing, batches, the lock piggybacked on a singleton op, the
+// closing of passive-target epochs (unlock, flush, flush_local and their _all forms),
+// post/start/complete/wait, and fence.
+#include <algorithm>
+#include <cstring>
+
+#include "am/am_win.hpp"
+#include "core/fault.hpp"
+#include "core/reduce.hpp"
+#include "core/runtime_impl.hpp"
+
+namespace rma::am {
+
+void AmOp::sent() {
+  data_sent = true;
+  if (!op.has_response()) owner->on_local_complete(this);
+}
+
+AmWin::AmWin(core::Win& w)
+    : w_(w), e_(w.engine), me_(w.rank()), n_(w.ranks()), t_(static_cast<std::size_t>(n_)) {}
+
+AmWin::~AmWin() = default;
+
+// --- ops ----------------------------------------------------------------------------------
+
+AmOp* AmWin::new_op(const core::RmaOp& op) {
+  AmOp* a;
+  if (!free_ops_.empty()) {
+    a = free_ops_.back();
+    free_ops_.pop_back();
+    *a = AmOp{};
+  } else {
+    pool_.push_back(std::make_unique<AmOp>());
+    a = pool_.back().get();
+  }
+  a->owner = this;
+  a->op = op;
+  return a;
+}
+
+void AmWin::retire(AmOp* op) {
+  op->op.request.reset();
+  free_ops_.push_back(op);
+}
+
+void AmWin::maybe_retire(AmOp* op) {
+  if (!op->locally_complete() || op->awaiting_cts) return;
+  if (op->op.has_response() && !op->response_done) return;
+  retire(op);
+}
+
+void AmWin::on_local_complete(AmOp* op) {
+  AmTarget& T = t_[static_cast<std::size_t>(op->op.target)];
+  --T.local_pending;
+  if (op->op.request) op->op.request->done = true;
+  maybe_retire(op);
+}
+
+bool AmWin::passive() const {
+  return w_.epochs.access() == core::Access::lock || w_.epochs.access() == core::Access::lock_all;
+}
+
+bool AmWin::lock_needed(int t) const { return passive() && !w_.epochs.nocheck(t); }
+
+static bool goes_by_rendezvous(const core::RmaOp& op, std::size_t eager_limit) {
+  switch (op.kind) {
+    case PacketType::put:
+    case PacketType::accumulate:
+      return op.bytes() > eager_limit;
+    case PacketType::get_accumulate:
+      return op.op != Op::no_op && op.bytes() > eager_limit;
+    default:
+      return false;
+  }
+}
+
+bool AmWin::piggyback_ok(int t) const {
+  if (core::fault(core::Fault::no_singleton)) return false;
+  const AmTarget& T = t_[static_cast<std::size_t>(t)];
+  return T.queue.size() == 1 && !goes_by_rendezvous(T.queue.front()->op, w_.rt.eager_limit());
+}
+
+Status AmWin::enqueue(core::Call& c, core::RmaOp& op) {
+  if (op.target == me_) return apply_local(c, op);
+  AmOp* a = new_op(op);
+  const std::size_t sz = size_of(op.dtype);
+  if (op.kind == PacketType::fetch_and_op) {
+    if (op.origin) std::memcpy(a->operands.data(), op.origin, sz);
+    a->op.origin = a->operands.data();
+  } else if (op.kind == PacketType::compare_and_swap) {
+    std::memcpy(a->operands.data(), op.origin, sz);
+    std::memcpy(a->operands.data() + sz, op.compare, sz);
+    a->op.origin = a->operands.data();
+  }
+  t_[static_cast<std::size_t>(op.target)].queue.push_back(a);
+  return Status::ok();
+}
+
+// Ops to this rank's own window: applied at once, under this rank's own lock when the epoch
+// is passive (taken here, lazily, inside lock_all).
+Status AmWin::apply_local(core::Call& c, core::RmaOp& op) {
+  if (lock_needed(me_) && !self_lock_held_) {
+    const LockType type =
+        w_.epochs.access() == core::Access::lock ? w_.epochs.lock_type(me_) : LockType::shared;
+    RMA_TRY(acquire_self_lock(c, type));
+  }
+  std::byte* mem = w_.flavor == Flavor::dynamic ? reinterpret_cast<std::byte*>(op.disp)
+                                                : w_.base + op.disp;
+  switch (op.kind) {
+    case PacketType::put:
+      std::memmove(mem, op.origin,
+                   core::fault(core::Fault::put_short) && op.bytes() ? op.bytes() - 1 : op.bytes());
+      break;
+    case PacketType::get:
+      std::memmove(op.result, mem, op.bytes());
+      break;
+    case PacketType::accumulate:
+      RMA_TRY(core::reduce(core::faulty(op.op), op.dtype, mem, op.origin, op.count));
+      break;
+    case PacketType::get_accumulate:
+    case PacketType::fetch_and_op:
+      RMA_TRY(
+          core::fetch_reduce(core::faulty(op.op), op.dtype, mem, op.origin, op.result, op.count));
+      break;
+    case PacketType::compare_and_swap:
+      RMA_TRY(core::compare_and_swap(op.dtype, mem, op.compare, op.origin, op.result));
+      break;
+    default:
+      return {ErrorClass::intern, "apply_local: not an op"};
+  }
+  if (op.request) op.request->done = true;
+  return Status::ok();
+}
+
+Status AmWin::acquire_self_lock(core::Call& c, LockType type) {
+  if (locks_.request(LockRequest{me_, type, nullptr})) {
+    self_lock_held_ = true;
+    return Status::ok();
+  }
+  return wait_for(c, "lock on this rank's own window", -2, [&] { return self_lock_held_; });
+}
+
+// --- issuing --------------------------------------------------------------------------------
+
+void AmWin::issue_batch(int t, std::uint16_t first_flags, std::uint16_t last_flags,
+                        std::uint32_t seq) {
+  AmTarget& T = t_[static_cast<std::size_t>(t)];
+  // Gets go last: the reply to the last one is then the acknowledgement. MPI leaves ops of
+  // one epoch unordered (accumulates aside, and get is not one), so this is allowed.
+  if (!core::fault(core::Fault::get_not_last))
+    std::stable_partition(T.queue.begin(), T.queue.end(),
+                          [](const AmOp* o) { return o->op.kind != PacketType::get; });
+  for (AmOp* o : T.queue) T.batch.push_back(o);
+  T.queue.clear();
+  T.batch_first_flags = first_flags;
+  T.batch_last_flags = last_flags;
+  T.batch_seq = seq;
+  pump(t);
+}
+
+void AmWin::pump(int t) {
+  AmTarget& T = t_[static_cast<std::size_t>(t)];
+  while (!T.batch.empty() && !T.blocked_on_cts) {
+    AmOp* op = T.batch.front();
+    T.batch.pop_front();
+    std::uint16_t flags = T.batch_first_flags;
+    T.batch_first_flags = 0;
+    if (T.batch.empty()) flags |= T.batch_last_flags;
+    send_op(t, op, flags, T.batch_seq);
+    if (op->rndv) T.blocked_on_cts = true;
+  }
+}
+
+void AmWin::send_op(int t, AmOp* a, std::uint16_t flags, std::uint32_t seq) {
+  AmTarget& T = t_[static_cast<std::size_t>(t)];
+  const core::RmaOp& op = a->op;
+  const std::size_t bytes = op.bytes();
+  const std::size_t eager = w_.rt.eager_limit();
+  const bool response = op.has_response();
+  // The unlock of a non-fetching op is answered with an ack; a fetching op's reply is it.
+  if ((flags & progress::flag_unlock) && !response) flags |= progress::flag_ack_req;
+  if ((flags & progress::flag_ack_req) && response)
+    flags &= static_cast<std::uint16_t>(~progress::flag_ack_req);
+
+  progress::PacketHeader h = progress::make_header(op.kind);
+  h.win = w_.id;
+  h.dtype = static_cast<std::uint8_t>(op.dtype);
+  h.op = static_cast<std::uint8_t>(op.op);
+  h.disp = op.disp;
+  h.count = op.count;
+  h.seq = seq;
+  a->cookie = next_cookie_++;
+  h.cookie = a->cookie;
+  if (flags & (progress::flag_lock_shared | progress::flag_lock_exclusive))
+    T.lock_op_cookie = a->cookie;
+
+  ++T.local_pending;
+  const bool completes = flags & (progress::flag_unlock | progress::flag_ack_req);
+  if (flags & progress::flag_ack_req) ++T.acks_pending;
+  if (completes || (response && (flags & progress::flag_unlock))) T.unacked = 0;
+  else if (!response) ++T.unacked;
+
+  if (response) {
+    waiting_[a->cookie] = a;
+    if (bytes > eager) {
+      // The reply's data streams straight into the result buffer.
+      a->response_bulk = w_.rt.bulk().expect(
+          bytes,
+          [a](std::uint64_t off, std::span<const std::byte> d) {
+            std::memcpy(static_cast<std::byte*>(a->op.result) + off, d.data(), d.size());
+          },
+          [this, a] {
+            waiting_.erase(a->cookie);
+            a->response_done = true;
+            on_local_complete(a);
+          });
+      h.aux = a->response_bulk;
+    }
+  }
+
+  const auto* data = static_cast<const std::byte*>(op.origin);
+  if (goes_by_rendezvous(op, eager)) {
+    flags |= progress::flag_rndv;
+    a->rndv = true;
+    a->awaiting_cts = true;
+    waiting_[a->cookie] = a;
+    h.flags = flags;
+    e_.send(t, h);
+    return;
+  }
+  h.flags = flags;
+  switch (op.kind) {
+    case PacketType::put:
+    case PacketType::accumulate:
+      e_.send_ref(t, h, {data, bytes}, a);
+      break;
+    case PacketType::get_accumulate:
+      e_.send_ref(t, h, op.op == Op::no_op ? std::span<const std::byte>{} : std::span{data, bytes},
+                  nullptr);
+      break;
+    case PacketType::fetch_and_op:
+      e_.send_ref(t, h, {a->operands.data(), size_of(op.dtype)}, nullptr);
+      break;
+    case PacketType::compare_and_swap:
+      e_.send_ref(t, h, {a->operands.data(), 2 * size_of(op.dtype)}, nullptr);
+      break;
+    default:  // get
+      e_.send(t, h);
+      break;
+  }
+}
+
+void AmWin::send_control(int t, PacketType type, std::uint16_t flags, std::uint32_t seq) {
+  AmTarget& T = t_[static_cast<std::size_t>(t)];
+  progress::PacketHeader h = progress::make_header(type);
+  h.win = w_.id;
+  h.flags = flags;
+  h.seq = seq;
+  if (flags & progress::flag_ack_req) {
+    ++T.acks_pending;
+    T.unacked = 0;
+  }
+  e_.send(t, h);
+}
+
+bool AmWin::batch_done(int t) const {
+  const AmTarget& T = t_[static_cast<std::size_t>(t)];
+  return T.batch.empty() && !T.blocked_on_cts;
+}
+
+// --- passive target -------------------------------------------------------------------------
+
+Status AmWin::lock(core::Call& c, LockType type, int target, unsigned asserts) {
+  AmTarget& T = t_[static_cast<std::size_t>(target)];
+  T.lock = AmTarget::Lock::none;
+  T.lock_type = type;
+  // The lock request waits for the first op (or is never sent); on this rank's own window it
+  // is taken now, without a message.
+  if (target == me_ && !(asserts & assert_nocheck)) return acquire_self_lock(c, type);
+  return Status::ok();
+}
+
+// One step of closing `t` for `mode`; true once done. Called again and again from the wait
+// predicate, so it never blocks: each call goes as far as the packets received allow.
+bool AmWin::advance(int t, Closing mode) {
+  AmTarget& T = t_[static_cast<std::size_t>(t)];
+  using Phase = AmTarget::Phase;
+  using Lock = AmTarget::Lock;
+  for (;;) {
+    switch (T.phase) {
+      case Phase::idle:
+      case Phase::begin: {
+        if (!lock_needed(t) || T.lock == Lock::granted) {
+          T.phase = Phase::ready;
+          break;
+        }
+        if (T.lock == Lock::requested) {
+          T.phase = Phase::await_grant;
+          break;
+        }
+        if (T.queue.empty()) {  // never locked and nothing to say: costs nothing
+          T.phase = Phase::done;
+          break;
+        }
+        const LockType type = w_.epochs.access() == core::Access::lock_all ? LockType::shared
+                                                                           : w_.epochs.lock_type(t);
+        const std::uint16_t lock_flag =
+            type == LockType::shared ? progress::flag_lock_shared : progress::flag_lock_exclusive;
+        T.lock_type = type;
+        T.lock = Lock::requested;
+        if (piggyback_ok(t)) {
+          // The singleton op carries the lock request; its reply (or ack) is the grant.
+          issue_batch(t, lock_flag,
+                      mode == Closing::unlock ? progress::flag_unlock | progress::flag_ack_req
+                                              : progress::flag_ack_req,
+                      0);
+          T.phase = Phase::issued;
+          break;
+        }
+        send_control(t, PacketType::lock, lock_flag);
+        T.phase = Phase::await_grant;
+        break;
+      }
+      case Phase::await_grant:
+        if (T.lock != Lock::granted) return false;
+        T.phase = Phase::ready;
+        break;
+      case Phase::ready: {
+        const bool holds = lock_needed(t) && T.lock == Lock::granted;
+        if (!T.queue.empty()) {
+          std::uint16_t last = 0;
+          if (mode == Closing::unlock)
+            last = holds ? progress::flag_unlock | progress::flag_ack_req : progress::flag_ack_req;
+          if (mode == Closing::flush) last = progress::flag_ack_req;
+          issue_batch(t, 0, last, 0);
+        } else if (mode == Closing::unlock && holds) {
+          // Earlier ops whose completion nobody asked for make the unlock ask for it.
+          send_control(t, PacketType::unlock, T.unacked ? progress::flag_ack_req : 0);
+        } else if (mode != Closing::flush_local && T.unacked) {
+          send_control(t, PacketType::flush, progress::flag_ack_req);
+        }
+        T.phase = Phase::issued;
+        break;
+      }
+      case Phase::issued:
+        if (!batch_done(t) || T.local_pending) return false;
+        if (mode != Closing::flush_local && T.acks_pending) return false;
+        T.phase = Phase::done;
+        break;
+      case Phase::done:
+        if (mode == Closing::unlock) {
+          T.lock = Lock::none;
+          T.lock_op_cookie = 0;
+          T.unacked = 0;
+        }
+        return true;
+    }
+  }
+}
+
+Status AmWin::close(core::Call& c, Closing mode, std::span<const int> targets) {
+  for (int t : targets)
+    if (t != me_) t_[static_cast<std::size_t>(t)].phase = AmTarget::Phase::begin;
+  const char* what = mode == Closing::unlock  ? "unlock: lock grant, ops and acks"
+                     : mode == Closing::flush ? "flush: ops and acks"
+                                              : "flush_local: ops locally complete";
+  const int peer = targets.size() == 1 ? targets[0] : -2;
+  Status s = wait_for(c, what, peer == me_ ? -1 : peer, [&] {
+    bool all = true;
+    for (int t : targets)
+      if (t != me_) all = advance(t, mode) && all;
+    return all;
+  });
+  for (int t : targets)
+    if (t != me_) t_[static_cast<std::size_t>(t)].phase = AmTarget::Phase::idle;
+  if (!s) return s;
+  if (mode == Closing::unlock && self_lock_held_ &&
+      std::find(targets.begin(), targets.end(), me_) != targets.end())
+    release(me_);
+  return take_error();
+}
+
+Status AmWin::request_wait(core::Call& c, core::RequestState& req) {
+  if (req.done) return req.status;
+  const int t = req.target;
+  t_[static_cast<std::size_t>(t)].phase = AmTarget::Phase::begin;
+  Status s = wait_for(c, "request: op locally complete", t, [&] {
+    advance(t, Closing::flush_local);
+    return req.done;
+  });
+  t_[static_cast<std::size_t>(t)].phase = AmTarget::Phase::idle;
+  return s ? req.status : s;
+}
+
+Result<bool> AmWin::request_test(core::Call&, core::RequestState& req) {
+  if (req.done) return true;
+  // One step: issue the request's op if it is still queued (taking the lock if needed),
+  // then look at what has arrived. Repeated calls pick up where the last one stopped.
+  AmTarget& T = t_[static_cast<std::size_t>(req.target)];
+  T.phase = AmTarget::Phase::begin;
+  advance(req.target, Closing::flush_local);
+  e_.progress(progress::Ctx::rma_sync);
+  advance(req.target, Closing::flush_local);
+  T.phase = AmTarget::Phase::idle;
+  if (req.done && !req.status) return req.status;
+  return req.done;
+}
+
+// --- active target: post/start/complete/wait ------------------------------------------------
+
+Status AmWin::post(core::Call&, std::span<const int> group, unsigned asserts) {
+  done_received_ = 0;
+  if (asserts & assert_nocheck) return Status::ok();  // the origins do not wait for posts
+  for (int r : group) {
+    if (r == me_) ++t_[static_cast<std::size_t>(me_)].posts_received;
+    else send_control(r, PacketType::post);
+  }
+  return Status::ok();
+}
+
+Status AmWin::start(core::Call&, std::span<const int>, unsigned) { return Status::ok(); }
+
+Status AmWin::complete(core::Call& c) {
+  const std::vector<int> group = w_.epochs.start_group();
+  const bool nocheck = w_.epochs.start_nocheck();
+  using Phase = AmTarget::Phase;
+  for (int r : group) t_[static_cast<std::size_t>(r)].phase = Phase::begin;
+  Status s = wait_for(c, "complete: post from each target, ops sent", -2, [&] {
+    bool all = true;
+    for (int r : group) {
+      AmTarget& T = t_[static_cast<std::size_t>(r)];
+      if (T.phase == Phase::begin) {
+        if (!nocheck && T.posts_received == T.posts_consumed) {
+          all = false;
+          continue;
+        }
+        ++T.posts_consumed;
+        if (r == me_) ++done_received_;  // ops to self were applied at the call
+        else if (!T.queue.empty()) issue_batch(r, 0, progress::flag_done, 0);
+        else send_control(r, PacketType::done);
+        T.phase = Phase::issued;
+      }
+      if (T.phase == Phase::issued) {
+        if (r != me_ && (!batch_done(r) || T.local_pending)) {
+          all = false;
+          continue;
+        }
+        T.phase = Phase::done;
+      }
+    }
+    return all;
+  });
+  for (int r : group) t_[static_cast<std::size_t>(r)].phase = Phase::idle;
+  return s ? take_error() : s;
+}
+
+Status AmWin::wait(core::Call& c) {
+  const auto expected = static_cast<std::uint32_t>(w_.epochs.post_group().size());
+  RMA_TRY(wait_for(c, "wait: done from each origin", -2,
+                   [&] { return done_received_ >= expected; }));
+  done_received_ -= expected;
+  return Status::ok();
+}
+
+Result<bool> AmWin::test(core::Call&) {
+  const auto expected = static_cast<std::uint32_t>(w_.epochs.post_group().size());
+  e_.progress(progress::Ctx::rma_sync);
+  if (done_received_ < expected) return false;
+  done_received_ -= expected;
+  return true;
+}
+
+// --- fence ------------------------------------------------------------------------------------
+
+Status AmWin::fence(core::Call& c, unsigned asserts) {
+  const std::uint32_t epoch = fence_epoch_;
+  if (fence_open_ && !(asserts & assert_noprecede)) {
+    // Closing the epoch: every rank learns how many origins will send it ops (a
+    // reduce-scatter of 0/1 counts), then each origin sends its ops, the last one to each
+    // target marked; a rank is done when its ops left and all its origins' marks arrived.
+    std::vector<std::uint32_t> counts(static_cast<std::size_t>(n_), 0);
+    for (int t = 0; t < n_; ++t)
+      if (t != me_ && !t_[static_cast<std::size_t>(t)].queue.empty())
+        counts[static_cast<std::size_t>(t)] = 1;
+    std::uint32_t origins = 0;
+    RMA_TRY(exchange_counts(c, epoch, counts, origins));
+    for (int t = 0; t < n_; ++t)
+      if (t != me_ && !t_[static_cast<std::size_t>(t)].queue.empty())
+        issue_batch(t, 0, progress::flag_fence_last, epoch);
+    RMA_TRY(wait_for(c, "fence: ops sent and each origin's last op", -2, [&] {
+      for (int t = 0; t < n_; ++t)
+        if (t != me_ && (!batch_done(t) || t_[static_cast<std::size_t>(t)].local_pending))
+          return false;
+      return fence_in_[epoch].completed >= origins;
+    }));
+    fence_in_.erase(epoch);
+    RMA_TRY(take_error());
+  }
+  ++fence_epoch_;
+  fence_open_ = !(asserts & assert_nosucceed);
+  return Status::ok();
+}
+
+// Recursive halving over the largest power of two p <= n ranks; the r = n - p ranks beyond
+// fold their counts into a partner first and get their total back last. Messages:
+// 2r + p log2 p (0 for one rank, 2 for two, 8 for four) — docs/message-counts.md.
+Status AmWin::exchange_counts(core::Call& c, std::uint32_t epoch,
+                              std::vector<std::uint32_t>& counts, std::uint32_t& mine) {
+  int p = 1;
+  while (p * 2 <= n_) p *= 2;
+  const int rem = n_ - p;
+  constexpr std::uint32_t kFold = 0, kReturn = 99;
+
+  auto send_counts = [&](int dst, std::uint32_t step, const std::vector<std::uint32_t>& v) {
+    progress::PacketHeader h = progress::make_header(PacketType::fence_count);
+    h.win = w_.id;
+    h.seq = epoch;
+    h.aux = step;
+    e_.send(dst, h, std::as_bytes(std::span(v)));
+  };
+  auto receive = [&](int src, std::uint32_t step, std::vector<std::uint32_t>& out) -> Status {
+    RMA_TRY(wait_for(c, "fence: count exchange", src, [&] {
+      return fence_in_[epoch].counts.count({step, src}) > 0;
+    }));
+    auto& m = fence_in_[epoch].counts;
+    out = std::move(m[{step, src}]);
+    m.erase({step, src});
+    return Status::ok();
+  };
+  // The real ranks new rank j stands for.
+  auto members = [&](int j, std::vector<int>& out) {
+    if (j < rem) {
+      out.push_back(2 * j);
+      out.push_back(2 * j + 1);
+    } else {
+      out.push_back(j + rem);
+    }
+  };
+  auto real_of = [&](int j) { return j < rem ? 2 * j + 1 : j + rem; };
+
+  int newrank;
+  if (me_ < 2 * rem) {
+    if (me_ % 2 == 0) {
+      send_counts(me_ + 1, kFold, counts);
+      std::vector<std::uint32_t> back;
+      RMA_TRY(receive(me_ + 1, kReturn, back));
+      mine = back.empty() ? 0 : back[0];
+      return Status::ok();
+    }
+    std::vector<std::uint32_t> folded;
+    RMA_TRY(receive(me_ - 1, kFold, folded));
+    for (std::size_t i = 0; i < counts.size() && i < folded.size(); ++i) counts[i] += folded[i];
+    newrank = me_ / 2;
+  } else {
+    newrank = me_ - rem;
+  }
+
+  int lo = 0, hi = p;
+  std::uint32_t step = 1;
+  for (int mask = p / 2; mask >= 1; mask /= 2, ++step) {
+    const int mid = lo + (hi - lo) / 2;
+    const bool low_half = newrank < mid;
+    const int keep_lo = low_half ? lo : mid, keep_hi = low_half ? mid : hi;
+    const int give_lo = low_half ? mid : lo, give_hi = low_half ? hi : mid;
+    std::vector<int> give, keep;
+    for (int j = give_lo; j < give_hi; ++j) members(j, give);
+    for (int j = keep_lo; j < keep_hi; ++j) members(j, keep);
+    std::vector<std::uint32_t> out;
+    for (int r : give) out.push_back(counts[static_cast<std::size_t>(r)]);
+    const int partner = real_of(newrank ^ mask);
+    send_counts(partner, step, out);
+    std::vector<std::uint32_t> in;
+    RMA_TRY(receive(partner, step, in));
+    for (std::size_t i = 0; i < keep.size() && i < in.size(); ++i)
+      counts[static_cast<std::size_t>(keep[i])] += in[i];
+    lo = keep_lo;
+    hi = keep_hi;
+  }
+  mine = counts[static_cast<std::size_t>(me_)];
+  if (me_ < 2 * rem) send_counts(me_ - 1, kReturn, {counts[static_cast<std::size_t>(me_ - 1)]});
+  return Status::ok();
+}
+
+// --- free -------------------------------------------------------------------------------------
+
+Status AmWin::free(core::Call& c) {
+  // Every rank has finished its epochs on this window before any forgets it.
+  return w_.rt.p2p().barrier(c.lk);
+}
+
+}  // namespace rma::am

@@ -1,0 +1,179 @@
+// am_win.hpp — the packet protocol of the `am` path (the seed notes' design), per window.
+//
+// Origin side: ops are queued per target until a synchronization call issues them as a
+// batch. The batch's first op may carry the lock request (a singleton op travels with it),
+// its last op carries what the call needs — the unlock, an ack request, PSCW's done, the
+// fence's last-op mark — and gets are moved last so that a get's reply can be the ack.
+// Large transfers go by rendezvous: the op is sent alone, the target answers with a cts when
+// it is ready, and the data follows in fragments; nothing else is sent to that target in
+// between, so ops stay ordered.
+//
+// Target side: the lock manager grants or queues lock requests (with their op); an op that
+// completes applies its flags: release the lock, ack, count PSCW's done or the fence's
+// last ops.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include "progress/engine.hpp"
+#include "am/lock_manager.hpp"
+#include "core/win.hpp"
+
+namespace rma::am {
+
+class AmWin;
+
+// An operation at its origin, from the call to its local (and, where it carries it, remote)
+// completion.
+struct AmOp final : progress::SendDone {
+  AmWin* owner = nullptr;
+  core::RmaOp op;
+  std::array<std::byte, 16> operands{};  // fetch_and_op / compare_and_swap values, copied
+  std::uint64_t cookie = 0;
+  std::uint64_t response_bulk = 0;  // bulk id a large response streams into
+  bool rndv = false;
+  bool data_sent = false;      // the op's data left (eager packet or last fragment)
+  bool response_done = false;
+  bool awaiting_cts = false;
+
+  bool locally_complete() const { return op.has_response() ? response_done : data_sent; }
+  void sent() override;
+};
+
+// How far a synchronization call has taken one target.
+enum class Closing : std::uint8_t { flush_local, flush, unlock };
+
+struct AmTarget {
+  enum class Lock : std::uint8_t { none, requested, granted };
+  Lock lock = Lock::none;
+  LockType lock_type = LockType::exclusive;
+  std::uint64_t lock_op_cookie = 0;  // the op that carried the lock request (its reply grants)
+
+  std::deque<AmOp*> queue;           // not yet issued
+  // The batch being issued: ops left, and the flags of its first and last op.
+  std::deque<AmOp*> batch;
+  std::uint16_t batch_first_flags = 0;
+  std::uint16_t batch_last_flags = 0;
+  std::uint32_t batch_seq = 0;
+  bool blocked_on_cts = false;
+
+  std::uint32_t local_pending = 0;   // issued, not locally complete
+  std::uint32_t acks_pending = 0;    // acks (remote completion) still to come
+  std::uint32_t unacked = 0;         // ops issued with no completion asked for since
+  std::uint32_t posts_received = 0;  // PSCW: posts from this target
+  std::uint32_t posts_consumed = 0;
+
+  // Progress of the current synchronization call on this target.
+  enum class Phase : std::uint8_t { idle, begin, await_grant, ready, issued, done };
+  Phase phase = Phase::idle;
+};
+
+class AmWin final : public core::ProtocolWin {
+ public:
+  explicit AmWin(core::Win& w);
+  ~AmWin() override;
+
+  // --- origin side (the slots of am_ops()) ---
+  Status enqueue(core::Call& c, core::RmaOp& op);
+  Status fence(core::Call& c, unsigned asserts);
+  Status post(core::Call& c, std::span<const int> group, unsigned asserts);
+  Status start(core::Call& c, std::span<const int> group, unsigned asserts);
+  Status complete(core::Call& c);
+  Status wait(core::Call& c);
+  Result<bool> test(core::Call& c);
+  Status lock(core::Call& c, LockType type, int target, unsigned asserts);
+  Status close(core::Call& c, Closing mode, std::span<const int> targets);
+  Status request_wait(core::Call& c, core::RequestState& req);
+  Result<bool> request_test(core::Call& c, core::RequestState& req);
+  Status free(core::Call& c);
+
+  // --- target side ---
+  void on_packet(int src, const progress::PacketHeader& h,
+                 std::span<const std::byte> payload) override;
+
+  void describe(WindowState& s) const override;
+  // The first error a target reported since the last call (RMA_RANGE on a dynamic window).
+  Status take_error() {
+    Status s = std::move(pending_error_);
+    pending_error_ = Status::ok();
+    return s;
+  }
+  bool fence_epoch_open() const { return fence_open_; }
+
+ private:
+  friend struct AmOp;
+
+  // origin
+  AmOp* new_op(const core::RmaOp& op);
+  void retire(AmOp* op);
+  void maybe_retire(AmOp* op);
+  bool passive() const;
+  bool lock_needed(int t) const;
+  bool piggyback_ok(int t) const;
+  void issue_batch(int t, std::uint16_t first_flags, std::uint16_t last_flags, std::uint32_t seq);
+  void pump(int t);
+  void send_op(int t, AmOp* op, std::uint16_t flags, std::uint32_t seq);
+  void send_control(int t, PacketType type, std::uint16_t flags = 0, std::uint32_t seq = 0);
+  bool advance(int t, Closing mode);
+  bool batch_done(int t) const;
+  template <class Pred>
+  Status wait_for(core::Call& c, const char* what, int peer, Pred&& pred) {
+    return e_.wait_until(c.lk, pred, progress::WaitInfo{progress::Ctx::rma_sync, what, peer});
+  }
+  Status apply_local(core::Call& c, core::RmaOp& op);
+  Status acquire_self_lock(core::Call& c, LockType type);
+  void on_local_complete(AmOp* op);
+
+  // target
+  void handle_op(int src, const progress::PacketHeader& h, std::span<const std::byte> payload);
+  void execute_op(int src, const progress::PacketHeader& h, std::span<const std::byte> payload);
+  void complete_at_target(int src, const progress::PacketHeader& h);
+  void send_cts(int src, const progress::PacketHeader& h, std::uint64_t bulk_id);
+  void stream_reply(int src, const progress::PacketHeader& h, progress::PacketHeader reply,
+                    std::span<const std::byte> data);
+  void send_ack(int origin);
+  void release(int origin);
+  void grant(LockRequest& r);
+  void on_response(int src, const progress::PacketHeader& h, std::span<const std::byte> payload);
+  void on_cts(int src, const progress::PacketHeader& h);
+  std::byte* target_memory(const progress::PacketHeader& h);
+
+  // fence
+  Status exchange_counts(core::Call& c, std::uint32_t epoch, std::vector<std::uint32_t>& counts,
+                         std::uint32_t& mine);
+
+  core::Win& w_;
+  progress::Engine& e_;
+  int me_;
+  int n_;
+  std::vector<AmTarget> t_;
+  std::unordered_map<std::uint64_t, AmOp*> waiting_;  // by cookie: cts or response due
+  std::uint64_t next_cookie_ = 1;
+  Status pending_error_;
+  std::vector<std::unique_ptr<AmOp>> pool_;
+  std::vector<AmOp*> free_ops_;
+
+  // target side
+  LockManager locks_;
+  bool self_lock_held_ = false;
+  std::uint32_t done_received_ = 0;       // PSCW: dones for the current exposure epoch
+
+  // fence
+  bool fence_open_ = false;               // a fence without nosucceed came last
+  std::uint32_t fence_epoch_ = 0;
+  struct FenceIn {
+    std::uint32_t completed = 0;          // origins whose last op of the epoch completed here
+    std::map<std::pair<std::uint32_t, int>, std::vector<std::uint32_t>> counts;  // (step, src)
+  };
+  std::map<std::uint32_t, FenceIn> fence_in_;
+};
+
+}  // namespace rma::am

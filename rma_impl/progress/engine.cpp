@@ -1,0 +1,450 @@
+// The progress engine: dispatch, ordered sending, the sync-only stash, counting, the wait
+// discipline and the asynchronous progress agent.
+#include "progress/engine.hpp"
+
+#include <sched.h>
+
+#include <cstdlib>
+#include <string>
+#include <thread>
+
+namespace rma::progress {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#else
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+#endif
+}
+
+std::chrono::microseconds env_us(const char* name, std::chrono::microseconds dflt) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return dflt;
+  char* end = nullptr;
+  long n = std::strtol(v, &end, 10);
+  if (*end != '\0' || n < 0) return dflt;
+  return std::chrono::microseconds(n);
+}
+
+}  // namespace
+
+WaitTuning WaitTuning::from_env() {
+  WaitTuning t;
+  t.spin = env_us("RMA_SPIN_US", t.spin);
+  t.yield = env_us("RMA_YIELD_US", t.yield);
+  t.agent_spin = env_us("RMA_AGENT_SPIN_US", t.agent_spin);
+  return t;
+}
+
+// ---------------------------------------------------------------------------------------
+// The agent: a thread that makes progress while the application thread is elsewhere. It
+// polls while there is work, lingers about a round trip after the last packet, then sleeps
+// on the transport's wait object; it parks while the application thread makes its own
+// progress (docs/protocol.md, "Progress"), so the two never compete.
+
+class Engine::Agent {
+ public:
+  explicit Agent(Engine& e) : e_(e), thread_([this] { run(); }) {}
+  ~Agent() {
+    stop_.store(true);
+    e_.transport().wake_local();
+    {
+      std::lock_guard g(e_.park_mu_);
+      e_.park_cv_.notify_one();
+    }
+    thread_.join();
+  }
+
+ private:
+  void run() {
+    Transport& t = e_.transport();
+    while (!stop_.load(std::memory_order_relaxed)) {
+      bool did = false;
+      {
+        std::unique_lock lk(e_.mu_, std::try_to_lock);
+        if (lk.owns_lock()) did = e_.progress(Ctx::agent);
+      }
+      if (did) {
+        // The application thread may be asleep waiting for what just happened.
+        if (t.has_sleepers()) t.wake_local();
+        // Follow-up packets often come at once (a request after a grant, the next epoch of
+        // a loop): keep polling for about a round trip, unless the application thread is
+        // polling anyway.
+        if (!e_.app_polling_.load(std::memory_order_relaxed) &&
+            !e_.app_waiting_.load(std::memory_order_relaxed))
+          linger(t);
+        continue;
+      }
+      if (e_.app_waiting_.load(std::memory_order_seq_cst)) {
+        park();
+        continue;
+      }
+      std::uint64_t token = t.sleep_prepare();
+      if (stop_.load() || t.has_incoming()) {
+        t.sleep_cancel();
+        continue;
+      }
+      t.sleep(token, std::chrono::milliseconds(100));
+    }
+  }
+
+  // Waits while the application thread is making its own progress: inside a wait loop, or
+  // out of one for less than kParkGrace (between the calls of an epoch). It polls and sleeps
+  // in the transport itself, and a second thread there only steals its completions and its
+  // core (measured: lock-put-unlock two to three times slower with both awake). Checks
+  // every kParkGrace, so a rank that starts computing has its agent back that soon.
+  void park() {
+    std::unique_lock lk(e_.park_mu_);
+    for (;;) {
+      e_.park_cv_.wait_for(lk, kParkGrace, [&] { return stop_.load(); });
+      if (stop_.load() || e_.app_waiting_.load(std::memory_order_seq_cst)) {
+        if (stop_.load()) return;
+        continue;
+      }
+      const auto ended =
+          Clock::time_point(Clock::duration(e_.app_wait_end_.load(std::memory_order_relaxed)));
+      if (Clock::now() - ended >= kParkGrace) return;
+    }
+  }
+  static constexpr auto kParkGrace = std::chrono::microseconds(100);
+
+  // Keeps polling for up to the linger time without sleeping, counting as awake so senders
+  // need not ring: checks has_incoming() every turn and, since some transports only learn
+  // of packets by polling, makes progress every few turns. Returns at the first packet
+  // (the main loop handles it and lingers again) or when the application thread starts
+  // polling itself.
+  void linger(Transport& t) {
+    t.awake_enter();
+    const auto until = Clock::now() + std::max(e_.tuning_.agent_spin, t.agent_linger());
+    for (unsigned i = 1;; ++i) {
+      if (t.has_incoming() || stop_.load(std::memory_order_relaxed) ||
+          e_.app_polling_.load(std::memory_order_relaxed))
+        break;
+      if ((i & 7) == 0) {
+        std::unique_lock lk(e_.mu_, std::try_to_lock);
+        if (lk.owns_lock() && e_.progress(Ctx::agent)) {
+          lk.unlock();
+          if (t.has_sleepers()) t.wake_local();
+          break;
+        }
+      }
+      cpu_relax();
+      // No yield here: a yield hands the core to a computing application thread for a
+      // whole time slice (milliseconds), which is what the agent exists to avoid.
+      if ((i & 63) == 0 && Clock::now() >= until) break;
+    }
+    t.awake_leave();
+  }
+
+  Engine& e_;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+// ---------------------------------------------------------------------------------------
+
+Engine::Engine(std::unique_ptr<Transport> transport, ProgressMode mode, CallTracker& calls)
+    : transport_(std::move(transport)),
+      mode_(mode),
+      calls_(calls),
+      rank_(transport_->rank()),
+      size_(transport_->size()),
+      max_payload_(transport_->max_payload()),
+      tuning_(WaitTuning::from_env()),
+      out_(static_cast<std::size_t>(size_)),
+      win_counts_(std::make_unique<std::array<WinCounts, kMaxCountedWindows>>()) {}
+
+Engine::~Engine() {
+  stop_agent();
+}
+
+void Engine::on(PacketType t, Handler h) {
+  handlers_[index(t)] = std::move(h);
+}
+
+namespace {
+// Counters are only ever updated with the engine lock held, so a relaxed load and store
+// suffice (no locked instruction on the hot path); other threads only read them.
+inline void bump(std::atomic<std::uint64_t>& c, std::uint64_t n) {
+  c.store(c.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+}
+}  // namespace
+
+void Engine::count_sent(const PacketHeader& h, std::size_t bytes) {
+  bump(sent_[index(h.type)], 1);
+  bump(bytes_[index(h.type)], bytes);
+  if (class_of(h.type) == PacketClass::rma && h.win < kMaxCountedWindows)
+    bump((*win_counts_)[h.win].sent[index(h.type)], 1);
+}
+
+void Engine::count_direct(std::uint32_t win, DirectOp op, std::uint64_t n) {
+  bump(direct_[index(op)], n);
+  if (win < kMaxCountedWindows) bump((*win_counts_)[win].direct[index(op)], n);
+}
+
+bool Engine::transmit(int dst, const PacketHeader& h, std::span<const std::byte> payload) {
+  if (!transport_->try_send(dst, h, payload)) return false;
+  count_sent(h, payload.size());
+  return true;
+}
+
+void Engine::send(int dst, const PacketHeader& h, std::span<const std::byte> payload) {
+  auto& q = out_[static_cast<std::size_t>(dst)];
+  if (q.empty() && transmit(dst, h, payload)) return;
+  OutItem item;
+  item.h = h;
+  item.copy.assign(payload.begin(), payload.end());
+  item.data = item.copy;
+  q.push_back(std::move(item));
+  ++out_pending_;
+}
+
+void Engine::send_ref(int dst, const PacketHeader& h, std::span<const std::byte> payload,
+                      SendDone* done) {
+  auto& q = out_[static_cast<std::size_t>(dst)];
+  if (q.empty() && transmit(dst, h, payload)) {
+    if (done) done->sent();
+    return;
+  }
+  OutItem item;
+  item.h = h;
+  item.data = payload;
+  item.done = done;
+  q.push_back(std::move(item));
+  ++out_pending_;
+}
+
+void Engine::send_stream(int dst, const PacketHeader& h, std::span<const std::byte> data,
+                         SendDone* done) {
+  OutItem item;
+  item.h = h;
+  item.h.type = PacketType::data;
+  item.data = data;
+  item.done = done;
+  item.stream = true;
+  out_[static_cast<std::size_t>(dst)].push_back(std::move(item));
+  ++out_pending_;
+  drain_one(dst);
+}
+
+bool Engine::drain_one(int dst) {
+  auto& q = out_[static_cast<std::size_t>(dst)];
+  bool did = false;
+  while (!q.empty()) {
+    OutItem& it = q.front();
+    if (it.stream) {
+      // Fragments of a large transfer: the ring (or bounce buffers) bound what is in flight.
+      while (it.offset < it.data.size() || it.data.empty()) {
+        std::size_t n = std::min(max_payload_, it.data.size() - it.offset);
+        PacketHeader fh = it.h;
+        fh.aux = it.offset;
+        fh.count = n;
+        if (!transmit(dst, fh, it.data.subspan(it.offset, n))) return did;
+        did = true;
+        it.offset += n;
+        if (it.data.empty()) break;
+      }
+    } else {
+      if (!transmit(dst, it.h, it.data)) return did;
+      did = true;
+    }
+    SendDone* done = it.done;
+    q.pop_front();
+    --out_pending_;
+    if (done) done->sent();
+  }
+  return did;
+}
+
+bool Engine::drain_out() {
+  if (out_pending_ == 0) return false;
+  bool did = false;
+  for (int d = 0; d < size_; ++d)
+    if (!out_[static_cast<std::size_t>(d)].empty()) did |= drain_one(d);
+  return did;
+}
+
+bool Engine::handles_rma_now() const {
+  return mode_ != ProgressMode::sync_only || ctx_ == Ctx::rma_sync;
+}
+
+void Engine::deliver(int src, const PacketHeader& h, std::span<const std::byte> payload) {
+  // sync-only: RMA packets received outside a synchronization call wait, unprocessed,
+  // for the next one; that is what makes the start/recv/complete case deadlock there.
+  if (class_of(h.type) == PacketClass::rma && !handles_rma_now()) {
+    stash_.push_back({src, h, {payload.begin(), payload.end()}});
+    return;
+  }
+  dispatch(src, h, payload);
+}
+
+void Engine::dispatch(int src, const PacketHeader& h, std::span<const std::byte> payload) {
+  const Handler& fn = handlers_[index(h.type)];
+  if (fn) fn(src, h, payload);
+}
+
+bool Engine::progress(Ctx ctx) {
+  ctx_ = ctx;
+  bool did = false;
+  if (!stash_.empty() && handles_rma_now()) {
+    while (!stash_.empty()) {
+      Stashed s = std::move(stash_.front());
+      stash_.pop_front();
+      dispatch(s.src, s.h, s.payload);
+    }
+    did = true;
+  }
+  did |= drain_out();
+  did |= transport_->poll(*this, 64) > 0;
+  did |= drain_out();
+  ctx_ = Ctx::any_call;
+  return did;
+}
+
+void Engine::call_progress(bool sync_call) {
+  if (mode_ == ProgressMode::sync_only) {
+    if (sync_call) progress(Ctx::rma_sync);
+    return;
+  }
+  if (!agent_) progress(Ctx::any_call);
+}
+
+Counters Engine::counters() const {
+  Counters c;
+  for (int i = 0; i < packet_type_count; ++i) {
+    c.sent[i] = sent_[i].load(std::memory_order_relaxed);
+    c.bytes[i] = bytes_[i].load(std::memory_order_relaxed);
+  }
+  for (int i = 0; i < direct_op_count; ++i)
+    c.direct[i] = direct_[i].load(std::memory_order_relaxed);
+  transport_->add_counters(c);
+  return c;
+}
+
+Counters Engine::window_counters(std::uint32_t win) const {
+  Counters c;
+  if (win >= kMaxCountedWindows) return c;
+  const WinCounts& w = (*win_counts_)[win];
+  for (int i = 0; i < packet_type_count; ++i) c.sent[i] = w.sent[i].load(std::memory_order_relaxed);
+  for (int i = 0; i < direct_op_count; ++i)
+    c.direct[i] = w.direct[i].load(std::memory_order_relaxed);
+  return c;
+}
+
+void Engine::start_agent() {
+  if (mode_ == ProgressMode::async && !agent_) agent_ = std::make_unique<Agent>(*this);
+}
+
+void Engine::stop_agent() {
+  agent_.reset();
+}
+
+Status Engine::wait_failure(const WaitInfo& why) const {
+  if (why.peer >= 0) return transport_->peer_status(why.peer);
+  if (why.peer == -2) {
+    for (int p = 0; p < size_; ++p) {
+      if (p == rank_) continue;
+      Status s = transport_->peer_status(p);
+      if (!s) return s;
+    }
+  }
+  return Status::ok();
+}
+
+// ---------------------------------------------------------------------------------------
+
+WaitLoop::WaitLoop(Engine& e, std::unique_lock<std::mutex>& lk, const WaitInfo& why)
+    : e_(e), lk_(lk), why_(why) {
+  e_.transport_->awake_enter();
+  e_.app_polling_.store(true, std::memory_order_relaxed);
+  e_.app_waiting_.store(true, std::memory_order_relaxed);
+}
+
+WaitLoop::~WaitLoop() {
+  e_.app_polling_.store(false, std::memory_order_relaxed);
+  e_.app_wait_end_.store(Clock::now().time_since_epoch().count(), std::memory_order_relaxed);
+  e_.app_waiting_.store(false, std::memory_order_seq_cst);
+  e_.transport_->awake_leave();
+  if (marked_blocked_) e_.calls_.clear_blocked();
+}
+
+WaitLoop::Next WaitLoop::step() {
+  if (e_.progress(why_.ctx)) {
+    idle_steps_ = 0;
+    return Next::again;
+  }
+  // The first idle steps only poll: no clock read, no system call. The clock starts once the
+  // wait looks like it will last.
+  if (++idle_steps_ < kPollOnlySteps) {
+    if ((idle_steps_ & 15) == 0) {
+      lk_.unlock();  // let the agent and state dumps in now and then
+      cpu_relax();
+      lk_.lock();
+    } else {
+      cpu_relax();
+    }
+    return Next::again;
+  }
+  const auto now = Clock::now();
+  if (idle_steps_ == kPollOnlySteps) {
+    idle_since_ = now;
+    // A wait that lasts is worth reporting (state dumps); a short one is not worth a lock.
+    if (!marked_blocked_) {
+      e_.calls_.set_blocked(why_.what);
+      marked_blocked_ = true;
+      last_check_ = now;
+    }
+  }
+  if (now - last_check_ > std::chrono::milliseconds(50)) {
+    last_check_ = now;
+    status_ = e_.wait_failure(why_);
+    if (!status_) return Next::fail;
+  }
+  const auto idle = now - idle_since_;
+  if (idle < e_.tuning_.spin) {
+    lk_.unlock();
+    cpu_relax();
+    lk_.lock();
+    return Next::again;
+  }
+  if (idle < e_.tuning_.spin + e_.tuning_.yield) {
+    lk_.unlock();
+    sched_yield();
+    lk_.lock();
+    return Next::again;
+  }
+  return Next::sleep;
+}
+
+// Stop counting as awake so that senders ring, then register as a sleeper.
+std::uint64_t WaitLoop::prepare_sleep() {
+  Transport& t = *e_.transport_;
+  // Asleep, this thread polls nothing: the agent must linger for it.
+  e_.app_polling_.store(false, std::memory_order_relaxed);
+  t.awake_leave();
+  return t.sleep_prepare();
+}
+
+void WaitLoop::sleep(std::uint64_t token) {
+  Transport& t = *e_.transport_;
+  lk_.unlock();
+  t.sleep(token, e_.tuning_.sleep_slice);
+  lk_.lock();
+  t.awake_enter();
+  e_.app_polling_.store(true, std::memory_order_relaxed);
+  idle_steps_ = 0;  // after a wake-up, poll eagerly again for a while
+}
+
+void WaitLoop::cancel_sleep() {
+  Transport& t = *e_.transport_;
+  t.sleep_cancel();
+  t.awake_enter();
+  e_.app_polling_.store(true, std::memory_order_relaxed);
+  idle_steps_ = 0;
+}
+
+}  // namespace rma::progress

@@ -1,0 +1,235 @@
+// engine.hpp — the progress engine of one rank: packet dispatch, ordered outgoing queues,
+// counting, the progress contexts of the three progress modes, and the wait discipline.
+//
+// All protocol state of a rank is guarded by the engine's mutex. Library calls take it,
+// queue work, and, when they must wait, call wait_until(), which polls, backs off (spin,
+// then yield, then block on the transport's doorbell) and releases the mutex while it
+// yields or sleeps so the progress agent can run. Packet handlers run with the mutex held
+// and never block: a packet that does not fit is queued and leaves later, in order.
+//
+//   std::unique_lock lk(engine.mutex());
+//   engine.send(peer, hdr);                                   // ordered per peer
+//   RMA_TRY(engine.wait_until(lk, [&] { return acked; }, {.ctx = Ctx::rma_sync, ...}));
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "progress/call_tracker.hpp"
+#include "progress/packet.hpp"
+#include "progress/transport.hpp"
+#include "rma/counters.hpp"
+#include "rma/types.hpp"
+
+namespace rma::progress {
+
+// Where progress is being made: decides, in sync-only mode, whether RMA packets are handled
+// now or kept for the next synchronization call.
+enum class Ctx : std::uint8_t { any_call, rma_sync, agent };
+
+// Told when a queued packet (or the last fragment of a stream) has left: local completion.
+class SendDone {
+ public:
+  virtual void sent() = 0;
+
+ protected:
+  ~SendDone() = default;
+};
+
+struct WaitInfo {
+  Ctx ctx = Ctx::any_call;
+  std::string_view what;  // what the wait needs, for state dumps: "ack from 1"
+  int peer = -2;          // the peer whose death ends the wait with PROC_FAILED (-2: any)
+};
+
+// Backoff of a waiting thread; environment variables RMA_SPIN_US, RMA_YIELD_US override.
+struct WaitTuning {
+  std::chrono::microseconds spin{20};
+  std::chrono::microseconds yield{200};
+  std::chrono::microseconds sleep_slice{20000};
+  std::chrono::microseconds agent_spin{10};
+  static WaitTuning from_env();
+};
+
+class Engine final : public PacketSink {
+ public:
+  using Handler = std::function<void(int src, const PacketHeader&, std::span<const std::byte>)>;
+
+  Engine(std::unique_ptr<Transport> transport, ProgressMode mode, CallTracker& calls);
+  ~Engine();
+
+  Transport& transport() { return *transport_; }
+  std::mutex& mutex() { return mu_; }
+  ProgressMode mode() const { return mode_; }
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  std::size_t max_payload() const { return max_payload_; }
+  CallTracker& calls() { return calls_; }
+
+  void on(PacketType t, Handler h);
+
+  // Sending (mutex held). Packets to one destination leave in the order given.
+  // Copies `payload` if the packet has to wait.
+  void send(int dst, const PacketHeader& h, std::span<const std::byte> payload = {});
+  // The payload stays valid until done->sent() (immediately if it fits now).
+  void send_ref(int dst, const PacketHeader& h, std::span<const std::byte> payload, SendDone* done);
+  // Sends `data` as `data` packets of at most max_payload() bytes each; every fragment
+  // carries `h` with aux = its offset and count = its length.
+  void send_stream(int dst, const PacketHeader& h, std::span<const std::byte> data, SendDone* done);
+
+  // One round of progress in context `ctx` (mutex held); true if anything happened.
+  bool progress(Ctx ctx);
+  // The progress a library call makes on entry, mutex held: in `calls` mode (and in `async`
+  // mode while no agent runs) every call polls once — a rank looping on calls that need no
+  // wait (ops to itself, test) must still serve its peers; in `sync-only` mode only
+  // synchronization calls do.
+  void call_progress(bool sync_call);
+  bool wants_call_progress(bool sync_call) const {
+    return mode_ == ProgressMode::sync_only ? sync_call : !agent_;
+  }
+
+  // Waits until pred() (called with the mutex held) is true. PROC_FAILED if the peer named
+  // in `why` (or any peer, with peer = -2) is known dead. pred() may be called again after it
+  // returned true: one with side effects must remember that it succeeded.
+  template <class Pred>
+  Status wait_until(std::unique_lock<std::mutex>& lk, Pred&& pred, const WaitInfo& why);
+
+  // Counters (any thread).
+  Counters counters() const;
+  Counters window_counters(std::uint32_t win) const;
+  void count_direct(std::uint32_t win, DirectOp op, std::uint64_t n = 1);
+
+  // The asynchronous progress agent (async mode only); idempotent.
+  void start_agent();
+  void stop_agent();
+  bool agent_running() const { return agent_ != nullptr; }
+
+ private:
+  struct OutItem {
+    PacketHeader h;
+    std::span<const std::byte> data;
+    std::vector<std::byte> copy;  // owned payload when the caller's could not be kept
+    SendDone* done = nullptr;
+    bool stream = false;
+    std::size_t offset = 0;
+  };
+  struct Stashed {
+    int src;
+    PacketHeader h;
+    std::vector<std::byte> payload;
+  };
+  class Agent;
+
+  void deliver(int src, const PacketHeader& h, std::span<const std::byte> payload) override;
+  void dispatch(int src, const PacketHeader& h, std::span<const std::byte> payload);
+  bool transmit(int dst, const PacketHeader& h, std::span<const std::byte> payload);
+  bool drain_out();
+  bool drain_one(int dst);
+  bool handles_rma_now() const;
+  Status wait_failure(const WaitInfo& why) const;
+  void count_sent(const PacketHeader& h, std::size_t bytes);
+
+  std::unique_ptr<Transport> transport_;
+  ProgressMode mode_;
+  CallTracker& calls_;
+  int rank_;
+  int size_;
+  std::size_t max_payload_;
+  WaitTuning tuning_;
+  std::mutex mu_;
+
+  std::array<Handler, packet_type_count> handlers_;
+  std::vector<std::deque<OutItem>> out_;
+  std::size_t out_pending_ = 0;
+  std::deque<Stashed> stash_;
+  Ctx ctx_ = Ctx::any_call;
+
+  std::array<std::atomic<std::uint64_t>, packet_type_count> sent_{};
+  std::array<std::atomic<std::uint64_t>, packet_type_count> bytes_{};
+  std::array<std::atomic<std::uint64_t>, direct_op_count> direct_{};
+  // Per-window RMA counts, indexed by window id (ids are small and never reused).
+  static constexpr int kMaxCountedWindows = 256;
+  struct WinCounts {
+    std::array<std::atomic<std::uint64_t>, packet_type_count> sent{};
+    std::array<std::atomic<std::uint64_t>, direct_op_count> direct{};
+  };
+  std::unique_ptr<std::array<WinCounts, kMaxCountedWindows>> win_counts_;
+
+  std::unique_ptr<Agent> agent_;
+  std::atomic<bool> app_polling_{false};  // the application thread is in a wait loop
+  // The application thread is inside a wait loop (polling or asleep in the transport): it
+  // makes its own progress, and the agent parks rather than compete with it for the core
+  // and the completion queue.
+  std::atomic<bool> app_waiting_{false};
+  // When the last wait loop ended (steady clock ticks): the agent leaves its parking only
+  // once the application thread has stayed out of library waits for a while.
+  std::atomic<std::int64_t> app_wait_end_{0};
+  std::mutex park_mu_;
+  std::condition_variable park_cv_;
+
+  friend class WaitLoop;
+};
+
+// The state machine behind wait_until: spin, then yield, then block; kept out of the
+// template so its policy lives in one place (engine.cpp).
+class WaitLoop {
+ public:
+  enum class Next { again, sleep, fail };
+  WaitLoop(Engine& e, std::unique_lock<std::mutex>& lk, const WaitInfo& why);
+  ~WaitLoop();
+  // One step: progress, then back off if nothing happened. `sleep` when it is time to
+  // block, `fail` to stop waiting with status() (a dead peer).
+  Next step();
+  // Blocking, in two halves so that the caller re-checks its condition in between: after
+  // prepare_sleep() this rank counts as asleep (senders and peers changing shared words
+  // ring it), so a change the check misses cannot be missed by the sleep.
+  std::uint64_t prepare_sleep();
+  void sleep(std::uint64_t token);
+  void cancel_sleep();
+  const Status& status() const { return status_; }
+
+ private:
+  static constexpr unsigned kPollOnlySteps = 256;
+  Engine& e_;
+  std::unique_lock<std::mutex>& lk_;
+  const WaitInfo& why_;
+  unsigned idle_steps_ = 0;
+  bool marked_blocked_ = false;
+  std::chrono::steady_clock::time_point idle_since_;
+  std::chrono::steady_clock::time_point last_check_;
+  Status status_;
+};
+
+template <class Pred>
+Status Engine::wait_until(std::unique_lock<std::mutex>& lk, Pred&& pred, const WaitInfo& why) {
+  if (pred()) return Status::ok();
+  WaitLoop loop(*this, lk, why);
+  while (!pred()) {
+    switch (loop.step()) {
+      case WaitLoop::Next::again:
+        break;
+      case WaitLoop::Next::fail:
+        return loop.status();
+      case WaitLoop::Next::sleep: {
+        const std::uint64_t token = loop.prepare_sleep();
+        if (pred() || transport_->has_incoming())
+          loop.cancel_sleep();
+        else
+          loop.sleep(token);
+        break;
+      }
+    }
+  }
+  return Status::ok();
+}
+
+}  // namespace rma::progress

@@ -1,0 +1,49 @@
+// packet.hpp — the fixed header every packet carries, on every transport.
+//
+// One 48-byte header, then an optional payload (data of a put, operands of an accumulate,
+// the counts of a fence exchange). The meaning of the fields depends on the type; flags say
+// what an RMA op packet carries besides its op: a piggybacked lock request, the unlock, an
+// ack request, PSCW's done, the fence epoch's last-op mark, a rendezvous (data after a cts).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "rma/counters.hpp"
+
+namespace rma::progress {
+
+enum PacketFlag : std::uint16_t {
+  flag_lock_shared = 1u << 0,     // lock request piggybacked on this op (shared)
+  flag_lock_exclusive = 1u << 1,  // lock request piggybacked on this op (exclusive)
+  flag_unlock = 1u << 2,          // release the origin's lock when this op completes
+  flag_ack_req = 1u << 3,         // answer with an ack (or this op's response) on completion
+  flag_done = 1u << 4,            // PSCW: the origin's last op of this access epoch
+  flag_fence_last = 1u << 5,      // fence: the origin's last op to this target in the epoch
+  flag_rndv = 1u << 6,            // data follows after the target's cts
+  flag_error = 1u << 7,           // ack / response: the target rejected the op (aux: class)
+};
+
+struct PacketHeader {
+  PacketType type = PacketType::ack;
+  std::uint8_t dtype = 0;
+  std::uint8_t op = 0;
+  std::uint8_t reserved0 = 0;
+  std::uint16_t flags = 0;
+  std::uint16_t reserved1 = 0;
+  std::uint32_t win = 0;      // window id (p2p: tag)
+  std::uint32_t seq = 0;      // fence epoch, post sequence, collective sequence
+  std::uint64_t disp = 0;     // target byte offset (dynamic windows: address)
+  std::uint64_t count = 0;    // elements for RMA ops, bytes for p2p and data
+  std::uint64_t cookie = 0;   // origin's id, echoed in replies
+  std::uint64_t aux = 0;      // second id, fragment offset, error class
+};
+static_assert(sizeof(PacketHeader) == 48);
+
+inline PacketHeader make_header(PacketType t) {
+  PacketHeader h;
+  h.type = t;
+  return h;
+}
+
+}  // namespace rma::progress

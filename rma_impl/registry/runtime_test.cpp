@@ -1,0 +1,246 @@
+// The runtime end to end inside one process: ranks are threads with their own Runtime over
+// the shm transport, the progress agent runs beside each. Counts and data are checked the
+// way the conformance scripts check them, so a ThreadSanitizer build exercises the agent.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+#include "testing/thread_job.hpp"
+
+namespace rma {
+namespace {
+
+using testing::run_job;
+
+std::uint64_t rma_sent(const Counters& before, const Counters& after) {
+  return (after - before).rma_messages();
+}
+
+TEST(Runtime, PointToPointAndBarrier) {
+  ASSERT_TRUE(run_job(3, {}, [](Runtime& rt) {
+    const int right = (rt.rank() + 1) % rt.size();
+    const int left = (rt.rank() + rt.size() - 1) % rt.size();
+    std::vector<std::uint8_t> out(100000, static_cast<std::uint8_t>(rt.rank())), in(100000);
+    if (rt.rank() % 2 == 0) {
+      EXPECT_TRUE(rt.send(right, out.data(), out.size(), 3));
+      EXPECT_TRUE(rt.recv(left, in.data(), in.size(), 3));
+    } else {
+      EXPECT_TRUE(rt.recv(left, in.data(), in.size(), 3));
+      EXPECT_TRUE(rt.send(right, out.data(), out.size(), 3));
+    }
+    EXPECT_EQ(in[99999], left);
+    EXPECT_TRUE(rt.barrier());
+  }));
+}
+
+TEST(Runtime, RecvIntoTooSmallBufferIsTruncate) {
+  ASSERT_TRUE(run_job(2, {}, [](Runtime& rt) {
+    std::uint64_t v[4] = {1, 2, 3, 4};
+    if (rt.rank() == 0) {
+      EXPECT_TRUE(rt.send(1, v, sizeof v, 0));
+    } else {
+      std::uint64_t small[2];
+      std::size_t got = 0;
+      Status s = rt.recv(0, small, sizeof small, 0, &got);
+      EXPECT_EQ(s.error_class(), ErrorClass::truncate);
+      EXPECT_EQ(got, sizeof v);
+      EXPECT_EQ(small[1], 2u);
+    }
+  }));
+}
+
+TEST(Runtime, LockPutUnlockCostsTwoMessagesWithTheAgent) {
+  ASSERT_TRUE(run_job(2, {}, [](Runtime& rt) {
+    auto w = rt.create_window({.flavor = Flavor::allocate, .size = 64});
+    ASSERT_TRUE(w);
+    Window& win = *w.value();
+    EXPECT_EQ(win.path(), Path::am);
+    std::uint64_t v = 0x1122334455667788ull;
+    ASSERT_TRUE(rt.barrier());
+    const Counters before = rt.counters();
+    ASSERT_TRUE(rt.barrier());
+    if (rt.rank() == 0) {
+      ASSERT_TRUE(win.lock(LockType::exclusive, 1));
+      ASSERT_TRUE(win.put(&v, 1, Dtype::u64, 1, 8));
+      ASSERT_TRUE(win.unlock(1));
+    }
+    ASSERT_TRUE(rt.barrier());
+    const std::uint64_t mine = rma_sent(before, rt.counters());
+    EXPECT_EQ(mine, 1u);  // rank 0 sent the put, rank 1 (its agent) the ack
+    if (rt.rank() == 1) {
+      std::uint64_t got;
+      std::memcpy(&got, static_cast<std::byte*>(win.base()) + 8, 8);
+      EXPECT_EQ(got, v);
+    }
+    ASSERT_TRUE(win.free());
+  }));
+}
+
+TEST(Runtime, FenceRingAndAccumulate) {
+  ASSERT_TRUE(run_job(4, {}, [](Runtime& rt) {
+    auto w = rt.create_window({.flavor = Flavor::allocate, .size = 8 * 4});
+    ASSERT_TRUE(w);
+    Window& win = *w.value();
+    const int right = (rt.rank() + 1) % rt.size();
+    std::int64_t one = 1;
+    ASSERT_TRUE(win.fence());
+    for (int e = 0; e < 50; ++e) {
+      ASSERT_TRUE(win.accumulate(&one, 1, Dtype::i64, right, 0, Op::sum));
+      ASSERT_TRUE(win.fence());
+    }
+    std::int64_t got;
+    std::memcpy(&got, win.base(), 8);
+    EXPECT_EQ(got, 50);
+    ASSERT_TRUE(win.fence(assert_nosucceed));
+    ASSERT_TRUE(win.free());
+  }));
+}
+
+TEST(Runtime, SharedCounterUnderLockAll) {
+  constexpr int kPerRank = 200;
+  ASSERT_TRUE(run_job(4, {}, [](Runtime& rt) {
+    auto w = rt.create_window({.flavor = Flavor::allocate, .size = 8});
+    ASSERT_TRUE(w);
+    Window& win = *w.value();
+    ASSERT_TRUE(win.lock_all());
+    std::int64_t one = 1, old = 0;
+    for (int i = 0; i < kPerRank; ++i) {
+      ASSERT_TRUE(win.fetch_and_op(&one, &old, Dtype::i64, 0, 0, Op::sum));
+      ASSERT_TRUE(win.flush_local(0));
+      EXPECT_GE(old, 0);
+    }
+    ASSERT_TRUE(win.unlock_all());
+    ASSERT_TRUE(rt.barrier());
+    if (rt.rank() == 0) {
+      std::int64_t total;
+      std::memcpy(&total, win.base(), 8);
+      EXPECT_EQ(total, 4 * kPerRank);
+    }
+    ASSERT_TRUE(win.free());
+  }));
+}
+
+TEST(Runtime, PscwWithLargePutNeedsTheTargetsProgress) {
+  ASSERT_TRUE(run_job(2, {}, [](Runtime& rt) {
+    constexpr std::size_t kBytes = 1 << 20;
+    auto w = rt.create_window({.flavor = Flavor::allocate, .size = kBytes});
+    ASSERT_TRUE(w);
+    Window& win = *w.value();
+    std::vector<std::uint8_t> data(kBytes);
+    for (std::size_t i = 0; i < kBytes; ++i) data[i] = static_cast<std::uint8_t>(i * 7);
+    int group[1] = {1 - rt.rank()};
+    char msg = 0;
+    if (rt.rank() == 0) {
+      ASSERT_TRUE(win.start(group));
+      ASSERT_TRUE(win.put(data.data(), kBytes, Dtype::u8, 1, 0));
+      ASSERT_TRUE(win.complete());
+      ASSERT_TRUE(rt.send(1, &msg, 1, 9));
+    } else {
+      ASSERT_TRUE(win.post(group));
+      ASSERT_TRUE(rt.recv(0, &msg, 1, 9));
+      ASSERT_TRUE(win.wait());
+      EXPECT_EQ(std::memcmp(win.base(), data.data(), kBytes), 0);
+    }
+    ASSERT_TRUE(win.free());
+  }));
+}
+
+TEST(Runtime, UnknownBackendIsAnArgError) {
+  Status s = run_job(1, {.backend = "carrier-pigeon"}, [](Runtime&) {});
+  EXPECT_EQ(s.error_class(), ErrorClass::arg);
+}
+
+TEST(Direct, LockPutUnlockSendsNoPacketAndCountsTheRemoteOperations) {
+  ASSERT_TRUE(run_job(2, {.default_path = Path::direct}, [](Runtime& rt) {
+    auto w = rt.create_window({.flavor = Flavor::allocate, .size = 64});
+    ASSERT_TRUE(w);
+    Window& win = *w.value();
+    ASSERT_EQ(win.path(), Path::direct);
+    std::uint64_t v = 42;
+    const Counters before = rt.counters();
+    if (rt.rank() == 0) {
+      ASSERT_TRUE(win.lock(LockType::exclusive, 1));
+      ASSERT_TRUE(win.put(&v, 1, Dtype::u64, 1, 0));
+      ASSERT_TRUE(win.unlock(1));
+      const Counters d = rt.counters() - before;
+      EXPECT_EQ(d.rma_messages(), 0u);
+      EXPECT_EQ(d.direct[index(DirectOp::put)], 1u);
+    }
+    ASSERT_TRUE(rt.barrier());
+    if (rt.rank() == 1) {
+      std::uint64_t got;
+      std::memcpy(&got, win.base(), 8);
+      EXPECT_EQ(got, 42u);
+    }
+    ASSERT_TRUE(win.free());
+  }));
+}
+
+TEST(Direct, ExclusiveLocksAndAtomicsFromFourRanks) {
+  ASSERT_TRUE(run_job(4, {.default_path = Path::direct}, [](Runtime& rt) {
+    auto w = rt.create_window({.flavor = Flavor::allocate, .size = 16});
+    ASSERT_TRUE(w);
+    Window& win = *w.value();
+    for (int i = 0; i < 100; ++i) {
+      // A non-atomic increment inside an exclusive lock, and a CPU atomic outside one.
+      std::int64_t v = 0, one = 1, old = 0;
+      ASSERT_TRUE(win.lock(LockType::exclusive, 0));
+      ASSERT_TRUE(win.get(&v, 1, Dtype::i64, 0, 0));
+      ++v;
+      ASSERT_TRUE(win.put(&v, 1, Dtype::i64, 0, 0));
+      ASSERT_TRUE(win.unlock(0));
+      ASSERT_TRUE(win.lock(LockType::shared, 0));
+      ASSERT_TRUE(win.fetch_and_op(&one, &old, Dtype::i64, 0, 8, Op::sum));
+      ASSERT_TRUE(win.unlock(0));
+    }
+    ASSERT_TRUE(win.fence());
+    if (rt.rank() == 0) {
+      std::int64_t got[2];
+      std::memcpy(got, win.base(), 16);
+      EXPECT_EQ(got[0], 400);
+      EXPECT_EQ(got[1], 400);
+    }
+    ASSERT_TRUE(win.fence(assert_nosucceed));
+    ASSERT_TRUE(win.free());
+  }));
+}
+
+TEST(Direct, UnalignedAccumulatesTakeTheRegionLocks) {
+  ASSERT_TRUE(run_job(2, {.default_path = Path::direct}, [](Runtime& rt) {
+    auto w = rt.create_window({.flavor = Flavor::allocate, .size = 64,
+                               .info = {{"region_size", "8"}}});
+    ASSERT_TRUE(w);
+    Window& win = *w.value();
+    const Counters before = rt.counters();
+    ASSERT_TRUE(win.lock_all());
+    std::int64_t one = 1;
+    for (int i = 0; i < 50; ++i) ASSERT_TRUE(win.accumulate(&one, 1, Dtype::i64, 0, 3, Op::sum));
+    ASSERT_TRUE(win.unlock_all());
+    const Counters d = rt.counters() - before;
+    EXPECT_EQ(d.direct[index(DirectOp::cpu_atomic)], 0u);
+    // An element at byte 3 spans regions 0 and 1 (8-byte regions): two stripes each time.
+    EXPECT_EQ(d.direct[index(DirectOp::region_lock)], 100u);
+    ASSERT_TRUE(rt.barrier());
+    if (rt.rank() == 0) {
+      std::int64_t got;
+      std::memcpy(&got, static_cast<std::byte*>(win.base()) + 3, 8);
+      EXPECT_EQ(got, 100);
+    }
+    ASSERT_TRUE(win.free());
+  }));
+}
+
+TEST(Direct, DynamicWindowsCannotBeDirect) {
+  ASSERT_TRUE(run_job(2, {}, [](Runtime& rt) {
+    auto w = rt.create_window({.flavor = Flavor::dynamic, .info = {{"path", "direct"}}});
+    EXPECT_EQ(w.status().error_class(), ErrorClass::rma_shared);
+    auto a = rt.create_window({.flavor = Flavor::dynamic, .info = {{"path", "auto"}}});
+    ASSERT_TRUE(a);
+    EXPECT_EQ(a.value()->path(), Path::am);
+    ASSERT_TRUE(a.value()->free());
+  }));
+}
+
+}  // namespace
+}  // namespace rma
