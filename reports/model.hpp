@@ -57,14 +57,14 @@ struct MessageCounts {
 struct CaseResult {
   std::string id;      // suite/script[backend,path,np=N,k=v]
   std::string script;  // path of the Lua script
-  std::string name;    // the case table's `name`
+  std::string name;    // the script's stem, as in the id: the pattern's one name
   Verdict status = Verdict::error;
   std::string expected = "pass";  // "pass" or "deadlock"
   int ranks = 0;
   std::string backend;
   std::string provider;  // fabric provider, "" on shm
   std::string path;      // am | direct: the path the windows ran (from the ranks)
-  std::string progress;  // async | calls | sync-only
+  std::string progress;  // async | calls | sync_only
   double duration_s = 0;
   std::map<std::string, std::string> options;  // script options in effect
   std::vector<std::string> tags;

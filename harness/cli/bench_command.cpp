@@ -40,7 +40,8 @@ nlohmann::json bench_settings(const BenchArgs& args) {
     for (const auto& s : syncs)
       if (s != "lock" && s != "flush" && s != "flush_local" && s != "lock_all" && s != "pscw" &&
           s != "fence")
-        throw suite::UsageError("--sync " + s + ": expected lock, flush, flush_local, lock_all, "
+        throw suite::UsageError("--sync " + s +
+                                ": expected lock, flush, flush_local, lock_all, "
                                 "pscw or fence");
     bench["syncs"] = syncs;
   }
@@ -63,7 +64,9 @@ int bench_command(BenchArgs& args) {
     c.bench = bench;
   }
   plan.command = args.run.command_line;
-  plan.options = {{"input", args.run.input}, {"mode", "bench"}, {"bench", bench},
+  plan.options = {{"input", args.run.input},
+                  {"mode", "bench"},
+                  {"bench", bench},
                   {"bind", args.run.overrides.bind}};
   plan.bench_table = true;
   launcher::Topology topology;

@@ -21,7 +21,8 @@ int describe_command(const std::string& script) {
   if (info.iterations > 1) std::cout << "iterations: " << info.iterations << "\n";
   std::cout << "hooks:";
   for (const auto& h : info.hooks) std::cout << " " << h;
-  std::cout << "\nmessages: " << (info.messages == "none" ? "not declared" : "declared (" + info.messages + ")")
+  std::cout << "\nmessages: "
+            << (info.messages == "none" ? "not declared" : "declared (" + info.messages + ")")
             << "\n";
   if (info.options.empty()) {
     std::cout << "options: none\n";

@@ -11,8 +11,7 @@ class LauncherExecutor final : public CaseExecutor {
  public:
   // Sweeps segments stale runs left behind. With `warn_shared_cores`, a case with more ranks
   // than cores gets a warning (its latencies include time slicing).
-  LauncherExecutor(const RunArgs& args, const launcher::Topology& topology,
-                   bool warn_shared_cores);
+  LauncherExecutor(const RunArgs& args, const launcher::Topology& topology, bool warn_shared_cores);
   Executed execute(const suite::CaseSpec& spec) override;
 
  private:

@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <iostream>
@@ -18,7 +19,9 @@
 namespace harness::cli {
 namespace {
 
-void on_stop_signal(int) { launcher::request_stop(); }
+void on_stop_signal(int) {
+  launcher::request_stop();
+}
 
 // The running case is stopped and reported; the loop then ends (stops_between_cases).
 void install_stop_handlers() {
@@ -44,6 +47,7 @@ std::string host_name() {
 
 reports::CaseResult excluded_result(const suite::CaseSpec& c, const std::string& reason) {
   reports::CaseResult r = launcher::base_result(c);
+  r.name = c.stem;
   r.status = reports::Verdict::skip;
   r.reason = "excluded: " + reason;
   return r;
@@ -97,6 +101,10 @@ int run_pipeline(const RunArgs& args, const RunPlan& plan, CaseExecutor& executo
 
   reports::ConsoleWriter console(std::cout, tty);
   const auto& cases = plan.expansion.cases;
+  // Durations and counts in one column, unless one id is very long.
+  std::size_t id_width = reports::ConsoleWriter::default_id_width;
+  for (const auto& c : cases) id_width = std::max(id_width, std::min<std::size_t>(c.id.size(), 96));
+  console.set_id_width(id_width);
   // Rank logs (-v) share the terminal: a status line would be torn by them.
   ProgressLine progress(std::cout, cases.size(), tty && !args.verbose);
   auto show = [&](const reports::CaseResult& r, const std::string& counter) {
@@ -124,7 +132,8 @@ int run_pipeline(const RunArgs& args, const RunPlan& plan, CaseExecutor& executo
     try {
       done = executor.execute(c);
     } catch (const launcher::LaunchError& e) {
-      progress.print([&] { std::cerr << "rmabench: cannot run " << c.id << ": " << e.what() << "\n"; });
+      progress.print(
+          [&] { std::cerr << "rmabench: cannot run " << c.id << ": " << e.what() << "\n"; });
       exit_code = kExitRunError;
       break;
     }

@@ -22,7 +22,9 @@ ProgressLine::ProgressLine(std::ostream& out, std::size_t total, bool live)
   if (live_) ticker_ = std::thread([this] { tick(); });
 }
 
-ProgressLine::~ProgressLine() { done(); }
+ProgressLine::~ProgressLine() {
+  done();
+}
 
 void ProgressLine::done() {
   {
@@ -48,8 +50,7 @@ std::string ProgressLine::counter() const {
   const std::string n = std::to_string(total_);
   std::string k = std::to_string(k_);
   if (k.size() < n.size()) k.insert(0, n.size() - k.size(), ' ');
-  const double t =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+  const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
   return "[" + k + "/" + n + " " + clock_text(t) + "]";
 }
 

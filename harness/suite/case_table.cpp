@@ -78,9 +78,9 @@ class Checker {
     } else if (key == "ranks" || key == "iterations") {
       if (!lua_isinteger(L_, -1) || lua_tointeger(L_, -1) < 1) wrong(key, "a positive integer");
     } else if (key == "expect") {
-      const bool ok = lua_type(L_, -1) == LUA_TSTRING &&
-                      (std::string_view(lua_tostring(L_, -1)) == "pass" ||
-                       std::string_view(lua_tostring(L_, -1)) == "deadlock");
+      const bool ok =
+          lua_type(L_, -1) == LUA_TSTRING && (std::string_view(lua_tostring(L_, -1)) == "pass" ||
+                                              std::string_view(lua_tostring(L_, -1)) == "deadlock");
       if (!ok) wrong(key, "\"pass\" or \"deadlock\"");
     } else if (key == "messages") {
       messages();
@@ -97,8 +97,7 @@ class Checker {
   void messages() {
     const int v = lua_gettop(L_);
     if (lua_isfunction(L_, v)) return;  // checked in the rank, on what it returns
-    if (lua_type(L_, v) == LUA_TSTRING && std::string_view(lua_tostring(L_, v)) == "varies")
-      return;
+    if (lua_type(L_, v) == LUA_TSTRING && std::string_view(lua_tostring(L_, v)) == "varies") return;
     if (!lua_istable(L_, v)) {
       wrong("messages",
             "a table of integer counts ({ total = 2, put = 1 }), a function(ctx) or \"varies\"");
@@ -119,8 +118,8 @@ class Checker {
     while (lua_next(L_, o)) {
       const int e = lua_gettop(L_);
       if (lua_type(L_, e - 1) != LUA_TSTRING) {
-        add(line_of("options"), "field 'options': option names must be strings, got " +
-                                    describe_value(L_, e - 1));
+        add(line_of("options"),
+            "field 'options': option names must be strings, got " + describe_value(L_, e - 1));
         lua_pop(L_, 1);
         continue;
       }
@@ -147,8 +146,8 @@ class Checker {
         lua_rawgeti(L_, e, 2);
         const int t = lua_type(L_, -1);
         if (t != LUA_TNUMBER && t != LUA_TSTRING && t != LUA_TBOOLEAN)
-          add(line_of(name),
-              what + "a default that is a number, string or boolean, got " + describe_value(L_, -1));
+          add(line_of(name), what + "a default that is a number, string or boolean, got " +
+                                 describe_value(L_, -1));
         lua_pop(L_, 1);
       }
       lua_pop(L_, 1);
@@ -200,8 +199,8 @@ class Checker {
 
 const std::vector<std::string_view>& case_table_fields() {
   static const std::vector<std::string_view> fields = {
-      "name", "ranks", "options", "setup", "run", "check", "teardown", "messages", "expect",
-      "iterations"};
+      "name",  "ranks",    "options",  "setup",  "run",
+      "check", "teardown", "messages", "expect", "iterations"};
   return fields;
 }
 
@@ -232,8 +231,8 @@ std::string read_message_counts(lua_State* L, int idx, nlohmann::json& out) {
   lua_pushnil(L);
   while (lua_next(L, t)) {
     if (lua_type(L, -2) != LUA_TSTRING) {
-      problems.emplace("", "keys must be packet type names or \"total\", got " +
-                               describe_value(L, -2));
+      problems.emplace("",
+                       "keys must be packet type names or \"total\", got " + describe_value(L, -2));
       lua_pop(L, 1);
       continue;
     }
@@ -243,16 +242,14 @@ std::string read_message_counts(lua_State* L, int idx, nlohmann::json& out) {
     int exact = 0;
     const lua_Integer n = lua_type(L, -1) == LUA_TNUMBER ? lua_tointegerx(L, -1, &exact) : 0;
     if (!exact) {
-      problems.emplace(key, "entry '" + key + "': expected an integer count, got " +
-                                describe_value(L, -1) +
-                                (lua_type(L, -1) == LUA_TNUMBER ? " (use // for integer division)"
-                                                                : ""));
+      problems.emplace(
+          key, "entry '" + key + "': expected an integer count, got " + describe_value(L, -1) +
+                   (lua_type(L, -1) == LUA_TNUMBER ? " (use // for integer division)" : ""));
       lua_pop(L, 1);
       continue;
     }
     if (n < 0)
-      problems.emplace(key, "entry '" + key + "': expected a count >= 0, got " +
-                                std::to_string(n));
+      problems.emplace(key, "entry '" + key + "': expected a count >= 0, got " + std::to_string(n));
     else
       out[key] = n;
     lua_pop(L, 1);

@@ -17,7 +17,8 @@ namespace fs = std::filesystem;
 
 // Writes `body` as DIR/stem.lua and returns its path.
 std::string script(const std::string& stem, const std::string& body) {
-  const fs::path dir = fs::temp_directory_path() / ("case_table_test." + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("case_table_test." + std::to_string(::getpid()));
   fs::create_directories(dir);
   const fs::path p = dir / (stem + ".lua");
   std::ofstream(p) << body;
@@ -59,7 +60,8 @@ TEST(CaseTable, ValidTableLoads) {
 }
 
 TEST(CaseTable, MisspeltHookIsNamedWithTheNearestField) {
-  const auto p = script("hook", "return {\n  run = function(ctx) end,\n  chekc = function(ctx)\n  end,\n}\n");
+  const auto p =
+      script("hook", "return {\n  run = function(ctx) end,\n  chekc = function(ctx)\n  end,\n}\n");
   EXPECT_EQ(rejection(p), p + ":3: case table: unknown field 'chekc' (did you mean 'check'?)");
 }
 
@@ -82,7 +84,8 @@ TEST(CaseTable, RanksMustBeAPositiveInteger) {
 }
 
 TEST(CaseTable, NonIntegerMessageCountIsAnError) {
-  const auto p = script("half", "return {\n  run = function(ctx) end,\n  messages = { total = 5 / 2 },\n}\n");
+  const auto p =
+      script("half", "return {\n  run = function(ctx) end,\n  messages = { total = 5 / 2 },\n}\n");
   EXPECT_EQ(rejection(p), p + ":3: case table: field 'messages': entry 'total': expected an "
                               "integer count, got number 2.5 (use // for integer division)");
   // The per-type entries too, and a count given as a string.
@@ -159,7 +162,8 @@ TEST(CaseTable, PositionalEntryIsAnError) {
 
 TEST(CaseTable, EveryProblemIsReportedOnItsOwnLine) {
   const auto p = script("many", "return {\n  ranks = \"x\",\n  chekc = 1,\n}\n");
-  EXPECT_EQ(rejection(p), p + ":2: case table: field 'ranks': expected a positive integer, got "
+  EXPECT_EQ(rejection(p), p +
+                              ":2: case table: field 'ranks': expected a positive integer, got "
                               "string \"x\"\n" +
                               p + ":3: case table: unknown field 'chekc' (did you mean 'check'?)");
 }

@@ -32,17 +32,22 @@ std::string rejection(const std::string& path, const Overrides& o = {}) {
 }
 
 TEST(Manifest, UnknownTopLevelKeyIsNamed) {
-  const auto p = manifest("top", "return { name = \"s\", progres = {\"calls\"}, cases = { \"one.lua\" } }\n");
+  const auto p =
+      manifest("top", "return { name = \"s\", progres = {\"calls\"}, cases = { \"one.lua\" } }\n");
   EXPECT_EQ(rejection(p), p + ": unknown field 'progres' (did you mean 'progress'?)");
 }
 
 TEST(Manifest, UnknownEntryKeyIsNamed) {
-  const auto p = manifest("entry", "return { name = \"s\", cases = { { script = \"one.lua\", expct = \"deadlock\" } } }\n");
+  const auto p = manifest(
+      "entry",
+      "return { name = \"s\", cases = { { script = \"one.lua\", expct = \"deadlock\" } } }\n");
   EXPECT_EQ(rejection(p), p + ": cases[1]: unknown field 'expct' (did you mean 'expect'?)");
 }
 
 TEST(Manifest, ProgressOldSpellingIsAcceptedAndNormalised) {
-  const auto p = manifest("prog", "return { name = \"s\", cases = { { script = \"one.lua\", progress = {\"sync-only\", \"calls\"} } } }\n");
+  const auto p = manifest("prog",
+                          "return { name = \"s\", cases = { { script = \"one.lua\", progress = "
+                          "{\"sync-only\", \"calls\"} } } }\n");
   const Expansion ex = expand(p, {});
   ASSERT_EQ(ex.cases.size(), 2u);
   EXPECT_EQ(ex.cases[0].progress, "sync_only");

@@ -123,7 +123,7 @@ std::string script_stem(const std::string& path) {
 ScriptInfo load_script_info(const std::string& path) {
   ScriptInfo info;
   info.path = path;
-  info.name = fs::path(path).stem().string();
+  info.name = script_stem(path);
   info.description = leading_comment(path);
   lua::LuaState state;
   lua_State* L = state.get();

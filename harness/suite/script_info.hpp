@@ -1,6 +1,7 @@
 // script_info.hpp — what a case script declares, read in the parent without running any hook:
-// its name (the file's stem: the one name ids, reports and describe use), default rank count, options with descriptions and defaults, hooks present, expected
-// outcome, iterations and the message counts it checks.
+// its name (the stem ids, reports and describe use), default rank count, options with
+// descriptions and defaults, hooks present, expected outcome, iterations and the message
+// counts it checks.
 //
 // A script's top level runs here with a descriptive `rma` table (names and constants, no
 // rank); it should only build and return its case table.
@@ -22,7 +23,7 @@ struct OptionDecl {
 
 struct ScriptInfo {
   std::string path;
-  std::string name;                      // the file's stem
+  std::string name;                      // script_stem(path): the name ids and reports use
   int ranks = 2;
   std::vector<OptionDecl> options;
   std::vector<std::string> hooks;        // setup, run, check, teardown present
