@@ -2,8 +2,10 @@
 // --mpi=pmix): this process is one rank of every case. Each case gets a runtime bootstrapped
 // through PMIx (keys prefixed by the case, so cases never see each other's), runs in this
 // process, and publishes its rank result; rank 0 merges them, prints the case line and writes
-// the one report. There is no parent to watch deadlines: a rank past a case's deadline
-// prints its state and aborts the job, after rank 0 has written what it had.
+// the one report. A case runs on the job's first `ranks` ranks (the others follow its PMIx
+// fences); one that needs more ranks than the job has is skipped. There is no parent to watch
+// deadlines: past a case's deadline the ranks judge it themselves (launcher/pmix_deadline.hpp)
+// and the job ends with rank 0's report holding that case.
 #include <unistd.h>
 
 #include <atomic>
@@ -14,6 +16,8 @@
 
 #include "cli/app.hpp"
 #include "cli/commands.hpp"
+#include "launcher/launch_env.hpp"
+#include "launcher/pmix_deadline.hpp"
 #include "launcher/rank_results.hpp"
 #include "launcher/topology.hpp"
 #include "reports/console_writer.hpp"
@@ -29,75 +33,47 @@ namespace {
 
 using nlohmann::json;
 
-// Every key of one case carries the case's prefix.
-class PrefixedBootstrap final : public rma::bootstrap::Bootstrap {
+// What one case's runtime sees: keys carrying the case's prefix, the case's rank count. A
+// PMIx fence spans the whole job, so the ranks past that count join each fence of the case
+// too: before each, rank 0 publishes whether it is one of the case's ("case") or the one
+// after the results ("end"), and follow() goes through fences until the end one.
+class CaseBootstrap final : public rma::bootstrap::Bootstrap {
  public:
-  PrefixedBootstrap(rma::bootstrap::Bootstrap& inner, std::string prefix)
-      : inner_(inner), prefix_(std::move(prefix)) {}
+  CaseBootstrap(rma::bootstrap::Bootstrap& inner, std::string prefix, int size)
+      : inner_(inner), prefix_(std::move(prefix)), size_(size) {}
   int rank() const override { return inner_.rank(); }
-  int size() const override { return inner_.size(); }
+  int size() const override { return size_; }
   std::string_view kind() const override { return inner_.kind(); }
   rma::Status put(const std::string& k, const std::string& v) override {
     return inner_.put(prefix_ + k, v);
   }
   rma::Result<std::string> get(const std::string& k) override { return inner_.get(prefix_ + k); }
-  rma::Status fence() override { return inner_.fence(); }
+  rma::Status fence() override { return fence_as("case"); }
+  // The fence after every rank of the case has put its result.
+  rma::Status end_fence() { return fence_as("end"); }
+  // A rank outside the case.
+  rma::Status follow() {
+    for (;;) {
+      const std::string key = sync_key();
+      if (auto s = inner_.fence(); !s) return s;
+      auto v = inner_.get(key);
+      if (!v) return v.status();
+      if (v.value() == "end") return rma::Status::ok();
+    }
+  }
 
  private:
+  std::string sync_key() { return prefix_ + "fence" + std::to_string(fences_++) + ".0"; }
+  rma::Status fence_as(const char* what) {
+    const std::string key = sync_key();
+    if (inner_.rank() == 0)
+      if (auto s = inner_.put(key, what); !s) return s;
+    return inner_.fence();
+  }
   rma::bootstrap::Bootstrap& inner_;
   std::string prefix_;
-};
-
-// Aborts the rank when a case outlives its deadline, after saying what it was doing.
-class Watchdog {
- public:
-  explicit Watchdog(worker::StateBoard& board, int rank) : board_(board), rank_(rank) {
-    thread_ = std::thread([this] { run(); });
-  }
-  ~Watchdog() {
-    {
-      std::lock_guard g(mu_);
-      stop_ = true;
-    }
-    cv_.notify_all();
-    thread_.join();
-  }
-  void arm(double seconds) {
-    std::lock_guard g(mu_);
-    deadline_ = std::chrono::steady_clock::now() +
-                std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                    std::chrono::duration<double>(seconds));
-    armed_ = true;
-    cv_.notify_all();
-  }
-  void disarm() {
-    std::lock_guard g(mu_);
-    armed_ = false;
-  }
-
- private:
-  void run() {
-    std::unique_lock g(mu_);
-    while (!stop_) {
-      if (!armed_) {
-        cv_.wait(g);
-        continue;
-      }
-      if (cv_.wait_until(g, deadline_) == std::cv_status::timeout && armed_ && !stop_) {
-        std::cerr << "rmabench: rank " << rank_ << ": case deadline passed; state: "
-                  << board_.snapshot(rank_).dump() << "\n";
-        std::_Exit(124);
-      }
-    }
-  }
-  worker::StateBoard& board_;
-  int rank_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::chrono::steady_clock::time_point deadline_;
-  bool armed_ = false;
-  bool stop_ = false;
-  std::thread thread_;
+  int size_;
+  int fences_ = 0;
 };
 
 void must(const rma::Status& s) {
@@ -132,8 +108,6 @@ int run_under_pmix(RunArgs& args) {
       throw suite::UsageError("-o " + kv + ": expected name=value");
     args.overrides.options[kv.substr(0, eq)] = kv.substr(eq + 1);
   }
-  // The launcher decided how many ranks there are.
-  args.overrides.ranks = size;
   suite::Expansion ex = suite::expand(args.target, args.overrides);
 
   // One name for this job's shared segments, from rank 0's pid: every rank agrees on it.
@@ -152,19 +126,66 @@ int run_under_pmix(RunArgs& args) {
   report.context.command = args.command_line + "  (under PMIx, " + std::to_string(size) + " ranks)";
   report.context.topology = topology.summary();
   report.context.options = {{"target", args.target}, {"launcher", "pmix"}, {"ranks", size}};
+  report.context.options.update(launcher::launch_env());  // "slurm", job, step, nodes
   reports::ConsoleWriter console(std::cout, rank == 0 && ::isatty(STDOUT_FILENO));
 
   worker::StateBoard board;
-  Watchdog dog(board, rank);
   auto write_reports = [&] {
     if (rank != 0 || args.report_dir.empty()) return;
     report.finish();
     reports::write_report_dir(report, args.report_dir, args.formats);
   };
+  // Before a case runs, rank 0 writes the report with that case as a crash: a rank that
+  // dies mid-case makes the launcher kill the whole job at once (Slurm's PMIx plugin sends
+  // SIGKILL to the step), and then this is what the report says. The case's real result
+  // replaces it.
+  auto write_pending = [&](const suite::CaseSpec& spec) {
+    if (rank != 0 || args.report_dir.empty()) return;
+    reports::CaseResult res = launcher::base_result(spec);
+    res.status = reports::Status::crash;
+    res.reason = "the job ended during this case: a rank died (exit or signal) and the launcher "
+                 "killed the others; its output names the rank and how it ended";
+    res.failures.push_back({-1, "launcher", res.reason});
+    report.cases.push_back(res);
+    write_reports();
+    report.cases.pop_back();
+  };
+  std::size_t done = 0;  // cases dealt with
+  // Past a deadline (on rank 0): the judged case ends the report and the job.
+  launcher::PmixDeadline deadline(
+      pmix, [&] { return board.snapshot(rank); },
+      [&](const reports::CaseResult& res) {
+        report.cases.push_back(res);
+        console.case_line(res);
+        if (!res.passed()) console.details(res);
+        const std::size_t left = ex.cases.size() - done - 1;
+        if (left > 0)
+          std::cerr << "rmabench: the job ends here; the " << left
+                    << " case(s) after it did not run\n";
+        write_reports();
+        report.finish();
+        console.summary(report);
+        return !res.passed() ? kExitFailed : left > 0 ? kExitRunError : kExitOk;
+      });
 
   const auto run_start = std::chrono::steady_clock::now();
   int index = 0;
   for (suite::CaseSpec spec : ex.cases) {
+    struct Count {
+      std::size_t& n;
+      ~Count() { ++n; }
+    } count{done};
+    if (spec.ranks > size) {
+      if (rank == 0) {
+        reports::CaseResult res = launcher::base_result(spec);
+        res.status = reports::Status::skip;
+        res.reason = "needs " + std::to_string(spec.ranks) + " ranks; the launcher started " +
+                     std::to_string(size);
+        report.cases.push_back(res);
+        console.case_line(res);
+      }
+      continue;
+    }
     if (spec.expected == "deadlock") {
       // Judging a deadlock takes a process that watches the ranks from outside.
       if (rank == 0) {
@@ -179,10 +200,16 @@ int run_under_pmix(RunArgs& args) {
     spec.name_prefix = "rmabench." + job + "." + std::to_string(index);
     const std::string prefix = "c" + std::to_string(index++) + ".";
     const auto t0 = std::chrono::steady_clock::now();
-    dog.arm(spec.timeout_s);
+    write_pending(spec);
+    deadline.arm(spec, prefix);
+    CaseBootstrap case_boot(pmix, prefix, spec.ranks);
+    if (rank >= spec.ranks) {  // not in this case
+      if (!case_boot.follow()) return kExitRunError;
+      deadline.disarm();
+      continue;
+    }
     json mine;
     {
-      PrefixedBootstrap case_boot(pmix, prefix);
       auto rt = rma::Runtime::create(runtime_config(spec), case_boot);
       if (!rt) {
         mine = {{"t", "result"}, {"rank", rank}, {"status", "error"},
@@ -194,15 +221,16 @@ int run_under_pmix(RunArgs& args) {
         board.detach();
       }
     }
-    // A rank that ended early left its peers in a barrier: the job cannot go on, and the
-    // fence below only completes if they ended too (the watchdog ends it otherwise).
-    const bool early = mine.value("early", false);
+    // A rank that ended early (skip, fail, error) may have left its peers in a barrier: then
+    // the fence below never completes and the deadline judges the case. Once it completes,
+    // every rank has left the case, and the next one can run.
+    deadline.finished(mine.value("status", "a result"));
     must(pmix.put(prefix + "result." + std::to_string(rank), mine.dump()));
-    if (!pmix.fence()) return kExitRunError;
-    dog.disarm();
+    if (!case_boot.end_fence()) return kExitRunError;
+    deadline.disarm();
     if (rank == 0) {
       std::vector<json> results;
-      for (int r = 0; r < size; ++r) {
+      for (int r = 0; r < spec.ranks; ++r) {
         auto v = pmix.get(prefix + "result." + std::to_string(r));
         results.push_back(v ? json::parse(v.value(), nullptr, false) : json());
       }
@@ -214,7 +242,6 @@ int run_under_pmix(RunArgs& args) {
       if (!res.passed() && !res.skipped()) console.details(res);
       write_reports();
     }
-    if (early) break;
   }
   if (rank != 0) return kExitOk;
   report.summary.duration_s =

@@ -1,0 +1,233 @@
+// pmix_deadline.cpp — the deadline thread of a rank under an external launcher, the state
+// exchange past the deadline, and rank 0's verdict.
+#include "launcher/pmix_deadline.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+
+#include "launcher/rank_results.hpp"
+
+namespace harness::launcher {
+
+using nlohmann::json;
+
+namespace {
+
+std::string state_key(const std::string& prefix, int rank) {
+  return prefix + "deadline_state." + std::to_string(rank);
+}
+
+// SIGTERM's handler only writes a byte here (write is async-signal-safe); a thread reads it.
+int g_sigterm_pipe[2] = {-1, -1};
+struct sigaction g_old_sigterm;
+
+void on_sigterm(int) {
+  const int saved = errno;
+  const char t = 't';
+  [[maybe_unused]] auto n = ::write(g_sigterm_pipe[1], &t, 1);
+  errno = saved;
+}
+
+}  // namespace
+
+std::vector<std::optional<std::string>> get_bounded(rma::bootstrap::Bootstrap& boot,
+                                                    const std::vector<std::string>& keys,
+                                                    double seconds) {
+  struct Shared {
+    std::mutex mu;
+    std::condition_variable cv;
+    std::vector<std::optional<std::string>> got;
+    std::size_t done = 0;
+  };
+  auto sh = std::make_shared<Shared>();
+  sh->got.resize(keys.size());
+  const auto until = std::chrono::steady_clock::now() +
+                     std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                         std::chrono::duration<double>(seconds));
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    std::thread([sh, &boot, key = keys[i], i, until] {
+      // PMIx answers "not found" at once for a key published after the last fence by a rank
+      // whose data this process already holds; asking again reaches the server, which has it
+      // once that rank has committed it.
+      auto v = boot.get(key);
+      while (!v && std::chrono::steady_clock::now() < until) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        v = boot.get(key);
+      }
+      std::lock_guard g(sh->mu);
+      if (v) sh->got[i] = v.value();
+      ++sh->done;
+      sh->cv.notify_all();
+    }).detach();
+  }
+  std::unique_lock g(sh->mu);
+  sh->cv.wait_for(g, std::chrono::duration<double>(seconds),
+                  [&] { return sh->done == keys.size(); });
+  return sh->got;
+}
+
+PmixDeadline::PmixDeadline(rma::bootstrap::Bootstrap& pmix, std::function<json()> snapshot,
+                           std::function<int(const reports::CaseResult&)> verdict)
+    : pmix_(pmix), snapshot_(std::move(snapshot)), verdict_(std::move(verdict)) {
+  thread_ = std::thread([this] { run(); });
+  if (::pipe2(g_sigterm_pipe, O_CLOEXEC) == 0) {
+    sigterm_thread_ = std::thread([this] { watch_sigterm(); });
+    struct sigaction sa = {};
+    sa.sa_handler = on_sigterm;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    ::sigaction(SIGTERM, &sa, &g_old_sigterm);
+  }
+}
+
+PmixDeadline::~PmixDeadline() {
+  if (sigterm_thread_.joinable()) {
+    ::sigaction(SIGTERM, &g_old_sigterm, nullptr);
+    const char q = 'q';
+    [[maybe_unused]] auto n = ::write(g_sigterm_pipe[1], &q, 1);
+    sigterm_thread_.join();
+    ::close(g_sigterm_pipe[0]);
+    ::close(g_sigterm_pipe[1]);
+  }
+  {
+    std::lock_guard g(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  thread_.join();
+}
+
+void PmixDeadline::watch_sigterm() {
+  char c = 0;
+  while (::read(g_sigterm_pipe[0], &c, 1) < 0 && errno == EINTR) {
+  }
+  if (c != 't') return;
+  std::unique_lock g(mu_);
+  if (!armed_) {  // between cases: nothing to judge, leave as SIGTERM would
+    std::cout.flush();
+    std::_Exit(128 + SIGTERM);
+  }
+  terminated_ = true;
+  cv_.notify_all();
+}
+
+void PmixDeadline::arm(const suite::CaseSpec& spec, const std::string& prefix) {
+  std::lock_guard g(mu_);
+  spec_ = spec;
+  prefix_ = prefix;
+  finished_.clear();
+  deadline_ = std::chrono::steady_clock::now() +
+              std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                  std::chrono::duration<double>(spec.timeout_s));
+  armed_ = true;
+  cv_.notify_all();
+}
+
+void PmixDeadline::finished(const std::string& status) {
+  std::lock_guard g(mu_);
+  finished_ = status;
+}
+
+void PmixDeadline::disarm() {
+  std::lock_guard g(mu_);
+  armed_ = false;
+}
+
+void PmixDeadline::run() {
+  std::unique_lock g(mu_);
+  while (!stop_) {
+    if (!armed_) {
+      cv_.wait(g);
+      continue;
+    }
+    // The lock stays held past the deadline: disarm() waits, and expire() never returns.
+    cv_.wait_until(g, deadline_, [&] { return terminated_ || !armed_ || stop_; });
+    if (armed_ && !stop_ && (terminated_ || std::chrono::steady_clock::now() >= deadline_))
+      expire();
+  }
+}
+
+void PmixDeadline::expire() {
+  const int me = pmix_.rank();
+  const int n = spec_.ranks;
+  json mine;
+  if (me < n) {
+    mine = finished_.empty() ? snapshot_() : json{{"state", "reported " + finished_}};
+    mine.erase("t");
+    mine["rank"] = me;
+    std::cerr << "rmabench: rank " << me << ": "
+              << (terminated_ ? "stopped by SIGTERM during a case" : "case deadline passed")
+              << "; state: " << mine.dump() << "\n";
+    (void)pmix_.put(state_key(prefix_, me), mine.dump());
+  }
+  if (me == 0) {
+    std::vector<std::string> keys;
+    for (int r = 1; r < n; ++r) keys.push_back(state_key(prefix_, r));
+    const auto got = get_bounded(pmix_, keys, kStateWait);
+    std::vector<json> states{mine};
+    for (const auto& s : got) states.push_back(s ? json::parse(*s, nullptr, false) : json());
+    const int code = verdict_(judge(states));
+    std::cout.flush();
+    // The report is written: the others may leave now. The first rank to leave without
+    // PMIx_Finalize makes Slurm kill the rest of the step, so srun's own exit status may
+    // say "killed" rather than this code; the report holds the verdict either way.
+    (void)pmix_.put(prefix_ + "verdict.0", std::to_string(code));
+    std::_Exit(code);
+  }
+  // Leaving before rank 0 has written the report would get it killed (see above).
+  const auto got = get_bounded(pmix_, {prefix_ + "verdict.0"}, kStateWait + kVerdictWait);
+  std::_Exit(got[0] ? std::atoi(got[0]->c_str()) : 124);
+}
+
+reports::CaseResult PmixDeadline::judge(const std::vector<json>& states) const {
+  reports::CaseResult res = base_result(spec_);
+  res.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - deadline_).count() + spec_.timeout_s;
+  res.rank_states = json::array();
+  int live = 0, silent = 0;
+  bool every_blocked = true;
+  for (std::size_t r = 0; r < states.size(); ++r) {
+    const int rank = static_cast<int>(r);
+    json s = states[r];
+    if (!s.is_object()) {
+      ++silent;
+      s = {{"state", "no reply"}};
+      res.failures.push_back(
+          {rank, "launcher",
+           "rank " + std::to_string(rank) + " gave no state within " +
+               std::to_string(static_cast<int>(kStateWait)) +
+               " s of the deadline: it has ended (exit or signal; the launcher's output says "
+               "which) or cannot be reached"});
+    } else if (!s.contains("state")) {  // still in the case
+      ++live;
+      if (!s.value("blocked", false)) every_blocked = false;
+    }
+    s["rank"] = rank;
+    res.rank_states.push_back(s);
+  }
+  const std::string after =
+      terminated_ ? " when the launcher stopped the job (SIGTERM)"
+                  : " after " + std::to_string(static_cast<int>(spec_.timeout_s)) + " s";
+  if (silent > 0) {
+    res.status = reports::Status::crash;
+    res.reason = res.failures.front().message.substr(0, res.failures.front().message.find(':'));
+  } else if (live > 0 && every_blocked) {
+    res.status = reports::Status::deadlock;
+    res.reason = "every rank is blocked in a library call" + after;
+    if (spec_.expected == "deadlock") res.failures.clear();
+  } else if (terminated_) {
+    res.status = reports::Status::error;
+    res.reason = "not finished" + after;
+  } else {
+    res.status = reports::Status::timeout;
+    res.reason = "not finished" + after;
+  }
+  return res;
+}
+
+}  // namespace harness::launcher
