@@ -172,7 +172,19 @@ void PmixDeadline::expire() {
     const auto got = get_bounded(pmix_, keys, kStateWait);
     std::vector<json> states{mine};
     for (const auto& s : got) states.push_back(s ? json::parse(*s, nullptr, false) : json());
-    const int code = verdict_(judge(states));
+    // The results of the ranks that have one (put before the fence they wait in).
+    std::vector<json> results(states.size());
+    keys.clear();
+    std::vector<std::size_t> whose;
+    for (std::size_t r = 0; r < states.size(); ++r)
+      if (states[r].is_object() && states[r].contains("state")) {
+        keys.push_back(prefix_ + "result." + std::to_string(r));
+        whose.push_back(r);
+      }
+    const auto res_got = get_bounded(pmix_, keys, kStateWait);
+    for (std::size_t i = 0; i < whose.size(); ++i)
+      if (res_got[i]) results[whose[i]] = json::parse(*res_got[i], nullptr, false);
+    const int code = verdict_(judge(states, results));
     std::cout.flush();
     // The report is written: the others may leave now. The first rank to leave without
     // PMIx_Finalize makes Slurm kill the rest of the step, so srun's own exit status may
@@ -185,7 +197,8 @@ void PmixDeadline::expire() {
   std::_Exit(got[0] ? std::atoi(got[0]->c_str()) : 124);
 }
 
-reports::CaseResult PmixDeadline::judge(const std::vector<json>& states) const {
+reports::CaseResult PmixDeadline::judge(const std::vector<json>& states,
+                                        const std::vector<json>& results) const {
   reports::CaseResult res = base_result(spec_);
   res.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - deadline_).count() + spec_.timeout_s;
   res.rank_states = json::array();
@@ -213,7 +226,17 @@ reports::CaseResult PmixDeadline::judge(const std::vector<json>& states) const {
   const std::string after =
       terminated_ ? " when the launcher stopped the job (SIGTERM)"
                   : " after " + std::to_string(static_cast<int>(spec_.timeout_s)) + " s";
-  if (silent > 0) {
+  // A rank that ended early (skip, fail, error) left the others waiting for it: that end is
+  // the case's outcome, as the rmabench launcher reports it.
+  int early = -1;
+  for (std::size_t r = 0; r < results.size() && early < 0; ++r)
+    if (results[r].is_object() && results[r].value("early", false)) early = static_cast<int>(r);
+  if (silent == 0 && early >= 0) {
+    launcher::merge_rank_results(results, res);
+    res.reason = "rank " + std::to_string(early) + " ended the case early (" +
+                 results[static_cast<std::size_t>(early)].value("status", std::string("error")) +
+                 ") and left the others waiting" + after;
+  } else if (silent > 0) {
     res.status = reports::Status::crash;
     res.reason = res.failures.front().message.substr(0, res.failures.front().message.find(':'));
   } else if (live > 0 && every_blocked) {

@@ -6,10 +6,12 @@
 // reads them, each read bounded (a rank that died never publishes), judges the case like the
 // rmabench launcher does — `deadlock` when every rank still in the case is blocked in a
 // library call, `timeout` otherwise, `crash` when a rank gave no state at all (it ended or
-// is unreachable) — and hands the result to the caller to write the report. Then the ranks
+// is unreachable), or the outcome of a rank that ended the case early (a skip, failure or
+// error that left the others waiting for it) — and hands the result to the caller to write
+// the report. Then the ranks
 // leave with the exit code rank 0 chose: the case's threads are stuck, the job cannot go on.
-// Rank 0 publishes its verdict within kStateWait of the deadline and everyone has left by
-// kVerdictWait after it.
+// Rank 0 has its verdict within 2 x kStateWait of the deadline; the others leave once they
+// have read it, or kVerdictWait after that.
 //
 // A SIGTERM during a case (the launcher stopping the job: Slurm cancels a step when one of
 // its tasks exits without PMIx_Finalize, and on scancel or a time limit) starts the same
@@ -55,7 +57,9 @@ class PmixDeadline {
   void run();
   void watch_sigterm();
   [[noreturn]] void expire();
-  reports::CaseResult judge(const std::vector<nlohmann::json>& states) const;
+  // states[r]: rank r's state (null: none came); results[r]: its result, if it had one.
+  reports::CaseResult judge(const std::vector<nlohmann::json>& states,
+                            const std::vector<nlohmann::json>& results) const;
 
   rma::bootstrap::Bootstrap& pmix_;
   std::function<nlohmann::json()> snapshot_;

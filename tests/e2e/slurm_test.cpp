@@ -112,6 +112,29 @@ TEST_F(SlurmE2E, DeadlockIsReportedByTheRanksWithBothStatesWithinTimeoutPlusFive
   EXPECT_TRUE(e2e::schema_errors(dir + "/report.json").empty());
 }
 
+TEST_F(SlurmE2E, RankThatRaisesLeavesTheOtherWaitingAndTheReportSaysWhichEndedEarly) {
+  const std::string dir = e2e::temp_dir("slurm-raise");
+  auto r = srun(2,
+                {"run", "tests/e2e/scripts/raise_on_rank1.lua", "--backend", "fabric",
+                 "--timeout", "5", "--report-dir", dir},
+                60);
+  EXPECT_NE(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.exit_code, -1) << "the step did not end";
+  const json report = e2e::read_json(dir + "/report.json");
+  ASSERT_EQ(report["cases"].size(), 1u) << report.dump(2);
+  const json& c = report["cases"][0];
+  EXPECT_EQ(c["status"], "error") << c.dump(2);
+  EXPECT_NE(c["reason"].get<std::string>().find("rank 1 ended the case early"), std::string::npos)
+      << c.dump(2);
+  ASSERT_EQ(c["failures"].size(), 1u) << c.dump(2);
+  EXPECT_EQ(c["failures"][0]["rank"], 1);
+  EXPECT_NE(c["failures"][0]["message"].get<std::string>().find("boom on rank one"),
+            std::string::npos);
+  ASSERT_EQ(c["rank_states"].size(), 2u) << c.dump(2);
+  EXPECT_EQ(c["rank_states"][0]["call"], "barrier");
+  EXPECT_EQ(c["rank_states"][1]["state"], "reported error");
+}
+
 TEST_F(SlurmE2E, RankThatExitsMidCaseEndsTheStepAndTheReportNamesTheCrash) {
   const std::string dir = e2e::temp_dir("slurm-exit");
   // Rank 1 calls os.exit(3) while rank 0 waits in recv; the deadline (30 s) is not what ends it.
