@@ -4,7 +4,7 @@
 #   bash ci/slurm.sh up       install (Debian packages), start munged, slurmctld and slurmd,
 #                             wait until the node is idle
 #   bash ci/slurm.sh down     stop all three; nothing of them is left running
-#   bash ci/slurm.sh status   say what runs and what sinfo shows
+#   bash ci/slurm.sh status   say what runs and what sinfo shows; exit 0 when it is up
 #
 # `up` writes /etc/slurm/slurm.conf (where srun and sbatch look without SLURM_CONF), naming this
 # host with the CPUs `slurmd -C` finds, MpiDefault=pmix, one partition `rmabench`; state,
@@ -160,11 +160,13 @@ fail_up() {
 }
 
 node_idle() { sinfo -h -p "$partition" -o %t 2>/dev/null | grep -qx 'idle'; }
+# Up and serving: idle, or running jobs (a second `up` must not wait for them to end).
+node_ready() { sinfo -h -p "$partition" -o %t 2>/dev/null | grep -qxE 'idle|mix|alloc|comp'; }
 
 up() {
   install_packages
-  if live_pid "$dir/slurmctld.pid" >/dev/null && live_pid "$dir/slurmd.pid" >/dev/null &&
-    node_idle; then
+  if live_pid "$dir/munged.pid" >/dev/null && live_pid "$dir/slurmctld.pid" >/dev/null &&
+    live_pid "$dir/slurmd.pid" >/dev/null && node_ready; then
     say "already up: $(sinfo -h -o '%P %D %t %N' 2>/dev/null)"
     return 0
   fi
@@ -203,6 +205,8 @@ down() {
   # Jobs first, so no step outlives the daemons that would clean it up.
   if live_pid "$dir/slurmctld.pid" >/dev/null; then
     timeout 10 scancel -p "$partition" 2>/dev/null
+    wait_for "no job step left" 30 bash -c '! pgrep -x slurmstepd' ||
+      say "job steps still running after 30 s"
   fi
   stop_pid_file "$dir/slurmd.pid" slurmd
   stop_pid_file "$dir/slurmctld.pid" slurmctld
@@ -224,7 +228,7 @@ status() {
   done
   if live_pid "$dir/slurmctld.pid" >/dev/null; then
     sinfo -N -o '%N %P %t %c' 2>/dev/null
-    node_idle
+    node_ready
   else
     return 1
   fi
