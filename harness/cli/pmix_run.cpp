@@ -137,14 +137,14 @@ int run_under_pmix(RunArgs& args) {
   };
   // Before a case runs, rank 0 writes the report with that case as a crash: a rank that
   // dies mid-case makes the launcher kill the whole job at once (Slurm's PMIx plugin sends
-  // SIGKILL to the step), and then this is what the report says. The case's real result
+  // SIGKILL to the step), and then, as after scancel, this is what the report says. The case's real result
   // replaces it.
   auto write_pending = [&](const suite::CaseSpec& spec) {
     if (rank != 0 || args.report_dir.empty()) return;
     reports::CaseResult res = launcher::base_result(spec);
     res.status = reports::Status::crash;
     res.reason = "the job ended during this case: a rank died (exit or signal) and the launcher "
-                 "killed the others; its output names the rank and how it ended";
+                 "killed the others, or the job was cancelled; the launcher's output says which";
     res.failures.push_back({-1, "launcher", res.reason});
     report.cases.push_back(res);
     write_reports();

@@ -2,11 +2,6 @@
 // exchange past the deadline, and rank 0's verdict.
 #include "launcher/pmix_deadline.hpp"
 
-#include <fcntl.h>
-#include <signal.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -21,17 +16,6 @@ namespace {
 
 std::string state_key(const std::string& prefix, int rank) {
   return prefix + "deadline_state." + std::to_string(rank);
-}
-
-// SIGTERM's handler only writes a byte here (write is async-signal-safe); a thread reads it.
-int g_sigterm_pipe[2] = {-1, -1};
-struct sigaction g_old_sigterm;
-
-void on_sigterm(int) {
-  const int saved = errno;
-  const char t = 't';
-  [[maybe_unused]] auto n = ::write(g_sigterm_pipe[1], &t, 1);
-  errno = saved;
 }
 
 }  // namespace
@@ -76,45 +60,15 @@ PmixDeadline::PmixDeadline(rma::bootstrap::Bootstrap& pmix, std::function<json()
                            std::function<int(const reports::CaseResult&)> verdict)
     : pmix_(pmix), snapshot_(std::move(snapshot)), verdict_(std::move(verdict)) {
   thread_ = std::thread([this] { run(); });
-  if (::pipe2(g_sigterm_pipe, O_CLOEXEC) == 0) {
-    sigterm_thread_ = std::thread([this] { watch_sigterm(); });
-    struct sigaction sa = {};
-    sa.sa_handler = on_sigterm;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESTART;
-    ::sigaction(SIGTERM, &sa, &g_old_sigterm);
-  }
 }
 
 PmixDeadline::~PmixDeadline() {
-  if (sigterm_thread_.joinable()) {
-    ::sigaction(SIGTERM, &g_old_sigterm, nullptr);
-    const char q = 'q';
-    [[maybe_unused]] auto n = ::write(g_sigterm_pipe[1], &q, 1);
-    sigterm_thread_.join();
-    ::close(g_sigterm_pipe[0]);
-    ::close(g_sigterm_pipe[1]);
-  }
   {
     std::lock_guard g(mu_);
     stop_ = true;
   }
   cv_.notify_all();
   thread_.join();
-}
-
-void PmixDeadline::watch_sigterm() {
-  char c = 0;
-  while (::read(g_sigterm_pipe[0], &c, 1) < 0 && errno == EINTR) {
-  }
-  if (c != 't') return;
-  std::unique_lock g(mu_);
-  if (!armed_) {  // between cases: nothing to judge, leave as SIGTERM would
-    std::cout.flush();
-    std::_Exit(128 + SIGTERM);
-  }
-  terminated_ = true;
-  cv_.notify_all();
 }
 
 void PmixDeadline::arm(const suite::CaseSpec& spec, const std::string& prefix) {
@@ -147,9 +101,7 @@ void PmixDeadline::run() {
       continue;
     }
     // The lock stays held past the deadline: disarm() waits, and expire() never returns.
-    cv_.wait_until(g, deadline_, [&] { return terminated_ || !armed_ || stop_; });
-    if (armed_ && !stop_ && (terminated_ || std::chrono::steady_clock::now() >= deadline_))
-      expire();
+    if (cv_.wait_until(g, deadline_) == std::cv_status::timeout && armed_ && !stop_) expire();
   }
 }
 
@@ -161,9 +113,8 @@ void PmixDeadline::expire() {
     mine = finished_.empty() ? snapshot_() : json{{"state", "reported " + finished_}};
     mine.erase("t");
     mine["rank"] = me;
-    std::cerr << "rmabench: rank " << me << ": "
-              << (terminated_ ? "stopped by SIGTERM during a case" : "case deadline passed")
-              << "; state: " << mine.dump() << "\n";
+    std::cerr << "rmabench: rank " << me << ": case deadline passed; state: " << mine.dump()
+              << "\n";
     (void)pmix_.put(state_key(prefix_, me), mine.dump());
   }
   if (me == 0) {
@@ -200,7 +151,10 @@ void PmixDeadline::expire() {
 reports::CaseResult PmixDeadline::judge(const std::vector<json>& states,
                                         const std::vector<json>& results) const {
   reports::CaseResult res = base_result(spec_);
-  res.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - deadline_).count() + spec_.timeout_s;
+  // From the case's start (the deadline less the timeout) until now.
+  res.duration_s =
+      spec_.timeout_s +
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - deadline_).count();
   res.rank_states = json::array();
   int live = 0, silent = 0;
   bool every_blocked = true;
@@ -223,9 +177,7 @@ reports::CaseResult PmixDeadline::judge(const std::vector<json>& states,
     s["rank"] = rank;
     res.rank_states.push_back(s);
   }
-  const std::string after =
-      terminated_ ? " when the launcher stopped the job (SIGTERM)"
-                  : " after " + std::to_string(static_cast<int>(spec_.timeout_s)) + " s";
+  const std::string after = " after " + std::to_string(static_cast<int>(spec_.timeout_s)) + " s";
   // A rank that ended early (skip, fail, error) left the others waiting for it: that end is
   // the case's outcome, as the rmabench launcher reports it.
   int early = -1;
@@ -243,9 +195,6 @@ reports::CaseResult PmixDeadline::judge(const std::vector<json>& states,
     res.status = reports::Status::deadlock;
     res.reason = "every rank is blocked in a library call" + after;
     if (spec_.expected == "deadlock") res.failures.clear();
-  } else if (terminated_) {
-    res.status = reports::Status::error;
-    res.reason = "not finished" + after;
   } else {
     res.status = reports::Status::timeout;
     res.reason = "not finished" + after;

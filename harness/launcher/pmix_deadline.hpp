@@ -8,14 +8,12 @@
 // library call, `timeout` otherwise, `crash` when a rank gave no state at all (it ended or
 // is unreachable), or the outcome of a rank that ended the case early (a skip, failure or
 // error that left the others waiting for it) — and hands the result to the caller to write
-// the report. Then the ranks
-// leave with the exit code rank 0 chose: the case's threads are stuck, the job cannot go on.
-// Rank 0 has its verdict within 2 x kStateWait of the deadline; the others leave once they
-// have read it, or kVerdictWait after that.
+// the report. Then the ranks leave with the exit code rank 0 chose: the case's threads are
+// stuck, the job cannot go on. Rank 0 has its verdict within 2 x kStateWait of the deadline;
+// the others leave once they have read it, or kVerdictWait after that.
 //
-// A SIGTERM during a case (the launcher stopping the job: Slurm cancels a step when one of
-// its tasks exits without PMIx_Finalize, and on scancel or a time limit) starts the same
-// judgement at once, so a rank that died mid-case still leaves a report naming it.
+// A task that dies makes Slurm SIGKILL the whole step, which nothing can catch: for that,
+// rank 0 writes each case into the report as a crash before it runs (cli/pmix_run).
 #pragma once
 
 #include <chrono>
@@ -55,7 +53,6 @@ class PmixDeadline {
 
  private:
   void run();
-  void watch_sigterm();
   [[noreturn]] void expire();
   // states[r]: rank r's state (null: none came); results[r]: its result, if it had one.
   reports::CaseResult judge(const std::vector<nlohmann::json>& states,
@@ -72,9 +69,7 @@ class PmixDeadline {
   std::string finished_;  // this rank's status once it has its result
   bool armed_ = false;
   bool stop_ = false;
-  bool terminated_ = false;  // SIGTERM arrived
   std::thread thread_;
-  std::thread sigterm_thread_;
 };
 
 // Gets `keys` through `boot`, each on a thread of its own, waiting at most `seconds` for all:
