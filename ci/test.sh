@@ -6,6 +6,9 @@
 #   tests       unit tests and end-to-end tests (ctest: e2e, faults, browser labels included)
 #   quick-*     the quick suite on shm am, shm direct and fabric tcp;ofi_rxm
 #   gate        each quick-suite report against its committed baseline (reports/baseline/)
+#   slurm       a one-node Slurm (ci/slurm.sh up), the quick suite on fabric under
+#               srun --mpi=pmix -n 4, gated against reports/baseline/quick-slurm.json, then
+#               ci/slurm.sh down; skipped with the reason where Slurm cannot start
 #   asan        an AddressSanitizer + UndefinedBehaviorSanitizer build, running the quick suite
 #   tsan        a ThreadSanitizer build, running the implementation's unit tests
 #
@@ -78,6 +81,15 @@ do_gate() {
   done
   return $rc
 }
+do_slurm() {  # Slurm is up: the quick suite as the 4 tasks of an srun step, gated; then down
+  timeout 300 srun --mpi=pmix -n 4 ./build-ci/rmabench run suites/quick.lua --backend fabric \
+    --report-dir "$out/quick-slurm" --format json,junit,md
+  local rc=$?
+  cp "$out/quick-slurm/junit.xml" "$junit/quick-slurm.xml" 2>/dev/null
+  ((rc == 0)) && { do_gate quick-slurm || rc=1; }
+  bash ci/slurm.sh down || rc=1
+  return $rc
+}
 do_asan() {
   cmake --preset asan && cmake --build --preset asan -j "$jobs" --target rmabench || return 1
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
@@ -106,8 +118,17 @@ if [[ $built == yes ]]; then
     skip quick-fabric-am "the fabric backend is not built"
     stage gate do_gate quick-shm-am quick-shm-direct
   fi
+  if ! ./build-ci/rmabench info | grep -q "^backends:.*fabric"; then
+    skip slurm "the fabric backend is not built"
+  elif slurm_up=$(bash ci/slurm.sh up 2>&1); then
+    echo "$slurm_up"
+    stage slurm do_slurm
+  else
+    bash ci/slurm.sh down >/dev/null 2>&1
+    skip slurm "Slurm cannot start here: $(tail -n 1 <<<"$slurm_up")"
+  fi
 else
-  for s in tests quick-shm-am quick-shm-direct quick-fabric-am gate; do skip "$s" "no build"; done
+  for s in tests quick-shm-am quick-shm-direct quick-fabric-am gate slurm; do skip "$s" "no build"; done
 fi
 stage asan do_asan
 stage tsan do_tsan

@@ -74,7 +74,9 @@ suite::Expansion expand_input(RunArgs& args) {
 }
 
 int run_pipeline(const RunArgs& args, const RunPlan& plan, CaseExecutor& executor) {
-  install_stop_handlers();
+  // Where a stop cannot end the run between cases (ranks of a PMIx job must agree on the
+  // next case), the launcher's signal keeps its default action and ends the rank.
+  if (executor.stops_between_cases()) install_stop_handlers();
   const bool reporting = executor.reports();
   const bool tty = reporting && ::isatty(STDOUT_FILENO);
 
@@ -120,6 +122,25 @@ int run_pipeline(const RunArgs& args, const RunPlan& plan, CaseExecutor& executo
     report.cases.push_back(excluded_result(c, reason));
     show(report.cases.back(), "");
   }
+  auto finish = [&] {
+    report.summary.duration_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    report.finish();
+  };
+  executor.on_run_end([&](const reports::CaseResult& result) {
+    const std::size_t done = report.cases.size() - plan.expansion.excluded.size();
+    report.cases.push_back(result);
+    show(report.cases.back(), progress.counter());
+    const std::size_t left = cases.size() - done - 1;
+    if (left > 0 && reporting)
+      std::cerr << "rmabench: the job ends here; the " << left
+                << " case(s) after it did not run\n";
+    finish();
+    write_reports();
+    progress.done();
+    if (reporting) console.summary(report);
+    return !result.passed() ? kExitFailed : left > 0 ? kExitRunError : kExitOk;
+  });
   int exit_code = kExitOk;
   for (std::size_t k = 0; k < cases.size(); ++k) {
     const suite::CaseSpec& c = cases[k];
@@ -128,6 +149,12 @@ int run_pipeline(const RunArgs& args, const RunPlan& plan, CaseExecutor& executo
       break;
     }
     progress.started(k + 1, c.id);
+    if (auto p = executor.pending(c); p && reporting && !args.report_dir.empty()) {
+      report.cases.push_back(std::move(*p));
+      finish();
+      write_reports();
+      report.cases.pop_back();
+    }
     Executed done;
     try {
       done = executor.execute(c);

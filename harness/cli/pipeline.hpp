@@ -9,6 +9,8 @@
 //   return run_pipeline(args, plan, exec);
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -39,6 +41,16 @@ class CaseExecutor {
   virtual bool stops_between_cases() const { return true; }
   // Rewrite the report files after every case, so a job a launcher kills keeps what finished.
   virtual bool writes_after_each_case() const { return false; }
+  // What the report says of a case while it runs, written before it starts (a launcher that
+  // kills the whole job when one rank dies leaves no chance to write afterwards), or nullopt.
+  virtual std::optional<reports::CaseResult> pending(const suite::CaseSpec&) const {
+    return std::nullopt;
+  }
+  // Called once before the first case with what ends the run from another thread while a
+  // case is stuck: it records `result` as the run's last case (console, report files) and
+  // returns the exit code. The executor keeps it for as long as the run lasts.
+  using RunEnd = std::function<int(const reports::CaseResult& result)>;
+  virtual void on_run_end(RunEnd) {}
 };
 
 // What a run is, besides its cases.

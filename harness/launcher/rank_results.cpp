@@ -22,6 +22,7 @@ void check_declared(const json& expected, reports::CaseResult& result_);
 reports::CaseResult base_result(const suite::CaseSpec& spec) {
   reports::CaseResult r;
   r.id = spec.id;
+  r.name = spec.stem;  // the pattern's one name, as in the id
   r.script = spec.script;
   r.expected = spec.expected;
   r.ranks = spec.ranks;

@@ -1,0 +1,158 @@
+// End-to-end under Slurm: rmabench as the tasks of `srun --mpi=pmix` on the one-node Slurm
+// of ci/slurm.sh (brought up here when it is not up, and taken down again after). The quick
+// suite on fabric writes one report holding every case, with Slurm's job, step and nodes in
+// its context; a case that deadlocks is judged by the ranks themselves at its deadline; a
+// rank that exits mid-case ends the step, and the report names the case as a crash.
+// Skipped, with the reason, where Slurm is not installed or cannot start.
+#include <set>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "run_rmabench.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+class SlurmE2E : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    srun_ = e2e::find_program("srun");
+    if (srun_.empty()) {
+      skip_ = "Slurm is not installed (bash ci/slurm.sh up installs it)";
+      return;
+    }
+    const std::string bash = e2e::find_program("bash");
+    if (e2e::run_program(bash, {"ci/slurm.sh", "status"}, 60).exit_code == 0) return;
+    auto up = e2e::run_program(bash, {"ci/slurm.sh", "up"}, 600);
+    if (up.exit_code != 0) {
+      skip_ = "bash ci/slurm.sh up failed: " + up.err.substr(0, 2000);
+      return;
+    }
+    brought_up_ = true;
+  }
+  static void TearDownTestSuite() {
+    if (brought_up_) e2e::run_program(e2e::find_program("bash"), {"ci/slurm.sh", "down"}, 120);
+  }
+  void SetUp() override {
+    if (!skip_.empty()) GTEST_SKIP() << skip_;
+  }
+
+  // srun --mpi=pmix -n N rmabench ARGS...
+  static e2e::RunResult srun(int n, const std::vector<std::string>& args, double timeout_s) {
+    std::vector<std::string> all = {"--mpi=pmix", "-n", std::to_string(n), RMABENCH_EXE};
+    all.insert(all.end(), args.begin(), args.end());
+    return e2e::run_program(srun_, all, timeout_s);
+  }
+
+  static inline std::string srun_, skip_;
+  static inline bool brought_up_ = false;
+};
+
+TEST_F(SlurmE2E, QuickSuiteOnFabricWritesOneReportWithEveryCase) {
+  const std::string dir = e2e::temp_dir("slurm-quick");
+  auto r = srun(4, {"run", "suites/quick.lua", "--backend", "fabric", "--report-dir", dir}, 300);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const json report = e2e::read_json(dir + "/report.json");
+
+  // Every case the suite expands to, each once, at its own rank count.
+  auto list = e2e::run({"list", "suites/quick.lua", "--backend", "fabric"});
+  ASSERT_EQ(list.exit_code, 0) << list.err;
+  std::set<std::string> listed, reported;
+  for (std::size_t a = 0, b; a < list.out.size(); a = b + 1) {
+    b = list.out.find('\n', a);
+    if (b == std::string::npos) b = list.out.size();
+    const std::string line = list.out.substr(a, b - a);
+    if (line.rfind("quick/", 0) == 0) listed.insert(line.substr(0, line.find(' ')));
+  }
+  int passed = 0;
+  for (const auto& c : report["cases"]) {
+    reported.insert(c["id"].get<std::string>());
+    EXPECT_TRUE(c["status"] == "pass" || c["status"] == "skip") << c.dump(2);
+    passed += c["status"] == "pass";
+  }
+  EXPECT_EQ(report["cases"].size(), listed.size());
+  EXPECT_EQ(reported, listed);
+  EXPECT_GT(passed, 100);
+
+  const json& ctx = report["context"]["options"];
+  EXPECT_EQ(ctx["launcher"], "slurm") << ctx.dump();
+  EXPECT_FALSE(ctx.value("job_id", std::string()).empty()) << ctx.dump();
+  EXPECT_FALSE(ctx.value("step_id", std::string()).empty()) << ctx.dump();
+  EXPECT_FALSE(ctx.value("nodelist", std::string()).empty()) << ctx.dump();
+  EXPECT_EQ(ctx["ranks"], 4);
+  EXPECT_TRUE(e2e::schema_errors(dir + "/report.json").empty());
+}
+
+TEST_F(SlurmE2E, DeadlockIsReportedByTheRanksWithBothStatesWithinTimeoutPlusFive) {
+  const std::string dir = e2e::temp_dir("slurm-deadlock");
+  // The helper's own limit is far past the bound: a hang fails the assertion, not the helper.
+  auto r = srun(2,
+                {"run", "tests/e2e/scripts/recv_nobody_sends.lua", "--backend", "fabric",
+                 "--timeout", "5", "--report-dir", dir},
+                60);
+  // A case failed (1); or killed (137), when a rank left first: Slurm kills the rest of a
+  // step when a task leaves without PMIx_Finalize, which a rank stuck in a case cannot call.
+  EXPECT_NE(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.exit_code, -1) << "the step did not end";
+  EXPECT_LT(r.seconds, 5 + 5) << "srun took " << r.seconds << " s for a 5 s deadline";
+  const json report = e2e::read_json(dir + "/report.json");
+  ASSERT_EQ(report["cases"].size(), 1u) << report.dump(2);
+  const json& c = report["cases"][0];
+  EXPECT_EQ(c["status"], "deadlock") << c.dump(2);
+  ASSERT_EQ(c["rank_states"].size(), 2u) << c.dump(2);
+  EXPECT_EQ(c["rank_states"][0]["rank"], 0);
+  EXPECT_EQ(c["rank_states"][0]["call"], "recv");
+  EXPECT_EQ(c["rank_states"][0]["blocked"], true);
+  EXPECT_EQ(c["rank_states"][1]["rank"], 1);
+  EXPECT_EQ(c["rank_states"][1]["call"], "barrier");
+  EXPECT_EQ(c["rank_states"][1]["blocked"], true);
+  EXPECT_EQ(report["summary"]["failed"], 1);
+  EXPECT_TRUE(e2e::schema_errors(dir + "/report.json").empty());
+}
+
+TEST_F(SlurmE2E, RankThatRaisesLeavesTheOtherWaitingAndTheReportSaysWhichEndedEarly) {
+  const std::string dir = e2e::temp_dir("slurm-raise");
+  auto r = srun(2,
+                {"run", "tests/e2e/scripts/raise_on_rank1.lua", "--backend", "fabric",
+                 "--timeout", "5", "--report-dir", dir},
+                60);
+  EXPECT_NE(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.exit_code, -1) << "the step did not end";
+  const json report = e2e::read_json(dir + "/report.json");
+  ASSERT_EQ(report["cases"].size(), 1u) << report.dump(2);
+  const json& c = report["cases"][0];
+  EXPECT_EQ(c["status"], "error") << c.dump(2);
+  EXPECT_NE(c["reason"].get<std::string>().find("rank 1 ended the case early"), std::string::npos)
+      << c.dump(2);
+  ASSERT_EQ(c["failures"].size(), 1u) << c.dump(2);
+  EXPECT_EQ(c["failures"][0]["rank"], 1);
+  EXPECT_NE(c["failures"][0]["message"].get<std::string>().find("boom on rank one"),
+            std::string::npos);
+  ASSERT_EQ(c["rank_states"].size(), 2u) << c.dump(2);
+  EXPECT_EQ(c["rank_states"][0]["call"], "barrier");
+  EXPECT_EQ(c["rank_states"][1]["state"], "reported error");
+}
+
+TEST_F(SlurmE2E, RankThatExitsMidCaseEndsTheStepAndTheReportNamesTheCrash) {
+  const std::string dir = e2e::temp_dir("slurm-exit");
+  // Rank 1 calls os.exit(3) while rank 0 waits in recv; the deadline (30 s) is not what ends it.
+  auto r = srun(2,
+                {"run", "tests/e2e/scripts/exit_mid_run.lua", "--backend", "fabric",
+                 "--timeout", "30", "--report-dir", dir},
+                60);
+  EXPECT_NE(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.exit_code, -1) << "the step did not end";
+  EXPECT_LT(r.seconds, 30) << "the step ran to the case's deadline";
+  EXPECT_NE(r.err.find("task 1: Exited with exit code 3"), std::string::npos) << r.err;
+  const json report = e2e::read_json(dir + "/report.json");
+  ASSERT_EQ(report["cases"].size(), 1u) << report.dump(2);
+  const json& c = report["cases"][0];
+  EXPECT_EQ(c["status"], "crash") << c.dump(2);
+  EXPECT_NE(c["reason"].get<std::string>().find("a rank died"), std::string::npos) << c.dump(2);
+  EXPECT_EQ(report["summary"]["failed"], 1);
+  EXPECT_TRUE(e2e::schema_errors(dir + "/report.json").empty());
+}
+
+}  // namespace
