@@ -1,4 +1,4 @@
-// The progress engine: dispatch, ordered sending, the sync-only stash, counting, the wait
+// The progress engine: dispatch, ordered sending, the sync_only stash, counting, the wait
 // discipline and the asynchronous progress agent.
 #include "progress/engine.hpp"
 
@@ -273,7 +273,7 @@ bool Engine::handles_rma_now() const {
 }
 
 void Engine::deliver(int src, const PacketHeader& h, std::span<const std::byte> payload) {
-  // sync-only: RMA packets received outside a synchronization call wait, unprocessed,
+  // sync_only: RMA packets received outside a synchronization call wait, unprocessed,
   // for the next one; that is what makes the start/recv/complete case deadlock there.
   if (class_of(h.type) == PacketClass::rma && !handles_rma_now()) {
     stash_.push_back({src, h, {payload.begin(), payload.end()}});

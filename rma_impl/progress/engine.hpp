@@ -32,7 +32,7 @@
 
 namespace rma::progress {
 
-// Where progress is being made: decides, in sync-only mode, whether RMA packets are handled
+// Where progress is being made: decides, in sync_only mode, whether RMA packets are handled
 // now or kept for the next synchronization call.
 enum class Ctx : std::uint8_t { any_call, rma_sync, agent };
 
@@ -90,7 +90,7 @@ class Engine final : public PacketSink {
   bool progress(Ctx ctx);
   // The progress a library call makes on entry, mutex held: in `calls` mode (and in `async`
   // mode while no agent runs) every call polls once — a rank looping on calls that need no
-  // wait (ops to itself, test) must still serve its peers; in `sync-only` mode only
+  // wait (ops to itself, test) must still serve its peers; in `sync_only` mode only
   // synchronization calls do.
   void call_progress(bool sync_call);
   bool wants_call_progress(bool sync_call) const {
