@@ -14,9 +14,9 @@ void add_matrix_options(CLI::App* cmd, suite::Overrides& o, std::vector<std::str
   cmd->add_option("-n,--ranks", o.ranks, "Number of rank processes (1..256)")
       ->check(CLI::Range(1, 256));
   cmd->add_option("--backend", o.backend, "Transport backend")
-      ->check(CLI::IsMember({"shm", "fabric"}));
+      ->check(CLI::IsMember(suite::backend_names()));
   cmd->add_option("--path", o.path, "Window path: am (packets), direct, auto")
-      ->check(CLI::IsMember({"am", "direct", "auto"}));
+      ->check(CLI::IsMember(suite::path_names()));
   cmd->add_option("--progress", o.progress, "Progress mode: async, calls, sync_only")
       ->transform([](std::string v) { return suite::canonical_progress(v); }, "", "")
       ->check(CLI::IsMember(suite::progress_modes()));

@@ -9,6 +9,8 @@
 
 #include "lua/lua_rma.hpp"
 #include "lua/lua_state.hpp"
+#include "rma/runtime.hpp"
+#include "rma/types.hpp"
 #include "suite/case_table.hpp"
 
 namespace harness::suite {
@@ -16,8 +18,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::set<std::string> kBackends = {"shm", "fabric"};
-const std::set<std::string> kPaths = {"am", "direct", "auto"};
 
 // The values of field `key` of the table at `idx`: a scalar or a list of scalars.
 std::vector<std::string> string_list(lua_State* L, int idx, const char* key,
@@ -179,10 +179,12 @@ class Expander {
     if (paths.empty()) paths = {"am"};
     if (progress.empty()) progress = {"async"};
     if (ranks.empty()) ranks = {info.ranks};
-    check_values(backends, kBackends, "backend", where);
-    check_values(paths, kPaths, "path", where);
-    const auto& modes = progress_modes();
-    check_values(progress, {modes.begin(), modes.end()}, "progress mode", where);
+    const auto as_set = [](const std::vector<std::string>& v) {
+      return std::set<std::string>(v.begin(), v.end());
+    };
+    check_values(backends, as_set(backend_names()), "backend", where);
+    check_values(paths, as_set(path_names()), "path", where);
+    check_values(progress, as_set(progress_modes()), "progress mode", where);
 
     // Option values: the suite's lists, narrowed by -o for options this script declares.
     std::map<std::string, std::vector<std::string>> opts = option_lists;
@@ -311,9 +313,33 @@ std::string canonical_progress(const std::string& mode) {
   return mode == "sync-only" ? "sync_only" : mode;
 }
 
+// The vocabulary's names come from the implementation (rma/types.hpp, rma/runtime.hpp):
+// spelled there once, read here.
 const std::vector<std::string>& progress_modes() {
-  static const std::vector<std::string> modes = {"async", "calls", "sync_only"};
+  static const std::vector<std::string> modes = [] {
+    std::vector<std::string> v;
+    for (auto n : rma::progress_mode_names()) v.emplace_back(n);
+    return v;
+  }();
   return modes;
+}
+
+const std::vector<std::string>& path_names() {
+  static const std::vector<std::string> paths = [] {
+    std::vector<std::string> v;
+    for (auto n : rma::path_names()) v.emplace_back(n);
+    return v;
+  }();
+  return paths;
+}
+
+const std::vector<std::string>& backend_names() {
+  static const std::vector<std::string> backends = [] {
+    std::vector<std::string> v;
+    for (const auto& b : rma::compiled_backends()) v.push_back(b.name);
+    return v;
+  }();
+  return backends;
 }
 
 bool is_manifest(const std::string& path) {

@@ -44,6 +44,9 @@ struct Expansion {
 // Progress modes as cases, ids and reports spell them: async, calls, sync_only (CLI values
 // are snake_case, like `--sync flush_local`).
 const std::vector<std::string>& progress_modes();
+// The window paths and the backends this build has, as the implementation names them.
+const std::vector<std::string>& path_names();
+const std::vector<std::string>& backend_names();
 // The canonical spelling of a progress mode; "sync-only", the old spelling that users'
 // scripts and manifests may hold, is still accepted and becomes "sync_only".
 std::string canonical_progress(const std::string& mode);

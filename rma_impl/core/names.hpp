@@ -6,6 +6,7 @@
 #include <optional>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace rma::core {
 
@@ -17,6 +18,11 @@ struct NameTable {
     for (const auto& [v, n] : entries)
       if (v == e) return n;
     return "?";
+  }
+  std::vector<std::string_view> names() const {
+    std::vector<std::string_view> out;
+    for (const auto& e : entries) out.push_back(e.second);
+    return out;
   }
   constexpr std::optional<E> parse(std::string_view s) const {
     for (const auto& [v, n] : entries)

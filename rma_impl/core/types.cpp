@@ -115,10 +115,12 @@ std::string_view to_string(Flavor f) { return kFlavors.name(f); }
 std::optional<Flavor> parse_flavor(std::string_view n) { return kFlavors.parse(n); }
 std::string_view to_string(Path p) { return kPaths.name(p); }
 std::optional<Path> parse_path(std::string_view n) { return kPaths.parse(n); }
+std::vector<std::string_view> path_names() { return kPaths.names(); }
 std::string_view to_string(ProgressMode m) { return kProgress.name(m); }
 // "sync-only" is the spelling before CLI values became snake_case; still accepted.
 std::optional<ProgressMode> parse_progress_mode(std::string_view n) {
   return kProgress.parse(n == "sync-only" ? std::string_view("sync_only") : n);
 }
+std::vector<std::string_view> progress_mode_names() { return kProgress.names(); }
 
 }  // namespace rma

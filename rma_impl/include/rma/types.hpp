@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace rma {
 
@@ -61,6 +62,7 @@ std::optional<Flavor> parse_flavor(std::string_view name);
 enum class Path : std::uint8_t { am, direct, auto_ };
 std::string_view to_string(Path p);
 std::optional<Path> parse_path(std::string_view name);
+std::vector<std::string_view> path_names();  // "am", "direct", "auto"
 
 // Where RMA progress is made. async: an agent thread plus every library call; calls: inside
 // any library call; sync_only: inside RMA synchronization calls only (the mistake the seed
@@ -68,5 +70,6 @@ std::optional<Path> parse_path(std::string_view name);
 enum class ProgressMode : std::uint8_t { async, calls, sync_only };
 std::string_view to_string(ProgressMode m);
 std::optional<ProgressMode> parse_progress_mode(std::string_view name);
+std::vector<std::string_view> progress_mode_names();  // canonical spellings
 
 }  // namespace rma
