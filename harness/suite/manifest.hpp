@@ -25,6 +25,7 @@ struct Overrides {
   std::optional<std::string> backend;
   std::optional<std::string> path;
   std::optional<std::string> progress;
+  std::optional<std::string> protocol;
   std::optional<std::string> provider;
   std::optional<double> timeout_s;
   std::optional<std::size_t> eager_limit;
