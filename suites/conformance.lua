@@ -27,13 +27,28 @@ return {
     { script = "examples/accumulate_ring.lua", ranks = {1, 2, 4},
       options = { count = {8, 4096}, op = {"sum", "max"} }, tags = {"examples"} },
 
-    -- passive target: the named patterns and their message counts
-    { script = "passive/lock_put_unlock.lua", options = { size = {8, 4096, 1048576} } },
+    -- passive target: the named patterns and their message counts; where the am protocols'
+    -- counts differ, the am path runs both (ids then say protocol=fewest|ch3)
+    { script = "passive/lock_put_unlock.lua", paths = {"direct"},
+      options = { size = {8, 4096, 1048576} } },
+    { script = "passive/lock_put_unlock.lua", paths = {"am"}, protocols = {"fewest", "ch3"},
+      options = { size = {8, 4096, 1048576} } },
     { script = "passive/lock_put_unlock.lua", paths = {"am"}, progress = {"calls"} },
     { script = "passive/lock_get_unlock.lua", options = { size = {8, 65536} } },
-    { script = "passive/lock_accumulate_unlock.lua", options = { count = {1, 4096} } },
-    "passive/lock_three_puts_unlock.lua",
-    "passive/lock_puts_get_unlock.lua",
+    { script = "passive/lock_accumulate_unlock.lua", paths = {"direct"},
+      options = { count = {1, 4096} } },
+    { script = "passive/lock_accumulate_unlock.lua", paths = {"am"}, protocols = {"fewest", "ch3"},
+      options = { count = {1, 4096} } },
+    { script = "passive/lock_three_puts_unlock.lua", paths = {"direct"} },
+    { script = "passive/lock_three_puts_unlock.lua", paths = {"am"}, protocols = {"fewest", "ch3"} },
+    { script = "passive/lock_puts_get_unlock.lua", paths = {"direct"} },
+    { script = "passive/lock_puts_get_unlock.lua", paths = {"am"}, protocols = {"fewest", "ch3"} },
+    -- the hold budget's fallback, and lock contention (200 epochs per rank) on both protocols
+    { script = "passive/lock_hold_budget.lua", paths = {"am"}, protocols = {"fewest", "ch3"} },
+    { script = "passive/lock_contention.lua", paths = {"direct"},
+      options = { lock = {"exclusive", "shared"} } },
+    { script = "passive/lock_contention.lua", paths = {"am"}, protocols = {"fewest", "ch3"},
+      options = { lock = {"exclusive", "shared"} } },
     "passive/lock_unlock_no_op.lua",
     "passive/lock_nocheck_puts.lua",
     "passive/lock_put_flush_put_unlock.lua",

@@ -80,6 +80,29 @@ bool AmWin::piggyback_ok(int t) const {
   return T.queue.size() == 1 && !goes_by_rendezvous(T.queue.front()->op, w_.rt.eager_limit());
 }
 
+// Under the fewest protocol a lock epoch's ops go ahead of the grant when what the target
+// would hold for them fits the window's hold_budget: per op its 48-byte header plus its eager
+// data (a rendezvous op's data waits for the cts, which comes after the grant).
+bool AmWin::fits_hold_budget(int t) const {
+  if (w_.info.protocol != Protocol::fewest || core::fault(core::Fault::no_singleton)) return false;
+  const std::size_t eager = w_.rt.eager_limit();
+  std::size_t held = 0;
+  for (const AmOp* o : t_[static_cast<std::size_t>(t)].queue) {
+    held += sizeof(progress::PacketHeader);
+    const core::RmaOp& op = o->op;
+    if (goes_by_rendezvous(op, eager)) continue;
+    switch (op.kind) {
+      case PacketType::put:
+      case PacketType::accumulate: held += op.bytes(); break;
+      case PacketType::get_accumulate: held += op.op == Op::no_op ? 0 : op.bytes(); break;
+      case PacketType::fetch_and_op: held += size_of(op.dtype); break;
+      case PacketType::compare_and_swap: held += 2 * size_of(op.dtype); break;
+      default: break;
+    }
+  }
+  return held <= w_.info.hold_budget;
+}
+
 Status AmWin::enqueue(core::Call& c, core::RmaOp& op) {
   if (op.target == me_) return apply_local(c, op);
   AmOp* a = new_op(op);
@@ -133,7 +156,7 @@ Status AmWin::apply_local(core::Call& c, core::RmaOp& op) {
 }
 
 Status AmWin::acquire_self_lock(core::Call& c, LockType type) {
-  if (locks_.request(LockRequest{me_, type, nullptr})) {
+  if (locks_.request(LockRequest{me_, type, {}})) {
     self_lock_held_ = true;
     return Status::ok();
   }
@@ -308,8 +331,11 @@ bool AmWin::advance(int t, Closing mode) {
             type == LockType::shared ? progress::flag_lock_shared : progress::flag_lock_exclusive;
         T.lock_type = type;
         T.lock = Lock::requested;
-        if (piggyback_ok(t)) {
-          // The singleton op carries the lock request; its reply (or ack) is the grant.
+        if (fits_hold_budget(t) || piggyback_ok(t)) {
+          // ch3: the singleton op carries the lock request; its reply (or ack) is the grant.
+          // fewest: the whole batch goes, the first op carrying the request; the target
+          // holds what arrives before the grant and applies it, in order, at the grant.
+          e_.count_lock_epoch(true);
           issue_batch(t, lock_flag,
                       mode == Closing::unlock ? progress::flag_unlock | progress::flag_ack_req
                                               : progress::flag_ack_req,
@@ -317,6 +343,7 @@ bool AmWin::advance(int t, Closing mode) {
           T.phase = Phase::issued;
           break;
         }
+        e_.count_lock_epoch(false);
         send_control(t, PacketType::lock, lock_flag);
         T.phase = Phase::await_grant;
         break;

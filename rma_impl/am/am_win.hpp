@@ -118,6 +118,7 @@ class AmWin final : public core::ProtocolWin {
   bool passive() const;
   bool lock_needed(int t) const;
   bool piggyback_ok(int t) const;
+  bool fits_hold_budget(int t) const;
   void issue_batch(int t, std::uint16_t first_flags, std::uint16_t last_flags, std::uint32_t seq);
   void pump(int t);
   void send_op(int t, AmOp* op, std::uint16_t flags, std::uint32_t seq);
@@ -133,6 +134,8 @@ class AmWin final : public core::ProtocolWin {
   void on_local_complete(AmOp* op);
 
   // target
+  bool hold_if_waiting(int src, const progress::PacketHeader& h,
+                       std::span<const std::byte> payload);
   void handle_op(int src, const progress::PacketHeader& h, std::span<const std::byte> payload);
   void execute_op(int src, const progress::PacketHeader& h, std::span<const std::byte> payload);
   void complete_at_target(int src, const progress::PacketHeader& h);
