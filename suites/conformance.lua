@@ -70,8 +70,16 @@ return {
     { script = "passive/switch_sync_modes.lua", ranks = ALL_RANKS },
 
     -- post/start/complete/wait
-    "pscw/post_start_put.lua",
-    "pscw/post_start_empty.lua",
+    { script = "pscw/post_start_put.lua", paths = {"direct"} },
+    { script = "pscw/post_start_put.lua", paths = {"am"}, protocols = {"fewest", "ch3"} },
+    { script = "pscw/post_start_empty.lua", paths = {"direct"} },
+    { script = "pscw/post_start_empty.lua", paths = {"am"}, protocols = {"fewest", "ch3"} },
+    { script = "pscw/pscw_hold_budget.lua", paths = {"am"}, protocols = {"fewest", "ch3"} },
+    -- contention: overlapping groups and back-to-back fences, 200 in a row, both protocols
+    { script = "pscw/pscw_groups.lua", ranks = {4}, paths = {"am"}, protocols = {"fewest", "ch3"},
+      options = { layout = {"all"}, reps = {200} } },
+    { script = "fence/fence_ring.lua", ranks = {4}, paths = {"am"}, protocols = {"fewest", "ch3"},
+      options = { epochs = {200} } },
     "pscw/post_start_nocheck.lua",
     { script = "pscw/post_start_test.lua", ranks = {1, 2, 3, 4} },
     { script = "pscw/post_start_empty_groups.lua", ranks = {1, 2, 3, 4} },
@@ -106,8 +114,10 @@ return {
     { script = "progress/start_recv_complete.lua", progress = {"async", "calls"} },
     -- Progress only in synchronization calls: on am the target's recv never answers the
     -- rendezvous (the seed notes' deadlock); a direct put needs no target progress at all.
+    -- The deadlock is certain under ch3 only: under fewest the put may reach the target
+    -- before its post, and post (a synchronization call) then answers it (docs/protocol.md).
     { script = "progress/start_recv_complete.lua", progress = {"sync_only"}, paths = {"am"},
-      expect = "deadlock", timeout = 3 },
+      protocols = {"ch3"}, expect = "deadlock", timeout = 3 },
     { script = "progress/start_recv_complete.lua", progress = {"sync_only"}, paths = {"direct"} },
     { script = "progress/start_recv_complete_twin.lua", progress = {"async", "calls", "sync_only"},
       timeout = 2 },

@@ -30,6 +30,17 @@ function counts.lock_request(links, fits)
   return { lock = links, lock_granted = links }
 end
 
+-- What PSCW's post costs for `links` origin-target pairs: under ch3 one zero-byte post per
+-- pair; under fewest nothing, the target holds what an origin sends ahead of its post — as
+-- long as it fits the hold_budget (`fits` as for lock_request: else the origin asks for the
+-- post and the target answers, two messages).
+function counts.post(links, fits)
+  if type(fits) == "number" then fits = fits <= counts.HOLD_BUDGET end
+  if counts.protocol() ~= "fewest" then return { post = links } end
+  if fits == false then return { post = 2 * links } end
+  return {}
+end
+
 -- Adds the packet counts of `cost` to `by`; returns `by`.
 function counts.add(by, cost)
   for k, v in pairs(cost) do by[k] = (by[k] or 0) + v end
@@ -48,12 +59,12 @@ end
 -- the epoch costs, for `links` origin-target pairs among rma.size ranks (fence needs no
 -- `links`: its cost is the count exchange among all ranks), and sets `by.total`.
 -- `sync` names the epoch as the patterns' sync options do: fence adds the closing fence's
--- E(n); pscw a post per pair; lock and lock_all counts.lock_request (the last op's reply or
+-- E(n); pscw counts.post; lock and lock_all counts.lock_request (the last op's reply or
 -- ack releases the lock: no unlock packet), `held` the bytes each pair's epoch would hold.
 function counts.with_epoch(by, sync, links, held)
   local cost
   if sync == "fence" then cost = { fence_count = counts.fence_exchange(rma.size) }
-  elseif sync == "pscw" then cost = { post = links }
+  elseif sync == "pscw" then cost = counts.post(links, held)
   elseif sync == "lock" or sync == "lock_all" then cost = counts.lock_request(links, held)
   else error("unknown sync '" .. tostring(sync) .. "'", 2) end
   return counts.total(counts.add(by, cost))

@@ -80,6 +80,11 @@ void AmWin::on_packet(int src, const progress::PacketHeader& h,
                       std::span<const std::byte> payload) {
   if (hold_if_waiting(src, h, payload)) return;
   AmTarget& T = t_[static_cast<std::size_t>(src)];
+  if ((h.flags & progress::flag_pscw) && h.type != PacketType::post && h.seq > T.posts_made) {
+    // fewest PSCW: ahead of this target's post for that epoch; applied when it posts.
+    T.held_pscw.push_back(HeldPacket{h, {payload.begin(), payload.end()}});
+    return;
+  }
   switch (h.type) {
     case PacketType::lock: {
       const LockType type =
@@ -114,6 +119,11 @@ void AmWin::on_packet(int src, const progress::PacketHeader& h,
       }
       return;
     case PacketType::post:
+      if (h.flags & progress::flag_pscw) {  // an origin asks for the post of its epoch h.seq
+        if (T.posts_made >= h.seq) send_control(src, PacketType::post);
+        else T.post_asked = h.seq;
+        return;
+      }
       ++T.posts_received;
       return;
     case PacketType::done:

@@ -70,6 +70,14 @@ struct AmTarget {
   std::uint32_t unacked = 0;         // ops issued with no completion asked for since
   std::uint32_t posts_received = 0;  // PSCW: posts from this target
   std::uint32_t posts_consumed = 0;
+  std::uint16_t batch_every_flags = 0;  // flags every op of the batch carries (flag_pscw)
+  // fewest PSCW, as origin: access epochs to this target so far (the seq its ops carry);
+  // as target: exposure epochs posted to this origin, what it sent ahead of them, and the
+  // epoch it asked a post for (0: none).
+  std::uint32_t access_epochs = 0;
+  std::uint32_t posts_made = 0;
+  std::deque<HeldPacket> held_pscw;
+  std::uint32_t post_asked = 0;
 
   // Progress of the current synchronization call on this target.
   enum class Phase : std::uint8_t { idle, begin, await_grant, ready, issued, done };
@@ -119,7 +127,10 @@ class AmWin final : public core::ProtocolWin {
   bool lock_needed(int t) const;
   bool piggyback_ok(int t) const;
   bool fits_hold_budget(int t) const;
-  void issue_batch(int t, std::uint16_t first_flags, std::uint16_t last_flags, std::uint32_t seq);
+  void issue_batch(int t, std::uint16_t first_flags, std::uint16_t last_flags, std::uint32_t seq,
+                   std::uint16_t every_flags = 0);
+  void issue_pscw(int t, std::uint32_t seq);
+  void release_held_pscw(int origin);
   void pump(int t);
   void send_op(int t, AmOp* op, std::uint16_t flags, std::uint32_t seq);
   void send_control(int t, PacketType type, std::uint16_t flags = 0, std::uint32_t seq = 0);

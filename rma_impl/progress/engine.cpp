@@ -181,7 +181,7 @@ void Engine::count_sent(const PacketHeader& h, std::size_t bytes) {
     bump((*win_counts_)[h.win].sent[index(h.type)], 1);
 }
 
-void Engine::count_lock_epoch(bool held) { bump(held ? held_epochs_ : asked_epochs_, 1); }
+void Engine::count_epoch(bool held) { bump(held ? held_epochs_ : asked_epochs_, 1); }
 
 void Engine::count_direct(std::uint32_t win, DirectOp op, std::uint64_t n) {
   bump(direct_[index(op)], n);

@@ -107,8 +107,9 @@ class Engine final : public PacketSink {
   Counters counters() const;
   Counters window_counters(std::uint32_t win) const;
   void count_direct(std::uint32_t win, DirectOp op, std::uint64_t n = 1);
-  // am protocol: one lock epoch (per target) whose ops went ahead of the grant, or asked first.
-  void count_lock_epoch(bool held);
+  // am protocol: one epoch (per target) whose ops went ahead of the lock grant or the post
+  // (held), or that asked first.
+  void count_epoch(bool held);
 
   // The asynchronous progress agent (async mode only); idempotent.
   void start_agent();
