@@ -2,6 +2,7 @@
 // closing of passive-target epochs (unlock, flush, flush_local and their _all forms),
 // post/start/complete/wait, and fence.
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "am/am_win.hpp"
@@ -83,8 +84,11 @@ bool AmWin::piggyback_ok(int t) const {
 // Under the fewest protocol a lock epoch's ops go ahead of the grant when what the target
 // would hold for them fits the window's hold_budget: per op its 48-byte header plus its eager
 // data (a rendezvous op's data waits for the cts, which comes after the grant).
-bool AmWin::fits_hold_budget(int t) const {
-  if (w_.info.protocol != Protocol::fewest || core::fault(core::Fault::no_singleton)) return false;
+bool AmWin::fits_hold_budget(int t) const { return held_bytes(t) <= w_.info.hold_budget; }
+
+std::size_t AmWin::held_bytes(int t) const {
+  if (w_.info.protocol != Protocol::fewest || core::fault(core::Fault::no_singleton))
+    return SIZE_MAX;
   const std::size_t eager = w_.rt.eager_limit();
   std::size_t held = 0;
   for (const AmOp* o : t_[static_cast<std::size_t>(t)].queue) {
@@ -100,7 +104,7 @@ bool AmWin::fits_hold_budget(int t) const {
       default: break;
     }
   }
-  return held <= w_.info.hold_budget;
+  return held;
 }
 
 Status AmWin::enqueue(core::Call& c, core::RmaOp& op) {
@@ -460,17 +464,15 @@ Status AmWin::post(core::Call&, std::span<const int> group, unsigned asserts) {
   return Status::ok();
 }
 
-// What `origin` sent for access epochs this target has now posted, applied in arrival order.
+// What `origin` sent for access epochs this target has now posted, applied in arrival order
+// (an origin sends its epochs in order, so the due packets are at the front).
 void AmWin::release_held_pscw(int origin) {
   AmTarget& T = t_[static_cast<std::size_t>(origin)];
-  std::deque<HeldPacket> later;
-  std::deque<HeldPacket> now = std::move(T.held_pscw);
-  T.held_pscw.clear();
-  for (HeldPacket& p : now) {
-    if (p.header.seq <= T.posts_made) on_packet(origin, p.header, p.payload);
-    else later.push_back(std::move(p));
+  while (!T.held_pscw.empty() && T.held_pscw.front().header.seq <= T.posts_made) {
+    HeldPacket p = std::move(T.held_pscw.front());
+    T.held_pscw.pop_front();
+    on_packet(origin, p.header, p.payload);
   }
-  for (HeldPacket& p : later) T.held_pscw.push_back(std::move(p));
 }
 
 // The ops of access epoch `seq` to `t` (or a lone done), each tagged with the epoch.
@@ -495,8 +497,12 @@ Status AmWin::complete(core::Call& c) {
       AmTarget& T = t_[static_cast<std::size_t>(r)];
       if (T.phase == Phase::begin && fewest && !nocheck && r != me_) {
         // The ops go ahead of the post when the target may hold them; else ask for the post.
+        // Epochs sent ahead that no post has confirmed yet count too: an origin may run
+        // ahead of a slow target by at most hold_budget bytes.
         const std::uint32_t seq = ++T.access_epochs;
-        if (fits_hold_budget(r)) {
+        const std::size_t bytes = held_bytes(r);
+        if (bytes <= w_.info.hold_budget && T.unconfirmed <= w_.info.hold_budget - bytes) {
+          T.unconfirmed += bytes;
           e_.count_epoch(true);
           issue_pscw(r, seq);
           T.phase = Phase::issued;

@@ -125,6 +125,7 @@ void AmWin::on_packet(int src, const progress::PacketHeader& h,
         return;
       }
       ++T.posts_received;
+      T.unconfirmed = 0;  // posts come in order: every earlier epoch is open there too
       return;
     case PacketType::done:
       ++done_received_;

@@ -75,6 +75,7 @@ struct AmTarget {
   // as target: exposure epochs posted to this origin, what it sent ahead of them, and the
   // epoch it asked a post for (0: none).
   std::uint32_t access_epochs = 0;
+  std::size_t unconfirmed = 0;  // bytes sent ahead of posts since the last post received
   std::uint32_t posts_made = 0;
   std::deque<HeldPacket> held_pscw;
   std::uint32_t post_asked = 0;
@@ -127,6 +128,7 @@ class AmWin final : public core::ProtocolWin {
   bool lock_needed(int t) const;
   bool piggyback_ok(int t) const;
   bool fits_hold_budget(int t) const;
+  std::size_t held_bytes(int t) const;  // what the target would hold for t's queue (fewest)
   void issue_batch(int t, std::uint16_t first_flags, std::uint16_t last_flags, std::uint32_t seq,
                    std::uint16_t every_flags = 0);
   void issue_pscw(int t, std::uint32_t seq);
