@@ -199,6 +199,7 @@ CaseResult case_from_json(const json& j, const std::string& path) {
   c.provider = req_string(j, "provider", path);
   c.path = req_string(j, "path", path);
   c.progress = req_string(j, "progress", path);
+  if (const json* p = optional(j, "protocol")) c.protocol = as_string(*p, child(path, "protocol"));
   c.duration_s = as_number(require(j, "duration_s", path), child(path, "duration_s"));
   c.messages = messages_from_json(require(j, "messages", path), child(path, "messages"));
   const std::string fpath = child(path, "failures");
@@ -307,6 +308,7 @@ nlohmann::json to_json(const CaseResult& c) {
               {"provider", c.provider},
               {"path", c.path},
               {"progress", c.progress},
+              {"protocol", c.protocol},
               {"duration_s", c.duration_s},
               {"options", options},
               {"tags", c.tags},

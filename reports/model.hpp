@@ -65,6 +65,7 @@ struct CaseResult {
   std::string provider;  // fabric provider, "" on shm
   std::string path;      // am | direct: the path the windows ran (from the ranks)
   std::string progress;  // async | calls | sync_only
+  std::string protocol;  // am packet protocol: fewest | ch3 ("" in reports from before it)
   double duration_s = 0;
   std::map<std::string, std::string> options;  // script options in effect
   std::vector<std::string> tags;

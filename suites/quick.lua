@@ -29,6 +29,8 @@ return {
     "passive/lock_self.lua",
     { script = "passive/shared_locks_concurrent.lua", ranks = {3} },
     { script = "passive/exclusive_lock_counter.lua", ranks = {4}, options = { iterations = {100} } },
+    { script = "passive/lock_contention.lua", options = { lock = {"exclusive"}, reps = {100} } },
+    { script = "passive/lock_hold_budget.lua", paths = {"am"} },
     { script = "passive/lock_all_flush.lua", ranks = {4} },
     { script = "passive/switch_sync_modes.lua", ranks = {3} },
 
@@ -52,6 +54,7 @@ return {
 
     "progress/start_recv_complete.lua",
     { script = "progress/start_recv_complete.lua", progress = {"sync_only"}, paths = {"am"},
+      protocols = {"ch3"},  -- certain under ch3 only (suites/conformance.lua)
       expect = "deadlock", timeout = 2 },
     { script = "progress/start_recv_complete_twin.lua", paths = {"am"}, timeout = 2 },
     { script = "progress/passive_target_computing.lua", options = { compute_s = {0.5} } },

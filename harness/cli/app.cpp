@@ -20,6 +20,9 @@ void add_matrix_options(CLI::App* cmd, suite::Overrides& o, std::vector<std::str
   cmd->add_option("--progress", o.progress, "Progress mode: async, calls, sync_only")
       ->transform([](std::string v) { return suite::canonical_progress(v); }, "", "")
       ->check(CLI::IsMember(suite::progress_modes()));
+  cmd->add_option("--protocol", o.protocol,
+                  "am packet protocol: fewest (default, fewest messages) or ch3 (the seed's)")
+      ->check(CLI::IsMember(suite::protocol_names()));
   cmd->add_option("--provider", o.provider, "libfabric provider (fabric backend)");
   cmd->add_option("-o,--option", options, "Script option name=value (repeatable)");
   cmd->add_option("--filter", o.filter, "Only cases whose id contains this text");

@@ -17,6 +17,7 @@ nlohmann::json options_json(const RunArgs& a) {
   if (o.backend) j["backend"] = *o.backend;
   if (o.path) j["path"] = *o.path;
   if (o.progress) j["progress"] = *o.progress;
+  if (o.protocol) j["protocol"] = *o.protocol;
   if (o.provider) j["provider"] = *o.provider;
   if (o.timeout_s) j["timeout_s"] = *o.timeout_s;
   if (o.eager_limit) j["eager_limit"] = *o.eager_limit;

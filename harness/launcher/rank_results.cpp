@@ -30,6 +30,7 @@ reports::CaseResult base_result(const suite::CaseSpec& spec) {
   r.provider = spec.provider;
   r.path = spec.path;
   r.progress = spec.progress;
+  r.protocol = spec.protocol;
   r.options = spec.options;
   r.tags = spec.tags;
   return r;

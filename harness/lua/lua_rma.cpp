@@ -162,6 +162,12 @@ void push_counters(lua_State* L, const rma::Counters& c) {
     lua_setfield(L, -2, k.c_str());
   }
   lua_setfield(L, -2, "transport");
+  lua_newtable(L);
+  for (const auto& [k, v] : c.protocol) {
+    lua_pushinteger(L, static_cast<lua_Integer>(v));
+    lua_setfield(L, -2, k.c_str());
+  }
+  lua_setfield(L, -2, "protocol");
 }
 
 namespace {
@@ -316,6 +322,8 @@ void open_rma(lua_State* L, RankContext& ctx) {
   lua_setfield(L, -2, "path");
   lua_pushstring(L, ctx.progress.c_str());
   lua_setfield(L, -2, "progress");
+  lua_pushstring(L, ctx.protocol.c_str());
+  lua_setfield(L, -2, "protocol");
   lua_pushinteger(L, static_cast<lua_Integer>(ctx.impl->eager_limit()));
   lua_setfield(L, -2, "eager_limit");
   open_window(L, ctx);

@@ -29,6 +29,7 @@ class RankContext {
  public:
   impl::Implementation* impl = nullptr;  // null in the parent's descriptive state
   std::string backend, path, progress;    // as the case names them
+  std::string protocol = "fewest";       // am packet protocol the case runs: fewest | ch3
 
   std::vector<ExpectFailure> failures;
   std::map<std::string, double> metrics;

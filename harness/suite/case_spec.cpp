@@ -8,6 +8,7 @@ std::string make_case_id(const CaseSpec& c) {
   if (!c.provider.empty()) id += ":" + c.provider;
   id += "," + c.path + ",np=" + std::to_string(c.ranks);
   if (c.progress != "async") id += ",progress=" + c.progress;
+  if (c.protocol_in_id) id += ",protocol=" + c.protocol;
   for (const auto& [k, v] : c.options) id += "," + k + "=" + v;
   return id + "]";
 }
@@ -21,6 +22,7 @@ nlohmann::json to_json(const CaseSpec& c) {
           {"backend", c.backend},
           {"path", c.path},
           {"progress", c.progress},
+          {"protocol", c.protocol},
           {"provider", c.provider},
           {"options", c.options},
           {"expected", c.expected},
@@ -43,6 +45,7 @@ CaseSpec case_from_json(const nlohmann::json& j) {
   c.backend = j.at("backend");
   c.path = j.at("path");
   c.progress = j.at("progress");
+  c.protocol = j.value("protocol", "fewest");
   c.provider = j.at("provider");
   c.options = j.at("options").get<std::map<std::string, std::string>>();
   c.expected = j.at("expected");

@@ -2,7 +2,9 @@
 // progress mode and option values. The parent expands scripts and suites into CaseSpecs and
 // sends each rank its spec as JSON; the case id is stable across runs and report formats:
 //
-//   suite/script[backend,path,np=N,progress=P,k=v]    (progress only when not async)
+//   suite/script[backend,path,np=N,progress=P,protocol=X,k=v]
+//
+// progress only when not async; protocol only when the case's entry runs more than one.
 #pragma once
 
 #include <map>
@@ -22,6 +24,8 @@ struct CaseSpec {
   std::string backend = "shm";
   std::string path = "am";
   std::string progress = "async";
+  std::string protocol = "fewest";  // am packet protocol: fewest | ch3
+  bool protocol_in_id = false;      // the entry runs both protocols: the id says which
   std::string provider;       // fabric provider, "" for the default
   std::map<std::string, std::string> options;  // values as given; typed by the script
   std::string expected = "pass";               // "pass" or "deadlock"

@@ -131,7 +131,7 @@ std::vector<Exclusion> read_exclusions(const fs::path& file) {
 // case that does not allow the value asked for is left out). One inherited from the suite
 // is a default: the command line replaces it.
 struct Pinned {
-  bool backends = false, paths = false, progress = false, ranks = false;
+  bool backends = false, paths = false, progress = false, ranks = false, protocols = false;
 };
 
 class Expander {
@@ -164,20 +164,24 @@ class Expander {
            std::vector<std::string> progress, std::vector<int> ranks,
            const std::map<std::string, std::vector<std::string>>& option_lists,
            const std::string& expect, double timeout, const std::vector<std::string>& tags,
-           const std::string& where, Pinned pinned = {}) {
+           const std::string& where, Pinned pinned = {},
+           std::vector<std::string> protocols = {}) {
     const ScriptInfo& info = script(script_path);
     for (auto& p : progress) p = canonical_progress(p);
     // An entry whose matrix a command-line setting replaced (rather than narrowed) yields to
     // an entry that names that value itself: `--progress sync_only` turns a plain entry into
     // the same case as the entry written for sync_only, whose expectation is the one meant.
     const bool replaced = (o_.backend && !pinned.backends) || (o_.path && !pinned.paths) ||
-                          (o_.progress && !pinned.progress) || (o_.ranks && !pinned.ranks);
+                          (o_.progress && !pinned.progress) || (o_.ranks && !pinned.ranks) ||
+                          (o_.protocol && !pinned.protocols);
     if (!narrow(backends, pinned.backends, o_.backend) || !narrow(paths, pinned.paths, o_.path) ||
-        !narrow(progress, pinned.progress, o_.progress) || !narrow(ranks, pinned.ranks, o_.ranks))
+        !narrow(progress, pinned.progress, o_.progress) || !narrow(ranks, pinned.ranks, o_.ranks) ||
+        !narrow(protocols, pinned.protocols, o_.protocol))
       return;
     if (backends.empty()) backends = {"shm"};
     if (paths.empty()) paths = {"am"};
     if (progress.empty()) progress = {"async"};
+    if (protocols.empty()) protocols = {"fewest"};
     if (ranks.empty()) ranks = {info.ranks};
     const auto as_set = [](const std::vector<std::string>& v) {
       return std::set<std::string>(v.begin(), v.end());
@@ -185,6 +189,7 @@ class Expander {
     check_values(backends, as_set(backend_names()), "backend", where);
     check_values(paths, as_set(path_names()), "path", where);
     check_values(progress, as_set(progress_modes()), "progress mode", where);
+    check_values(protocols, as_set(protocol_names()), "protocol", where);
 
     // Option values: the suite's lists, narrowed by -o for options this script declares.
     std::map<std::string, std::vector<std::string>> opts = option_lists;
@@ -220,6 +225,7 @@ class Expander {
     for (const auto& b : backends)
       for (const auto& p : paths)
         for (const auto& pr : progress)
+          for (const auto& proto : protocols)
           for (int n : ranks)
             for (const auto& combo : combos) {
               CaseSpec c;
@@ -230,6 +236,8 @@ class Expander {
               c.backend = b;
               c.path = p;
               c.progress = pr;
+              c.protocol = proto;
+              c.protocol_in_id = protocols.size() > 1;
               c.provider = o_.provider.value_or("");
               c.options = combo;
               c.expected = expect.empty() ? info.expect : expect;
@@ -333,6 +341,15 @@ const std::vector<std::string>& path_names() {
   return paths;
 }
 
+const std::vector<std::string>& protocol_names() {
+  static const std::vector<std::string> protocols = [] {
+    std::vector<std::string> v;
+    for (auto n : rma::protocol_names()) v.emplace_back(n);
+    return v;
+  }();
+  return protocols;
+}
+
 const std::vector<std::string>& backend_names() {
   static const std::vector<std::string> backends = [] {
     std::vector<std::string> v;
@@ -371,8 +388,8 @@ Expansion expand(const std::string& input, const Overrides& o) {
   const int t = lua_gettop(L);
   const fs::path dir = fs::path(input).parent_path();
   check_keys(L, t,
-             {"name", "scripts_dir", "timeout", "backends", "paths", "progress", "ranks",
-              "exclude", "cases"},
+             {"name", "scripts_dir", "timeout", "backends", "paths", "progress", "protocols",
+              "ranks", "exclude", "cases"},
              input);
   lua_getfield(L, t, "name");
   out.suite = lua_isstring(L, -1) ? lua_tostring(L, -1) : fs::path(input).stem().string();
@@ -384,6 +401,7 @@ Expansion expand(const std::string& input, const Overrides& o) {
   const auto d_backends = string_list(L, t, "backends", input);
   const auto d_paths = string_list(L, t, "paths", input);
   const auto d_progress = string_list(L, t, "progress", input);
+  const auto d_protocols = string_list(L, t, "protocols", input);
   const auto d_ranks = string_list(L, t, "ranks", input);
   const double d_timeout = number_field(L, t, "timeout", input).value_or(60);
 
@@ -412,15 +430,15 @@ Expansion expand(const std::string& input, const Overrides& o) {
     stem.replace_extension();
 
     std::vector<std::string> backends = d_backends, paths = d_paths, progress = d_progress,
-                             ranks = d_ranks, tags;
+                             ranks = d_ranks, protocols = d_protocols, tags;
     std::map<std::string, std::vector<std::string>> options;
     std::string expect;
     double timeout = d_timeout;
     Pinned pinned;
     if (lua_istable(L, c)) {
       check_keys(L, c,
-                 {"script", "backends", "paths", "progress", "ranks", "tags", "expect",
-                  "timeout", "options"},
+                 {"script", "backends", "paths", "progress", "protocols", "ranks", "tags",
+                  "expect", "timeout", "options"},
                  where);
       if (auto v = string_list(L, c, "backends", where); !v.empty())
         backends = v, pinned.backends = true;
@@ -428,6 +446,8 @@ Expansion expand(const std::string& input, const Overrides& o) {
       if (auto v = string_list(L, c, "progress", where); !v.empty())
         progress = v, pinned.progress = true;
       if (auto v = string_list(L, c, "ranks", where); !v.empty()) ranks = v, pinned.ranks = true;
+      if (auto v = string_list(L, c, "protocols", where); !v.empty())
+        protocols = v, pinned.protocols = true;
       tags = string_list(L, c, "tags", where);
       if (auto v = string_list(L, c, "expect", where); !v.empty()) expect = v[0];
       if (auto v = number_field(L, c, "timeout", where)) timeout = *v;
@@ -446,7 +466,7 @@ Expansion expand(const std::string& input, const Overrides& o) {
     if (!expect.empty() && expect != "pass" && expect != "deadlock")
       throw UsageError(where + ": `expect` must be \"pass\" or \"deadlock\"");
     ex.add(script_path.string(), stem.generic_string(), backends, paths, progress,
-           int_list(ranks, where), options, expect, timeout, tags, where, pinned);
+           int_list(ranks, where), options, expect, timeout, tags, where, pinned, protocols);
     lua_pop(L, 1);
   }
   lua_pop(L, 1);

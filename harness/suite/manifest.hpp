@@ -25,6 +25,7 @@ struct Overrides {
   std::optional<std::string> backend;
   std::optional<std::string> path;
   std::optional<std::string> progress;
+  std::optional<std::string> protocol;
   std::optional<std::string> provider;
   std::optional<double> timeout_s;
   std::optional<std::size_t> eager_limit;
@@ -47,6 +48,7 @@ const std::vector<std::string>& progress_modes();
 // The window paths and the backends this build has, as the implementation names them.
 const std::vector<std::string>& path_names();
 const std::vector<std::string>& backend_names();
+const std::vector<std::string>& protocol_names();  // the am protocols
 // The canonical spelling of a progress mode; "sync-only", the old spelling that users'
 // scripts and manifests may hold, is still accepted and becomes "sync_only".
 std::string canonical_progress(const std::string& mode);

@@ -60,5 +60,25 @@ TEST(Manifest, ProgressOldSpellingIsAcceptedAndNormalised) {
   EXPECT_EQ(canonical_progress("calls"), "calls");
 }
 
+TEST(Manifest, AnEntryRunningBothProtocolsSaysWhichInItsIds) {
+  const auto p = manifest("proto", "return { name = \"s\", cases = { \"one.lua\", { script = \"one.lua\", ranks = {3}, protocols = {\"fewest\", \"ch3\"} } } }\n");
+  const Expansion ex = expand(p, {});
+  ASSERT_EQ(ex.cases.size(), 3u);
+  EXPECT_EQ(ex.cases[0].id, "s/one[shm,am,np=2]");
+  EXPECT_EQ(ex.cases[0].protocol, "fewest");
+  EXPECT_EQ(ex.cases[1].id, "s/one[shm,am,np=3,protocol=fewest]");
+  EXPECT_EQ(ex.cases[2].id, "s/one[shm,am,np=3,protocol=ch3]");
+  EXPECT_EQ(ex.cases[2].protocol, "ch3");
+  // --protocol narrows: one protocol per entry, so the ids no longer say it.
+  Overrides o;
+  o.protocol = "ch3";
+  const Expansion narrowed = expand(p, o);
+  ASSERT_EQ(narrowed.cases.size(), 2u);
+  EXPECT_EQ(narrowed.cases[1].id, "s/one[shm,am,np=3]");
+  EXPECT_EQ(narrowed.cases[1].protocol, "ch3");
+  const auto bad = manifest("proto_bad", "return { name = \"s\", cases = { { script = \"one.lua\", protocols = {\"mpich\"} } } }\n");
+  EXPECT_NE(rejection(bad).find("protocol"), std::string::npos) << rejection(bad);
+}
+
 }  // namespace
 }  // namespace harness::suite

@@ -21,6 +21,7 @@ local function cases(dtype)
   return { {1, 2, 3}, {hi, lo, hi - 1}, {lo, hi, 7}, {0, 85, 51} }
 end
 
+local counts = require("counts")    -- per-op header size (lib/)
 local atomics = require("atomics")  -- options, the two forms, messages (lib/)
 
 return {
@@ -28,7 +29,7 @@ return {
   options = atomics.options("form", "sync"),
   setup = function(ctx)
     atomics.check_form("compare_and_swap")
-    ctx.slots, ctx.cas = {}, 0
+    ctx.slots, ctx.cas, ctx.held = {}, 0, 0
     local off = 0
     for _, dtype in ipairs(INTS) do
       local es = rma.buffer(1, dtype):bytes()
@@ -38,6 +39,7 @@ return {
                                       b = c[3], res = rma.buffer(3, dtype) }
         off = off + 8
         ctx.cas = ctx.cas + 3
+        ctx.held = ctx.held + 3 * (counts.HEADER + 2 * es)
       end
     end
     ctx.win = rma.window{ size = off }
@@ -71,5 +73,6 @@ return {
     end
   end,
   teardown = function(ctx) ctx.win:free() end,
-  messages = function(ctx) return atomics.fetch_messages("compare_and_swap", ctx.cas) end,
+  messages = function(ctx) return atomics.fetch_messages("compare_and_swap", ctx.cas,
+                                                                 ctx.held) end,
 }

@@ -9,6 +9,7 @@
 -- the first carrying the lock, then the unlock packet; buffer form n·(2M + 2) under lock or
 -- lock_all (request, grant, M fetches, M replies), 2nM + E(n) under fence, n·(2M + 1)
 -- under pscw.
+local counts = require("counts")    -- per-op header size (lib/)
 local atomics = require("atomics")  -- operand pairs, slot layout, messages (lib/)
 
 return {
@@ -17,10 +18,11 @@ return {
   setup = function(ctx)
     atomics.check_form("fetch_and_op")
     ctx.slots, ctx.win = atomics.window(true)
-    ctx.fetches = 0
+    ctx.fetches, ctx.held = 0, 0
     for _, s in ipairs(ctx.slots) do
       s.r1, s.r2 = rma.buffer(#s.pairs, s.dtype), rma.buffer(#s.pairs, s.dtype)
       ctx.fetches = ctx.fetches + 2 * #s.pairs
+      ctx.held = ctx.held + 2 * #s.pairs * (counts.HEADER + s.es)
     end
   end,
   run = function(ctx)
@@ -50,5 +52,5 @@ return {
     end
   end,
   teardown = function(ctx) ctx.win:free() end,
-  messages = function(ctx) return atomics.fetch_messages("fetch_and_op", ctx.fetches) end,
+  messages = function(ctx) return atomics.fetch_messages("fetch_and_op", ctx.fetches, ctx.held) end,
 }

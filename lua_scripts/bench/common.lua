@@ -1,5 +1,7 @@
 -- Shared by the benchmark patterns: windows of every flavor, the op under test, and what
 -- each synchronization mode costs in messages on the am path (docs/message-counts.md).
+local counts = require("counts")  -- protocol, hold budget (lib/)
+
 local M = {}
 
 -- A window of `bytes` at rank 1 (every rank makes one, collectively), as `flavor` says.
@@ -86,14 +88,22 @@ function M.am_messages(op, sync, bytes, n)
                    or op == "compare_and_swap"
   local rndv = not eager and op ~= "get"  -- a large op's data waits for a cts
   local per_op = 1 + (fetching and 1 or 0) + (rndv and 1 or 0)
+  -- fewest: the epoch's ops go ahead of the grant or post when the target may hold them
+  local sent = (eager and op ~= "get" and op ~= "fetch_and_op" and op ~= "compare_and_swap")
+               and bytes or (op == "fetch_and_op" and 8 or op == "compare_and_swap" and 16 or 0)
+  local fits = n * (counts.HEADER + sent) <= counts.HOLD_BUDGET
+  local fewest = counts.protocol() == "fewest"
   if sync == "lock" or sync == "lock_all" then
-    if n == 1 and not rndv then return per_op + (fetching and 0 or 1) end  -- lock rides along
+    if (n == 1 and not rndv) or (fewest and fits) then                     -- lock rides along
+      return n * per_op + (fetching and 0 or 1)
+    end
     return 2 + n * per_op + (fetching and 0 or 1)                          -- request, grant, ack
   elseif sync == "flush" then
     return n * per_op + (fetching and 0 or 1)
   elseif sync == "flush_local" then
     return n * per_op
   elseif sync == "pscw" then
+    if fewest then return n * per_op + (fits and 0 or 2) end  -- or ask, post
     return 1 + n * per_op          -- post; the last op carries done
   elseif sync == "fence" then
     return 2 + n * per_op          -- the closing fence's exchange (two ranks)

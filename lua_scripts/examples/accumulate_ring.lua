@@ -5,6 +5,8 @@
 -- computed), and the message count the am protocol defines — the accumulate carries the
 -- lock request and the unlock, its ack grants, completes and releases: 2 per rank (5 above
 -- the eager limit, where it goes by rendezvous).
+local counts = require("counts")  -- docs/message-counts.md
+
 return {
   ranks = 4,
   options = {
@@ -36,8 +38,8 @@ return {
     if 8 * rma.opt.count <= rma.eager_limit then
       return { total = 2 * n, accumulate = n, ack = n }
     end
-    -- Above the eager limit the accumulate goes by rendezvous and cannot carry the lock:
-    -- lock, grant, accumulate, cts, ack.
-    return { total = 5 * n, lock = n, lock_granted = n, accumulate = n, cts = n, ack = n }
+    -- Above the eager limit the accumulate goes by rendezvous: under ch3 it cannot carry the
+    -- lock (lock, grant, accumulate, cts, ack); under fewest it does, the cts is the grant.
+    return counts.with_epoch({ accumulate = n, cts = n, ack = n }, "lock", n)
   end,
 }

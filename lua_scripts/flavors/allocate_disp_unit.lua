@@ -12,6 +12,8 @@ local function unit_of(r)
   return tonumber(u)
 end
 
+local counts = require("counts")  -- docs/message-counts.md
+
 return {
   ranks = 2,
   options = { disp_unit = {"8, 4, 1 or mixed", "8"} },
@@ -41,6 +43,6 @@ return {
   messages = function()
     local n = rma.size
     if n == 1 then return { total = 0 } end
-    return { total = 5 * n, lock = n, lock_granted = n, put = 2 * n, ack = n }
+    return counts.with_epoch({ put = 2 * n, ack = n }, "lock", n)
   end,
 }

@@ -11,7 +11,8 @@
 -- and a done per rank for pscw.
 local SENTINEL = 0x5A
 
-local exchange = require("counts").fence_exchange  -- E(n), docs/message-counts.md
+local counts = require("counts")  -- docs/message-counts.md
+local exchange = counts.fence_exchange  -- E(n)
 
 return {
   ranks = 2,
@@ -74,7 +75,7 @@ return {
   messages = function()
     local n, sync = rma.size, rma.opt.sync
     if sync == "fence" then return { total = exchange(n), fence_count = exchange(n) } end
-    if sync == "pscw" and n > 1 then return { total = 2 * n, post = n, done = n } end
+    if sync == "pscw" and n > 1 then return counts.with_epoch({ done = n }, "pscw", n) end
     return { total = 0 }
   end,
 }

@@ -124,8 +124,9 @@ end
 -- Messages (am) of M fetching ops per rank (`packet`: fetch_and_op or compare_and_swap),
 -- each to the right neighbour and each with its reply, in the epoch rma.opt.sync names.
 -- form=value: each op completes at once; the first carries the lock request and the epoch
--- ends with an unlock packet, n·(2M + 1). form=buffer: as any op in that epoch.
-function atomics.fetch_messages(packet, m)
+-- ends with an unlock packet, n·(2M + 1). form=buffer: as any op in that epoch, `held` the
+-- bytes a target would hold for each origin's epoch (counts.lock_request).
+function atomics.fetch_messages(packet, m, held)
   local n = rma.size
   if n == 1 then return { total = 0 } end
   local by = { [packet] = n * m, [packet .. "_resp"] = n * m }
@@ -134,7 +135,7 @@ function atomics.fetch_messages(packet, m)
     by.total = n * (2 * m + 1)
     return by
   end
-  return counts.with_epoch(by, rma.opt.sync, n)
+  return counts.with_epoch(by, rma.opt.sync, n, held)
 end
 
 -- The run hook of the op × dtype patterns: one ring epoch of the kind rma.opt.sync names

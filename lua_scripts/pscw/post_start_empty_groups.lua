@@ -6,6 +6,8 @@
 -- the count is odd, and every rank in a second epoch — runs the same calls with empty
 -- groups. Messages (am): a post and a put (carrying the done) per pair; the empty epochs
 -- add nothing.
+local counts = require("counts")  -- docs/message-counts.md
+
 return {
   ranks = 3,
   setup = function(ctx)
@@ -42,6 +44,6 @@ return {
   teardown = function(ctx) ctx.win:free() end,
   messages = function()
     local pairs = rma.size // 2
-    return { total = 2 * pairs, post = pairs, put = pairs }
+    return counts.with_epoch({ put = pairs }, "pscw", pairs)
   end,
 }

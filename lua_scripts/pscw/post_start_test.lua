@@ -6,6 +6,8 @@
 -- implementation whose test returned true at once, or blocked, would fail or hang). Over
 -- `epochs` epochs, each polled to completion; every rank but 0 is an origin. Messages (am):
 -- per epoch and origin, the post and the put that carries the done.
+local counts = require("counts")  -- docs/message-counts.md
+
 return {
   ranks = 2,
   options = { epochs = {"exposure epochs, each ended by test", 3} },
@@ -52,6 +54,6 @@ return {
   teardown = function(ctx) ctx.win:free() end,
   messages = function()
     local n = rma.size - 1
-    return { total = 2 * n * rma.opt.epochs, post = n * rma.opt.epochs, put = n * rma.opt.epochs }
+    return counts.with_epoch({ put = n * rma.opt.epochs }, "pscw", n * rma.opt.epochs)
   end,
 }

@@ -2,6 +2,7 @@
 // closing of passive-target epochs (unlock, flush, flush_local and their _all forms),
 // post/start/complete/wait, and fence.
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "am/am_win.hpp"
@@ -80,6 +81,32 @@ bool AmWin::piggyback_ok(int t) const {
   return T.queue.size() == 1 && !goes_by_rendezvous(T.queue.front()->op, w_.rt.eager_limit());
 }
 
+// Under the fewest protocol a lock epoch's ops go ahead of the grant when what the target
+// would hold for them fits the window's hold_budget: per op its 48-byte header plus its eager
+// data (a rendezvous op's data waits for the cts, which comes after the grant).
+bool AmWin::fits_hold_budget(int t) const { return held_bytes(t) <= w_.info.hold_budget; }
+
+std::size_t AmWin::held_bytes(int t) const {
+  if (w_.info.protocol != Protocol::fewest || core::fault(core::Fault::no_singleton))
+    return SIZE_MAX;
+  const std::size_t eager = w_.rt.eager_limit();
+  std::size_t held = 0;
+  for (const AmOp* o : t_[static_cast<std::size_t>(t)].queue) {
+    held += sizeof(progress::PacketHeader);
+    const core::RmaOp& op = o->op;
+    if (goes_by_rendezvous(op, eager)) continue;
+    switch (op.kind) {
+      case PacketType::put:
+      case PacketType::accumulate: held += op.bytes(); break;
+      case PacketType::get_accumulate: held += op.op == Op::no_op ? 0 : op.bytes(); break;
+      case PacketType::fetch_and_op: held += size_of(op.dtype); break;
+      case PacketType::compare_and_swap: held += 2 * size_of(op.dtype); break;
+      default: break;
+    }
+  }
+  return held;
+}
+
 Status AmWin::enqueue(core::Call& c, core::RmaOp& op) {
   if (op.target == me_) return apply_local(c, op);
   AmOp* a = new_op(op);
@@ -133,7 +160,7 @@ Status AmWin::apply_local(core::Call& c, core::RmaOp& op) {
 }
 
 Status AmWin::acquire_self_lock(core::Call& c, LockType type) {
-  if (locks_.request(LockRequest{me_, type, nullptr})) {
+  if (locks_.request(LockRequest{me_, type, {}})) {
     self_lock_held_ = true;
     return Status::ok();
   }
@@ -143,7 +170,7 @@ Status AmWin::acquire_self_lock(core::Call& c, LockType type) {
 // --- issuing --------------------------------------------------------------------------------
 
 void AmWin::issue_batch(int t, std::uint16_t first_flags, std::uint16_t last_flags,
-                        std::uint32_t seq) {
+                        std::uint32_t seq, std::uint16_t every_flags) {
   AmTarget& T = t_[static_cast<std::size_t>(t)];
   // Gets go last: the reply to the last one is then the acknowledgement. MPI leaves ops of
   // one epoch unordered (accumulates aside, and get is not one), so this is allowed.
@@ -155,6 +182,7 @@ void AmWin::issue_batch(int t, std::uint16_t first_flags, std::uint16_t last_fla
   T.batch_first_flags = first_flags;
   T.batch_last_flags = last_flags;
   T.batch_seq = seq;
+  T.batch_every_flags = every_flags;
   pump(t);
 }
 
@@ -163,7 +191,7 @@ void AmWin::pump(int t) {
   while (!T.batch.empty() && !T.blocked_on_cts) {
     AmOp* op = T.batch.front();
     T.batch.pop_front();
-    std::uint16_t flags = T.batch_first_flags;
+    auto flags = static_cast<std::uint16_t>(T.batch_first_flags | T.batch_every_flags);
     T.batch_first_flags = 0;
     if (T.batch.empty()) flags |= T.batch_last_flags;
     send_op(t, op, flags, T.batch_seq);
@@ -308,8 +336,11 @@ bool AmWin::advance(int t, Closing mode) {
             type == LockType::shared ? progress::flag_lock_shared : progress::flag_lock_exclusive;
         T.lock_type = type;
         T.lock = Lock::requested;
-        if (piggyback_ok(t)) {
-          // The singleton op carries the lock request; its reply (or ack) is the grant.
+        if (fits_hold_budget(t) || piggyback_ok(t)) {
+          // ch3: the singleton op carries the lock request; its reply (or ack) is the grant.
+          // fewest: the whole batch goes, the first op carrying the request; the target
+          // holds what arrives before the grant and applies it, in order, at the grant.
+          e_.count_epoch(true);
           issue_batch(t, lock_flag,
                       mode == Closing::unlock ? progress::flag_unlock | progress::flag_ack_req
                                               : progress::flag_ack_req,
@@ -317,6 +348,7 @@ bool AmWin::advance(int t, Closing mode) {
           T.phase = Phase::issued;
           break;
         }
+        e_.count_epoch(false);
         send_control(t, PacketType::lock, lock_flag);
         T.phase = Phase::await_grant;
         break;
@@ -408,14 +440,47 @@ Result<bool> AmWin::request_test(core::Call&, core::RequestState& req) {
 
 // --- active target: post/start/complete/wait ------------------------------------------------
 
+// ch3: post sends each origin a zero-byte post. fewest: it sends nothing; it opens what the
+// origins sent ahead of it (held until now) and answers an origin that asked for it.
 Status AmWin::post(core::Call&, std::span<const int> group, unsigned asserts) {
   done_received_ = 0;
   if (asserts & assert_nocheck) return Status::ok();  // the origins do not wait for posts
+  const bool fewest = w_.info.protocol == Protocol::fewest;
   for (int r : group) {
-    if (r == me_) ++t_[static_cast<std::size_t>(me_)].posts_received;
-    else send_control(r, PacketType::post);
+    AmTarget& T = t_[static_cast<std::size_t>(r)];
+    if (r == me_) {
+      ++T.posts_received;
+    } else if (!fewest) {
+      send_control(r, PacketType::post);
+    } else {
+      ++T.posts_made;
+      if (T.post_asked && T.post_asked <= T.posts_made) {
+        T.post_asked = 0;
+        send_control(r, PacketType::post);
+      }
+      release_held_pscw(r);
+    }
   }
   return Status::ok();
+}
+
+// What `origin` sent for access epochs this target has now posted, applied in arrival order
+// (an origin sends its epochs in order, so the due packets are at the front).
+void AmWin::release_held_pscw(int origin) {
+  AmTarget& T = t_[static_cast<std::size_t>(origin)];
+  while (!T.held_pscw.empty() && T.held_pscw.front().header.seq <= T.posts_made) {
+    HeldPacket p = std::move(T.held_pscw.front());
+    T.held_pscw.pop_front();
+    on_packet(origin, p.header, p.payload);
+  }
+}
+
+// The ops of access epoch `seq` to `t` (or a lone done), each tagged with the epoch.
+void AmWin::issue_pscw(int t, std::uint32_t seq) {
+  if (!t_[static_cast<std::size_t>(t)].queue.empty())
+    issue_batch(t, 0, progress::flag_done, seq, progress::flag_pscw);
+  else
+    send_control(t, PacketType::done, progress::flag_pscw, seq);
 }
 
 Status AmWin::start(core::Call&, std::span<const int>, unsigned) { return Status::ok(); }
@@ -423,12 +488,39 @@ Status AmWin::start(core::Call&, std::span<const int>, unsigned) { return Status
 Status AmWin::complete(core::Call& c) {
   const std::vector<int> group = w_.epochs.start_group();
   const bool nocheck = w_.epochs.start_nocheck();
+  const bool fewest = w_.info.protocol == Protocol::fewest;
   using Phase = AmTarget::Phase;
   for (int r : group) t_[static_cast<std::size_t>(r)].phase = Phase::begin;
   Status s = wait_for(c, "complete: post from each target, ops sent", -2, [&] {
     bool all = true;
     for (int r : group) {
       AmTarget& T = t_[static_cast<std::size_t>(r)];
+      if (T.phase == Phase::begin && fewest && !nocheck && r != me_) {
+        // The ops go ahead of the post when the target may hold them; else ask for the post.
+        // Epochs sent ahead that no post has confirmed yet count too: an origin may run
+        // ahead of a slow target by at most hold_budget bytes.
+        const std::uint32_t seq = ++T.access_epochs;
+        const std::size_t bytes = held_bytes(r);
+        if (bytes <= w_.info.hold_budget && T.unconfirmed <= w_.info.hold_budget - bytes) {
+          T.unconfirmed += bytes;
+          e_.count_epoch(true);
+          issue_pscw(r, seq);
+          T.phase = Phase::issued;
+        } else {
+          e_.count_epoch(false);
+          send_control(r, PacketType::post, progress::flag_pscw, seq);
+          T.phase = Phase::await_grant;
+        }
+      }
+      if (T.phase == Phase::await_grant) {
+        if (T.posts_received == T.posts_consumed) {
+          all = false;
+          continue;
+        }
+        ++T.posts_consumed;
+        issue_pscw(r, T.access_epochs);
+        T.phase = Phase::issued;
+      }
       if (T.phase == Phase::begin) {
         if (!nocheck && T.posts_received == T.posts_consumed) {
           all = false;

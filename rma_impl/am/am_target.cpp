@@ -78,12 +78,18 @@ void AmWin::stream_reply(int src, const progress::PacketHeader& h, progress::Pac
 
 void AmWin::on_packet(int src, const progress::PacketHeader& h,
                       std::span<const std::byte> payload) {
+  if (hold_if_waiting(src, h, payload)) return;
   AmTarget& T = t_[static_cast<std::size_t>(src)];
+  if ((h.flags & progress::flag_pscw) && h.type != PacketType::post && h.seq > T.posts_made) {
+    // fewest PSCW: ahead of this target's post for that epoch; applied when it posts.
+    T.held_pscw.push_back(HeldPacket{h, {payload.begin(), payload.end()}});
+    return;
+  }
   switch (h.type) {
     case PacketType::lock: {
       const LockType type =
           (h.flags & progress::flag_lock_shared) ? LockType::shared : LockType::exclusive;
-      LockRequest r{src, type, nullptr};
+      LockRequest r{src, type, {}};
       if (locks_.request(std::move(r))) grant(r);
       return;
     }
@@ -113,7 +119,13 @@ void AmWin::on_packet(int src, const progress::PacketHeader& h,
       }
       return;
     case PacketType::post:
+      if (h.flags & progress::flag_pscw) {  // an origin asks for the post of its epoch h.seq
+        if (T.posts_made >= h.seq) send_control(src, PacketType::post);
+        else T.post_asked = h.seq;
+        return;
+      }
       ++T.posts_received;
+      T.unconfirmed = 0;  // posts come in order: every earlier epoch is open there too
       return;
     case PacketType::done:
       ++done_received_;
@@ -141,6 +153,19 @@ void AmWin::on_packet(int src, const progress::PacketHeader& h,
 
 // --- target: locks ----------------------------------------------------------------------------
 
+// While an origin's lock request waits here, what it sends after it on this window (ops,
+// an unlock, a flush: the fewest protocol sends them ahead of the grant) waits with it, in
+// order; the origin keeps it within hold_budget.
+bool AmWin::hold_if_waiting(int src, const progress::PacketHeader& h,
+                            std::span<const std::byte> payload) {
+  const bool op = is_op(h.type);
+  if (!op && h.type != PacketType::unlock && h.type != PacketType::flush) return false;
+  LockRequest* r = locks_.waiting_request(src);
+  if (!r || (op && core::fault(core::Fault::held_op_early))) return false;
+  r->held.push_back(HeldPacket{h, {payload.begin(), payload.end()}});
+  return true;
+}
+
 void AmWin::handle_op(int src, const progress::PacketHeader& h,
                       std::span<const std::byte> payload) {
   if (h.flags & (progress::flag_lock_shared | progress::flag_lock_exclusive)) {
@@ -148,9 +173,8 @@ void AmWin::handle_op(int src, const progress::PacketHeader& h,
     const LockType type =
         (h.flags & progress::flag_lock_shared) ? LockType::shared : LockType::exclusive;
     if (!locks_.try_grant(src, type)) {
-      auto held = std::make_unique<HeldPacket>();
-      held->header = h;
-      held->payload.assign(payload.begin(), payload.end());
+      std::vector<HeldPacket> held;
+      held.push_back(HeldPacket{h, {payload.begin(), payload.end()}});
       locks_.request(LockRequest{src, type, std::move(held)});
       return;
     }
@@ -161,8 +185,11 @@ void AmWin::handle_op(int src, const progress::PacketHeader& h,
 void AmWin::grant(LockRequest& r) {
   if (r.origin == me_) {
     self_lock_held_ = true;
-  } else if (r.op) {
-    execute_op(r.origin, r.op->header, r.op->payload);
+  } else if (!r.held.empty()) {
+    // The op that carried the request first, then what came after it, as if arriving now.
+    execute_op(r.origin, r.held.front().header, r.held.front().payload);
+    for (std::size_t i = 1; i < r.held.size(); ++i)
+      on_packet(r.origin, r.held[i].header, r.held[i].payload);
   } else {
     send_control(r.origin, PacketType::lock_granted);
   }
@@ -331,7 +358,8 @@ void AmWin::on_response(int src, const progress::PacketHeader& h,
   if (it == waiting_.end()) return;
   AmOp* a = it->second;
   AmTarget& T = t_[static_cast<std::size_t>(src)];
-  if (T.lock == AmTarget::Lock::requested && T.lock_op_cookie == h.cookie) {
+  // A reply to any op sent after the lock request means the grant (held ops apply after it).
+  if (T.lock == AmTarget::Lock::requested && T.lock_op_cookie) {
     T.lock = AmTarget::Lock::granted;
     T.lock_op_cookie = 0;
   }

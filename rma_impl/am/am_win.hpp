@@ -70,6 +70,15 @@ struct AmTarget {
   std::uint32_t unacked = 0;         // ops issued with no completion asked for since
   std::uint32_t posts_received = 0;  // PSCW: posts from this target
   std::uint32_t posts_consumed = 0;
+  std::uint16_t batch_every_flags = 0;  // flags every op of the batch carries (flag_pscw)
+  // fewest PSCW, as origin: access epochs to this target so far (the seq its ops carry);
+  // as target: exposure epochs posted to this origin, what it sent ahead of them, and the
+  // epoch it asked a post for (0: none).
+  std::uint32_t access_epochs = 0;
+  std::size_t unconfirmed = 0;  // bytes sent ahead of posts since the last post received
+  std::uint32_t posts_made = 0;
+  std::deque<HeldPacket> held_pscw;
+  std::uint32_t post_asked = 0;
 
   // Progress of the current synchronization call on this target.
   enum class Phase : std::uint8_t { idle, begin, await_grant, ready, issued, done };
@@ -118,7 +127,12 @@ class AmWin final : public core::ProtocolWin {
   bool passive() const;
   bool lock_needed(int t) const;
   bool piggyback_ok(int t) const;
-  void issue_batch(int t, std::uint16_t first_flags, std::uint16_t last_flags, std::uint32_t seq);
+  bool fits_hold_budget(int t) const;
+  std::size_t held_bytes(int t) const;  // what the target would hold for t's queue (fewest)
+  void issue_batch(int t, std::uint16_t first_flags, std::uint16_t last_flags, std::uint32_t seq,
+                   std::uint16_t every_flags = 0);
+  void issue_pscw(int t, std::uint32_t seq);
+  void release_held_pscw(int origin);
   void pump(int t);
   void send_op(int t, AmOp* op, std::uint16_t flags, std::uint32_t seq);
   void send_control(int t, PacketType type, std::uint16_t flags = 0, std::uint32_t seq = 0);
@@ -133,6 +147,8 @@ class AmWin final : public core::ProtocolWin {
   void on_local_complete(AmOp* op);
 
   // target
+  bool hold_if_waiting(int src, const progress::PacketHeader& h,
+                       std::span<const std::byte> payload);
   void handle_op(int src, const progress::PacketHeader& h, std::span<const std::byte> payload);
   void execute_op(int src, const progress::PacketHeader& h, std::span<const std::byte> payload);
   void complete_at_target(int src, const progress::PacketHeader& h);

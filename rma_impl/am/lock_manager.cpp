@@ -43,6 +43,12 @@ std::vector<LockRequest> LockManager::release(int origin) {
   return granted;
 }
 
+LockRequest* LockManager::waiting_request(int origin) {
+  for (LockRequest& r : waiting_)
+    if (r.origin == origin) return &r;
+  return nullptr;
+}
+
 bool LockManager::holds(int origin) const {
   return std::any_of(holders_.begin(), holders_.end(),
                      [&](const Holder& h) { return h.origin == origin; });

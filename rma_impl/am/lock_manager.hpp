@@ -4,11 +4,12 @@
 // with nothing) and, for fairness, a request never overtakes one already waiting: a shared
 // request behind a waiting exclusive one waits too. When a holder releases, the head of the
 // FIFO is granted (an exclusive request alone, or every shared request at the head).
-// A request may carry the op that travelled with it (the seed notes' singleton op); the
-// manager keeps it, data included, until the grant and hands it back.
+// A request may carry the ops that travelled with it (the seed notes' singleton op; under the
+// fewest protocol every packet the origin sends ahead of its grant); the manager keeps them,
+// data included, in arrival order until the grant and hands them back.
 //
 //   if (lm.request({origin, LockType::shared})) grant_now(origin);
-//   for (LockRequest& r : lm.release(origin)) grant_now(r.origin /*, r.op */);
+//   for (LockRequest& r : lm.release(origin)) grant_now(r.origin /*, r.held */);
 #pragma once
 
 #include <cstdint>
@@ -22,7 +23,7 @@
 
 namespace rma::am {
 
-// An op packet that waited for its lock, with its payload copied.
+// A packet (an op, an unlock, a flush) that waits for its origin's lock, payload copied.
 struct HeldPacket {
   progress::PacketHeader header;
   std::vector<std::byte> payload;
@@ -31,7 +32,7 @@ struct HeldPacket {
 struct LockRequest {
   int origin = 0;
   LockType type = LockType::exclusive;
-  std::unique_ptr<HeldPacket> op;  // the op that came with the request, if any
+  std::vector<HeldPacket> held;  // what came with the request and after it, in order
 };
 
 class LockManager {
@@ -46,6 +47,8 @@ class LockManager {
   std::vector<LockRequest> release(int origin);
 
   bool holds(int origin) const;
+  // The request `origin` has waiting, or nullptr (what it sends meanwhile is held there).
+  LockRequest* waiting_request(int origin);
   bool idle() const { return holders_.empty() && waiting_.empty(); }
   std::size_t waiting() const { return waiting_.size(); }
   // "exclusive by 2", "shared by 0, 3", "" — for state dumps.

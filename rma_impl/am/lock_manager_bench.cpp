@@ -9,13 +9,13 @@ namespace {
 void BM_LockManagerExclusiveHandoff(benchmark::State& state) {
   // One holder and one waiter: every release grants the waiter, who re-queues.
   rma::am::LockManager lm;
-  lm.request({0, rma::LockType::exclusive, nullptr});
-  lm.request({1, rma::LockType::exclusive, nullptr});
+  lm.request({0, rma::LockType::exclusive, {}});
+  lm.request({1, rma::LockType::exclusive, {}});
   int holder = 0;
   for (auto _ : state) {
     auto granted = lm.release(holder);
     const int next = granted.front().origin;
-    lm.request({holder, rma::LockType::exclusive, nullptr});
+    lm.request({holder, rma::LockType::exclusive, {}});
     holder = next;
   }
 }
@@ -24,7 +24,7 @@ BENCHMARK(BM_LockManagerExclusiveHandoff);
 void BM_LockManagerSharedGrantRelease(benchmark::State& state) {
   rma::am::LockManager lm;
   for (auto _ : state) {
-    lm.request({1, rma::LockType::shared, nullptr});
+    lm.request({1, rma::LockType::shared, {}});
     auto g = lm.release(1);
     benchmark::DoNotOptimize(g);
   }

@@ -5,7 +5,7 @@
 namespace rma::am {
 namespace {
 
-LockRequest req(int origin, LockType t) { return LockRequest{origin, t, nullptr}; }
+LockRequest req(int origin, LockType t) { return LockRequest{origin, t, {}}; }
 
 std::vector<int> origins(const std::vector<LockRequest>& v) {
   std::vector<int> o;
@@ -94,15 +94,24 @@ TEST(LockManager, ReleaseByNonHolderChangesNothing) {
 TEST(LockManager, HeldOpComesBackWithItsGrant) {
   LockManager lm;
   lm.request(req(1, LockType::exclusive));
-  auto held = std::make_unique<HeldPacket>();
-  held->header.type = PacketType::put;
-  held->payload = {std::byte{7}, std::byte{8}};
-  EXPECT_FALSE(lm.request(LockRequest{2, LockType::exclusive, std::move(held)}));
+  HeldPacket held;
+  held.header.type = PacketType::put;
+  held.payload = {std::byte{7}, std::byte{8}};
+  std::vector<HeldPacket> v;
+  v.push_back(std::move(held));
+  EXPECT_FALSE(lm.request(LockRequest{2, LockType::exclusive, std::move(v)}));
+  // What the origin sends while its request waits joins it, in order.
+  ASSERT_NE(lm.waiting_request(2), nullptr);
+  EXPECT_EQ(lm.waiting_request(1), nullptr);
+  lm.waiting_request(2)->held.push_back(HeldPacket{});
+  lm.waiting_request(2)->held.back().header.type = PacketType::unlock;
   auto g = lm.release(1);
   ASSERT_EQ(g.size(), 1u);
-  ASSERT_NE(g[0].op, nullptr);
-  EXPECT_EQ(g[0].op->header.type, PacketType::put);
-  EXPECT_EQ(g[0].op->payload.size(), 2u);
+  ASSERT_EQ(g[0].held.size(), 2u);
+  EXPECT_EQ(g[0].held[0].header.type, PacketType::put);
+  EXPECT_EQ(g[0].held[0].payload.size(), 2u);
+  EXPECT_EQ(g[0].held[1].header.type, PacketType::unlock);
+  EXPECT_EQ(lm.waiting_request(2), nullptr);
 }
 
 }  // namespace

@@ -9,7 +9,7 @@ namespace {
 
 constexpr std::string_view kNames[] = {"none", "put_short", "accumulate_wrong_op",
                                        "grant_ignores_table", "no_singleton", "get_not_last",
-                                       "drop_ack"};
+                                       "drop_ack", "held_op_early"};
 
 Fault read_fault() {
   const char* v = std::getenv("RMA_FAULT");

@@ -7,6 +7,8 @@
 //   no_singleton         the lock request never travels with a single op (counts change)
 //   get_not_last         gets are not moved last (an extra message per lock epoch)
 //   drop_ack             the target never sends acks (origins wait forever)
+//   held_op_early        am fewest protocol: a target applies the ops an origin sends ahead
+//                        of its lock grant at once, instead of holding them to the grant
 //
 // Unset (the normal case), every check below is one load of a constant.
 #pragma once
@@ -18,7 +20,7 @@
 namespace rma::core {
 
 enum class Fault { none, put_short, accumulate_wrong_op, grant_ignores_table, no_singleton,
-                   get_not_last, drop_ack };
+                   get_not_last, drop_ack, held_op_early };
 
 // The fault RMA_FAULT names (read once per process); an unknown name is `none` and says so
 // on stderr.

@@ -42,6 +42,10 @@ constexpr auto kPaths = make_names<Path>(std::pair{Path::am, std::string_view("a
                                          std::pair{Path::direct, std::string_view("direct")},
                                          std::pair{Path::auto_, std::string_view("auto")});
 
+constexpr auto kProtocols =
+    make_names<Protocol>(std::pair{Protocol::fewest, std::string_view("fewest")},
+                         std::pair{Protocol::ch3, std::string_view("ch3")});
+
 constexpr auto kProgress =
     make_names<ProgressMode>(std::pair{ProgressMode::async, std::string_view("async")},
                              std::pair{ProgressMode::calls, std::string_view("calls")},
@@ -116,6 +120,9 @@ std::optional<Flavor> parse_flavor(std::string_view n) { return kFlavors.parse(n
 std::string_view to_string(Path p) { return kPaths.name(p); }
 std::optional<Path> parse_path(std::string_view n) { return kPaths.parse(n); }
 std::vector<std::string_view> path_names() { return kPaths.names(); }
+std::string_view to_string(Protocol p) { return kProtocols.name(p); }
+std::optional<Protocol> parse_protocol(std::string_view n) { return kProtocols.parse(n); }
+std::vector<std::string_view> protocol_names() { return kProtocols.names(); }
 std::string_view to_string(ProgressMode m) { return kProgress.name(m); }
 // "sync-only" is the spelling before CLI values became snake_case; still accepted.
 std::optional<ProgressMode> parse_progress_mode(std::string_view n) {

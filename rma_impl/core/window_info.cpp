@@ -52,6 +52,22 @@ Status parse_path_key(std::string_view key, std::string_view v, WindowInfo& info
   return Status::ok();
 }
 
+Status parse_protocol_key(std::string_view key, std::string_view v, WindowInfo& info) {
+  auto p = parse_protocol(v);
+  if (!p) return bad(key, v, "one of fewest, ch3");
+  info.protocol = *p;
+  return Status::ok();
+}
+
+Status parse_budget(std::string_view key, std::string_view v, WindowInfo& info) {
+  std::size_t n = 0;
+  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+  if (ec != std::errc{} || end != v.data() + v.size() || n > (std::size_t{1} << 30))
+    return bad(key, v, "a byte count from 0 to 1073741824");
+  info.hold_budget = n;
+  return Status::ok();
+}
+
 Status parse_region(std::string_view key, std::string_view v, WindowInfo& info) {
   std::size_t n = 0;
   const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
@@ -71,6 +87,8 @@ constexpr Key kKeys[] = {
     {"no_locks", [](auto k, auto v, WindowInfo& i) { return parse_bool(k, v, i.no_locks); }},
     {"accumulate_ordering", parse_ordering},
     {"path", parse_path_key},
+    {"protocol", parse_protocol_key},
+    {"hold_budget", parse_budget},
     {"region_size", parse_region},
     {"alloc_shared_noncontig",
      [](auto k, auto v, WindowInfo& i) { return parse_bool(k, v, i.alloc_shared_noncontig); }},
@@ -84,6 +102,7 @@ Result<WindowInfo> parse_window_info(const RuntimeConfig& rc,
   for (const auto& [k, v] : own) merged[k] = v;
   WindowInfo info;
   info.path = rc.default_path;
+  info.protocol = rc.default_protocol;
   for (const Key& key : kKeys)
     if (auto it = merged.find(std::string(key.name)); it != merged.end())
       RMA_TRY(key.parse(key.name, it->second, info));

@@ -23,6 +23,10 @@ struct WindowInfo {
   bool no_locks = false;                // no_locks: no passive target here (and no agent)
   bool ordered_accumulates = true;      // accumulate_ordering: false for "none"
   Path path = Path::am;                 // path, else the runtime's default_path
+  Protocol protocol = Protocol::fewest;  // protocol, else the runtime's default_protocol
+  // hold_budget: bytes of eager op data a target holds for one origin ahead of a lock grant
+  // or a post; every rank must give the same value (the origins rely on it).
+  std::size_t hold_budget = 64 * 1024;
   std::size_t region_size = 4096;       // region_size: bytes per striped lock (shm direct)
   bool alloc_shared_noncontig = false;  // alloc_shared_noncontig: per-rank pages (shared)
 };

@@ -17,6 +17,8 @@ TEST(WindowInfo, DefaultsWithoutKeys) {
   EXPECT_EQ(info->path, Path::auto_);
   EXPECT_EQ(info->region_size, 4096u);
   EXPECT_FALSE(info->alloc_shared_noncontig);
+  EXPECT_EQ(info->protocol, Protocol::fewest);
+  EXPECT_EQ(info->hold_budget, 64u * 1024);
 }
 
 TEST(WindowInfo, EveryKeyIsRead) {
@@ -24,13 +26,28 @@ TEST(WindowInfo, EveryKeyIsRead) {
                                                   {"accumulate_ordering", "none"},
                                                   {"path", "direct"},
                                                   {"region_size", "64"},
-                                                  {"alloc_shared_noncontig", "true"}});
+                                                  {"alloc_shared_noncontig", "true"},
+                                                  {"protocol", "ch3"},
+                                                  {"hold_budget", "16384"}});
   ASSERT_TRUE(info) << info.status().to_string();
   EXPECT_TRUE(info->no_locks);
   EXPECT_FALSE(info->ordered_accumulates);
   EXPECT_EQ(info->path, Path::direct);
   EXPECT_EQ(info->region_size, 64u);
   EXPECT_TRUE(info->alloc_shared_noncontig);
+  EXPECT_EQ(info->protocol, Protocol::ch3);
+  EXPECT_EQ(info->hold_budget, 16384u);
+}
+
+TEST(WindowInfo, TheRuntimesDefaultProtocolYieldsToTheWindows) {
+  RuntimeConfig rc;
+  rc.default_protocol = Protocol::ch3;
+  auto info = parse_window_info(rc, {});
+  ASSERT_TRUE(info) << info.status().to_string();
+  EXPECT_EQ(info->protocol, Protocol::ch3);
+  info = parse_window_info(rc, {{"protocol", "fewest"}});
+  ASSERT_TRUE(info) << info.status().to_string();
+  EXPECT_EQ(info->protocol, Protocol::fewest);
 }
 
 TEST(WindowInfo, TheWindowsOwnKeysWinOverTheRuntimes) {
@@ -55,7 +72,9 @@ TEST(WindowInfo, ABadValueNamesKeyAndValue) {
                                                      {"path", "sideways"},
                                                      {"region_size", "12"},
                                                      {"region_size", "4096x"},
-                                                     {"alloc_shared_noncontig", "1"}};
+                                                     {"alloc_shared_noncontig", "1"},
+                                                     {"protocol", "mpich"},
+                                                     {"hold_budget", "-1"}};
   for (const auto& [key, value] : bad) {
     auto info = parse_window_info(RuntimeConfig{}, {{key, value}});
     ASSERT_FALSE(info) << key << "=" << value;

@@ -50,7 +50,7 @@ void FabricWin::on_control(int src, const Control& m) {
     case Control::lock_shared:
     case Control::lock_exclusive: {
       const LockType type = m.type == Control::lock_shared ? LockType::shared : LockType::exclusive;
-      if (locks.request(am::LockRequest{src, type, nullptr})) grant({src, type, nullptr});
+      if (locks.request(am::LockRequest{src, type, {}})) grant({src, type, {}});
       return;
     }
     case Control::grant:
@@ -81,7 +81,7 @@ Status acquire(Call& c, int t, LockType type) {
   f.held[ti] = FabricWin::Held::requested;
   f.requested[ti] = type;
   if (t == c.w.rank()) {
-    if (f.locks.request(am::LockRequest{t, type, nullptr})) f.grant({t, type, nullptr});
+    if (f.locks.request(am::LockRequest{t, type, {}})) f.grant({t, type, {}});
   } else {
     f.send(t, type == LockType::exclusive ? Control::lock_exclusive : Control::lock_shared);
   }

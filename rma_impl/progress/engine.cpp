@@ -181,6 +181,8 @@ void Engine::count_sent(const PacketHeader& h, std::size_t bytes) {
     bump((*win_counts_)[h.win].sent[index(h.type)], 1);
 }
 
+void Engine::count_epoch(bool held) { bump(held ? held_epochs_ : asked_epochs_, 1); }
+
 void Engine::count_direct(std::uint32_t win, DirectOp op, std::uint64_t n) {
   bump(direct_[index(op)], n);
   if (win < kMaxCountedWindows) bump((*win_counts_)[win].direct[index(op)], n);
@@ -321,6 +323,8 @@ Counters Engine::counters() const {
   }
   for (int i = 0; i < direct_op_count; ++i)
     c.direct[i] = direct_[i].load(std::memory_order_relaxed);
+  if (auto n = held_epochs_.load(std::memory_order_relaxed)) c.protocol["held_epochs"] = n;
+  if (auto n = asked_epochs_.load(std::memory_order_relaxed)) c.protocol["asked_epochs"] = n;
   transport_->add_counters(c);
   return c;
 }

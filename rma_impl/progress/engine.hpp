@@ -107,6 +107,9 @@ class Engine final : public PacketSink {
   Counters counters() const;
   Counters window_counters(std::uint32_t win) const;
   void count_direct(std::uint32_t win, DirectOp op, std::uint64_t n = 1);
+  // am protocol: one epoch (per target) whose ops went ahead of the lock grant or the post
+  // (held), or that asked first.
+  void count_epoch(bool held);
 
   // The asynchronous progress agent (async mode only); idempotent.
   void start_agent();
@@ -156,6 +159,7 @@ class Engine final : public PacketSink {
   std::array<std::atomic<std::uint64_t>, packet_type_count> sent_{};
   std::array<std::atomic<std::uint64_t>, packet_type_count> bytes_{};
   std::array<std::atomic<std::uint64_t>, direct_op_count> direct_{};
+  std::atomic<std::uint64_t> held_epochs_{0}, asked_epochs_{0};
   // Per-window RMA counts, indexed by window id (ids are small and never reused).
   static constexpr int kMaxCountedWindows = 256;
   struct WinCounts {

@@ -22,6 +22,10 @@ enum PacketFlag : std::uint16_t {
   flag_fence_last = 1u << 5,      // fence: the origin's last op to this target in the epoch
   flag_rndv = 1u << 6,            // data follows after the target's cts
   flag_error = 1u << 7,           // ack / response: the target rejected the op (aux: class)
+  // fewest protocol, PSCW: this op or done belongs to the origin's seq-th access epoch to the
+  // target, which holds it until its seq-th post to the origin; on a post sent by an origin:
+  // "send me your post for my access epoch seq" (the fallback when ops would not fit).
+  flag_pscw = 1u << 8,
 };
 
 struct PacketHeader {

@@ -37,7 +37,7 @@ TEST_P(Faults, QuickSuiteCatchesIt) {
 INSTANTIATE_TEST_SUITE_P(Rma, Faults,
                          ::testing::Values("put_short", "accumulate_wrong_op",
                                            "grant_ignores_table", "no_singleton", "get_not_last",
-                                           "drop_ack"),
+                                           "drop_ack", "held_op_early"),
                          [](const ::testing::TestParamInfo<const char*>& p) {
                            return std::string(p.param);
                          });

@@ -84,6 +84,9 @@ struct Counters {
   std::array<std::uint64_t, direct_op_count> direct{};
   // Named counts a transport adds (fragments, credits, retries), by the transport's names.
   std::map<std::string, std::uint64_t> transport;
+  // What the am protocol decided, by name: lock epochs whose ops went ahead of the grant
+  // (held_epochs) and those that asked for the lock first (asked_epochs).
+  std::map<std::string, std::uint64_t> protocol;
 
   std::uint64_t total_sent(PacketClass c) const;
   std::uint64_t rma_messages() const { return total_sent(PacketClass::rma); }

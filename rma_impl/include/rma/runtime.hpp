@@ -34,6 +34,7 @@ struct RuntimeConfig {
   std::string backend = "shm";            // "shm" or "fabric"
   ProgressMode progress = ProgressMode::async;
   Path default_path = Path::am;           // a window's path when its info does not say
+  Protocol default_protocol = Protocol::fewest;  // a window's am protocol when its info does not say
   std::size_t eager_limit = 16 * 1024;    // larger transfers use a rendezvous (<= 64 KiB)
   std::string provider{};                 // fabric: libfabric provider, "" for the default
   std::string name_prefix = "rmabench";   // prefix of every shared segment the job creates

@@ -64,6 +64,14 @@ std::string_view to_string(Path p);
 std::optional<Path> parse_path(std::string_view name);
 std::vector<std::string_view> path_names();  // "am", "direct", "auto"
 
+// The packet protocol of the am path (docs/protocol.md): `fewest`, the default, sends the
+// fewest messages (ops travel ahead of the lock grant or the post and the target holds them,
+// within the window's hold_budget); `ch3` is the seed notes' CH3 protocol (ask, then send).
+enum class Protocol : std::uint8_t { fewest, ch3 };
+std::string_view to_string(Protocol p);
+std::optional<Protocol> parse_protocol(std::string_view name);
+std::vector<std::string_view> protocol_names();  // "fewest", "ch3"
+
 // Where RMA progress is made. async: an agent thread plus every library call; calls: inside
 // any library call; sync_only: inside RMA synchronization calls only (the mistake the seed
 // notes warn about: it deadlocks a target waiting in recv).
