@@ -27,6 +27,11 @@ return {
     { script = "examples/accumulate_ring.lua", ranks = {1, 2, 4},
       options = { count = {8, 4096}, op = {"sum", "max"} }, tags = {"examples"} },
 
+    -- differential random programs: a fixed seed, a few programs per rank count (a long run:
+    -- rmabench run lua_scripts/random/programs.lua -n 3 -o seed=S -o programs=10000)
+    { script = "random/programs.lua", ranks = {2, 3, 4},
+      options = { seed = {20261123}, programs = {25} }, tags = {"random"} },
+
     -- passive target: the named patterns and their message counts
     { script = "passive/lock_put_unlock.lua", options = { size = {8, 4096, 1048576} } },
     { script = "passive/lock_put_unlock.lua", paths = {"am"}, progress = {"calls"} },
