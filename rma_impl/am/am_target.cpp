@@ -120,7 +120,8 @@ void AmWin::on_packet(int src, const progress::PacketHeader& h,
       return;
     case PacketType::fence_count: {
       std::vector<std::uint32_t> v(payload.size() / sizeof(std::uint32_t));
-      std::memcpy(v.data(), payload.data(), v.size() * sizeof(std::uint32_t));
+      // A payload shorter than one count leaves v empty, and memcpy must not see its null data.
+      if (!v.empty()) std::memcpy(v.data(), payload.data(), v.size() * sizeof(std::uint32_t));
       fence_in_[h.seq].counts[{static_cast<std::uint32_t>(h.aux), src}] = std::move(v);
       return;
     }
