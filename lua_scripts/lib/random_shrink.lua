@@ -119,7 +119,9 @@ local function literal(v, indent)
     local parts = {}
     for _, k in ipairs(keys) do
       local key
-      if type(k) == "number" then key = "" else key = k .. " = " end
+      if type(k) == "number" then key = ""
+      elseif k:match("^[%a_][%w_]*$") then key = k .. " = "
+      else key = string.format("[%q] = ", k) end
       parts[#parts + 1] = pad .. key .. literal(v[k], indent + 1)
     end
     if #parts == 0 then return "{}" end
