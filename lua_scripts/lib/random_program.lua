@@ -33,6 +33,43 @@ local function any_failed(bad)
 end
 P.any_failed = any_failed
 
+-- Strings over the harness's send/recv: a length, then the bytes.
+local function send_string(dst, str, tag)
+  rma.send(dst, rma.buffer(1, "i64"):fill(#str), tag)
+  local buf = rma.buffer(#str, "u8")
+  for i = 1, #str do buf:set(i - 1, str:byte(i)) end
+  if #str > 0 then rma.send(dst, buf, tag) end
+end
+
+local function recv_string(src, tag)
+  local n = rma.buffer(1, "i64")
+  rma.recv(src, n, tag)
+  local len = n:get(0)
+  if len == 0 then return "" end
+  local buf = rma.buffer(len, "u8")
+  rma.recv(src, buf, tag)
+  local chars = {}
+  for i = 0, len - 1 do chars[#chars + 1] = string.char(buf:get(i)) end
+  return table.concat(chars)
+end
+
+-- After a failure somewhere: every rank learns the lowest failing rank's message, so the
+-- case, the shrinker and the regression script all name the real difference.
+local function first_message(msg)
+  if rma.size == 1 then return msg end
+  if rma.rank == 0 then
+    local first = msg
+    for r = 1, rma.size - 1 do
+      local m = recv_string(r, 79)
+      if first == nil and m ~= "" then first = m end
+    end
+    for r = 1, rma.size - 1 do send_string(r, first or "", 80) end
+    return first
+  end
+  send_string(0, msg or "", 79)
+  return recv_string(0, 80)
+end
+
 -- The first element where two buffers of one dtype differ, or nil.
 local function first_difference(want, got)
   for i = 0, want:count() - 1 do
@@ -312,7 +349,11 @@ function P.run(prog, label)
     for _, buf in ipairs(rec.cells or {}) do rec.win:detach(buf) end
     rec.win:free()
   end
-  if any_failed(msg ~= nil) then return msg or (label .. ": another rank found a mismatch") end
+  if any_failed(msg ~= nil) then
+    local first = first_message(msg)
+    if first == nil or first == "" then first = label .. ": a rank found a mismatch" end
+    return first
+  end
   return nil
 end
 
