@@ -10,7 +10,7 @@ packages=(
   libhwloc-dev hwloc-nox
   libcli11-dev liblua5.4-dev nlohmann-json3-dev libpmix-dev
   libbenchmark-dev libbenchmark-tools libgtest-dev libgmock-dev
-  clang-format
+  clang-format clang libclang-rt-14-dev
   python3 python3-jsonschema python3-numpy python3-scipy
   procps iproute2
 )

@@ -11,6 +11,8 @@
 #               ci/slurm.sh down; skipped with the reason where Slurm cannot start
 #   asan        an AddressSanitizer + UndefinedBehaviorSanitizer build, running the quick suite
 #   tsan        a ThreadSanitizer build, running the implementation's unit tests
+#   fuzz        the libFuzzer targets of fuzz/ (clang), each for RMABENCH_FUZZ_SECONDS (30, at
+#               most 60) from its committed seed corpus
 #
 # Every stage runs even if an earlier one failed (a build failure skips what needs it); each
 # prints its result and time, JUnit files land in out/ci/junit/, and the last line says how
@@ -105,6 +107,25 @@ do_tsan() {
     ./build-tsan/rma_impl/rma_impl_test --gtest_output="xml:$junit/tsan-rma-impl.xml"
 }
 
+do_fuzz() {
+  cmake --preset fuzz && cmake --build --preset fuzz -j "$jobs" --target \
+    kv_wire_fuzz am_packet_fuzz report_reader_fuzz manifest_fuzz lua_api_fuzz || return 1
+  local secs=${RMABENCH_FUZZ_SECONDS:-30} rc=0 t
+  ((secs > 60)) && secs=60
+  for t in kv_wire_fuzz am_packet_fuzz report_reader_fuzz manifest_fuzz lua_api_fuzz; do
+    # New inputs go to a scratch corpus: the committed seeds stay as they are.
+    local work="$out/fuzz/$t"
+    mkdir -p "$work/corpus"
+    (cd "$work" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+      UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+      timeout $((secs + 60)) "$root/build-fuzz/fuzz/$t" corpus "$root/fuzz/corpus/${t%_fuzz}" \
+      -max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
+      > log.txt 2>&1) || { echo "fuzz: $t failed, see $work/log.txt"; tail -40 "$work/log.txt"; rc=1; }
+    grep -h "stat::number_of_executed_units" "$work/log.txt" | sed "s/^/$t: /"
+  done
+  return $rc
+}
+
 stage setup do_setup
 stage build do_build
 if [[ $built == yes ]]; then
@@ -132,6 +153,7 @@ else
 fi
 stage asan do_asan
 stage tsan do_tsan
+stage fuzz do_fuzz
 
 echo
 echo "=== pipeline summary"

@@ -27,6 +27,11 @@ return {
     { script = "examples/accumulate_ring.lua", ranks = {1, 2, 4},
       options = { count = {8, 4096}, op = {"sum", "max"} }, tags = {"examples"} },
 
+    -- differential random programs: a fixed seed, a few programs per rank count (a long run:
+    -- rmabench run lua_scripts/random/programs.lua -n 3 -o seed=S -o programs=10000)
+    { script = "random/programs.lua", ranks = {2, 3, 4},
+      options = { seed = {20261123}, programs = {25} }, tags = {"random"} },
+
     -- passive target: the named patterns and their message counts; where the am protocols'
     -- counts differ, the am path runs both (ids then say protocol=fewest|ch3)
     { script = "passive/lock_put_unlock.lua", paths = {"direct"},

@@ -247,7 +247,9 @@ int call_binding(lua_State* L) {
   }
 
   if constexpr (on_window) {
-    if constexpr (d.family == Family::communication) {
+    // Request-based ops too: a script may drop the request and let the epoch's unlock or
+    // flush complete the op, so the window keeps their buffers until then as well.
+    if constexpr (d.family == Family::communication || d.family == Family::request) {
       if (!p.returns_old) {
         if (p.origin) lw->pin(p.c.target, p.origin->keeper);
         if (p.result) lw->pin(p.c.target, p.result->keeper);

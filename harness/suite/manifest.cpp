@@ -195,13 +195,13 @@ class Expander {
     std::map<std::string, std::vector<std::string>> opts = option_lists;
     for (const auto& [k, v] : o_.options) {
       const bool declared = std::any_of(info.options.begin(), info.options.end(),
-                                        [&](const OptionDecl& d) { return d.name == k; });
+                                        [&key = k](const OptionDecl& d) { return d.name == key; });
       if (declared) opts[k] = {v};
     }
     if (!info.load_error) {
       for (const auto& [k, vals] : opts) {
         auto d = std::find_if(info.options.begin(), info.options.end(),
-                              [&](const OptionDecl& x) { return x.name == k; });
+                              [&key = k](const OptionDecl& x) { return x.name == key; });
         if (d == info.options.end())
           throw UsageError(where + ": option '" + k + "' is not declared by " + script_path +
                            declared_list(info));

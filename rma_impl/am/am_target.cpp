@@ -3,6 +3,7 @@
 // completes here. Also the origin's handling of what comes back (grants, acks, replies,
 // cts, posts).
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "am/am_win.hpp"
@@ -132,7 +133,8 @@ void AmWin::on_packet(int src, const progress::PacketHeader& h,
       return;
     case PacketType::fence_count: {
       std::vector<std::uint32_t> v(payload.size() / sizeof(std::uint32_t));
-      std::memcpy(v.data(), payload.data(), v.size() * sizeof(std::uint32_t));
+      // A payload shorter than one count leaves v empty, and memcpy must not see its null data.
+      if (!v.empty()) std::memcpy(v.data(), payload.data(), v.size() * sizeof(std::uint32_t));
       fence_in_[h.seq].counts[{static_cast<std::uint32_t>(h.aux), src}] = std::move(v);
       return;
     }
@@ -166,8 +168,33 @@ bool AmWin::hold_if_waiting(int src, const progress::PacketHeader& h,
   return true;
 }
 
+// Whether an op packet is one a conforming origin could have sent: a known dtype and op, a
+// count whose bytes do not overflow, and (unless its data follows a cts) the operands its
+// type needs. Anything else is dropped before it reaches the lock manager or window memory.
+static bool well_formed(const progress::PacketHeader& h, std::span<const std::byte> payload) {
+  if (h.dtype >= dtype_count || h.op >= op_count) return false;
+  const std::size_t es = size_of(static_cast<Dtype>(h.dtype));
+  if (h.count > (std::uint64_t{1} << 48) / es) return false;
+  const bool no_op = static_cast<Op>(h.op) == Op::no_op;
+  // Single-element atomics never go by rendezvous; larger transfers may.
+  if (h.type == PacketType::fetch_and_op)
+    return h.count == 1 && (no_op || payload.size() >= es);
+  if (h.type == PacketType::compare_and_swap) return h.count == 1 && payload.size() >= 2 * es;
+  if (h.flags & progress::flag_rndv) return true;
+  switch (h.type) {
+    case PacketType::put:
+    case PacketType::accumulate:
+      return payload.size() >= h.count * es;
+    case PacketType::get_accumulate:
+      return no_op || h.aux || payload.size() >= h.count * es;
+    default:
+      return true;
+  }
+}
+
 void AmWin::handle_op(int src, const progress::PacketHeader& h,
                       std::span<const std::byte> payload) {
+  if (!well_formed(h, payload)) return;
   if (h.flags & (progress::flag_lock_shared | progress::flag_lock_exclusive)) {
     // The lock request travelled with this op: if the lock is busy, both wait, data included.
     const LockType type =
@@ -207,6 +234,7 @@ std::byte* AmWin::target_memory(const progress::PacketHeader& h) {
   if (w_.flavor == Flavor::dynamic) {
     // Every byte must be attached; adjacent attached regions together may hold one op.
     std::uint64_t at = h.disp;
+    if (bytes > UINT64_MAX - h.disp) return nullptr;  // the range would wrap around
     const std::uint64_t end = h.disp + bytes;
     while (at < end) {
       auto r = std::find_if(

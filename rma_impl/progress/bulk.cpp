@@ -14,6 +14,9 @@ void BulkRegistry::handle(int, const PacketHeader& h, std::span<const std::byte>
   auto it = sinks_.find(h.cookie);
   if (it == sinks_.end()) return;  // a transfer whose receiver gave up (cannot happen today)
   Sink& s = it->second;
+  // A fragment that does not fit the transfer is not from a conforming peer: dropped, so it
+  // cannot write past the memory the transfer was set up for.
+  if (h.aux > s.total || payload.size() > s.total - h.aux) return;
   s.on_data(h.aux, payload);
   s.received += payload.size();
   if (s.received >= s.total) {

@@ -34,6 +34,7 @@ INSTANTIATE_TEST_SUITE_P(
     Fixed, Regressions,
     ::testing::Combine(::testing::Values(Regression{"calls_progress_self_polling", "calls"},
                                          Regression{"direct_lock_lost_on_recheck", "async"},
+                                         Regression{"dropped_request_buffer", "async"},
                                          Regression{"lock_proc_null", "async"},
                                          Regression{"negative_disp_not_rma_error", "async"},
                                          Regression{"request_test_never_completes", "async"}),

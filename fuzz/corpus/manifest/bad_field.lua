@@ -1,0 +1,1 @@
+return { scripts_dir = "lua_scripts", cases = { { script = "examples/hello.lua", rank = {2} } } }

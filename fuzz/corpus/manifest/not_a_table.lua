@@ -1,0 +1,1 @@
+return { cases = 7 }
