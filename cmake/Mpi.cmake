@@ -28,6 +28,12 @@ endif()
 
 set(_rmabench_mpi_catalog "")
 
+# The rank side of the MPI path and the launcher check: no <mpi.h>, built once for all MPIs.
+add_library(rmabench_mpi_rank STATIC ${PROJECT_SOURCE_DIR}/harness/mpi/mpi_rank.cpp)
+target_link_libraries(rmabench_mpi_rank PUBLIC rmabench_harness PRIVATE rmabench_options)
+add_executable(mpi_launch_check ${PROJECT_SOURCE_DIR}/harness/mpi/mpi_launch_check.cpp)
+target_link_libraries(mpi_launch_check PRIVATE rmabench_harness rmabench_options)
+
 # One catalog entry: {name, built, wrapper, launcher, launcher kind, worker file, why missing}.
 function(_rmabench_mpi_entry name built wrapper launcher kind worker missing)
   set(_line "    {\"${name}\", ${built}, \"${wrapper}\", \"${launcher}\", \"${kind}\", \"${worker}\", \"${missing}\"},\n")
@@ -155,10 +161,18 @@ function(rmabench_add_mpi name wrapper launcher install_hint)
            COMMAND ${_lp} ${_extra} -n 2 $<TARGET_FILE:mpi_impl_check_${name}>)
   set_tests_properties(mpi_impl_check_${name} PROPERTIES TIMEOUT 120 RUN_SERIAL TRUE LABELS mpi)
 
+  # The launcher's MPI path with a probe for a worker: pass, deadlock, crash, cleanup.
+  add_executable(mpi_launch_probe_${name} ${PROJECT_SOURCE_DIR}/harness/mpi/mpi_launch_probe.cpp)
+  target_link_libraries(mpi_launch_probe_${name} PRIVATE rmabench_mpi_rank rmabench_mpi_impl_${name}
+                        rmabench_options)
+  add_test(NAME mpi_launch_check_${name}
+           COMMAND mpi_launch_check ${name} $<TARGET_FILE:mpi_launch_probe_${name}>)
+  set_tests_properties(mpi_launch_check_${name} PROPERTIES TIMEOUT 300 RUN_SERIAL TRUE LABELS mpi)
+
   if(_rmabench_worker_ready)
     add_executable(${_worker} ${PROJECT_SOURCE_DIR}/harness/mpi/mpi_worker_main.cpp)
-    target_link_libraries(${_worker} PRIVATE rmabench_harness rmabench_mpi_impl_${name}
-                          rmabench_options)
+    target_link_libraries(${_worker} PRIVATE rmabench_mpi_rank rmabench_harness
+                          rmabench_mpi_impl_${name} rmabench_options)
     set_target_properties(${_worker} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR})
     # `rmabench run --impl <name>` needs its worker: building rmabench builds it.
     add_dependencies(rmabench ${_worker})

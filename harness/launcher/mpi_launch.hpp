@@ -1,0 +1,63 @@
+// mpi_launch.hpp — running a case on an MPI library (`--impl mpich|openmpi|<own>`): which
+// built MPI an `--impl` spelling names, what a case becomes on it (progress modes mapped, or
+// a skip with the reason), and the launcher command line that starts its ranks.
+//
+// Each case is one launch of the MPI's own launcher (mpiexec of hydra, Open MPI's mpirun) in a
+// process group of its own, running the MPI's worker executable. The ranks cannot inherit the
+// parent's descriptors through a launcher, so each connects back to a Unix socket whose name
+// travels in the environment (RMABENCH_CONTROL) and says hello with its rank and pid; from
+// then on the control channel is the same as on the fork path (launcher.hpp).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "suite/case_spec.hpp"
+
+namespace harness::launcher {
+
+struct MpiLaunch {
+  std::string spelling;        // as given: "openmpi:osc=sm"; what case ids carry
+  std::string name;            // the catalog name: "openmpi"
+  std::string launcher;        // path of mpiexec / mpirun
+  std::string launcher_kind;   // hydra | openmpi | generic
+  std::string worker;          // absolute path of the worker executable
+  std::vector<std::string> args;                            // extra launcher words
+  std::vector<std::pair<std::string, std::string>> env;     // extra rank environment
+};
+
+// The implementation an `--impl` value names, with its options: "mpich", "openmpi",
+// "openmpi:osc=sm" (Open MPI's one-sided component: `--mca osc sm`), a custom MPI's name.
+// `launcher_args` are --mpi-arg words (split at blanks), `env` --mpi-env NAME=VALUE pairs.
+// Throws suite::UsageError naming what is wrong or why the MPI is not available.
+MpiLaunch resolve_mpi(const std::string& spelling, const std::string& rmabench_dir,
+                      const std::vector<std::string>& launcher_args,
+                      const std::vector<std::string>& env);
+
+// The cases of a run, retargeted to an MPI: backend and path do not apply (a case that differs
+// only in them runs once), the id carries `impl=<spelling>`, and a progress mode the run did not
+// ask for (`explicit_progress` false) becomes the library's default, `calls`.
+std::vector<suite::CaseSpec> cases_for_mpi(const std::vector<suite::CaseSpec>& cases,
+                                           const MpiLaunch& mpi, bool explicit_progress);
+
+// Why a case cannot run on this MPI ("" when it can): a progress mode the library lacks.
+std::string mpi_skip_reason(const MpiLaunch& mpi, const suite::CaseSpec& spec);
+
+// The environment a case's ranks get beyond the launcher's: the progress mode's variables,
+// then the run's own (--mpi-env).
+std::vector<std::pair<std::string, std::string>> mpi_case_env(const MpiLaunch& mpi,
+                                                              const suite::CaseSpec& spec);
+
+// The launcher's command line for one case: `launcher [kind's flags] -n N [env] [args] worker`.
+std::vector<std::string> mpi_command(const MpiLaunch& mpi, int ranks,
+                                     const std::vector<std::pair<std::string, std::string>>& env);
+
+// The control socket: an abstract Unix socket (no file to leave behind), "@name" in the
+// environment. listen returns the listening descriptor (non-blocking, close-on-exec).
+int listen_control_socket(const std::string& at_name);
+// The rank's side: a connected descriptor, or -1 with errno.
+int connect_control_socket(const std::string& at_name);
+
+}  // namespace harness::launcher
