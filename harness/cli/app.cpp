@@ -24,6 +24,17 @@ void add_matrix_options(CLI::App* cmd, suite::Overrides& o, std::vector<std::str
   cmd->add_option("--filter", o.filter, "Only cases whose id contains this text");
 }
 
+// The implementation under test; on an MPI, its launcher's arguments and the ranks' environment.
+void add_impl_options(CLI::App* cmd, RunArgs& a) {
+  cmd->add_option("--impl", a.impl,
+                  "Implementation under test: ref (default), mpich, openmpi, openmpi:osc=NAME, "
+                  "or an MPI of your own (rmabench info lists them)");
+  cmd->add_option("--mpi-arg", a.mpi_args,
+                  "Words for the MPI's launcher, e.g. '--mca btl self,vader' (repeatable)");
+  cmd->add_option("--mpi-env", a.mpi_env,
+                  "NAME=VALUE in the MPI ranks' environment, e.g. MPIR_CVAR_CH4_OFI_... (repeatable)");
+}
+
 }  // namespace
 
 int run_app(int argc, char** argv) {
@@ -56,6 +67,7 @@ int run_app(int argc, char** argv) {
       ->delimiter(',')
       ->check(CLI::IsMember({"console", "json", "junit", "md", "html"}));
   run_cmd->add_flag("-v,--verbose", run.verbose, "Echo the ranks' log lines as they come");
+  add_impl_options(run_cmd, run);
   run_cmd->add_option("--rank-exec", run.rank_exec,
                       "Command prefix for each rank, {rank} replaced by its rank (e.g. "
                       "'ip netns exec host{rank}'); it must exec, not fork");
@@ -94,6 +106,7 @@ int run_app(int argc, char** argv) {
       ->delimiter(',')
       ->check(CLI::IsMember({"console", "json", "junit", "md", "html"}));
   bench_cmd->add_flag("-v,--verbose", bench.run.verbose, "Echo the ranks' log lines");
+  add_impl_options(bench_cmd, bench.run);
   bench_cmd->add_option("--rank-exec", bench.run.rank_exec,
                         "Command prefix for each rank, {rank} replaced by its rank");
 

@@ -78,6 +78,8 @@ int bench_command(BenchArgs& args) {
 
   suite::Expansion ex = suite::expand(args.run.target, args.run.overrides);
   if (ex.cases.empty()) throw suite::UsageError(args.run.target + ": no case to benchmark");
+  const auto mpi = launcher::mpi_for_run(args.run.impl, args.run.mpi_args, args.run.mpi_env);
+  if (mpi) launcher::retarget(ex, *mpi, args.run.overrides.progress.has_value());
   for (auto& c : ex.cases) {
     c.mode = "bench";
     c.bench = bench;
@@ -89,6 +91,7 @@ int bench_command(BenchArgs& args) {
   lo.topology = &topology;
   lo.verbose = args.run.verbose;
   lo.rank_exec = args.run.rank_exec;
+  if (mpi) lo.mpi = &*mpi;
   ::signal(SIGPIPE, SIG_IGN);
   launcher::sweep_stale_segments();
 
@@ -103,6 +106,7 @@ int bench_command(BenchArgs& args) {
   report.context.topology = topology.summary();
   report.context.options = {{"target", args.run.target}, {"mode", "bench"}, {"bench", bench},
                             {"bind", args.run.overrides.bind}};
+  if (mpi) report.context.options["impl"] = launcher::mpi_context(*mpi);
 
   reports::ConsoleWriter console(std::cout, ::isatty(STDOUT_FILENO));
   const auto t0 = std::chrono::steady_clock::now();

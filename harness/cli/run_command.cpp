@@ -88,7 +88,9 @@ reports::CaseResult excluded_result(const suite::CaseSpec& c, const std::string&
 int run_command(RunArgs& args) {
   if (rma::bootstrap::pmix_available()) return run_under_pmix(args);
   parse_options(args);
-  const suite::Expansion ex = suite::expand(args.target, args.overrides);
+  suite::Expansion ex = suite::expand(args.target, args.overrides);
+  const auto mpi = launcher::mpi_for_run(args.impl, args.mpi_args, args.mpi_env);
+  if (mpi) launcher::retarget(ex, *mpi, args.overrides.progress.has_value());
   if (ex.cases.empty() && ex.excluded.empty())
     throw suite::UsageError(args.target + ": no case to run" +
                             (args.overrides.filter.empty() ? "" : " matches --filter"));
@@ -99,6 +101,7 @@ int run_command(RunArgs& args) {
   lo.topology = &topology;
   lo.verbose = args.verbose;
   lo.rank_exec = args.rank_exec;
+  if (mpi) lo.mpi = &*mpi;
 
   struct sigaction sa {};
   sa.sa_handler = on_signal;
@@ -115,6 +118,7 @@ int run_command(RunArgs& args) {
   report.context.started_at = utc_now();
   report.context.topology = topology.summary();
   report.context.options = options_json(args);
+  if (mpi) report.context.options["impl"] = launcher::mpi_context(*mpi);
 
   const bool color = ::isatty(STDOUT_FILENO);
   reports::ConsoleWriter console(std::cout, color);

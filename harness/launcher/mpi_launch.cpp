@@ -103,6 +103,35 @@ std::vector<suite::CaseSpec> cases_for_mpi(const std::vector<suite::CaseSpec>& c
   return out;
 }
 
+std::optional<MpiLaunch> mpi_for_run(const std::string& impl,
+                                     const std::vector<std::string>& launcher_args,
+                                     const std::vector<std::string>& env) {
+  if (impl.empty() || impl == "ref") {
+    if (!launcher_args.empty() || !env.empty())
+      throw suite::UsageError("--mpi-arg and --mpi-env need --impl naming an MPI");
+    return std::nullopt;
+  }
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) throw std::runtime_error("cannot find the rmabench executable: " + ec.message());
+  return resolve_mpi(impl, self.parent_path().string(), launcher_args, env);
+}
+
+void retarget(suite::Expansion& ex, const MpiLaunch& mpi, bool explicit_progress) {
+  ex.cases = cases_for_mpi(ex.cases, mpi, explicit_progress);
+  for (auto& [c, reason] : ex.excluded) c = cases_for_mpi({c}, mpi, explicit_progress).front();
+}
+
+nlohmann::json mpi_context(const MpiLaunch& mpi) {
+  nlohmann::json env = nlohmann::json::object();
+  for (const auto& [k, v] : mpi.env) env[k] = v;
+  return {{"impl", mpi.spelling},
+          {"launcher", mpi.launcher},
+          {"launcher_args", mpi.args},
+          {"worker", mpi.worker},
+          {"env", env}};
+}
+
 std::string mpi_skip_reason(const MpiLaunch& mpi, const suite::CaseSpec& spec) {
   if (spec.progress == "calls") return "";
   if (spec.progress == "sync-only")

@@ -14,7 +14,10 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "suite/case_spec.hpp"
+#include "suite/manifest.hpp"
 
 namespace harness::launcher {
 
@@ -41,6 +44,17 @@ MpiLaunch resolve_mpi(const std::string& spelling, const std::string& rmabench_d
 // ask for (`explicit_progress` false) becomes the library's default, `calls`.
 std::vector<suite::CaseSpec> cases_for_mpi(const std::vector<suite::CaseSpec>& cases,
                                            const MpiLaunch& mpi, bool explicit_progress);
+
+// For the CLI: the MPI `--impl` names (nullopt for "ref"), its worker found next to the
+// running executable; throws suite::UsageError as resolve_mpi does.
+std::optional<MpiLaunch> mpi_for_run(const std::string& impl,
+                                     const std::vector<std::string>& launcher_args,
+                                     const std::vector<std::string>& env);
+// Retargets an expansion's cases and exclusions (cases_for_mpi).
+void retarget(suite::Expansion& ex, const MpiLaunch& mpi, bool explicit_progress);
+// What a report's context records of the MPI run: spelling, launcher, its arguments, the
+// ranks' environment.
+nlohmann::json mpi_context(const MpiLaunch& mpi);
 
 // Why a case cannot run on this MPI ("" when it can): a progress mode the library lacks.
 std::string mpi_skip_reason(const MpiLaunch& mpi, const suite::CaseSpec& spec);
