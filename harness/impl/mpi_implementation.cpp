@@ -67,7 +67,7 @@ int mpi_rank(int target) { return target == rma::proc_null ? MPI_PROC_NULL : tar
 // The family of a call, read off the one list (call.hpp) so that this file links on its own.
 call::Family family(Kind k) {
   switch (k) {
-#define RMABENCH_MPI_FAMILY(name, fam, completes) \
+#define RMABENCH_MPI_FAMILY(name, fam, ...) \
   case Kind::name:                                \
     return call::Family::fam;
     RMABENCH_CALLS(RMABENCH_MPI_FAMILY)
@@ -112,6 +112,15 @@ const char* mpi_name(Kind k) {
     case Kind::recv: return "MPI_Recv";
   }
   return "MPI_?";
+}
+
+// A recv's byte count into Outcome::received where the interface has that field (it comes
+// with the harness's Lua bindings on the seam); a no-op where it does not yet.
+template <class O>
+void set_received(O* out, std::size_t bytes) {
+  if constexpr (requires(O o) { o.received = bytes; }) {
+    if (out) out->received = bytes;
+  }
 }
 
 // The calls that take a target rank (for messages and state dumps).
@@ -323,7 +332,7 @@ class MpiImpl final : public Implementation {
 
  private:
   rma::Status window_call(const call::Call& c, MpiWindow& w, Outcome* out);
-  rma::Status job_call(const call::Call& c);
+  rma::Status job_call(const call::Call& c, Outcome* out);
   void note_epoch(const call::Call& c, MpiWindow& w, bool test_flag);
 
   std::string osc_;
@@ -447,7 +456,7 @@ rma::Status MpiImpl::free_mem(void* base) {
 }
 
 rma::Status MpiImpl::execute(const call::Call& c, Outcome* out) {
-  if (family(c.kind) == call::Family::job) return job_call(c);
+  if (family(c.kind) == call::Family::job) return job_call(c, out);
   auto* w = dynamic_cast<MpiWindow*>(c.win);
   if (!w) return {rma::ErrorClass::win, std::string(mpi_name(c.kind)) + ": no window of this MPI"};
   {
@@ -464,7 +473,7 @@ rma::Status MpiImpl::execute(const call::Call& c, Outcome* out) {
   return window_call(c, *w, out);
 }
 
-rma::Status MpiImpl::job_call(const call::Call& c) {
+rma::Status MpiImpl::job_call(const call::Call& c, Outcome* out) {
   const char* name = mpi_name(c.kind);
   const int peer = has_target(c.kind) ? c.target : -2;
   Tracked t(slot_, name, -1, peer);
@@ -478,10 +487,14 @@ rma::Status MpiImpl::job_call(const call::Call& c) {
     case Kind::send:
       rc = MPI_Send(c.origin, n, MPI_BYTE, mpi_rank(c.target), c.tag, MPI_COMM_WORLD);
       break;
-    case Kind::recv:
-      rc = MPI_Recv(c.result, n, MPI_BYTE, mpi_rank(c.target), c.tag, MPI_COMM_WORLD,
-                    MPI_STATUS_IGNORE);
+    case Kind::recv: {
+      MPI_Status st;
+      rc = MPI_Recv(c.result, n, MPI_BYTE, mpi_rank(c.target), c.tag, MPI_COMM_WORLD, &st);
+      int got = 0;
+      if (rc == MPI_SUCCESS && MPI_Get_count(&st, MPI_BYTE, &got) == MPI_SUCCESS)
+        set_received(out, static_cast<std::size_t>(got));
       break;
+    }
     default:
       return {rma::ErrorClass::intern, std::string(name) + ": not a job call"};
   }

@@ -11,9 +11,9 @@
 #include <string>
 #include <thread>
 
-#include "bench/bench_runner.hpp"
 #include "impl/mpi_implementation.hpp"
 #include "mpi/mpi_rank.hpp"
+#include "worker/bench_runner.hpp"
 #include "worker/case_runner.hpp"
 #include "worker/state_board.hpp"
 
@@ -42,7 +42,7 @@ int main() {
       const std::string t = m->value("t", "");
       if (t == "state?") ctrl->send(board->snapshot(rank));
       if (t == "stop_compute")
-        bench::compute_stop_batch().store(m->value("batch", std::uint64_t{0}),
+        worker::compute_stop_batch().store(m->value("batch", std::uint64_t{0}),
                                           std::memory_order_release);
     }
     ::_exit(72);  // the parent closed the channel: nobody is left to report to
@@ -66,7 +66,7 @@ int main() {
   impl::Implementation& impl = *made.value();
   board->set_phase("runtime");
   nlohmann::json result = spec.mode == "bench"
-                              ? bench::run_bench_script(spec, impl, *ctrl, *board)
+                              ? worker::run_bench_script(spec, impl, *ctrl, *board)
                               : worker::run_case_script(spec, impl, *ctrl, *board);
   result["impl"] = impl.name();
   const bool early = result.value("early", false);

@@ -2,10 +2,14 @@
 -- default one-sided component, osc/rdma, over the shared-memory transport (btl/vader, whose
 -- atomics are emulated) dies of SIGSEGV in MPI_Compare_and_swap — one CAS of one 64-bit
 -- integer under an exclusive lock (backtrace: ompi_osc_rdma_compare_and_swap ->
--- mca_btl_vader_emu_acswap -> mca_btl_vader_send). To self or to a peer alike.
+-- mca_btl_vader_emu_acswap -> mca_btl_vader_send). The process that dies is the one serving
+-- the emulated atomic: the target (rank 1 here, while it waits in a barrier), or the caller
+-- for a CAS to itself.
 --
---   rmabench run lua_scripts/mpi/openmpi_rdma_compare_and_swap.lua --impl openmpi     crash (SIGSEGV)
---   ... --impl openmpi:osc=pt2pt, --impl mpich, the reference                          pass
+--   rmabench run lua_scripts/mpi/openmpi_rdma_compare_and_swap.lua --impl openmpi   crash: rank 1 SIGSEGV
+--   ... --impl openmpi:osc=pt2pt, the reference                                      pass
+--   ... --impl mpich: fails by MPICH's own defect (mpich_allocate_get_reads_origin.lua), passes
+--       with --mpi-env MPIR_CVAR_NOLOCAL=1
 return {
   name = "openmpi-rdma-compare-and-swap",
   ranks = 2,
