@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -23,6 +24,7 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <thread>
 #include <vector>
 
 #include "bootstrap/kv_server.hpp"
@@ -240,7 +242,10 @@ class CaseRun {
   // One launch of the MPI's launcher for the whole case; the ranks connect back.
   void spawn_mpi() {
     const MpiLaunch& mpi = *opt_.mpi;
-    shm_before_ = shm_names();
+    shm_before_ = shm_entries();
+    // Ranks and proxies the launcher orphans are adopted here and reaped in kill_mpi(), not
+    // left as zombies of whatever init the host has.
+    ::prctl(PR_SET_CHILD_SUBREAPER, 1);
     const std::string sock = "@" + spec_.name_prefix + ".ctl";
     listen_ = Fd(listen_control_socket(sock));
     if (listen_.fd < 0) throw LaunchError("control socket " + sock + ": " + std::strerror(errno));
@@ -644,6 +649,21 @@ class CaseRun {
       ::poll(&p, 1, 2000);
       r.exited = true;
     }
+    // Dead ranks whose proxy died too are orphaned to this process (the subreaper): reap them
+    // and whatever else of the launcher was adopted, until no rank is left even as a zombie
+    // (a signal to a reaped process's pidfd fails), for at most a second.
+    auto lingering = [&] {
+      for (const auto& r : ranks_)
+        if (r.pidfd.fd >= 0 && ::syscall(SYS_pidfd_send_signal, r.pidfd.fd, 0, nullptr, 0) == 0)
+          return true;
+      return false;
+    };
+    for (int i = 0; i < 50; ++i) {
+      while (::waitpid(-1, nullptr, WNOHANG) > 0) {
+      }
+      if (!lingering()) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
     if (launcher_out_.fd >= 0) on_launcher_output();
     pgid_ = 0;
     launcher_pid_ = 0;
@@ -654,49 +674,12 @@ class CaseRun {
   // has mapped or open — another job's live segment is never touched.
   void sweep_mpi_segments() {
     std::vector<std::string> fresh;
-    for (const auto& n : shm_names())
+    for (const auto& n : shm_entries())
       if (!shm_before_.count(n)) fresh.push_back(n);
     if (fresh.empty()) return;
-    std::set<std::string> in_use;
-    DIR* proc = ::opendir("/proc");
-    if (!proc) return;
-    while (dirent* e = ::readdir(proc)) {
-      if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
-      const std::string dir = std::string("/proc/") + e->d_name;
-      if (FILE* maps = std::fopen((dir + "/maps").c_str(), "r")) {
-        char line[4096];
-        while (std::fgets(line, sizeof line, maps))
-          if (const char* at = std::strstr(line, "/dev/shm/")) {
-            std::string name(at + 9);
-            while (!name.empty() && (name.back() == '\n' || name.back() == ' ')) name.pop_back();
-            if (auto del = name.find(" (deleted)"); del != std::string::npos) name.resize(del);
-            in_use.insert(name);
-          }
-        std::fclose(maps);
-      }
-      if (DIR* fds = ::opendir((dir + "/fd").c_str())) {
-        while (dirent* f = ::readdir(fds)) {
-          char target[4096];
-          const ssize_t n = ::readlink((dir + "/fd/" + f->d_name).c_str(), target, sizeof target - 1);
-          if (n > 9 && std::strncmp(target, "/dev/shm/", 9) == 0)
-            in_use.insert(std::string(target + 9, static_cast<std::size_t>(n) - 9));
-        }
-        ::closedir(fds);
-      }
-    }
-    ::closedir(proc);
+    const std::set<std::string> in_use = shm_in_use();
     for (const auto& n : fresh)
       if (!in_use.count(n)) ::unlink(("/dev/shm/" + n).c_str());
-  }
-
-  static std::set<std::string> shm_names() {
-    std::set<std::string> out;
-    if (DIR* d = ::opendir("/dev/shm")) {
-      while (dirent* e = ::readdir(d))
-        if (e->d_name[0] != '.') out.insert(e->d_name);
-      ::closedir(d);
-    }
-    return out;
   }
 
   void sweep_segments() {

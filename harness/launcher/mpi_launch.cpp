@@ -1,11 +1,13 @@
 #include "launcher/mpi_launch.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <set>
@@ -180,6 +182,48 @@ std::vector<std::string> mpi_command(const MpiLaunch& mpi, int ranks,
   }
   argv.push_back(mpi.worker);
   return argv;
+}
+
+std::set<std::string> shm_entries() {
+  std::set<std::string> out;
+  if (DIR* d = ::opendir("/dev/shm")) {
+    while (dirent* e = ::readdir(d))
+      if (e->d_name[0] != '.') out.insert(e->d_name);
+    ::closedir(d);
+  }
+  return out;
+}
+
+std::set<std::string> shm_in_use() {
+  std::set<std::string> in_use;
+  DIR* proc = ::opendir("/proc");
+  if (!proc) return in_use;
+  while (dirent* e = ::readdir(proc)) {
+    if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+    const std::string dir = std::string("/proc/") + e->d_name;
+    if (FILE* maps = std::fopen((dir + "/maps").c_str(), "r")) {
+      char line[4096];
+      while (std::fgets(line, sizeof line, maps))
+        if (const char* at = std::strstr(line, "/dev/shm/")) {
+          std::string name(at + 9);
+          while (!name.empty() && (name.back() == '\n' || name.back() == ' ')) name.pop_back();
+          if (auto del = name.find(" (deleted)"); del != std::string::npos) name.resize(del);
+          in_use.insert(name);
+        }
+      std::fclose(maps);
+    }
+    if (DIR* fds = ::opendir((dir + "/fd").c_str())) {
+      while (dirent* f = ::readdir(fds)) {
+        char target[4096];
+        const ssize_t n = ::readlink((dir + "/fd/" + f->d_name).c_str(), target, sizeof target - 1);
+        if (n > 9 && std::strncmp(target, "/dev/shm/", 9) == 0)
+          in_use.insert(std::string(target + 9, static_cast<std::size_t>(n) - 9));
+      }
+      ::closedir(fds);
+    }
+  }
+  ::closedir(proc);
+  return in_use;
 }
 
 int listen_control_socket(const std::string& at_name) {

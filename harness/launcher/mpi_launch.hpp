@@ -10,6 +10,7 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -67,6 +68,11 @@ std::vector<std::pair<std::string, std::string>> mpi_case_env(const MpiLaunch& m
 // The launcher's command line for one case: `launcher [kind's flags] -n N [env] [args] worker`.
 std::vector<std::string> mpi_command(const MpiLaunch& mpi, int ranks,
                                      const std::vector<std::pair<std::string, std::string>>& env);
+
+// The names in /dev/shm now, and those some live process has mapped or open (from /proc):
+// what an MPI left behind is a new name in neither.
+std::set<std::string> shm_entries();
+std::set<std::string> shm_in_use();
 
 // The control socket: an abstract Unix socket (no file to leave behind), "@name" in the
 // environment. listen returns the listening descriptor (non-blocking, close-on-exec).
