@@ -186,6 +186,9 @@ std::string error_string(int code) {
 
 // --- what the rank is doing, readable from the control thread ----------------------------
 
+// How long a rank must have been inside one MPI call to count as blocked in it.
+constexpr double kBlockedAfter_s = 0.5;
+
 class CallSlot {
  public:
   void enter(const char* call, int window, int target) {
@@ -206,11 +209,12 @@ class CallSlot {
     s.call = call_;
     s.window = window_;
     s.target = target_;
-    // Inside the library past the deadline is waiting for something, whatever the call:
-    // the library does not say what.
-    s.blocked = true;
+    // The library does not say whether a call waits: one the rank has been inside for a while
+    // is taken as blocked; a rank that is merely busy cycles through short calls (many ranks
+    // contending for a lock on few cores) and is not.
     s.since_s = std::chrono::duration<double>(Clock::now() - since_).count();
-    s.waiting_for = "inside the MPI library";
+    s.blocked = s.since_s >= kBlockedAfter_s;
+    s.waiting_for = s.blocked ? "inside the MPI library" : "";
     return s;
   }
 

@@ -22,6 +22,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -88,6 +89,7 @@ struct Rank {
   bool child = true;
   bool never_connected = false;
   int exit_seq = 0;  // order in which exits were seen: the first is likelier the cause
+  bool code_from_launcher = false;  // exit_code read from the MPI launcher's report
   Fd pidfd;
   std::unique_ptr<ControlChannel> ctrl;
   Fd kv;
@@ -721,8 +723,32 @@ class CaseRun {
     return s;
   }
 
+  // The launcher's own report of a rank that ended without saying how: hydra's "PID n RUNNING
+  // AT host / EXIT CODE: c" (a pid a rank told us), Open MPI's "Process name: [[job,1],rank]
+  // ... Exit code: c". What a rank reported itself (its signal) stays first.
+  void apply_launcher_report() {
+    static const std::regex hydra(R"(PID (\d+) RUNNING AT \S+\s*=*\s*EXIT CODE: (\d+))");
+    static const std::regex ompi(R"(Process name: \[\[\d+,\d+\],(\d+)\]\s*Exit code:\s*(\d+))");
+    for (std::sregex_iterator it(launcher_text_.begin(), launcher_text_.end(), hydra), end;
+         it != end; ++it)
+      for (auto& r : ranks_)
+        if (r.pid == std::stoi((*it)[1]) && r.exit_code == -1) {
+          r.exit_code = std::stoi((*it)[2]);
+          r.code_from_launcher = true;
+        }
+    for (std::sregex_iterator it(launcher_text_.begin(), launcher_text_.end(), ompi), end;
+         it != end; ++it) {
+      const auto rank = static_cast<std::size_t>(std::stoi((*it)[1]));
+      if (rank < ranks_.size() && ranks_[rank].exit_code == -1) {
+        ranks_[rank].exit_code = std::stoi((*it)[2]);
+        ranks_[rank].code_from_launcher = true;
+      }
+    }
+  }
+
   void finish() {
     for (const auto& r : ranks_) result_.binding.push_back(r.binding);
+    if (opt_.mpi) apply_launcher_report();
     // A crash wins over everything: a rank that exited before saying bye, or by a signal.
     // A rank that named its signal first: on the MPI path its peers are then ended by the
     // launcher, which is a consequence, not the cause.
@@ -730,6 +756,7 @@ class CaseRun {
     for (const auto& r : ranks_) order.push_back(&r);
     std::stable_sort(order.begin(), order.end(), [](const Rank* a, const Rank* b) {
       if ((a->exit_signal != 0) != (b->exit_signal != 0)) return a->exit_signal != 0;
+      if (a->code_from_launcher != b->code_from_launcher) return a->code_from_launcher;
       return (a->exit_seq ? a->exit_seq : 1 << 30) < (b->exit_seq ? b->exit_seq : 1 << 30);
     });
     for (const Rank* rp : order) {
@@ -744,7 +771,10 @@ class CaseRun {
                         : r.exit_code == -1 ? "ended without a result (its exit status is known "
                                               "only to " + launcher_name() + ", which " +
                                               launcher_status_ + ")"
-                                            : "exited with code " + std::to_string(r.exit_code);
+                        : r.code_from_launcher
+                            ? "exited with code " + std::to_string(r.exit_code) + " (as " +
+                                  launcher_name() + " reports it)"
+                            : "exited with code " + std::to_string(r.exit_code);
       if (result_.reason.empty()) result_.reason = "rank " + std::to_string(r.rank) + " " + how;
       result_.failures.push_back(
           {r.rank, "launcher",

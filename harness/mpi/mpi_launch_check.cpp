@@ -112,7 +112,8 @@ int main(int argc, char** argv) {
 
   auto [ex, ex_s] = run("exit", 30);
   check(ex.status == reports::Status::crash, "exit: " + text_of(ex));
-  check(ex.reason.find("rank 1") != std::string::npos, "the crash names rank 1: " + ex.reason);
+  check(ex.reason.find("rank 1 exited with code 3") != std::string::npos,
+        "the crash names rank 1 and its exit code (from the launcher's report): " + ex.reason);
 
   const std::string probe = std::string(argv[2]);
   const std::string probe_name = probe.substr(probe.rfind('/') + 1);
