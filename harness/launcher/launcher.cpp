@@ -679,9 +679,13 @@ class CaseRun {
     for (const auto& n : shm_entries())
       if (!shm_before_.count(n)) fresh.push_back(n);
     if (fresh.empty()) return;
-    const std::set<std::string> in_use = shm_in_use();
-    for (const auto& n : fresh)
-      if (!in_use.count(n)) ::unlink(("/dev/shm/" + n).c_str());
+    // Twice, 200 ms apart: a segment another job is creating right now is mapped by then.
+    std::set<std::string> unused(fresh.begin(), fresh.end());
+    for (int pass = 0; pass < 2 && !unused.empty(); ++pass) {
+      if (pass) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      for (const auto& n : shm_in_use()) unused.erase(n);
+    }
+    for (const auto& n : unused) ::unlink(("/dev/shm/" + n).c_str());
   }
 
   void sweep_segments() {
