@@ -6,8 +6,8 @@ std::string make_case_id(const CaseSpec& c) {
   std::string id = c.suite.empty() ? c.stem : c.suite + "/" + c.stem;
   if (c.impl != "ref") {
     // Backend and path are the reference's; an MPI library is named instead.
-    id += "[impl=" + c.impl + ",np=" + std::to_string(c.ranks);
-    if (c.progress != "async") id += ",progress=" + c.progress;
+    // Progress always: a library's default is calls, not the reference's async.
+    id += "[impl=" + c.impl + ",np=" + std::to_string(c.ranks) + ",progress=" + c.progress;
     for (const auto& [k, v] : c.options) id += "," + k + "=" + v;
     return id + "]";
   }

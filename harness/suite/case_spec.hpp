@@ -3,7 +3,7 @@
 // sends each rank its spec as JSON; the case id is stable across runs and report formats:
 //
 //   suite/script[backend,path,np=N,progress=P,k=v]    (progress only when not async)
-//   suite/script[impl=mpich,np=N,progress=P,k=v]      (on an MPI library: launcher/mpi_launch)
+//   suite/script[impl=mpich,np=N,progress=P,k=v]      (an MPI library: progress always)
 #pragma once
 
 #include <map>
