@@ -20,34 +20,56 @@ using call::Kind;
 
 MPI_Datatype mpi_dtype(rma::Dtype t) {
   switch (t) {
-    case rma::Dtype::i8: return MPI_INT8_T;
-    case rma::Dtype::i16: return MPI_INT16_T;
-    case rma::Dtype::i32: return MPI_INT32_T;
-    case rma::Dtype::i64: return MPI_INT64_T;
-    case rma::Dtype::u8: return MPI_UINT8_T;
-    case rma::Dtype::u16: return MPI_UINT16_T;
-    case rma::Dtype::u32: return MPI_UINT32_T;
-    case rma::Dtype::u64: return MPI_UINT64_T;
-    case rma::Dtype::f32: return MPI_FLOAT;
-    case rma::Dtype::f64: return MPI_DOUBLE;
+    case rma::Dtype::i8:
+      return MPI_INT8_T;
+    case rma::Dtype::i16:
+      return MPI_INT16_T;
+    case rma::Dtype::i32:
+      return MPI_INT32_T;
+    case rma::Dtype::i64:
+      return MPI_INT64_T;
+    case rma::Dtype::u8:
+      return MPI_UINT8_T;
+    case rma::Dtype::u16:
+      return MPI_UINT16_T;
+    case rma::Dtype::u32:
+      return MPI_UINT32_T;
+    case rma::Dtype::u64:
+      return MPI_UINT64_T;
+    case rma::Dtype::f32:
+      return MPI_FLOAT;
+    case rma::Dtype::f64:
+      return MPI_DOUBLE;
   }
   return MPI_DATATYPE_NULL;
 }
 
 MPI_Op mpi_op(rma::Op op) {
   switch (op) {
-    case rma::Op::sum: return MPI_SUM;
-    case rma::Op::prod: return MPI_PROD;
-    case rma::Op::min: return MPI_MIN;
-    case rma::Op::max: return MPI_MAX;
-    case rma::Op::band: return MPI_BAND;
-    case rma::Op::bor: return MPI_BOR;
-    case rma::Op::bxor: return MPI_BXOR;
-    case rma::Op::land: return MPI_LAND;
-    case rma::Op::lor: return MPI_LOR;
-    case rma::Op::lxor: return MPI_LXOR;
-    case rma::Op::replace: return MPI_REPLACE;
-    case rma::Op::no_op: return MPI_NO_OP;
+    case rma::Op::sum:
+      return MPI_SUM;
+    case rma::Op::prod:
+      return MPI_PROD;
+    case rma::Op::min:
+      return MPI_MIN;
+    case rma::Op::max:
+      return MPI_MAX;
+    case rma::Op::band:
+      return MPI_BAND;
+    case rma::Op::bor:
+      return MPI_BOR;
+    case rma::Op::bxor:
+      return MPI_BXOR;
+    case rma::Op::land:
+      return MPI_LAND;
+    case rma::Op::lor:
+      return MPI_LOR;
+    case rma::Op::lxor:
+      return MPI_LXOR;
+    case rma::Op::replace:
+      return MPI_REPLACE;
+    case rma::Op::no_op:
+      return MPI_NO_OP;
   }
   return MPI_OP_NULL;
 }
@@ -62,13 +84,15 @@ int mpi_asserts(unsigned a) {
   return m;
 }
 
-int mpi_rank(int target) { return target == rma::proc_null ? MPI_PROC_NULL : target; }
+int mpi_rank(int target) {
+  return target == rma::proc_null ? MPI_PROC_NULL : target;
+}
 
 // The family of a call, read off the one list (call.hpp) so that this file links on its own.
 call::Family family(Kind k) {
   switch (k) {
 #define RMABENCH_MPI_FAMILY(name, fam, ...) \
-  case Kind::name:                                \
+  case Kind::name:                          \
     return call::Family::fam;
     RMABENCH_CALLS(RMABENCH_MPI_FAMILY)
 #undef RMABENCH_MPI_FAMILY
@@ -79,37 +103,68 @@ call::Family family(Kind k) {
 // The MPI function a call becomes: what state dumps and error messages name.
 const char* mpi_name(Kind k) {
   switch (k) {
-    case Kind::put: return "MPI_Put";
-    case Kind::get: return "MPI_Get";
-    case Kind::accumulate: return "MPI_Accumulate";
-    case Kind::get_accumulate: return "MPI_Get_accumulate";
-    case Kind::fetch_and_op: return "MPI_Fetch_and_op";
-    case Kind::compare_and_swap: return "MPI_Compare_and_swap";
-    case Kind::rput: return "MPI_Rput";
-    case Kind::rget: return "MPI_Rget";
-    case Kind::raccumulate: return "MPI_Raccumulate";
-    case Kind::rget_accumulate: return "MPI_Rget_accumulate";
-    case Kind::fence: return "MPI_Win_fence";
-    case Kind::post: return "MPI_Win_post";
-    case Kind::start: return "MPI_Win_start";
-    case Kind::complete: return "MPI_Win_complete";
-    case Kind::wait: return "MPI_Win_wait";
-    case Kind::test: return "MPI_Win_test";
-    case Kind::lock: return "MPI_Win_lock";
-    case Kind::unlock: return "MPI_Win_unlock";
-    case Kind::lock_all: return "MPI_Win_lock_all";
-    case Kind::unlock_all: return "MPI_Win_unlock_all";
-    case Kind::flush: return "MPI_Win_flush";
-    case Kind::flush_local: return "MPI_Win_flush_local";
-    case Kind::flush_all: return "MPI_Win_flush_all";
-    case Kind::flush_local_all: return "MPI_Win_flush_local_all";
-    case Kind::sync: return "MPI_Win_sync";
-    case Kind::attach: return "MPI_Win_attach";
-    case Kind::detach: return "MPI_Win_detach";
-    case Kind::free: return "MPI_Win_free";
-    case Kind::barrier: return "MPI_Barrier";
-    case Kind::send: return "MPI_Send";
-    case Kind::recv: return "MPI_Recv";
+    case Kind::put:
+      return "MPI_Put";
+    case Kind::get:
+      return "MPI_Get";
+    case Kind::accumulate:
+      return "MPI_Accumulate";
+    case Kind::get_accumulate:
+      return "MPI_Get_accumulate";
+    case Kind::fetch_and_op:
+      return "MPI_Fetch_and_op";
+    case Kind::compare_and_swap:
+      return "MPI_Compare_and_swap";
+    case Kind::rput:
+      return "MPI_Rput";
+    case Kind::rget:
+      return "MPI_Rget";
+    case Kind::raccumulate:
+      return "MPI_Raccumulate";
+    case Kind::rget_accumulate:
+      return "MPI_Rget_accumulate";
+    case Kind::fence:
+      return "MPI_Win_fence";
+    case Kind::post:
+      return "MPI_Win_post";
+    case Kind::start:
+      return "MPI_Win_start";
+    case Kind::complete:
+      return "MPI_Win_complete";
+    case Kind::wait:
+      return "MPI_Win_wait";
+    case Kind::test:
+      return "MPI_Win_test";
+    case Kind::lock:
+      return "MPI_Win_lock";
+    case Kind::unlock:
+      return "MPI_Win_unlock";
+    case Kind::lock_all:
+      return "MPI_Win_lock_all";
+    case Kind::unlock_all:
+      return "MPI_Win_unlock_all";
+    case Kind::flush:
+      return "MPI_Win_flush";
+    case Kind::flush_local:
+      return "MPI_Win_flush_local";
+    case Kind::flush_all:
+      return "MPI_Win_flush_all";
+    case Kind::flush_local_all:
+      return "MPI_Win_flush_local_all";
+    case Kind::sync:
+      return "MPI_Win_sync";
+    case Kind::attach:
+      return "MPI_Win_attach";
+    case Kind::detach:
+      return "MPI_Win_detach";
+    case Kind::free:
+      return "MPI_Win_free";
+    case Kind::barrier:
+      return "MPI_Barrier";
+    case Kind::send:
+      return "MPI_Send";
+    case Kind::recv:
+      return "MPI_Recv";
   }
   return "MPI_?";
 }
@@ -126,10 +181,22 @@ void set_received(O* out, std::size_t bytes) {
 // The calls that take a target rank (for messages and state dumps).
 bool has_target(Kind k) {
   switch (k) {
-    case Kind::put: case Kind::get: case Kind::accumulate: case Kind::get_accumulate:
-    case Kind::fetch_and_op: case Kind::compare_and_swap: case Kind::rput: case Kind::rget:
-    case Kind::raccumulate: case Kind::rget_accumulate: case Kind::lock: case Kind::unlock:
-    case Kind::flush: case Kind::flush_local: case Kind::send: case Kind::recv:
+    case Kind::put:
+    case Kind::get:
+    case Kind::accumulate:
+    case Kind::get_accumulate:
+    case Kind::fetch_and_op:
+    case Kind::compare_and_swap:
+    case Kind::rput:
+    case Kind::rget:
+    case Kind::raccumulate:
+    case Kind::rget_accumulate:
+    case Kind::lock:
+    case Kind::unlock:
+    case Kind::flush:
+    case Kind::flush_local:
+    case Kind::send:
+    case Kind::recv:
       return true;
     default:
       return false;
@@ -178,7 +245,8 @@ rma::ErrorClass error_class_of(int mpi_class) {
 std::string error_string(int code) {
   char text[MPI_MAX_ERROR_STRING] = {};
   int len = 0;
-  if (MPI_Error_string(code, text, &len) != MPI_SUCCESS) return "MPI error code " + std::to_string(code);
+  if (MPI_Error_string(code, text, &len) != MPI_SUCCESS)
+    return "MPI error code " + std::to_string(code);
   std::string s(text, static_cast<std::size_t>(len));
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
   return s;
@@ -244,7 +312,11 @@ class MpiImpl;
 class MpiWindow final : public Window {
  public:
   MpiWindow(MpiImpl& impl, int id, MPI_Win win, const rma::WindowConfig& c, void* base)
-      : impl_(impl), id_(id), win_(win), flavor_(c.flavor), base_(base),
+      : impl_(impl),
+        id_(id),
+        win_(win),
+        flavor_(c.flavor),
+        base_(base),
         size_(c.flavor == rma::Flavor::dynamic ? 0 : c.size) {}
 
   int id() const override { return id_; }
@@ -354,7 +426,9 @@ std::string MpiWindow::path() const {
   const std::string n = impl_.name();
   return n.substr(0, n.find(' '));
 }
-std::string MpiWindow::path_detail() const { return impl_.name(); }
+std::string MpiWindow::path_detail() const {
+  return impl_.name();
+}
 
 bool MpiWindow::freed() const {
   std::lock_guard g(impl_.state_mu());
@@ -367,8 +441,9 @@ bool MpiWindow::passive_access() const {
 }
 
 rma::Result<rma::SharedRegion> MpiWindow::shared_query(int rank) {
-  if (freed()) return rma::Status(rma::ErrorClass::win, "MPI_Win_shared_query: window " +
-                                                           std::to_string(id_) + " was freed");
+  if (freed())
+    return rma::Status(rma::ErrorClass::win,
+                       "MPI_Win_shared_query: window " + std::to_string(id_) + " was freed");
   Tracked t(impl_.slot(), "MPI_Win_shared_query", id_, rank);
   MPI_Aint size = 0;
   int disp_unit = 1;
@@ -405,10 +480,18 @@ rma::Result<bool> MpiRequest::test() {
 rma::Result<Window*> MpiImpl::create_window(const rma::WindowConfig& config) {
   const char* call = "MPI_Win_allocate";
   switch (config.flavor) {
-    case rma::Flavor::create: call = "MPI_Win_create"; break;
-    case rma::Flavor::allocate: call = "MPI_Win_allocate"; break;
-    case rma::Flavor::shared: call = "MPI_Win_allocate_shared"; break;
-    case rma::Flavor::dynamic: call = "MPI_Win_create_dynamic"; break;
+    case rma::Flavor::create:
+      call = "MPI_Win_create";
+      break;
+    case rma::Flavor::allocate:
+      call = "MPI_Win_allocate";
+      break;
+    case rma::Flavor::shared:
+      call = "MPI_Win_allocate_shared";
+      break;
+    case rma::Flavor::dynamic:
+      call = "MPI_Win_create_dynamic";
+      break;
   }
   Tracked t(slot_, call, -1, -2);
   MPI_Info info = MPI_INFO_NULL;
@@ -482,12 +565,14 @@ rma::Status MpiImpl::job_call(const call::Call& c, Outcome* out) {
   const int peer = has_target(c.kind) ? c.target : -2;
   Tracked t(slot_, name, -1, peer);
   if (c.bytes > static_cast<std::size_t>(INT_MAX))
-    return {rma::ErrorClass::count, std::string(name) + ": " + std::to_string(c.bytes) +
-                                        " bytes exceed MPI's int"};
+    return {rma::ErrorClass::count,
+            std::string(name) + ": " + std::to_string(c.bytes) + " bytes exceed MPI's int"};
   const int n = static_cast<int>(c.bytes);
   int rc = MPI_SUCCESS;
   switch (c.kind) {
-    case Kind::barrier: rc = MPI_Barrier(MPI_COMM_WORLD); break;
+    case Kind::barrier:
+      rc = MPI_Barrier(MPI_COMM_WORLD);
+      break;
     case Kind::send:
       rc = MPI_Send(c.origin, n, MPI_BYTE, mpi_rank(c.target), c.tag, MPI_COMM_WORLD);
       break;
@@ -530,8 +615,12 @@ rma::Status MpiImpl::window_call(const call::Call& c, MpiWindow& w, Outcome* out
   };
 
   switch (c.kind) {
-    case Kind::put: rc = MPI_Put(c.origin, n, dt, tr, disp, n, dt, win); break;
-    case Kind::get: rc = MPI_Get(c.result, n, dt, tr, disp, n, dt, win); break;
+    case Kind::put:
+      rc = MPI_Put(c.origin, n, dt, tr, disp, n, dt, win);
+      break;
+    case Kind::get:
+      rc = MPI_Get(c.result, n, dt, tr, disp, n, dt, win);
+      break;
     case Kind::accumulate:
       rc = MPI_Accumulate(c.origin, n, dt, tr, disp, n, dt, mpi_op(c.op), win);
       break;
@@ -544,41 +633,71 @@ rma::Status MpiImpl::window_call(const call::Call& c, MpiWindow& w, Outcome* out
     case Kind::compare_and_swap:
       rc = MPI_Compare_and_swap(c.origin, c.compare, c.result, dt, tr, disp, win);
       break;
-    case Kind::rput: rc = MPI_Rput(c.origin, n, dt, tr, disp, n, dt, win, &req); break;
-    case Kind::rget: rc = MPI_Rget(c.result, n, dt, tr, disp, n, dt, win, &req); break;
+    case Kind::rput:
+      rc = MPI_Rput(c.origin, n, dt, tr, disp, n, dt, win, &req);
+      break;
+    case Kind::rget:
+      rc = MPI_Rget(c.result, n, dt, tr, disp, n, dt, win, &req);
+      break;
     case Kind::raccumulate:
       rc = MPI_Raccumulate(c.origin, n, dt, tr, disp, n, dt, mpi_op(c.op), win, &req);
       break;
     case Kind::rget_accumulate:
-      rc = MPI_Rget_accumulate(c.origin, n, dt, c.result, n, dt, tr, disp, n, dt, mpi_op(c.op),
-                               win, &req);
+      rc = MPI_Rget_accumulate(c.origin, n, dt, c.result, n, dt, tr, disp, n, dt, mpi_op(c.op), win,
+                               &req);
       break;
-    case Kind::fence: rc = MPI_Win_fence(asserts, win); break;
+    case Kind::fence:
+      rc = MPI_Win_fence(asserts, win);
+      break;
     case Kind::post:
       rc = with_group([&](MPI_Group g) { return MPI_Win_post(g, asserts, win); });
       break;
     case Kind::start:
       rc = with_group([&](MPI_Group g) { return MPI_Win_start(g, asserts, win); });
       break;
-    case Kind::complete: rc = MPI_Win_complete(win); break;
-    case Kind::wait: rc = MPI_Win_wait(win); break;
-    case Kind::test: rc = MPI_Win_test(win, &flag); break;
+    case Kind::complete:
+      rc = MPI_Win_complete(win);
+      break;
+    case Kind::wait:
+      rc = MPI_Win_wait(win);
+      break;
+    case Kind::test:
+      rc = MPI_Win_test(win, &flag);
+      break;
     case Kind::lock:
       rc = MPI_Win_lock(c.lock_type == rma::LockType::shared ? MPI_LOCK_SHARED : MPI_LOCK_EXCLUSIVE,
                         tr, asserts, win);
       break;
-    case Kind::unlock: rc = MPI_Win_unlock(tr, win); break;
-    case Kind::lock_all: rc = MPI_Win_lock_all(asserts, win); break;
-    case Kind::unlock_all: rc = MPI_Win_unlock_all(win); break;
-    case Kind::flush: rc = MPI_Win_flush(tr, win); break;
-    case Kind::flush_local: rc = MPI_Win_flush_local(tr, win); break;
-    case Kind::flush_all: rc = MPI_Win_flush_all(win); break;
-    case Kind::flush_local_all: rc = MPI_Win_flush_local_all(win); break;
-    case Kind::sync: rc = MPI_Win_sync(win); break;
+    case Kind::unlock:
+      rc = MPI_Win_unlock(tr, win);
+      break;
+    case Kind::lock_all:
+      rc = MPI_Win_lock_all(asserts, win);
+      break;
+    case Kind::unlock_all:
+      rc = MPI_Win_unlock_all(win);
+      break;
+    case Kind::flush:
+      rc = MPI_Win_flush(tr, win);
+      break;
+    case Kind::flush_local:
+      rc = MPI_Win_flush_local(tr, win);
+      break;
+    case Kind::flush_all:
+      rc = MPI_Win_flush_all(win);
+      break;
+    case Kind::flush_local_all:
+      rc = MPI_Win_flush_local_all(win);
+      break;
+    case Kind::sync:
+      rc = MPI_Win_sync(win);
+      break;
     case Kind::attach:
       rc = MPI_Win_attach(win, const_cast<void*>(c.origin), static_cast<MPI_Aint>(c.bytes));
       break;
-    case Kind::detach: rc = MPI_Win_detach(win, c.origin); break;
+    case Kind::detach:
+      rc = MPI_Win_detach(win, c.origin);
+      break;
     case Kind::free: {
       MPI_Win h = win;
       rc = MPI_Win_free(&h);
@@ -612,10 +731,18 @@ void MpiImpl::note_epoch(const call::Call& c, MpiWindow& w, bool test_flag) {
       w.exposure_ = last ? "none" : "fence";
       break;
     }
-    case Kind::post: w.exposure_ = "post"; break;
-    case Kind::start: w.access_ = "pscw"; break;
-    case Kind::complete: w.access_ = "none"; break;
-    case Kind::wait: w.exposure_ = "none"; break;
+    case Kind::post:
+      w.exposure_ = "post";
+      break;
+    case Kind::start:
+      w.access_ = "pscw";
+      break;
+    case Kind::complete:
+      w.access_ = "none";
+      break;
+    case Kind::wait:
+      w.exposure_ = "none";
+      break;
     case Kind::test:
       if (test_flag) w.exposure_ = "none";
       break;
@@ -635,8 +762,11 @@ void MpiImpl::note_epoch(const call::Call& c, MpiWindow& w, bool test_flag) {
       w.lock_all_ = false;
       w.access_ = "none";
       break;
-    case Kind::free: w.freed_ = true; break;
-    default: break;
+    case Kind::free:
+      w.freed_ = true;
+      break;
+    default:
+      break;
   }
 }
 
@@ -704,7 +834,8 @@ std::string mpi_library_name() {
   };
   if (auto at = v.find("MPICH Version:"); at != std::string::npos)
     return "mpich " + word_after(at + 14);
-  if (auto at = v.find("Open MPI "); at != std::string::npos) return "openmpi " + word_after(at + 9);
+  if (auto at = v.find("Open MPI "); at != std::string::npos)
+    return "openmpi " + word_after(at + 9);
   std::string first = v.substr(0, v.find('\n'));
   if (first.size() > 60) first.resize(60);
   return first.empty() ? "mpi (version unknown)" : first;
@@ -725,11 +856,12 @@ rma::Result<std::unique_ptr<Implementation>> make_mpi_implementation(const MpiOp
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
   if (provided < required)
-    return rma::Status(rma::ErrorClass::unsupported,
-                       "MPI_Init_thread: the library provides thread level " +
-                           std::to_string(provided) + ", below the " +
-                           (options.thread_multiple ? "MPI_THREAD_MULTIPLE" : "MPI_THREAD_SERIALIZED") +
-                           " asked for");
+    return rma::Status(
+        rma::ErrorClass::unsupported,
+        "MPI_Init_thread: the library provides thread level " + std::to_string(provided) +
+            ", below the " +
+            (options.thread_multiple ? "MPI_THREAD_MULTIPLE" : "MPI_THREAD_SERIALIZED") +
+            " asked for");
   return std::unique_ptr<Implementation>(std::make_unique<MpiImpl>(options.osc));
 }
 

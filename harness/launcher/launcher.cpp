@@ -754,11 +754,11 @@ class CaseRun {
     for (const auto& r : ranks_) result_.binding.push_back(r.binding);
     if (opt_.mpi) apply_launcher_report();
     // A crash wins over everything: a rank that exited before saying bye, or by a signal.
-    // A rank that named its signal first: on the MPI path its peers are then ended by the
-    // launcher, which is a consequence, not the cause.
+    // On the MPI path, a rank that named its signal first: its peers are then ended by the
+    // launcher, which is a consequence, not the cause. The fork path keeps rank order.
     std::vector<const Rank*> order;
     for (const auto& r : ranks_) order.push_back(&r);
-    std::stable_sort(order.begin(), order.end(), [](const Rank* a, const Rank* b) {
+    if (opt_.mpi) std::stable_sort(order.begin(), order.end(), [](const Rank* a, const Rank* b) {
       if ((a->exit_signal != 0) != (b->exit_signal != 0)) return a->exit_signal != 0;
       if (a->code_from_launcher != b->code_from_launcher) return a->code_from_launcher;
       return (a->exit_seq ? a->exit_seq : 1 << 30) < (b->exit_seq ? b->exit_seq : 1 << 30);

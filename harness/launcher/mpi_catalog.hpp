@@ -9,7 +9,7 @@
 namespace harness::launcher {
 
 struct MpiBuild {
-  std::string name;           // "mpich", "openmpi", or a user's own (RMABENCH_MPI_CUSTOM)
+  std::string name;  // "mpich", "openmpi", or a user's own (RMABENCH_MPI_CUSTOM)
   bool built = false;
   std::string wrapper;        // the compiler wrapper the worker was built with
   std::string launcher;       // mpiexec / mpirun of the same MPI

@@ -51,7 +51,8 @@ MpiLaunch resolve_mpi(const std::string& spelling, const std::string& rmabench_d
   if (!b) {
     std::string known = "ref";
     for (const auto& x : mpi_builds()) known += ", " + x.name;
-    throw suite::UsageError("--impl " + spelling + ": unknown implementation (known: " + known + ")");
+    throw suite::UsageError("--impl " + spelling + ": unknown implementation (known: " + known +
+                            ")");
   }
   if (!b->built) throw suite::UsageError("--impl " + spelling + ": " + b->missing);
   m.launcher = b->launcher;
@@ -138,7 +139,8 @@ std::string mpi_skip_reason(const MpiLaunch& mpi, const suite::CaseSpec& spec) {
   if (spec.progress == "calls") return "";
   if (spec.progress == "sync-only")
     return "progress=sync-only is a mode of the reference implementation (progress only in "
-           "synchronization calls); " + mpi.name + " has no such mode";
+           "synchronization calls); " +
+           mpi.name + " has no such mode";
   if (spec.progress == "async") {
     if (mpi.launcher_kind == "hydra") return "";  // MPICH's asynchronous progress thread
     return "progress=async: " + mpi.name +

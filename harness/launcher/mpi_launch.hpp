@@ -23,13 +23,13 @@
 namespace harness::launcher {
 
 struct MpiLaunch {
-  std::string spelling;        // as given: "openmpi:osc=sm"; what case ids carry
-  std::string name;            // the catalog name: "openmpi"
-  std::string launcher;        // path of mpiexec / mpirun
-  std::string launcher_kind;   // hydra | openmpi | generic
-  std::string worker;          // absolute path of the worker executable
-  std::vector<std::string> args;                            // extra launcher words
-  std::vector<std::pair<std::string, std::string>> env;     // extra rank environment
+  std::string spelling;           // as given: "openmpi:osc=sm"; what case ids carry
+  std::string name;               // the catalog name: "openmpi"
+  std::string launcher;           // path of mpiexec / mpirun
+  std::string launcher_kind;      // hydra | openmpi | generic
+  std::string worker;             // absolute path of the worker executable
+  std::vector<std::string> args;  // extra launcher words
+  std::vector<std::pair<std::string, std::string>> env;  // extra rank environment
 };
 
 // The implementation an `--impl` value names, with its options: "mpich", "openmpi",

@@ -33,9 +33,9 @@ suite::CaseSpec spec(const std::string& path, const std::string& progress) {
 TEST(MpiLaunch, CommandLinePassesEnvironmentTheLaunchersWay) {
   const std::vector<std::pair<std::string, std::string>> env = {{"RMABENCH_CONTROL", "@x"}};
   const auto hydra = mpi_command(make("hydra"), 3, env);
-  EXPECT_EQ(hydra, (std::vector<std::string>{"/usr/bin/mpiexec", "-n", "3", "-genv",
-                                             "RMABENCH_CONTROL", "@x", "--mca", "osc", "sm",
-                                             "/build/rmabench-worker-x"}));
+  EXPECT_EQ(hydra,
+            (std::vector<std::string>{"/usr/bin/mpiexec", "-n", "3", "-genv", "RMABENCH_CONTROL",
+                                      "@x", "--mca", "osc", "sm", "/build/rmabench-worker-x"}));
   const auto ompi = mpi_command(make("openmpi"), 2, env);
   EXPECT_NE(std::find(ompi.begin(), ompi.end(), "--oversubscribe"), ompi.end());
   EXPECT_NE(std::find(ompi.begin(), ompi.end(), "RMABENCH_CONTROL=@x"), ompi.end());

@@ -21,13 +21,13 @@ using harness::impl::Window;
 int g_failed = 0;
 int g_rank = -1;
 
-#define CHECK(cond, what)                                                            \
-  do {                                                                               \
-    if (!(cond)) {                                                                   \
-      std::fprintf(stderr, "rank %d: %s:%d: check failed: %s\n", g_rank, __FILE__, \
-                   __LINE__, std::string(what).c_str());                             \
-      ++g_failed;                                                                    \
-    }                                                                                \
+#define CHECK(cond, what)                                                                    \
+  do {                                                                                       \
+    if (!(cond)) {                                                                           \
+      std::fprintf(stderr, "rank %d: %s:%d: check failed: %s\n", g_rank, __FILE__, __LINE__, \
+                   std::string(what).c_str());                                               \
+      ++g_failed;                                                                            \
+    }                                                                                        \
   } while (0)
 
 // Runs a call that must succeed.
@@ -44,7 +44,9 @@ Call win_call(Kind k, Window* w, int target = 0) {
   return c;
 }
 
-void barrier(Implementation& impl) { ok(impl, Call{}); }  // Kind::barrier is the default
+void barrier(Implementation& impl) {
+  ok(impl, Call{});
+}  // Kind::barrier is the default
 
 Call data_call(Kind k, Window* w, int target, std::uint64_t disp, std::int64_t* origin,
                std::int64_t* result, std::size_t count, rma::Op op = rma::Op::replace) {
@@ -76,7 +78,8 @@ void check_passive(Implementation& impl, Window* w) {
   }
   barrier(impl);
   if (me == 1) {
-    for (int i = 0; i < 8; ++i) CHECK(mem[i] == 100 + i, "put arrived at element " + std::to_string(i));
+    for (int i = 0; i < 8; ++i)
+      CHECK(mem[i] == 100 + i, "put arrived at element " + std::to_string(i));
     Call lk = win_call(Kind::lock, w, 0);
     lk.lock_type = rma::LockType::shared;
     ok(impl, lk);
@@ -196,7 +199,8 @@ void check_shared_and_dynamic(Implementation& impl) {
     ok(impl, win_call(Kind::free, w));
     CHECK(w->freed(), "freed after free");
     rma::Status again = impl.execute(win_call(Kind::fence, w));
-    CHECK(again.error_class() == rma::ErrorClass::win, "a freed window is WIN: " + again.to_string());
+    CHECK(again.error_class() == rma::ErrorClass::win,
+          "a freed window is WIN: " + again.to_string());
   }
   rma::WindowConfig dc;
   dc.flavor = rma::Flavor::dynamic;

@@ -13,8 +13,8 @@
 #include <string>
 
 #include "launcher/launcher.hpp"
-#include "launcher/mpi_launch.hpp"
 #include "launcher/mpi_catalog.hpp"
+#include "launcher/mpi_launch.hpp"
 
 namespace {
 
@@ -115,8 +115,9 @@ int main(int argc, char** argv) {
   // Open MPI's mpirun says which rank exited with which code; hydra only exits with the code.
   bool rank1_named = false;
   for (const auto& f : ex.failures)
-    rank1_named |= f.rank == 1 && (f.message.find("rank 1 exited with code 3") != std::string::npos ||
-                                   f.message.find("rank 1 ended without a result") != std::string::npos);
+    rank1_named |=
+        f.rank == 1 && (f.message.find("rank 1 exited with code 3") != std::string::npos ||
+                        f.message.find("rank 1 ended without a result") != std::string::npos);
   check(rank1_named, "the crash names rank 1: " + text_of(ex));
   if (mpi.launcher_kind == "openmpi")
     check(ex.reason.find("rank 1 exited with code 3") != std::string::npos,

@@ -44,8 +44,9 @@ std::optional<RankLink> connect_to_parent() {
   const char* sock = std::getenv("RMABENCH_CONTROL");
   const char* size = std::getenv("RMABENCH_SIZE");
   if (!sock || !size) {
-    std::fprintf(stderr, "rmabench MPI worker: started without RMABENCH_CONTROL (rmabench run "
-                         "--impl starts it through the MPI's launcher)\n");
+    std::fprintf(stderr,
+                 "rmabench MPI worker: started without RMABENCH_CONTROL (rmabench run "
+                 "--impl starts it through the MPI's launcher)\n");
     return std::nullopt;
   }
   RankLink link;

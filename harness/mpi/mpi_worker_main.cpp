@@ -3,8 +3,8 @@
 // launcher. It connects to the parent (mpi_rank.hpp), initializes MPI at the thread level the
 // case's progress mode needs, and runs the same case and benchmark runners as the reference's
 // worker, on impl/mpi_implementation.cpp.
-#include <sys/prctl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -43,7 +43,7 @@ int main() {
       if (t == "state?") ctrl->send(board->snapshot(rank));
       if (t == "stop_compute")
         worker::compute_stop_batch().store(m->value("batch", std::uint64_t{0}),
-                                          std::memory_order_release);
+                                           std::memory_order_release);
     }
     ::_exit(72);  // the parent closed the channel: nobody is left to report to
   }).detach();
@@ -65,9 +65,8 @@ int main() {
   mpi::report_fatal_signals(ctrl->fd());
   impl::Implementation& impl = *made.value();
   board->set_phase("runtime");
-  nlohmann::json result = spec.mode == "bench"
-                              ? worker::run_bench_script(spec, impl, *ctrl, *board)
-                              : worker::run_case_script(spec, impl, *ctrl, *board);
+  nlohmann::json result = spec.mode == "bench" ? worker::run_bench_script(spec, impl, *ctrl, *board)
+                                               : worker::run_case_script(spec, impl, *ctrl, *board);
   result["impl"] = impl.name();
   const bool early = result.value("early", false);
   ctrl->send(result);
