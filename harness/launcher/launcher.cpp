@@ -677,7 +677,7 @@ class CaseRun {
   void sweep_mpi_segments() {
     std::vector<std::string> fresh;
     for (const auto& n : shm_entries())
-      if (!shm_before_.count(n)) fresh.push_back(n);
+      if (!shm_before_.count(n) && !is_reference_segment(n)) fresh.push_back(n);
     if (fresh.empty()) return;
     // Twice, 200 ms apart: a segment another job is creating right now is mapped by then.
     std::set<std::string> unused(fresh.begin(), fresh.end());

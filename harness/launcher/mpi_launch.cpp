@@ -196,6 +196,10 @@ std::set<std::string> shm_entries() {
   return out;
 }
 
+bool is_reference_segment(const std::string& name) {
+  return name.rfind("rmabench.", 0) == 0;
+}
+
 std::set<std::string> shm_in_use() {
   std::set<std::string> in_use;
   DIR* proc = ::opendir("/proc");

@@ -73,6 +73,9 @@ std::vector<std::string> mpi_command(const MpiLaunch& mpi, int ranks,
 // what an MPI left behind is a new name in neither.
 std::set<std::string> shm_entries();
 std::set<std::string> shm_in_use();
+// "rmabench.<pid>.…": the reference's own segments, each swept by its run by prefix; another
+// run's are never an MPI's leftovers.
+bool is_reference_segment(const std::string& name);
 
 // The control socket: an abstract Unix socket (no file to leave behind), "@name" in the
 // environment. listen returns the listening descriptor (non-blocking, close-on-exec).
