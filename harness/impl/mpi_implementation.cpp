@@ -282,7 +282,7 @@ class CallSlot {
     // contending for a lock on few cores) and is not.
     s.since_s = std::chrono::duration<double>(Clock::now() - since_).count();
     s.blocked = s.since_s >= kBlockedAfter_s;
-    s.waiting_for = s.blocked ? "inside the MPI library" : "";
+    // What it waits for is not observable from outside the library: left empty.
     return s;
   }
 
