@@ -3,6 +3,7 @@
 // sends each rank its spec as JSON; the case id is stable across runs and report formats:
 //
 //   suite/script[backend,path,np=N,progress=P,k=v]    (progress only when not async)
+//   suite/script[impl=mpich,np=N,progress=P,k=v]      (an MPI library: progress always)
 #pragma once
 
 #include <map>
@@ -29,6 +30,8 @@ struct CaseSpec {
   std::size_t eager_limit = 16 * 1024;
   std::vector<std::string> tags;
   std::string bind = "auto";  // auto | core | none
+  // The implementation under test: "ref", or an MPI as --impl spelt it ("openmpi:osc=sm").
+  std::string impl = "ref";
 
   // "run" (a conformance case) or "bench" (replayed under Google Benchmark).
   std::string mode = "run";
