@@ -8,7 +8,6 @@
 --   rmabench run lua_scripts/mpi/mpich_allocate_get_reads_origin.lua --impl mpich         fail
 --   ... --impl mpich --mpi-env MPIR_CVAR_NOLOCAL=1, -o flavor=create, --impl openmpi, ref  pass
 return {
-  name = "mpich-allocate-get-reads-origin",
   ranks = 2,
   options = { flavor = {"window flavor: allocate or create", "allocate"} },
   setup = function(ctx)

@@ -7,7 +7,6 @@
 --   ... -o dtype=u16 --impl mpich                                               fail
 --   ... --impl openmpi:osc=pt2pt, the reference                                 pass
 return {
-  name = "mpich-unsigned-min-max",
   ranks = 2,
   options = { dtype = {"u8 or u16", "u8"} },
   setup = function(ctx)

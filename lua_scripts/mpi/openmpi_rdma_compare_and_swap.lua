@@ -11,7 +11,6 @@
 --   ... --impl mpich: fails by MPICH's own defect (mpich_allocate_get_reads_origin.lua), passes
 --       with --mpi-env MPIR_CVAR_NOLOCAL=1
 return {
-  name = "openmpi-rdma-compare-and-swap",
   ranks = 2,
   setup = function(ctx)
     ctx.win = rma.window{ size = 8 }

@@ -5,7 +5,6 @@
 --   rmabench run lua_scripts/mpi/openmpi_win_create_single_rank.lua --impl openmpi         error (WIN)
 --   ... --impl openmpi:osc=pt2pt, --impl mpich, the reference, or -n 2 with any of them    pass
 return {
-  name = "openmpi-win-create-single-rank",
   ranks = 1,
   setup = function(ctx)
     ctx.mem = rma.buffer(8, "i64"):fill(5)
