@@ -15,9 +15,10 @@ packages=(
   procps iproute2
 )
 if [[ "${1:-}" == "--with-extras" ]]; then
-  # Peers measured by benchmarks and the multi-launcher tests; the HTML report check
-  # (headless Chromium takes a screenshot, python3-pil counts the plots' pixels).
-  packages+=(openmpi-bin libopenmpi-dev chromium python3-pil)
+  # Peers measured by benchmarks and the multi-launcher tests, and the MPIs `--impl` tests
+  # (both at once: docs/conformance-mpi.md); the HTML report check (headless Chromium takes
+  # a screenshot, python3-pil counts the plots' pixels).
+  packages+=(openmpi-bin libopenmpi-dev mpich libmpich-dev chromium python3-pil)
 fi
 
 missing=()

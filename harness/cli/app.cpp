@@ -28,6 +28,18 @@ void add_matrix_options(CLI::App* cmd, suite::Overrides& o, std::vector<std::str
   cmd->add_option("--filter", o.filter, "Only cases whose id contains this text");
 }
 
+// The implementation under test; on an MPI, its launcher's arguments and the ranks' environment.
+void add_impl_options(CLI::App* cmd, RunArgs& a) {
+  cmd->add_option("--impl", a.impl,
+                  "Implementation under test: ref (default), mpich, openmpi, openmpi:osc=NAME, "
+                  "or an MPI of your own (rmabench info lists them)");
+  cmd->add_option("--mpi-arg", a.mpi_args,
+                  "Words for the MPI's launcher, e.g. '--mca btl self,vader' (repeatable)");
+  cmd->add_option("--mpi-env", a.mpi_env,
+                  "NAME=VALUE in the MPI ranks' environment, e.g. MPIR_CVAR_ASYNC_PROGRESS=1 "
+                  "(repeatable)");
+}
+
 // What `run` and `bench` share: the input, the matrix, the launch and the report files.
 void add_run_options(CLI::App* cmd, RunArgs& a) {
   cmd->add_option("input", a.input, "Case script or suite manifest (.lua)")
@@ -52,6 +64,7 @@ void add_run_options(CLI::App* cmd, RunArgs& a) {
   cmd->add_option("--rank-exec", a.rank_exec,
                   "Command prefix for each rank, {rank} replaced by its rank (e.g. "
                   "'ip netns exec host{rank}'); it must exec, not fork");
+  add_impl_options(cmd, a);
 }
 
 }  // namespace

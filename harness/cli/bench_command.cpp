@@ -6,6 +6,7 @@
 #include "cli/launcher_executor.hpp"
 #include "cli/pipeline.hpp"
 #include "cli/sizes.hpp"
+#include "launcher/mpi_launch.hpp"
 #include "launcher/topology.hpp"
 
 namespace harness::cli {
@@ -59,6 +60,8 @@ int bench_command(BenchArgs& args) {
   if (!args.run.overrides.timeout_s) args.run.overrides.timeout_s = 600;
   RunPlan plan;
   plan.expansion = expand_input(args.run);
+  const auto mpi = launcher::mpi_for_run(args.run.impl, args.run.mpi_args, args.run.mpi_env);
+  if (mpi) launcher::retarget(plan.expansion, *mpi, args.run.overrides.progress.has_value());
   for (auto& c : plan.expansion.cases) {
     c.mode = "bench";
     c.bench = bench;
@@ -68,10 +71,11 @@ int bench_command(BenchArgs& args) {
                   {"mode", "bench"},
                   {"bench", bench},
                   {"bind", args.run.overrides.bind}};
+  if (mpi) plan.options["impl"] = launcher::mpi_context(*mpi);
   plan.bench_table = true;
   launcher::Topology topology;
   plan.topology = topology.summary();
-  LauncherExecutor executor(args.run, topology, true);
+  LauncherExecutor executor(args.run, topology, true, mpi ? &*mpi : nullptr);
   return run_pipeline(args.run, plan, executor);
 }
 

@@ -6,6 +6,7 @@
 
 #include "cli/app.hpp"
 #include "cli/commands.hpp"
+#include "launcher/mpi_catalog.hpp"
 #include "launcher/topology.hpp"
 #include "rma/runtime.hpp"
 #include "version.hpp"
@@ -18,7 +19,15 @@ int info_command() {
   std::cout << "topology (hwloc):\n  " << topo.text() << "\n";
   std::cout << "backends:";
   for (const auto& b : rma::compiled_backends()) std::cout << " " << b.name;
-  std::cout << "\n\nfabric providers with RDM endpoints (libfabric):\n";
+  std::cout << "\n\nimplementations under test (--impl):\n  ref        the reference implementation\n";
+  for (const auto& m : launcher::mpi_builds()) {
+    std::cout << "  " << m.name << std::string(m.name.size() < 10 ? 10 - m.name.size() : 1, ' ') << " ";
+    if (m.built)
+      std::cout << m.worker << " via " << m.launcher << " (built with " << m.wrapper << ")\n";
+    else
+      std::cout << m.missing << "\n";
+  }
+  std::cout << "\nfabric providers with RDM endpoints (libfabric):\n";
   const auto providers = rma::fabric_providers();
   if (providers.empty()) std::cout << "  none\n";
   auto ratio = [](std::pair<int, int> r) {

@@ -16,8 +16,9 @@ std::string self_exe() {
 }  // namespace
 
 LauncherExecutor::LauncherExecutor(const RunArgs& args, const launcher::Topology& topology,
-                                   bool warn_shared_cores)
+                                   bool warn_shared_cores, const launcher::MpiLaunch* mpi)
     : topology_(topology), warn_shared_cores_(warn_shared_cores) {
+  options_.mpi = mpi;
   options_.self_exe = self_exe();
   options_.topology = &topology_;
   options_.verbose = args.verbose;

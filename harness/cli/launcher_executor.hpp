@@ -10,8 +10,10 @@ namespace harness::cli {
 class LauncherExecutor final : public CaseExecutor {
  public:
   // Sweeps segments stale runs left behind. With `warn_shared_cores`, a case with more ranks
-  // than cores gets a warning (its latencies include time slicing).
-  LauncherExecutor(const RunArgs& args, const launcher::Topology& topology, bool warn_shared_cores);
+  // than cores gets a warning (its latencies include time slicing). With `mpi`, the cases run
+  // on that MPI library (launcher/mpi_launch.hpp); it must outlive the executor.
+  LauncherExecutor(const RunArgs& args, const launcher::Topology& topology, bool warn_shared_cores,
+                   const launcher::MpiLaunch* mpi = nullptr);
   Executed execute(const suite::CaseSpec& spec) override;
 
  private:

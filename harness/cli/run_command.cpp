@@ -4,6 +4,7 @@
 #include "cli/commands.hpp"
 #include "cli/launcher_executor.hpp"
 #include "cli/pipeline.hpp"
+#include "launcher/mpi_launch.hpp"
 #include "launcher/topology.hpp"
 #include "rma/bootstrap.hpp"
 
@@ -32,11 +33,14 @@ int run_command(RunArgs& args) {
   if (rma::bootstrap::pmix_available()) return run_under_pmix(args);
   RunPlan plan;
   plan.expansion = expand_input(args);
+  const auto mpi = launcher::mpi_for_run(args.impl, args.mpi_args, args.mpi_env);
+  if (mpi) launcher::retarget(plan.expansion, *mpi, args.overrides.progress.has_value());
   plan.command = args.command_line;
   plan.options = options_json(args);
+  if (mpi) plan.options["impl"] = launcher::mpi_context(*mpi);
   launcher::Topology topology;
   plan.topology = topology.summary();
-  LauncherExecutor executor(args, topology, false);
+  LauncherExecutor executor(args, topology, false, mpi ? &*mpi : nullptr);
   return run_pipeline(args, plan, executor);
 }
 

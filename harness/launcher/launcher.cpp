@@ -6,25 +6,31 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <optional>
+#include <regex>
 #include <set>
 #include <sstream>
+#include <thread>
 #include <vector>
 
 #include "rma/kv_server.hpp"
 #include "launcher/control.hpp"
+#include "launcher/mpi_launch.hpp"
 #include "launcher/rank_results.hpp"
 
 extern char** environ;
@@ -78,6 +84,12 @@ std::string signal_name(int sig) {
 struct Rank {
   int rank = 0;
   pid_t pid = -1;
+  // An MPI launcher's rank is not our child: its exit is seen on its pidfd, its status only
+  // through what it told us (a "signal" message) or the launcher's own report.
+  bool child = true;
+  bool never_connected = false;
+  int exit_seq = 0;  // order in which exits were seen: the first is likelier the cause
+  bool code_from_launcher = false;  // exit_code read from the MPI launcher's report
   Fd pidfd;
   std::unique_ptr<ControlChannel> ctrl;
   Fd kv;
@@ -127,11 +139,23 @@ class CaseRun {
     start_ = Clock::now();
     result_ = base_result(spec_);
 
-    spawn_all();
+    if (opt_.mpi) {
+      if (std::string why = mpi_skip_reason(*opt_.mpi, spec_); !why.empty()) {
+        result_.status = reports::Verdict::skip;
+        result_.reason = why;
+        CaseOutcome out;
+        out.result = result_;
+        return out;
+      }
+      spawn_mpi();
+    } else {
+      spawn_all();
+    }
     watch();
     kill_all();
     sweep_segments();
     finish();
+    attach_launcher_report();
     result_.duration_s = std::chrono::duration<double>(Clock::now() - start_).count();
     CaseOutcome out;
     out.result = result_;
@@ -217,6 +241,144 @@ class CaseRun {
     }
   }
 
+  // One launch of the MPI's launcher for the whole case; the ranks connect back.
+  void spawn_mpi() {
+    const MpiLaunch& mpi = *opt_.mpi;
+    shm_before_ = shm_entries();
+    // Ranks and proxies the launcher orphans are adopted here and reaped in kill_mpi(), not
+    // left as zombies of whatever init the host has.
+    ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+    const std::string sock = "@" + spec_.name_prefix + ".ctl";
+    listen_ = Fd(listen_control_socket(sock));
+    if (listen_.fd < 0) throw LaunchError("control socket " + sock + ": " + std::strerror(errno));
+    int out[2];
+    if (::pipe2(out, O_CLOEXEC) != 0) throw LaunchError(std::string("pipe: ") + std::strerror(errno));
+    Fd out_read(out[0]), out_write(out[1]);
+    ::fcntl(out_read.fd, F_SETFL, ::fcntl(out_read.fd, F_GETFL) | O_NONBLOCK);
+
+    auto env = mpi_case_env(mpi, spec_);
+    env.insert(env.begin(), {{"RMABENCH_CONTROL", sock},
+                             {"RMABENCH_SIZE", std::to_string(spec_.ranks)},
+                             {"RMABENCH_PARENT", std::to_string(::getpid())}});
+    std::vector<std::string> words = mpi_command(mpi, spec_.ranks, env);
+    launcher_cmd_.clear();
+    for (const auto& w : words) launcher_cmd_ += (launcher_cmd_.empty() ? "" : " ") + w;
+
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, out_write.fd, 1);
+    posix_spawn_file_actions_adddup2(&fa, out_write.fd, 2);
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setflags(&attr,
+                             POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    posix_spawnattr_setpgroup(&attr, 0);
+    sigset_t none, defaults;
+    sigemptyset(&none);
+    sigemptyset(&defaults);
+    for (int s : {SIGPIPE, SIGINT, SIGTERM, SIGCHLD}) sigaddset(&defaults, s);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setsigdefault(&attr, &defaults);
+    std::vector<std::string> env_store;
+    for (char** e = environ; *e; ++e)
+      if (std::strncmp(*e, "RMABENCH_", 9) != 0) env_store.emplace_back(*e);
+    std::vector<char*> envp;
+    for (auto& e : env_store) envp.push_back(e.data());
+    envp.push_back(nullptr);
+    std::vector<char*> argv;
+    for (auto& w : words) argv.push_back(w.data());
+    argv.push_back(nullptr);
+    pid_t pid = -1;
+    const int rc = posix_spawn(&pid, argv[0], &fa, &attr, argv.data(), envp.data());
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&attr);
+    if (rc != 0) throw LaunchError("posix_spawn " + words.front() + ": " + std::strerror(rc));
+    launcher_pid_ = pid;
+    pgid_ = pid;
+    launcher_pidfd_ = Fd(pidfd_open(pid));
+    if (launcher_pidfd_.fd < 0) throw LaunchError(std::string("pidfd_open: ") + std::strerror(errno));
+    launcher_out_ = std::move(out_read);
+    for (int r = 0; r < spec_.ranks; ++r) {
+      Rank rk;
+      rk.rank = r;
+      rk.child = false;
+      rk.ctrl_open = false;
+      rk.kv_open = false;
+      rk.binding = "by " + std::filesystem::path(mpi.launcher).filename().string();
+      ranks_.push_back(std::move(rk));
+    }
+  }
+
+  // A rank connected: it is known once its hello names its rank and pid.
+  void on_accept() {
+    for (;;) {
+      const int fd = ::accept4(listen_.fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+      if (fd < 0) return;
+      pending_.push_back(std::make_unique<ControlChannel>(fd));
+    }
+  }
+
+  void on_pending(std::size_t i) {
+    auto& ch = pending_[i];
+    if (!ch) return;
+    const bool open = ch->read_available();
+    if (auto m = ch->next()) {
+      const int r = m->value("rank", -1);
+      const pid_t pid = m->value("pid", -1);
+      if (m->value("t", "") != "hello" || r < 0 || r >= spec_.ranks || pid <= 0 ||
+          ranks_[static_cast<std::size_t>(r)].ctrl) {
+        result_.failures.push_back({r, "launcher", "unexpected first control message: " + m->dump()});
+        ch.reset();
+        return;
+      }
+      Rank& rk = ranks_[static_cast<std::size_t>(r)];
+      rk.pid = pid;
+      rk.pidfd = Fd(pidfd_open(pid));
+      rk.ctrl = std::move(ch);
+      rk.ctrl_open = true;
+      handle_message(rk, *m);
+      // Whatever else arrived with the hello.
+      while (auto more = rk.ctrl->next()) handle_message(rk, *more);
+      if (rk.pidfd.fd < 0) on_exit(rk);  // gone already
+      return;
+    }
+    if (!open) ch.reset();
+  }
+
+  void on_launcher_output() {
+    char buf[4096];
+    for (;;) {
+      const ssize_t n = ::read(launcher_out_.fd, buf, sizeof buf);
+      if (n <= 0) {
+        if (n == 0) launcher_out_.reset();
+        return;
+      }
+      if (opt_.verbose) std::cerr.write(buf, n);
+      launcher_text_.append(buf, static_cast<std::size_t>(n));
+      // Keep the tail: what a launcher says at the end is what explains a failure.
+      if (launcher_text_.size() > 32768) launcher_text_.erase(0, launcher_text_.size() - 16384);
+    }
+  }
+
+  void on_launcher_exit() {
+    siginfo_t info{};
+    if (::waitid(static_cast<idtype_t>(P_PIDFD), static_cast<id_t>(launcher_pidfd_.fd), &info,
+                 WEXITED | WNOHANG) != 0 ||
+        info.si_pid == 0)
+      return;
+    launcher_exited_ = true;
+    launcher_status_ = info.si_code == CLD_EXITED ? "exited with code " + std::to_string(info.si_status)
+                                                  : "was killed by " + signal_name(info.si_status);
+    if (launcher_out_.fd >= 0) on_launcher_output();
+    // Ranks that never connected never will.
+    for (auto& r : ranks_)
+      if (!r.ctrl && !r.exited) {
+        r.exited = true;
+        r.never_connected = true;
+      }
+  }
+
   // --- watching -------------------------------------------------------------------------
 
   void watch() {
@@ -293,42 +455,72 @@ class CaseRun {
 
   // Waits up to `d` for any event and handles everything that is ready.
   void pump(Clock::duration d) {
+    // What a polled descriptor is: a rank's control channel, its bootstrap socket, its exit;
+    // on the MPI path also the listening socket, a connection before its hello, the
+    // launcher's output and the launcher's exit.
+    enum Src { ctrl, kv, exit, listen, pending, out, launcher_exit };
+    struct Who {
+      Src src;
+      std::size_t index;
+    };
     std::vector<pollfd> fds;
-    std::vector<std::pair<int, int>> who;  // (rank, 0 ctrl | 1 kv | 2 pidfd)
-    for (auto& r : ranks_) {
-      if (r.ctrl_open) {
+    std::vector<Who> who;
+    for (std::size_t i = 0; i < ranks_.size(); ++i) {
+      auto& r = ranks_[i];
+      if (r.ctrl_open && r.ctrl) {
         fds.push_back({r.ctrl->fd(), POLLIN, 0});
-        who.emplace_back(r.rank, 0);
+        who.push_back({ctrl, i});
       }
       if (r.kv_open) {
         fds.push_back({r.kv.fd, POLLIN, 0});
-        who.emplace_back(r.rank, 1);
+        who.push_back({kv, i});
       }
-      if (!r.exited) {
+      if (!r.exited && r.pidfd.fd >= 0) {
         fds.push_back({r.pidfd.fd, POLLIN, 0});
-        who.emplace_back(r.rank, 2);
+        who.push_back({exit, i});
       }
+    }
+    if (listen_.fd >= 0) {
+      fds.push_back({listen_.fd, POLLIN, 0});
+      who.push_back({listen, 0});
+    }
+    for (std::size_t i = 0; i < pending_.size(); ++i)
+      if (pending_[i]) {
+        fds.push_back({pending_[i]->fd(), POLLIN, 0});
+        who.push_back({pending, i});
+      }
+    if (launcher_out_.fd >= 0) {
+      fds.push_back({launcher_out_.fd, POLLIN, 0});
+      who.push_back({out, 0});
+    }
+    if (launcher_pidfd_.fd >= 0 && !launcher_exited_) {
+      fds.push_back({launcher_pidfd_.fd, POLLIN, 0});
+      who.push_back({launcher_exit, 0});
     }
     const int ms =
         static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(d).count());
     const int n = ::poll(fds.data(), fds.size(), std::max(ms, 0));
     if (n <= 0) return;
     // Messages first, exits last: a rank's final result is read before its exit is judged.
+    auto pass_of = [](Src s) { return s == exit || s == launcher_exit ? 2 : s == kv ? 1 : 0; };
     for (int pass = 0; pass < 3; ++pass) {
       for (std::size_t i = 0; i < fds.size(); ++i) {
-        if (!fds[i].revents || who[i].second != pass) continue;
-        Rank& r = ranks_[static_cast<std::size_t>(who[i].first)];
-        if (pass == 0)
-          on_control(r);
-        else if (pass == 1)
-          on_kv(r);
-        else
-          on_exit(r);
+        if (!fds[i].revents || pass_of(who[i].src) != pass) continue;
+        switch (who[i].src) {
+          case ctrl: on_control(ranks_[who[i].index]); break;
+          case kv: on_kv(ranks_[who[i].index]); break;
+          case exit: on_exit(ranks_[who[i].index]); break;
+          case listen: on_accept(); break;
+          case pending: on_pending(who[i].index); break;
+          case out: on_launcher_output(); break;
+          case launcher_exit: on_launcher_exit(); break;
+        }
       }
     }
   }
 
   void on_control(Rank& r) {
+    if (!r.ctrl) return;
     if (!r.ctrl->read_available()) r.ctrl_open = false;
     while (auto m = r.ctrl->next()) handle_message(r, *m);
   }
@@ -351,6 +543,10 @@ class CaseRun {
       r.state_msg = m;
     } else if (t == "bye") {
       r.bye = true;
+    } else if (t == "signal") {
+      // An MPI rank's own word on the signal that is ending it (its launcher may report a
+      // different exit status, or none).
+      r.exit_signal = m.value("signal", 0);
     } else if (t == "batch_done") {
       // The origin of a truly-passive benchmark ended a batch: the computing targets stop.
       for (auto& other : ranks_)
@@ -367,6 +563,14 @@ class CaseRun {
   }
 
   void on_exit(Rank& r) {
+    if (!r.child) {
+      // Not ours to wait for: the pidfd said it ended; a signal it reported stays recorded.
+      r.exited = true;
+      r.exit_seq = ++exits_seen_;
+      if (r.ctrl_open) on_control(r);
+      if (!r.bye && !r.exit_signal) r.exit_code = -1;  // known only to the MPI launcher
+      return;
+    }
     siginfo_t info{};
     if (::waitid(static_cast<idtype_t>(P_PIDFD), static_cast<id_t>(r.pidfd.fd), &info,
                  WEXITED | WNOHANG) != 0 ||
@@ -399,6 +603,10 @@ class CaseRun {
   // --- ending ---------------------------------------------------------------------------
 
   void kill_all() {
+    if (opt_.mpi) {
+      kill_mpi();
+      return;
+    }
     if (pgid_ > 0) ::kill(-pgid_, SIGKILL);
     for (auto& r : ranks_) {
       if (r.exited || r.pid <= 0) continue;
@@ -416,7 +624,75 @@ class CaseRun {
     pgid_ = 0;
   }
 
+  // The launcher's process group, then every rank we were told of (a launcher may put its
+  // ranks in groups of their own); waits until each is gone.
+  void kill_mpi() {
+    if (launcher_pid_ <= 0) return;
+    // After a clean end the launcher exits by itself; give it a moment to say how it ended.
+    if (!launcher_exited_ && all_exited() && !deadline_hit_ && !interrupted_) {
+      const auto until = Clock::now() + std::chrono::seconds(2);
+      while (!launcher_exited_ && Clock::now() < until) pump(std::chrono::milliseconds(50));
+    }
+    if (pgid_ > 0) ::kill(-pgid_, SIGKILL);
+    for (auto& r : ranks_) {
+      if (r.pidfd.fd < 0) continue;
+      if (!r.exited) r.killed = true;
+      ::syscall(SYS_pidfd_send_signal, r.pidfd.fd, SIGKILL, nullptr, 0);
+    }
+    if (!launcher_exited_) {
+      siginfo_t info{};
+      ::waitid(static_cast<idtype_t>(P_PIDFD), static_cast<id_t>(launcher_pidfd_.fd), &info, WEXITED);
+      launcher_exited_ = true;
+      if (launcher_status_.empty()) launcher_status_ = "was stopped";
+    }
+    for (auto& r : ranks_) {
+      if (r.pidfd.fd < 0) continue;
+      pollfd p{r.pidfd.fd, POLLIN, 0};
+      ::poll(&p, 1, 2000);
+      r.exited = true;
+    }
+    // Dead ranks whose proxy died too are orphaned to this process (the subreaper): reap them
+    // and whatever else of the launcher was adopted, until no rank is left even as a zombie
+    // (a signal to a reaped process's pidfd fails), for at most a second.
+    auto lingering = [&] {
+      for (const auto& r : ranks_)
+        if (r.pidfd.fd >= 0 && ::syscall(SYS_pidfd_send_signal, r.pidfd.fd, 0, nullptr, 0) == 0)
+          return true;
+      return false;
+    };
+    for (int i = 0; i < 50; ++i) {
+      while (::waitpid(-1, nullptr, WNOHANG) > 0) {
+      }
+      if (!lingering()) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    if (launcher_out_.fd >= 0) on_launcher_output();
+    pgid_ = 0;
+    launcher_pid_ = 0;
+  }
+
+  // What an MPI library left in /dev/shm when its ranks were killed (Open MPI's
+  // vader_segment.*, for one): entries that appeared during the case and that no live process
+  // has mapped or open — another job's live segment is never touched.
+  void sweep_mpi_segments() {
+    std::vector<std::string> fresh;
+    for (const auto& n : shm_entries())
+      if (!shm_before_.count(n) && !is_reference_segment(n)) fresh.push_back(n);
+    if (fresh.empty()) return;
+    // Twice, 200 ms apart: a segment another job is creating right now is mapped by then.
+    std::set<std::string> unused(fresh.begin(), fresh.end());
+    for (int pass = 0; pass < 2 && !unused.empty(); ++pass) {
+      if (pass) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      for (const auto& n : shm_in_use()) unused.erase(n);
+    }
+    for (const auto& n : unused) ::unlink(("/dev/shm/" + n).c_str());
+  }
+
   void sweep_segments() {
+    if (opt_.mpi && swept_mpi_ == false && launcher_exited_) {
+      swept_mpi_ = true;
+      sweep_mpi_segments();
+    }
     const std::string prefix = spec_.name_prefix + ".";
     DIR* d = ::opendir("/dev/shm");
     if (!d) return;
@@ -451,15 +727,58 @@ class CaseRun {
     return s;
   }
 
+  // The launcher's own report of a rank that ended without saying how: hydra's "PID n RUNNING
+  // AT host / EXIT CODE: c" (a pid a rank told us), Open MPI's "Process name: [[job,1],rank]
+  // ... Exit code: c". What a rank reported itself (its signal) stays first.
+  void apply_launcher_report() {
+    static const std::regex hydra(R"(PID (\d+) RUNNING AT \S+\s*=*\s*EXIT CODE: (\d+))");
+    static const std::regex ompi(R"(Process name: \[\[\d+,\d+\],(\d+)\]\s*Exit code:\s*(\d+))");
+    for (std::sregex_iterator it(launcher_text_.begin(), launcher_text_.end(), hydra), end;
+         it != end; ++it)
+      for (auto& r : ranks_)
+        if (r.pid == std::stoi((*it)[1]) && r.exit_code == -1) {
+          r.exit_code = std::stoi((*it)[2]);
+          r.code_from_launcher = true;
+        }
+    for (std::sregex_iterator it(launcher_text_.begin(), launcher_text_.end(), ompi), end;
+         it != end; ++it) {
+      const auto rank = static_cast<std::size_t>(std::stoi((*it)[1]));
+      if (rank < ranks_.size() && ranks_[rank].exit_code == -1) {
+        ranks_[rank].exit_code = std::stoi((*it)[2]);
+        ranks_[rank].code_from_launcher = true;
+      }
+    }
+  }
+
   void finish() {
     for (const auto& r : ranks_) result_.binding.push_back(r.binding);
+    if (opt_.mpi) apply_launcher_report();
     // A crash wins over everything: a rank that exited before saying bye, or by a signal.
-    for (const auto& r : ranks_) {
+    // On the MPI path, a rank that named its signal first: its peers are then ended by the
+    // launcher, which is a consequence, not the cause. The fork path keeps rank order.
+    std::vector<const Rank*> order;
+    for (const auto& r : ranks_) order.push_back(&r);
+    if (opt_.mpi) std::stable_sort(order.begin(), order.end(), [](const Rank* a, const Rank* b) {
+      if ((a->exit_signal != 0) != (b->exit_signal != 0)) return a->exit_signal != 0;
+      if (a->code_from_launcher != b->code_from_launcher) return a->code_from_launcher;
+      return (a->exit_seq ? a->exit_seq : 1 << 30) < (b->exit_seq ? b->exit_seq : 1 << 30);
+    });
+    for (const Rank* rp : order) {
+      const Rank& r = *rp;
       if (r.killed || (r.bye && r.exit_code == 0 && r.exit_signal == 0)) continue;
       if (!r.exited) continue;
+      if (r.never_connected && deadline_hit_) continue;  // reported as a timeout below
       result_.status = reports::Verdict::crash;
       std::string how = r.exit_signal ? "was killed by " + signal_name(r.exit_signal)
-                                      : "exited with code " + std::to_string(r.exit_code);
+                        : r.never_connected
+                            ? "never connected (" + launcher_name() + " " + launcher_status_ + ")"
+                        : r.exit_code == -1 ? "ended without a result (its exit status is known "
+                                              "only to " + launcher_name() + ", which " +
+                                              launcher_status_ + ")"
+                        : r.code_from_launcher
+                            ? "exited with code " + std::to_string(r.exit_code) + " (as " +
+                                  launcher_name() + " reports it)"
+                            : "exited with code " + std::to_string(r.exit_code);
       if (result_.reason.empty()) result_.reason = "rank " + std::to_string(r.rank) + " " + how;
       result_.failures.push_back(
           {r.rank, "launcher",
@@ -503,6 +822,25 @@ class CaseRun {
     }
   }
 
+  std::string launcher_name() const {
+    return opt_.mpi ? std::filesystem::path(opt_.mpi->launcher).filename().string() : "";
+  }
+
+  // What the MPI launcher printed, when the case did not pass: its last lines explain a crash
+  // or a start that failed (the signal a rank died of, a component that did not load).
+  void attach_launcher_report() {
+    if (!opt_.mpi || result_.status == reports::Verdict::pass || result_.status == reports::Verdict::skip)
+      return;
+    std::vector<std::string> lines;
+    std::istringstream in(launcher_text_);
+    for (std::string l; std::getline(in, l);)
+      if (!l.empty() && l.find_first_not_of("- ") != std::string::npos) lines.push_back(l);
+    const std::size_t first = lines.size() > 12 ? lines.size() - 12 : 0;
+    std::string text = launcher_cmd_ + " " + launcher_status_;
+    for (std::size_t i = first; i < lines.size(); ++i) text += "\n" + lines[i];
+    result_.failures.push_back({-1, launcher_name(), text});
+  }
+
   void attach_states() {
     result_.rank_states = json::array();
     for (const auto& r : ranks_) result_.rank_states.push_back(rank_state_json(r));
@@ -516,6 +854,19 @@ class CaseRun {
 
   suite::CaseSpec spec_;
   const LaunchOptions& opt_;
+  // The MPI path (opt_.mpi): the launcher, its output, the control socket.
+  Fd listen_;
+  std::vector<std::unique_ptr<ControlChannel>> pending_;
+  pid_t launcher_pid_ = 0;
+  Fd launcher_pidfd_;
+  Fd launcher_out_;
+  bool launcher_exited_ = false;
+  int exits_seen_ = 0;
+  std::set<std::string> shm_before_;
+  bool swept_mpi_ = false;
+  std::string launcher_status_;
+  std::string launcher_text_;
+  std::string launcher_cmd_;
   rma::bootstrap::KvServer kv_;
   std::vector<Rank> ranks_;
   pid_t pgid_ = 0;

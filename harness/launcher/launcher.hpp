@@ -7,10 +7,15 @@
 // `deadlock` when all are blocked inside a library call, else `timeout`; a rank that exits
 // early or dies by a signal is a `crash`. Afterwards the process group is killed and every
 // shared segment the case created (all named after its prefix) is removed, whatever happened.
+//
+// With `mpi` set, the ranks are an MPI library's instead (mpi_launch.hpp): one launch of its
+// launcher per case, ranks connecting back to a control socket; watching, diagnosis and the
+// result are the same.
 #pragma once
 
 #include <string>
 
+#include "launcher/mpi_launch.hpp"
 #include "launcher/topology.hpp"
 #include "reports/model.hpp"
 #include "suite/case_spec.hpp"
@@ -27,6 +32,8 @@ struct LaunchOptions {
   // watches the pid it started.
   // Split at blanks; no quoting.
   std::string rank_exec;
+  // The MPI library under test (--impl), or null for the reference.
+  const MpiLaunch* mpi = nullptr;
 };
 
 // Thrown when the case cannot be started at all (no fork, no sockets): the run stops.

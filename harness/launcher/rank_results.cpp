@@ -76,6 +76,16 @@ void merge_rank_results(const std::vector<json>& results, reports::CaseResult& r
     for (const auto& s : paths) p += (p.empty() ? "" : ",") + s;
     result_.path = p;
   }
+  // An MPI library's ranks name it with its version ("mpich 4.0.2", "openmpi 4.1.4 osc=sm"):
+  // recorded in place of the path, which does not apply to a library.
+  std::set<std::string> impls;
+  for (const auto& m : results)
+    if (m.is_object() && m.contains("impl")) impls.insert(m["impl"].get<std::string>());
+  if (!impls.empty()) {
+    std::string p;
+    for (const auto& s : impls) p += (p.empty() ? "" : ",") + s;
+    result_.path = p;
+  }
   if (result_.status != reports::Verdict::crash && result_.status != reports::Verdict::deadlock &&
       result_.status != reports::Verdict::timeout) {
     static const reports::Verdict by_sev[] = {reports::Verdict::pass, reports::Verdict::skip,

@@ -101,6 +101,18 @@ int l_expect_error(lua_State* L) {
   __builtin_unreachable();
 }
 
+}  // namespace
+
+void push_counters_or_skip(lua_State* L, const std::optional<rma::Counters>& c) {
+  if (c) return push_counters(L, *c);
+  const RankContext& ctx = RankContext::of(L);
+  raise_marker(L, "skip",
+               "counters are not observable in " + (ctx.impl ? ctx.impl->name() : "this run") +
+                   ": the case reads the reference implementation's counters");
+}
+
+namespace {
+
 int l_fail(lua_State* L) { raise_marker(L, "fail", lua_isnoneornil(L, 1) ? "failed" : to_text(L, 1)); }
 int l_skip(lua_State* L) {
   raise_marker(L, "skip", lua_isnoneornil(L, 1) ? "skipped" : to_text(L, 1));
@@ -172,14 +184,10 @@ void push_counters(lua_State* L, const rma::Counters& c) {
 
 namespace {
 
-// nil where the implementation cannot observe them.
 int l_counters(lua_State* L) {
   RankContext& ctx = RankContext::of(L);
   if (!ctx.impl) return luaL_error(L, "rma calls are only available inside a case's hooks");
-  if (auto c = ctx.impl->counters())
-    push_counters(L, *c);
-  else
-    lua_pushnil(L);
+  push_counters_or_skip(L, ctx.impl->counters());
   return 1;
 }
 

@@ -7,6 +7,8 @@
 
 #include "lua/lua_state.hpp"
 #include "lua/rank_context.hpp"
+#include <optional>
+
 #include "rma/counters.hpp"
 
 namespace harness::lua {
@@ -16,6 +18,10 @@ void open_rma_descriptive(lua_State* L);
 
 // {rma = n, by_type = {...}, direct = {...}, transport = {...}} for a set of counters.
 void push_counters(lua_State* L, const rma::Counters& c);
+// Pushes the counters, or, where the implementation under test cannot observe them (an MPI
+// library), ends the case as a skip saying so: a case that reads them makes sense only on
+// the reference.
+void push_counters_or_skip(lua_State* L, const std::optional<rma::Counters>& c);
 
 // Sets rma.opt from the script's declared options and the case's values (typed by each
 // option's default). Expects the case table at `case_idx`.

@@ -104,12 +104,8 @@ int w_size(lua_State* L) {
 }
 
 // counters() -> this window's packets and direct operations so far (like rma.counters)
-// nil where the implementation cannot observe them.
 int w_counters(lua_State* L) {
-  if (auto c = win_of(L).counters())
-    push_counters(L, *c);
-  else
-    lua_pushnil(L);
+  push_counters_or_skip(L, win_of(L).counters());
   return 1;
 }
 

@@ -4,6 +4,13 @@ namespace harness::suite {
 
 std::string make_case_id(const CaseSpec& c) {
   std::string id = c.suite.empty() ? c.stem : c.suite + "/" + c.stem;
+  if (c.impl != "ref") {
+    // Backend and path are the reference's; an MPI library is named instead.
+    // Progress always: a library's default is calls, not the reference's async.
+    id += "[impl=" + c.impl + ",np=" + std::to_string(c.ranks) + ",progress=" + c.progress;
+    for (const auto& [k, v] : c.options) id += "," + k + "=" + v;
+    return id + "]";
+  }
   id += "[" + c.backend;
   if (!c.provider.empty()) id += ":" + c.provider;
   id += "," + c.path + ",np=" + std::to_string(c.ranks);
@@ -30,6 +37,7 @@ nlohmann::json to_json(const CaseSpec& c) {
           {"eager_limit", c.eager_limit},
           {"tags", c.tags},
           {"bind", c.bind},
+          {"impl", c.impl},
           {"mode", c.mode},
           {"bench", c.bench},
           {"name_prefix", c.name_prefix}};
@@ -53,6 +61,7 @@ CaseSpec case_from_json(const nlohmann::json& j) {
   c.eager_limit = j.at("eager_limit");
   c.tags = j.at("tags").get<std::vector<std::string>>();
   c.bind = j.at("bind");
+  c.impl = j.value("impl", std::string("ref"));
   c.mode = j.at("mode");
   c.bench = j.at("bench");
   c.name_prefix = j.at("name_prefix");

@@ -3,8 +3,10 @@
 // sends each rank its spec as JSON; the case id is stable across runs and report formats:
 //
 //   suite/script[backend,path,np=N,progress=P,protocol=X,k=v]
+//   suite/script[impl=mpich,np=N,progress=P,k=v]            (an MPI library)
 //
-// progress only when not async; protocol only when the case's entry runs more than one.
+// progress only when not async (on an MPI library always); protocol only when the case's
+// entry runs more than one.
 #pragma once
 
 #include <map>
@@ -33,6 +35,8 @@ struct CaseSpec {
   std::size_t eager_limit = 16 * 1024;
   std::vector<std::string> tags;
   std::string bind = "auto";  // auto | core | none
+  // The implementation under test: "ref", or an MPI as --impl spelt it ("openmpi:osc=sm").
+  std::string impl = "ref";
 
   // "run" (a conformance case) or "bench" (replayed under Google Benchmark).
   std::string mode = "run";

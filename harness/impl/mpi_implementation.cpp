@@ -1,0 +1,874 @@
+// mpi_implementation.cpp — the calls of call/call.hpp on an MPI library (see the header).
+// Compiled once per MPI, with that MPI's <mpi.h>; nothing here depends on which one.
+#include "impl/mpi_implementation.hpp"
+
+#include <mpi.h>
+
+#include <chrono>
+#include <climits>
+#include <map>
+#include <mutex>
+#include <vector>
+
+namespace harness::impl {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using call::Kind;
+
+// --- MPI's names for our vocabulary ------------------------------------------------------
+
+MPI_Datatype mpi_dtype(rma::Dtype t) {
+  switch (t) {
+    case rma::Dtype::i8:
+      return MPI_INT8_T;
+    case rma::Dtype::i16:
+      return MPI_INT16_T;
+    case rma::Dtype::i32:
+      return MPI_INT32_T;
+    case rma::Dtype::i64:
+      return MPI_INT64_T;
+    case rma::Dtype::u8:
+      return MPI_UINT8_T;
+    case rma::Dtype::u16:
+      return MPI_UINT16_T;
+    case rma::Dtype::u32:
+      return MPI_UINT32_T;
+    case rma::Dtype::u64:
+      return MPI_UINT64_T;
+    case rma::Dtype::f32:
+      return MPI_FLOAT;
+    case rma::Dtype::f64:
+      return MPI_DOUBLE;
+  }
+  return MPI_DATATYPE_NULL;
+}
+
+MPI_Op mpi_op(rma::Op op) {
+  switch (op) {
+    case rma::Op::sum:
+      return MPI_SUM;
+    case rma::Op::prod:
+      return MPI_PROD;
+    case rma::Op::min:
+      return MPI_MIN;
+    case rma::Op::max:
+      return MPI_MAX;
+    case rma::Op::band:
+      return MPI_BAND;
+    case rma::Op::bor:
+      return MPI_BOR;
+    case rma::Op::bxor:
+      return MPI_BXOR;
+    case rma::Op::land:
+      return MPI_LAND;
+    case rma::Op::lor:
+      return MPI_LOR;
+    case rma::Op::lxor:
+      return MPI_LXOR;
+    case rma::Op::replace:
+      return MPI_REPLACE;
+    case rma::Op::no_op:
+      return MPI_NO_OP;
+  }
+  return MPI_OP_NULL;
+}
+
+int mpi_asserts(unsigned a) {
+  int m = 0;
+  if (a & rma::assert_nocheck) m |= MPI_MODE_NOCHECK;
+  if (a & rma::assert_nostore) m |= MPI_MODE_NOSTORE;
+  if (a & rma::assert_noput) m |= MPI_MODE_NOPUT;
+  if (a & rma::assert_noprecede) m |= MPI_MODE_NOPRECEDE;
+  if (a & rma::assert_nosucceed) m |= MPI_MODE_NOSUCCEED;
+  return m;
+}
+
+int mpi_rank(int target) {
+  return target == rma::proc_null ? MPI_PROC_NULL : target;
+}
+
+// The family of a call, read off the one list (call.hpp) so that this file links on its own.
+call::Family family(Kind k) {
+  switch (k) {
+#define RMABENCH_MPI_FAMILY(name, fam, ...) \
+  case Kind::name:                          \
+    return call::Family::fam;
+    RMABENCH_CALLS(RMABENCH_MPI_FAMILY)
+#undef RMABENCH_MPI_FAMILY
+  }
+  return call::Family::job;
+}
+
+// The MPI function a call becomes: what state dumps and error messages name.
+const char* mpi_name(Kind k) {
+  switch (k) {
+    case Kind::put:
+      return "MPI_Put";
+    case Kind::get:
+      return "MPI_Get";
+    case Kind::accumulate:
+      return "MPI_Accumulate";
+    case Kind::get_accumulate:
+      return "MPI_Get_accumulate";
+    case Kind::fetch_and_op:
+      return "MPI_Fetch_and_op";
+    case Kind::compare_and_swap:
+      return "MPI_Compare_and_swap";
+    case Kind::rput:
+      return "MPI_Rput";
+    case Kind::rget:
+      return "MPI_Rget";
+    case Kind::raccumulate:
+      return "MPI_Raccumulate";
+    case Kind::rget_accumulate:
+      return "MPI_Rget_accumulate";
+    case Kind::fence:
+      return "MPI_Win_fence";
+    case Kind::post:
+      return "MPI_Win_post";
+    case Kind::start:
+      return "MPI_Win_start";
+    case Kind::complete:
+      return "MPI_Win_complete";
+    case Kind::wait:
+      return "MPI_Win_wait";
+    case Kind::test:
+      return "MPI_Win_test";
+    case Kind::lock:
+      return "MPI_Win_lock";
+    case Kind::unlock:
+      return "MPI_Win_unlock";
+    case Kind::lock_all:
+      return "MPI_Win_lock_all";
+    case Kind::unlock_all:
+      return "MPI_Win_unlock_all";
+    case Kind::flush:
+      return "MPI_Win_flush";
+    case Kind::flush_local:
+      return "MPI_Win_flush_local";
+    case Kind::flush_all:
+      return "MPI_Win_flush_all";
+    case Kind::flush_local_all:
+      return "MPI_Win_flush_local_all";
+    case Kind::sync:
+      return "MPI_Win_sync";
+    case Kind::attach:
+      return "MPI_Win_attach";
+    case Kind::detach:
+      return "MPI_Win_detach";
+    case Kind::free:
+      return "MPI_Win_free";
+    case Kind::barrier:
+      return "MPI_Barrier";
+    case Kind::send:
+      return "MPI_Send";
+    case Kind::recv:
+      return "MPI_Recv";
+  }
+  return "MPI_?";
+}
+
+// A recv's byte count into Outcome::received where the interface has that field (it comes
+// with the harness's Lua bindings on the seam); a no-op where it does not yet.
+template <class O>
+void set_received(O* out, std::size_t bytes) {
+  if constexpr (requires(O o) { o.received = bytes; }) {
+    if (out) out->received = bytes;
+  }
+}
+
+// The calls that take a target rank (for messages and state dumps).
+bool has_target(Kind k) {
+  switch (k) {
+    case Kind::put:
+    case Kind::get:
+    case Kind::accumulate:
+    case Kind::get_accumulate:
+    case Kind::fetch_and_op:
+    case Kind::compare_and_swap:
+    case Kind::rput:
+    case Kind::rget:
+    case Kind::raccumulate:
+    case Kind::rget_accumulate:
+    case Kind::lock:
+    case Kind::unlock:
+    case Kind::flush:
+    case Kind::flush_local:
+    case Kind::send:
+    case Kind::recv:
+      return true;
+    default:
+      return false;
+  }
+}
+
+rma::ErrorClass error_class_of(int mpi_class) {
+  using E = rma::ErrorClass;
+  static const std::map<int, E> table = {
+      {MPI_ERR_ARG, E::arg},
+      {MPI_ERR_TYPE, E::type},
+      {MPI_ERR_OP, E::op},
+      {MPI_ERR_RANK, E::rank},
+      {MPI_ERR_COUNT, E::count},
+      {MPI_ERR_BUFFER, E::buffer},
+      {MPI_ERR_TRUNCATE, E::truncate},
+      {MPI_ERR_WIN, E::win},
+      {MPI_ERR_LOCKTYPE, E::locktype},
+      {MPI_ERR_ASSERT, E::assert_},
+      {MPI_ERR_DISP, E::disp},
+      {MPI_ERR_SIZE, E::size},
+      {MPI_ERR_INFO, E::info},
+      {MPI_ERR_INFO_KEY, E::info},
+      {MPI_ERR_INFO_VALUE, E::info},
+      {MPI_ERR_INFO_NOKEY, E::info},
+      {MPI_ERR_RMA_SYNC, E::rma_sync},
+      {MPI_ERR_RMA_RANGE, E::rma_range},
+      {MPI_ERR_RMA_CONFLICT, E::rma_conflict},
+      {MPI_ERR_RMA_ATTACH, E::rma_attach},
+      {MPI_ERR_RMA_SHARED, E::rma_shared},
+      {MPI_ERR_RMA_FLAVOR, E::rma_flavor},
+      {MPI_ERR_UNSUPPORTED_OPERATION, E::unsupported},
+      {MPI_ERR_INTERN, E::intern},
+      // Classes rma has no name of its own for: the nearest one, the MPI class in the text.
+      {MPI_ERR_GROUP, E::arg},
+      {MPI_ERR_TAG, E::arg},
+      {MPI_ERR_ROOT, E::arg},
+      {MPI_ERR_BASE, E::arg},
+      {MPI_ERR_NO_MEM, E::other},
+      {MPI_ERR_OTHER, E::other},
+  };
+  auto it = table.find(mpi_class);
+  return it == table.end() ? E::other : it->second;
+}
+
+std::string error_string(int code) {
+  char text[MPI_MAX_ERROR_STRING] = {};
+  int len = 0;
+  if (MPI_Error_string(code, text, &len) != MPI_SUCCESS)
+    return "MPI error code " + std::to_string(code);
+  std::string s(text, static_cast<std::size_t>(len));
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+// --- what the rank is doing, readable from the control thread ----------------------------
+
+// How long a rank must have been inside one MPI call to count as blocked in it.
+constexpr double kBlockedAfter_s = 0.5;
+
+class CallSlot {
+ public:
+  void enter(const char* call, int window, int target) {
+    std::lock_guard g(mu_);
+    call_ = call;
+    window_ = window;
+    target_ = target;
+    since_ = Clock::now();
+  }
+  void leave() {
+    std::lock_guard g(mu_);
+    call_ = nullptr;
+  }
+  rma::CallState snapshot() const {
+    std::lock_guard g(mu_);
+    rma::CallState s;
+    if (!call_) return s;
+    s.call = call_;
+    s.window = window_;
+    s.target = target_;
+    // The library does not say whether a call waits: one the rank has been inside for a while
+    // is taken as blocked; a rank that is merely busy cycles through short calls (many ranks
+    // contending for a lock on few cores) and is not.
+    s.since_s = std::chrono::duration<double>(Clock::now() - since_).count();
+    s.blocked = s.since_s >= kBlockedAfter_s;
+    // What it waits for is not observable from outside the library: left empty.
+    return s;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  const char* call_ = nullptr;
+  int window_ = -1;
+  int target_ = -2;
+  Clock::time_point since_{};
+};
+
+class Tracked {
+ public:
+  Tracked(CallSlot& slot, const char* call, int window, int target) : slot_(slot) {
+    slot_.enter(call, window, target);
+  }
+  ~Tracked() { slot_.leave(); }
+  Tracked(const Tracked&) = delete;
+  Tracked& operator=(const Tracked&) = delete;
+
+ private:
+  CallSlot& slot_;
+};
+
+class MpiImpl;
+
+class MpiWindow final : public Window {
+ public:
+  MpiWindow(MpiImpl& impl, int id, MPI_Win win, const rma::WindowConfig& c, void* base)
+      : impl_(impl),
+        id_(id),
+        win_(win),
+        flavor_(c.flavor),
+        base_(base),
+        size_(c.flavor == rma::Flavor::dynamic ? 0 : c.size) {}
+
+  int id() const override { return id_; }
+  rma::Flavor flavor() const override { return flavor_; }
+  std::string path() const override;
+  std::string path_detail() const override;
+  void* base() const override { return base_; }
+  std::size_t size() const override { return size_; }
+  bool freed() const override;
+  bool passive_access() const override;
+  std::shared_ptr<void> memory_keeper() const override { return nullptr; }
+  rma::Result<rma::SharedRegion> shared_query(int rank) override;
+  std::optional<rma::Counters> counters() const override { return std::nullopt; }
+
+  MPI_Win handle() const { return win_; }
+
+ private:
+  friend class MpiImpl;
+  MpiImpl& impl_;
+  int id_;
+  MPI_Win win_;
+  rma::Flavor flavor_;
+  void* base_;
+  std::size_t size_;
+  // Epochs as this rank opened them (guarded by MpiImpl::state_mu_): MPI cannot be asked.
+  bool freed_ = false;
+  std::string access_ = "none";
+  std::string exposure_ = "none";
+  std::map<int, rma::LockType> locks_;
+  bool lock_all_ = false;
+};
+
+class MpiRequest final : public Request {
+ public:
+  MpiRequest(MpiImpl& impl, MPI_Request req, int window, int target)
+      : impl_(impl), req_(req), window_(window), target_(target) {}
+  ~MpiRequest() override;
+  rma::Status wait() override;
+  rma::Result<bool> test() override;
+
+ private:
+  MpiImpl& impl_;
+  MPI_Request req_;
+  int window_;
+  int target_;
+};
+
+class MpiImpl final : public Implementation {
+ public:
+  explicit MpiImpl(std::string osc) : osc_(std::move(osc)) {
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+    MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    MPI_Comm_group(MPI_COMM_WORLD, &world_group_);
+    // A private communicator for poke(): probing it never matches a script's message.
+    MPI_Comm_dup(MPI_COMM_WORLD, &poke_comm_);
+    name_ = mpi_library_name() + (osc_.empty() ? "" : " osc=" + osc_);
+  }
+
+  std::string name() const override { return name_; }
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  std::size_t eager_limit() const override { return 0; }  // the library does not say
+
+  rma::Result<Window*> create_window(const rma::WindowConfig& config) override;
+  rma::Result<void*> alloc_mem(std::size_t bytes) override;
+  rma::Status free_mem(void* base) override;
+  rma::Status execute(const call::Call& call, Outcome* out) override;
+  std::optional<rma::Counters> counters() const override { return std::nullopt; }
+  rma::RankState state() const override;
+  void poke() override {
+    int flag = 0;
+    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, poke_comm_, &flag, MPI_STATUS_IGNORE);
+  }
+
+  rma::Status finalize();
+
+  // A failed MPI call as a Status: "MPI_Put: window 2, target 1: <MPI's text>".
+  rma::Status failure(int code, const char* call, int window, int target) const {
+    int cls = MPI_ERR_OTHER;
+    MPI_Error_class(code, &cls);
+    std::string where = call;
+    if (window >= 0) where += ": window " + std::to_string(window);
+    if (target >= -1) where += (window >= 0 ? ", target " : ": target ") + std::to_string(target);
+    return {error_class_of(cls), where + ": " + error_string(code)};
+  }
+
+  CallSlot& slot() { return slot_; }
+  std::mutex& state_mu() const { return state_mu_; }
+
+ private:
+  rma::Status window_call(const call::Call& c, MpiWindow& w, Outcome* out);
+  rma::Status job_call(const call::Call& c, Outcome* out);
+  void note_epoch(const call::Call& c, MpiWindow& w, bool test_flag);
+
+  std::string osc_;
+  std::string name_;
+  int rank_ = 0;
+  int size_ = 0;
+  MPI_Group world_group_ = MPI_GROUP_NULL;
+  MPI_Comm poke_comm_ = MPI_COMM_NULL;
+  CallSlot slot_;
+  mutable std::mutex state_mu_;
+  std::vector<std::unique_ptr<MpiWindow>> windows_;
+};
+
+std::string MpiWindow::path() const {
+  const std::string n = impl_.name();
+  return n.substr(0, n.find(' '));
+}
+std::string MpiWindow::path_detail() const {
+  return impl_.name();
+}
+
+bool MpiWindow::freed() const {
+  std::lock_guard g(impl_.state_mu());
+  return freed_;
+}
+
+bool MpiWindow::passive_access() const {
+  std::lock_guard g(impl_.state_mu());
+  return lock_all_ || !locks_.empty();
+}
+
+rma::Result<rma::SharedRegion> MpiWindow::shared_query(int rank) {
+  if (freed())
+    return rma::Status(rma::ErrorClass::win,
+                       "MPI_Win_shared_query: window " + std::to_string(id_) + " was freed");
+  Tracked t(impl_.slot(), "MPI_Win_shared_query", id_, rank);
+  MPI_Aint size = 0;
+  int disp_unit = 1;
+  void* base = nullptr;
+  const int rc = MPI_Win_shared_query(win_, mpi_rank(rank), &size, &disp_unit, &base);
+  if (rc != MPI_SUCCESS) return impl_.failure(rc, "MPI_Win_shared_query", id_, rank);
+  rma::SharedRegion r;
+  r.base = base;
+  r.size = static_cast<std::size_t>(size);
+  r.disp_unit = disp_unit;
+  return r;
+}
+
+MpiRequest::~MpiRequest() {
+  // A request dropped before completion: MPI keeps it going; we only give up the handle.
+  if (req_ != MPI_REQUEST_NULL) MPI_Request_free(&req_);
+}
+
+rma::Status MpiRequest::wait() {
+  Tracked t(impl_.slot(), "MPI_Wait", window_, target_);
+  const int rc = MPI_Wait(&req_, MPI_STATUS_IGNORE);
+  if (rc != MPI_SUCCESS) return impl_.failure(rc, "MPI_Wait", window_, target_);
+  return {};
+}
+
+rma::Result<bool> MpiRequest::test() {
+  Tracked t(impl_.slot(), "MPI_Test", window_, target_);
+  int flag = 0;
+  const int rc = MPI_Test(&req_, &flag, MPI_STATUS_IGNORE);
+  if (rc != MPI_SUCCESS) return impl_.failure(rc, "MPI_Test", window_, target_);
+  return flag != 0;
+}
+
+rma::Result<Window*> MpiImpl::create_window(const rma::WindowConfig& config) {
+  const char* call = "MPI_Win_allocate";
+  switch (config.flavor) {
+    case rma::Flavor::create:
+      call = "MPI_Win_create";
+      break;
+    case rma::Flavor::allocate:
+      call = "MPI_Win_allocate";
+      break;
+    case rma::Flavor::shared:
+      call = "MPI_Win_allocate_shared";
+      break;
+    case rma::Flavor::dynamic:
+      call = "MPI_Win_create_dynamic";
+      break;
+  }
+  Tracked t(slot_, call, -1, -2);
+  MPI_Info info = MPI_INFO_NULL;
+  if (!config.info.empty()) {
+    MPI_Info_create(&info);
+    for (const auto& [k, v] : config.info) MPI_Info_set(info, k.c_str(), v.c_str());
+  }
+  MPI_Win win = MPI_WIN_NULL;
+  void* base = nullptr;
+  const auto bytes = static_cast<MPI_Aint>(config.size);
+  int rc = MPI_SUCCESS;
+  switch (config.flavor) {
+    case rma::Flavor::create:
+      base = config.base;
+      rc = MPI_Win_create(base, bytes, config.disp_unit, info, MPI_COMM_WORLD, &win);
+      break;
+    case rma::Flavor::allocate:
+      rc = MPI_Win_allocate(bytes, config.disp_unit, info, MPI_COMM_WORLD, &base, &win);
+      break;
+    case rma::Flavor::shared:
+      rc = MPI_Win_allocate_shared(bytes, config.disp_unit, info, MPI_COMM_WORLD, &base, &win);
+      break;
+    case rma::Flavor::dynamic:
+      rc = MPI_Win_create_dynamic(info, MPI_COMM_WORLD, &win);
+      break;
+  }
+  if (info != MPI_INFO_NULL) MPI_Info_free(&info);
+  if (rc != MPI_SUCCESS) return failure(rc, call, -1, -2);
+  MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+  std::lock_guard g(state_mu_);
+  const int id = static_cast<int>(windows_.size()) + 1;
+  windows_.push_back(std::make_unique<MpiWindow>(*this, id, win, config, base));
+  return static_cast<Window*>(windows_.back().get());
+}
+
+rma::Result<void*> MpiImpl::alloc_mem(std::size_t bytes) {
+  Tracked t(slot_, "MPI_Alloc_mem", -1, -2);
+  void* p = nullptr;
+  const int rc = MPI_Alloc_mem(static_cast<MPI_Aint>(bytes), MPI_INFO_NULL, &p);
+  if (rc != MPI_SUCCESS) return failure(rc, "MPI_Alloc_mem", -1, -2);
+  return p;
+}
+
+rma::Status MpiImpl::free_mem(void* base) {
+  Tracked t(slot_, "MPI_Free_mem", -1, -2);
+  const int rc = MPI_Free_mem(base);
+  if (rc != MPI_SUCCESS) return failure(rc, "MPI_Free_mem", -1, -2);
+  return {};
+}
+
+rma::Status MpiImpl::execute(const call::Call& c, Outcome* out) {
+  if (family(c.kind) == call::Family::job) return job_call(c, out);
+  auto* w = dynamic_cast<MpiWindow*>(c.win);
+  if (!w) return {rma::ErrorClass::win, std::string(mpi_name(c.kind)) + ": no window of this MPI"};
+  {
+    std::lock_guard g(state_mu_);
+    // MPI_WIN_NULL after MPI_Win_free: passing it on is erroneous in MPI, not a test of the
+    // library; the harness answers as the reference does.
+    if (w->freed_)
+      return {rma::ErrorClass::win,
+              std::string(mpi_name(c.kind)) + ": window " + std::to_string(w->id_) + " was freed"};
+  }
+  if (c.count > static_cast<std::size_t>(INT_MAX))
+    return {rma::ErrorClass::count, std::string(mpi_name(c.kind)) + ": count " +
+                                        std::to_string(c.count) + " exceeds MPI's int"};
+  return window_call(c, *w, out);
+}
+
+rma::Status MpiImpl::job_call(const call::Call& c, Outcome* out) {
+  const char* name = mpi_name(c.kind);
+  const int peer = has_target(c.kind) ? c.target : -2;
+  Tracked t(slot_, name, -1, peer);
+  if (c.bytes > static_cast<std::size_t>(INT_MAX))
+    return {rma::ErrorClass::count,
+            std::string(name) + ": " + std::to_string(c.bytes) + " bytes exceed MPI's int"};
+  const int n = static_cast<int>(c.bytes);
+  int rc = MPI_SUCCESS;
+  switch (c.kind) {
+    case Kind::barrier:
+      rc = MPI_Barrier(MPI_COMM_WORLD);
+      break;
+    case Kind::send:
+      rc = MPI_Send(c.origin, n, MPI_BYTE, mpi_rank(c.target), c.tag, MPI_COMM_WORLD);
+      break;
+    case Kind::recv: {
+      MPI_Status st;
+      rc = MPI_Recv(c.result, n, MPI_BYTE, mpi_rank(c.target), c.tag, MPI_COMM_WORLD, &st);
+      int got = 0;
+      if (rc == MPI_SUCCESS && MPI_Get_count(&st, MPI_BYTE, &got) == MPI_SUCCESS)
+        set_received(out, static_cast<std::size_t>(got));
+      break;
+    }
+    default:
+      return {rma::ErrorClass::intern, std::string(name) + ": not a job call"};
+  }
+  if (rc != MPI_SUCCESS) return failure(rc, name, -1, peer);
+  return {};
+}
+
+rma::Status MpiImpl::window_call(const call::Call& c, MpiWindow& w, Outcome* out) {
+  const char* name = mpi_name(c.kind);
+  const int target = has_target(c.kind) ? c.target : -2;
+  Tracked t(slot_, name, w.id_, target);
+  const MPI_Win win = w.win_;
+  const MPI_Datatype dt = mpi_dtype(c.dtype);
+  const int n = static_cast<int>(c.count);
+  const int tr = mpi_rank(c.target);
+  const auto disp = static_cast<MPI_Aint>(c.disp);
+  const int asserts = mpi_asserts(c.asserts);
+  MPI_Request req = MPI_REQUEST_NULL;
+  int flag = 0;
+  int rc = MPI_SUCCESS;
+
+  auto with_group = [&](auto fn) {
+    MPI_Group g = MPI_GROUP_NULL;
+    int grc = MPI_Group_incl(world_group_, static_cast<int>(c.group.size()), c.group.data(), &g);
+    if (grc != MPI_SUCCESS) return grc;
+    grc = fn(g);
+    MPI_Group_free(&g);
+    return grc;
+  };
+
+  switch (c.kind) {
+    case Kind::put:
+      rc = MPI_Put(c.origin, n, dt, tr, disp, n, dt, win);
+      break;
+    case Kind::get:
+      rc = MPI_Get(c.result, n, dt, tr, disp, n, dt, win);
+      break;
+    case Kind::accumulate:
+      rc = MPI_Accumulate(c.origin, n, dt, tr, disp, n, dt, mpi_op(c.op), win);
+      break;
+    case Kind::get_accumulate:
+      rc = MPI_Get_accumulate(c.origin, n, dt, c.result, n, dt, tr, disp, n, dt, mpi_op(c.op), win);
+      break;
+    case Kind::fetch_and_op:
+      rc = MPI_Fetch_and_op(c.origin, c.result, dt, tr, disp, mpi_op(c.op), win);
+      break;
+    case Kind::compare_and_swap:
+      rc = MPI_Compare_and_swap(c.origin, c.compare, c.result, dt, tr, disp, win);
+      break;
+    case Kind::rput:
+      rc = MPI_Rput(c.origin, n, dt, tr, disp, n, dt, win, &req);
+      break;
+    case Kind::rget:
+      rc = MPI_Rget(c.result, n, dt, tr, disp, n, dt, win, &req);
+      break;
+    case Kind::raccumulate:
+      rc = MPI_Raccumulate(c.origin, n, dt, tr, disp, n, dt, mpi_op(c.op), win, &req);
+      break;
+    case Kind::rget_accumulate:
+      rc = MPI_Rget_accumulate(c.origin, n, dt, c.result, n, dt, tr, disp, n, dt, mpi_op(c.op), win,
+                               &req);
+      break;
+    case Kind::fence:
+      rc = MPI_Win_fence(asserts, win);
+      break;
+    case Kind::post:
+      rc = with_group([&](MPI_Group g) { return MPI_Win_post(g, asserts, win); });
+      break;
+    case Kind::start:
+      rc = with_group([&](MPI_Group g) { return MPI_Win_start(g, asserts, win); });
+      break;
+    case Kind::complete:
+      rc = MPI_Win_complete(win);
+      break;
+    case Kind::wait:
+      rc = MPI_Win_wait(win);
+      break;
+    case Kind::test:
+      rc = MPI_Win_test(win, &flag);
+      break;
+    case Kind::lock:
+      rc = MPI_Win_lock(c.lock_type == rma::LockType::shared ? MPI_LOCK_SHARED : MPI_LOCK_EXCLUSIVE,
+                        tr, asserts, win);
+      break;
+    case Kind::unlock:
+      rc = MPI_Win_unlock(tr, win);
+      break;
+    case Kind::lock_all:
+      rc = MPI_Win_lock_all(asserts, win);
+      break;
+    case Kind::unlock_all:
+      rc = MPI_Win_unlock_all(win);
+      break;
+    case Kind::flush:
+      rc = MPI_Win_flush(tr, win);
+      break;
+    case Kind::flush_local:
+      rc = MPI_Win_flush_local(tr, win);
+      break;
+    case Kind::flush_all:
+      rc = MPI_Win_flush_all(win);
+      break;
+    case Kind::flush_local_all:
+      rc = MPI_Win_flush_local_all(win);
+      break;
+    case Kind::sync:
+      rc = MPI_Win_sync(win);
+      break;
+    case Kind::attach:
+      rc = MPI_Win_attach(win, const_cast<void*>(c.origin), static_cast<MPI_Aint>(c.bytes));
+      break;
+    case Kind::detach:
+      rc = MPI_Win_detach(win, c.origin);
+      break;
+    case Kind::free: {
+      MPI_Win h = win;
+      rc = MPI_Win_free(&h);
+      break;
+    }
+    case Kind::barrier:
+    case Kind::send:
+    case Kind::recv:
+      return {rma::ErrorClass::intern, std::string(name) + ": a job call on a window"};
+  }
+  if (rc != MPI_SUCCESS) return failure(rc, name, w.id_, target);
+  if (family(c.kind) == call::Family::request) {
+    if (!out) {
+      MPI_Request_free(&req);
+      return {rma::ErrorClass::intern, std::string(name) + ": no place for the request"};
+    }
+    out->request = std::make_unique<MpiRequest>(*this, req, w.id_, target);
+  }
+  if (c.kind == Kind::test && out) out->flag = flag != 0;
+  note_epoch(c, w, flag != 0);
+  return {};
+}
+
+// Records the epochs a successful call opened or closed, for passive_access() and state().
+void MpiImpl::note_epoch(const call::Call& c, MpiWindow& w, bool test_flag) {
+  std::lock_guard g(state_mu_);
+  switch (c.kind) {
+    case Kind::fence: {
+      const bool last = (c.asserts & rma::assert_nosucceed) != 0;
+      w.access_ = last ? "none" : "fence";
+      w.exposure_ = last ? "none" : "fence";
+      break;
+    }
+    case Kind::post:
+      w.exposure_ = "post";
+      break;
+    case Kind::start:
+      w.access_ = "pscw";
+      break;
+    case Kind::complete:
+      w.access_ = "none";
+      break;
+    case Kind::wait:
+      w.exposure_ = "none";
+      break;
+    case Kind::test:
+      if (test_flag) w.exposure_ = "none";
+      break;
+    case Kind::lock:
+      w.locks_[c.target] = c.lock_type;
+      w.access_ = "lock";
+      break;
+    case Kind::unlock:
+      w.locks_.erase(c.target);
+      if (w.locks_.empty()) w.access_ = "none";
+      break;
+    case Kind::lock_all:
+      w.lock_all_ = true;
+      w.access_ = "lock_all";
+      break;
+    case Kind::unlock_all:
+      w.lock_all_ = false;
+      w.access_ = "none";
+      break;
+    case Kind::free:
+      w.freed_ = true;
+      break;
+    default:
+      break;
+  }
+}
+
+rma::RankState MpiImpl::state() const {
+  rma::RankState s;
+  s.rank = rank_;
+  s.call = slot_.snapshot();
+  std::lock_guard g(state_mu_);
+  for (const auto& w : windows_) {
+    if (w->freed_) continue;
+    rma::WindowState ws;
+    ws.id = w->id_;
+    ws.flavor = std::string(rma::to_string(w->flavor_));
+    ws.path = name_;
+    ws.access_epoch = w->access_;
+    ws.exposure_epoch = w->exposure_;
+    for (const auto& [target, type] : w->locks_) {
+      rma::TargetState ts;
+      ts.target = target;
+      ts.lock = std::string(rma::to_string(type)) + " (MPI_Win_lock returned)";
+      ws.targets.push_back(ts);
+    }
+    // What the library holds and queues is not observable from outside it.
+    ws.lock_holders = "not observable";
+    ws.lock_waiters = "not observable";
+    s.windows.push_back(std::move(ws));
+  }
+  return s;
+}
+
+rma::Status MpiImpl::finalize() {
+  for (auto& w : windows_) {
+    bool open;
+    {
+      std::lock_guard g(state_mu_);
+      open = !w->freed_;
+    }
+    if (!open) continue;
+    call::Call c;
+    c.kind = Kind::free;
+    c.win = w.get();
+    RMA_TRY(window_call(c, *w, nullptr));
+  }
+  MPI_Comm_free(&poke_comm_);
+  MPI_Group_free(&world_group_);
+  Tracked t(slot_, "MPI_Finalize", -1, -2);
+  const int rc = MPI_Finalize();
+  if (rc != MPI_SUCCESS) return failure(rc, "MPI_Finalize", -1, -2);
+  return {};
+}
+
+}  // namespace
+
+std::string mpi_library_name() {
+  char text[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int len = 0;
+  if (MPI_Get_library_version(text, &len) != MPI_SUCCESS) return "mpi (version unknown)";
+  const std::string v(text, static_cast<std::size_t>(len));
+  auto word_after = [&](std::size_t at) {
+    while (at < v.size() && (v[at] == ' ' || v[at] == '\t' || v[at] == 'v')) ++at;
+    std::size_t end = at;
+    while (end < v.size() && v[end] != ',' && v[end] != ' ' && v[end] != '\n' && v[end] != '\t')
+      ++end;
+    return v.substr(at, end - at);
+  };
+  if (auto at = v.find("MPICH Version:"); at != std::string::npos)
+    return "mpich " + word_after(at + 14);
+  if (auto at = v.find("Open MPI "); at != std::string::npos)
+    return "openmpi " + word_after(at + 9);
+  std::string first = v.substr(0, v.find('\n'));
+  if (first.size() > 60) first.resize(60);
+  return first.empty() ? "mpi (version unknown)" : first;
+}
+
+rma::Result<std::unique_ptr<Implementation>> make_mpi_implementation(const MpiOptions& options) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  const int required = options.thread_multiple ? MPI_THREAD_MULTIPLE : MPI_THREAD_SERIALIZED;
+  int provided = MPI_THREAD_SINGLE;
+  if (!initialized) {
+    if (MPI_Init_thread(nullptr, nullptr, required, &provided) != MPI_SUCCESS)
+      return rma::Status(rma::ErrorClass::other, "MPI_Init_thread failed");
+  } else {
+    MPI_Query_thread(&provided);
+  }
+  // Errors are values from here on: the job's calls, and every window (set at creation).
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+  if (provided < required)
+    return rma::Status(
+        rma::ErrorClass::unsupported,
+        "MPI_Init_thread: the library provides thread level " + std::to_string(provided) +
+            ", below the " +
+            (options.thread_multiple ? "MPI_THREAD_MULTIPLE" : "MPI_THREAD_SERIALIZED") +
+            " asked for");
+  return std::unique_ptr<Implementation>(std::make_unique<MpiImpl>(options.osc));
+}
+
+rma::Status finalize_mpi(Implementation& impl) {
+  auto* m = dynamic_cast<MpiImpl*>(&impl);
+  if (!m) return {rma::ErrorClass::arg, "finalize_mpi: not an MPI implementation"};
+  return m->finalize();
+}
+
+}  // namespace harness::impl

@@ -1,0 +1,263 @@
+#include "launcher/mpi_launch.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <set>
+#include <sstream>
+#include <tuple>
+
+#include "launcher/mpi_catalog.hpp"
+#include "suite/manifest.hpp"
+
+namespace harness::launcher {
+namespace {
+
+std::vector<std::string> words_of(const std::string& s) {
+  std::vector<std::string> out;
+  std::istringstream in(s);
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+sockaddr_un abstract_address(const std::string& at_name, socklen_t* len) {
+  sockaddr_un a{};
+  a.sun_family = AF_UNIX;
+  // "@name": a leading NUL in sun_path makes the name abstract (Linux).
+  const std::string name = at_name.substr(at_name.rfind('@', 0) == 0 ? 1 : 0);
+  const std::size_t n = std::min(name.size(), sizeof(a.sun_path) - 2);
+  std::memcpy(a.sun_path + 1, name.data(), n);
+  *len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + n);
+  return a;
+}
+
+}  // namespace
+
+MpiLaunch resolve_mpi(const std::string& spelling, const std::string& rmabench_dir,
+                      const std::vector<std::string>& launcher_args,
+                      const std::vector<std::string>& env) {
+  MpiLaunch m;
+  m.spelling = spelling;
+  const auto colon = spelling.find(':');
+  m.name = spelling.substr(0, colon);
+  const MpiBuild* b = find_mpi_build(m.name);
+  if (!b) {
+    std::string known = "ref";
+    for (const auto& x : mpi_builds()) known += ", " + x.name;
+    throw suite::UsageError("--impl " + spelling + ": unknown implementation (known: " + known +
+                            ")");
+  }
+  if (!b->built) throw suite::UsageError("--impl " + spelling + ": " + b->missing);
+  m.launcher = b->launcher;
+  m.launcher_kind = b->launcher_kind;
+  m.worker = (std::filesystem::path(rmabench_dir) / b->worker).string();
+  if (::access(m.worker.c_str(), X_OK) != 0)
+    throw suite::UsageError("--impl " + spelling + ": worker " + m.worker +
+                            " is missing (build the target " + b->worker + ")");
+  // Options after the name: comma-separated key=value; `osc` is Open MPI's one-sided component.
+  if (colon != std::string::npos) {
+    std::istringstream opts(spelling.substr(colon + 1));
+    for (std::string kv; std::getline(opts, kv, ',');) {
+      const auto eq = kv.find('=');
+      const std::string key = kv.substr(0, eq);
+      if (eq == std::string::npos || eq + 1 == kv.size())
+        throw suite::UsageError("--impl " + spelling + ": '" + kv + "': expected key=value");
+      if (key == "osc" && m.launcher_kind == "openmpi") {
+        m.args.insert(m.args.end(), {"--mca", "osc", kv.substr(eq + 1)});
+      } else {
+        throw suite::UsageError("--impl " + spelling + ": option '" + key + "' is not known for " +
+                                m.name + " (openmpi takes osc=<component>)");
+      }
+    }
+  }
+  for (const auto& a : launcher_args)
+    for (auto& w : words_of(a)) m.args.push_back(std::move(w));
+  for (const auto& kv : env) {
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw suite::UsageError("--mpi-env " + kv + ": expected NAME=VALUE");
+    m.env.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+  }
+  return m;
+}
+
+std::vector<suite::CaseSpec> cases_for_mpi(const std::vector<suite::CaseSpec>& cases,
+                                           const MpiLaunch& mpi, bool explicit_progress) {
+  std::vector<suite::CaseSpec> out;
+  std::set<std::string> seen;
+  for (suite::CaseSpec c : cases) {
+    c.impl = mpi.spelling;
+    c.backend = "mpi";
+    c.path = mpi.name;
+    c.provider.clear();
+    if (!explicit_progress && c.progress == "async") c.progress = "calls";
+    c.id = suite::make_case_id(c);
+    // The same script on the same matrix once more (it differed only in backend or path).
+    if (!seen.insert(c.id + "|" + c.expected).second) continue;
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+std::optional<MpiLaunch> mpi_for_run(const std::string& impl,
+                                     const std::vector<std::string>& launcher_args,
+                                     const std::vector<std::string>& env) {
+  if (impl.empty() || impl == "ref") {
+    if (!launcher_args.empty() || !env.empty())
+      throw suite::UsageError("--mpi-arg and --mpi-env need --impl naming an MPI");
+    return std::nullopt;
+  }
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) throw std::runtime_error("cannot find the rmabench executable: " + ec.message());
+  return resolve_mpi(impl, self.parent_path().string(), launcher_args, env);
+}
+
+void retarget(suite::Expansion& ex, const MpiLaunch& mpi, bool explicit_progress) {
+  ex.cases = cases_for_mpi(ex.cases, mpi, explicit_progress);
+  for (auto& [c, reason] : ex.excluded) c = cases_for_mpi({c}, mpi, explicit_progress).front();
+}
+
+nlohmann::json mpi_context(const MpiLaunch& mpi) {
+  nlohmann::json env = nlohmann::json::object();
+  for (const auto& [k, v] : mpi.env) env[k] = v;
+  return {{"impl", mpi.spelling},
+          {"launcher", mpi.launcher},
+          {"launcher_args", mpi.args},
+          {"worker", mpi.worker},
+          {"env", env}};
+}
+
+std::string mpi_skip_reason(const MpiLaunch& mpi, const suite::CaseSpec& spec) {
+  if (spec.progress == "calls") return "";
+  if (spec.progress == "sync-only")
+    return "progress=sync-only is a mode of the reference implementation (progress only in "
+           "synchronization calls); " +
+           mpi.name + " has no such mode";
+  if (spec.progress == "async") {
+    if (mpi.launcher_kind == "hydra") return "";  // MPICH's asynchronous progress thread
+    return "progress=async: " + mpi.name +
+           " has no asynchronous progress thread rmabench knows how to turn on (MPICH's "
+           "MPIR_CVAR_ASYNC_PROGRESS); its default is progress inside calls (progress=calls)";
+  }
+  return "progress=" + spec.progress + ": unknown mode";
+}
+
+std::vector<std::pair<std::string, std::string>> mpi_case_env(const MpiLaunch& mpi,
+                                                              const suite::CaseSpec& spec) {
+  std::vector<std::pair<std::string, std::string>> env;
+  if (spec.progress == "async" && mpi.launcher_kind == "hydra")
+    env.emplace_back("MPIR_CVAR_ASYNC_PROGRESS", "1");
+  env.insert(env.end(), mpi.env.begin(), mpi.env.end());
+  return env;
+}
+
+std::vector<std::string> mpi_command(const MpiLaunch& mpi, int ranks,
+                                     const std::vector<std::pair<std::string, std::string>>& env) {
+  std::vector<std::string> argv{mpi.launcher};
+  if (mpi.launcher_kind == "openmpi") {
+    // More ranks than cores is the normal case on a small test machine; containers run as root.
+    argv.insert(argv.end(), {"--oversubscribe", "--allow-run-as-root"});
+  }
+  argv.insert(argv.end(), {"-n", std::to_string(ranks)});
+  std::vector<std::string> env_words;
+  for (const auto& [k, v] : env) {
+    if (mpi.launcher_kind == "hydra")
+      argv.insert(argv.end(), {"-genv", k, v});
+    else if (mpi.launcher_kind == "openmpi")
+      argv.insert(argv.end(), {"-x", k + "=" + v});
+    else
+      env_words.push_back(k + "=" + v);
+  }
+  argv.insert(argv.end(), mpi.args.begin(), mpi.args.end());
+  // A launcher of unknown kind gets the environment through env(1), which then execs the worker.
+  if (!env_words.empty()) {
+    argv.emplace_back("env");
+    argv.insert(argv.end(), env_words.begin(), env_words.end());
+  }
+  argv.push_back(mpi.worker);
+  return argv;
+}
+
+std::set<std::string> shm_entries() {
+  std::set<std::string> out;
+  if (DIR* d = ::opendir("/dev/shm")) {
+    while (dirent* e = ::readdir(d))
+      if (e->d_name[0] != '.') out.insert(e->d_name);
+    ::closedir(d);
+  }
+  return out;
+}
+
+bool is_reference_segment(const std::string& name) {
+  return name.rfind("rmabench.", 0) == 0;
+}
+
+std::set<std::string> shm_in_use() {
+  std::set<std::string> in_use;
+  DIR* proc = ::opendir("/proc");
+  if (!proc) return in_use;
+  while (dirent* e = ::readdir(proc)) {
+    if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+    const std::string dir = std::string("/proc/") + e->d_name;
+    if (FILE* maps = std::fopen((dir + "/maps").c_str(), "r")) {
+      char line[4096];
+      while (std::fgets(line, sizeof line, maps))
+        if (const char* at = std::strstr(line, "/dev/shm/")) {
+          std::string name(at + 9);
+          while (!name.empty() && (name.back() == '\n' || name.back() == ' ')) name.pop_back();
+          if (auto del = name.find(" (deleted)"); del != std::string::npos) name.resize(del);
+          in_use.insert(name);
+        }
+      std::fclose(maps);
+    }
+    if (DIR* fds = ::opendir((dir + "/fd").c_str())) {
+      while (dirent* f = ::readdir(fds)) {
+        char target[4096];
+        const ssize_t n = ::readlink((dir + "/fd/" + f->d_name).c_str(), target, sizeof target - 1);
+        if (n > 9 && std::strncmp(target, "/dev/shm/", 9) == 0)
+          in_use.insert(std::string(target + 9, static_cast<std::size_t>(n) - 9));
+      }
+      ::closedir(fds);
+    }
+  }
+  ::closedir(proc);
+  return in_use;
+}
+
+int listen_control_socket(const std::string& at_name) {
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  if (fd < 0) return -1;
+  socklen_t len = 0;
+  const sockaddr_un a = abstract_address(at_name, &len);
+  if (::bind(fd, reinterpret_cast<const sockaddr*>(&a), len) != 0 || ::listen(fd, 256) != 0) {
+    const int e = errno;
+    ::close(fd);
+    errno = e;
+    return -1;
+  }
+  return fd;
+}
+
+int connect_control_socket(const std::string& at_name) {
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -1;
+  socklen_t len = 0;
+  const sockaddr_un a = abstract_address(at_name, &len);
+  if (::connect(fd, reinterpret_cast<const sockaddr*>(&a), len) != 0) {
+    const int e = errno;
+    ::close(fd);
+    errno = e;
+    return -1;
+  }
+  return fd;
+}
+
+}  // namespace harness::launcher
