@@ -28,6 +28,7 @@ nlohmann::json to_json(const CaseSpec& c) {
           {"eager_limit", c.eager_limit},
           {"tags", c.tags},
           {"bind", c.bind},
+          {"check", c.check},
           {"mode", c.mode},
           {"bench", c.bench},
           {"name_prefix", c.name_prefix}};
@@ -50,6 +51,7 @@ CaseSpec case_from_json(const nlohmann::json& j) {
   c.eager_limit = j.at("eager_limit");
   c.tags = j.at("tags").get<std::vector<std::string>>();
   c.bind = j.at("bind");
+  c.check = j.value("check", "");
   c.mode = j.at("mode");
   c.bench = j.at("bench");
   c.name_prefix = j.at("name_prefix");

@@ -24,11 +24,12 @@ struct CaseSpec {
   std::string progress = "async";
   std::string provider;       // fabric provider, "" for the default
   std::map<std::string, std::string> options;  // values as given; typed by the script
-  std::string expected = "pass";               // "pass" or "deadlock"
+  std::string expected = "pass";               // "pass", "deadlock" or "race"
   double timeout_s = 60;
   std::size_t eager_limit = 16 * 1024;
   std::vector<std::string> tags;
   std::string bind = "auto";  // auto | core | none
+  std::string check;          // "races": the ranks record, the parent checks (--check races)
 
   // "run" (a conformance case) or "bench" (replayed under Google Benchmark).
   std::string mode = "run";

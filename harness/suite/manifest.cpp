@@ -164,7 +164,7 @@ class Expander {
            std::vector<std::string> progress, std::vector<int> ranks,
            const std::map<std::string, std::vector<std::string>>& option_lists,
            const std::string& expect, double timeout, const std::vector<std::string>& tags,
-           const std::string& where, Pinned pinned = {}) {
+           const std::string& where, Pinned pinned = {}, const std::string& check = {}) {
     const ScriptInfo& info = script(script_path);
     for (auto& p : progress) p = canonical_progress(p);
     // An entry whose matrix a command-line setting replaced (rather than narrowed) yields to
@@ -237,6 +237,7 @@ class Expander {
               c.eager_limit = o_.eager_limit.value_or(c.eager_limit);
               c.tags = tags;
               c.bind = o_.bind;
+              c.check = o_.check.empty() ? check : o_.check;
               c.id = make_case_id(c);
               if (!o_.filter.empty() && c.id.find(o_.filter) == std::string::npos) continue;
               const auto [seen, fresh] = ids_.try_emplace(c.id, Seen{out_.cases.size(), replaced});
@@ -414,13 +415,13 @@ Expansion expand(const std::string& input, const Overrides& o) {
     std::vector<std::string> backends = d_backends, paths = d_paths, progress = d_progress,
                              ranks = d_ranks, tags;
     std::map<std::string, std::vector<std::string>> options;
-    std::string expect;
+    std::string expect, check;
     double timeout = d_timeout;
     Pinned pinned;
     if (lua_istable(L, c)) {
       check_keys(L, c,
                  {"script", "backends", "paths", "progress", "ranks", "tags", "expect",
-                  "timeout", "options"},
+                  "timeout", "options", "check"},
                  where);
       if (auto v = string_list(L, c, "backends", where); !v.empty())
         backends = v, pinned.backends = true;
@@ -430,6 +431,7 @@ Expansion expand(const std::string& input, const Overrides& o) {
       if (auto v = string_list(L, c, "ranks", where); !v.empty()) ranks = v, pinned.ranks = true;
       tags = string_list(L, c, "tags", where);
       if (auto v = string_list(L, c, "expect", where); !v.empty()) expect = v[0];
+      if (auto v = string_list(L, c, "check", where); !v.empty()) check = v[0];
       if (auto v = number_field(L, c, "timeout", where)) timeout = *v;
       lua_getfield(L, c, "options");
       if (lua_istable(L, -1)) {
@@ -443,10 +445,12 @@ Expansion expand(const std::string& input, const Overrides& o) {
       }
       lua_pop(L, 1);
     }
-    if (!expect.empty() && expect != "pass" && expect != "deadlock")
-      throw UsageError(where + ": `expect` must be \"pass\" or \"deadlock\"");
+    if (!expect.empty() && expect != "pass" && expect != "deadlock" && expect != "race")
+      throw UsageError(where + ": `expect` must be \"pass\", \"deadlock\" or \"race\"");
+    if (!check.empty() && check != "races")
+      throw UsageError(where + ": `check` must be \"races\"");
     ex.add(script_path.string(), stem.generic_string(), backends, paths, progress,
-           int_list(ranks, where), options, expect, timeout, tags, where, pinned);
+           int_list(ranks, where), options, expect, timeout, tags, where, pinned, check);
     lua_pop(L, 1);
   }
   lua_pop(L, 1);
