@@ -11,8 +11,8 @@
 //    epochs on one target of which one is exclusive exclude each other.
 //  - nocheck: a lock with nocheck while another rank's conflicting lock on that target is not
 //    ordered with it; a start with nocheck whose matching post did not happen before it.
-//  - noprecede / nosucceed / nostore / noput: a fence (post for nostore, noput) whose assert
-//    was false.
+//  - nostore / noput: a fence or post whose assert was false. (A false noprecede or
+//    nosucceed the implementation itself rejects with RMA_SYNC.)
 #pragma once
 
 #include <vector>

@@ -42,6 +42,10 @@ char access_mode(call::Kind k) {
 
 void Recorder::window(int win, int disp_unit, bool dynamic) {
   windows_.emplace_back(win, WindowInfo{disp_unit > 0 ? disp_unit : 1, dynamic});
+  // A target's displacements are in its own disp_unit: the checker scales each op by the
+  // target's, from this event of the target's log.
+  last_local_ = false;
+  log_.push_back({{"k", "win"}, {"w", win}, {"du", disp_unit > 0 ? disp_unit : 1}, {"dyn", dynamic}});
 }
 
 void Recorder::memory(int win, int owner, const void* base, std::size_t bytes,
@@ -92,17 +96,13 @@ void Recorder::call(const call::Call& c, int win, std::string where) {
   const char mode = access_mode(c.kind);
   if (mode) {
     if (c.target == rma::proc_null) return;
-    WindowInfo info;
-    for (const auto& [id, wi] : windows_)
-      if (id == win) info = wi;
     const std::size_t elem = rma::size_of(c.dtype);
     const std::size_t count = c.kind == Kind::fetch_and_op || c.kind == Kind::compare_and_swap
                                   ? 1
                                   : c.count;
-    const std::uint64_t lo = info.dynamic ? c.disp : c.disp * static_cast<std::uint64_t>(info.disp_unit);
     e["t"] = c.target;
-    e["lo"] = lo;
-    e["hi"] = lo + count * elem;
+    e["d"] = c.disp;  // the checker scales it by the target's disp_unit
+    e["n"] = count * elem;
     e["m"] = std::string(1, mode);
     if (mode == 'a')
       e["op"] = c.kind == Kind::compare_and_swap ? std::string("cas")
