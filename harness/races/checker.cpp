@@ -313,13 +313,14 @@ class Checker {
           a.lock = it->second.first ? 'x' : 's';
         else if (s.lock_all)
           a.lock = 's';
+        if (a.hi <= a.lo) continue;  // a zero-byte op touches nothing
         if (a.remote()) {
           s.pending.push_back(acc_.size());
         } else {
           a.done = i;
           if (a.m == 's' && a.t == r) s.stored_since_sync = true;
         }
-        if (a.hi > a.lo) acc_.push_back(std::move(a));
+        acc_.push_back(std::move(a));
         continue;
       }
       if (e.k == "barrier" || e.k == "send" || e.k == "recv") continue;
