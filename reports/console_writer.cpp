@@ -89,6 +89,12 @@ void ConsoleWriter::details(const CaseResult& c) {
     indented(in, "expected a deadlock, but the case ran to completion");
   }
   if (!c.reason.empty()) indented(in, "reason: " + c.reason);
+  for (const auto& r : c.races) {
+    indented(in, "race " + race_headline(r));
+    indented(in + "  ", race_access_text(r.first));
+    indented(in + "  ", race_access_text(r.second));
+    indented(in + "  ", r.why);
+  }
   if (c.rank_states.is_array() && !c.rank_states.empty()) {
     indented(in, "rank states:");
     for (const auto& s : c.rank_states) {

@@ -132,6 +132,18 @@ void rank_states(const json& states, std::ostream& out) {
   }
 }
 
+// --check races findings: the two accesses side by side, why nothing orders them below.
+void races(const std::vector<Race>& list, std::ostream& out) {
+  if (list.empty()) return;
+  out << "<p><strong>Races</strong></p>\n<table class=\"races\">\n";
+  for (const auto& r : list) {
+    out << "<tr><th colspan=\"2\">" << h(r.rule) << "</th></tr>\n<tr><td><pre>"
+        << h(race_access_text(r.first)) << "</pre></td><td><pre>" << h(race_access_text(r.second))
+        << "</pre></td></tr>\n<tr><td colspan=\"2\">" << h(r.why) << "</td></tr>\n";
+  }
+  out << "</table>\n";
+}
+
 void failed_case(const CaseResult& c, std::size_t index, std::ostream& out) {
   out << "<section class=\"case-failure\" id=\"" << anchor(index) << "\">\n<h3>" << badge(c)
       << " <code>" << h(c.id) << "</code></h3>\n<p class=\"muted\">";
@@ -153,6 +165,7 @@ void failed_case(const CaseResult& c, std::size_t index, std::ostream& out) {
     out << "<p>Expected a deadlock, but the case ran to completion.</p>\n";
   }
   if (!c.reason.empty()) out << "<p>Reason: " << h(c.reason) << "</p>\n";
+  races(c.races, out);
   rank_states(c.rank_states, out);
   if (!c.log.empty()) {
     out << "<details><summary>log (" << c.log.size() << " lines)</summary><pre>";

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "reports/rank_state_text.hpp"
+#include "reports/text_format.hpp"
 #include "reports/xml_text.hpp"
 
 namespace reports {
@@ -96,6 +97,9 @@ std::string failure_body(const CaseResult& c) {
   for (const auto& f : c.failures) body += failure_line(f) + "\n";
   if (c.status == Verdict::pass) body += "expected a deadlock, but the case ran to completion\n";
   if (!c.reason.empty()) body += "reason: " + c.reason + "\n";
+  for (const auto& r : c.races)
+    body += "race " + race_headline(r) + "\n  " + race_access_text(r.first) + "\n  " +
+            race_access_text(r.second) + "\n  " + r.why + "\n";
   if (c.rank_states.is_array() && !c.rank_states.empty()) {
     body += "rank states:\n";
     for (const auto& s : c.rank_states) {

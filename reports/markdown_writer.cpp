@@ -78,6 +78,10 @@ void failed_case(const CaseResult& c, std::ostream& out) {
   }
   if (c.status == Verdict::pass) out << "- expected a deadlock, but the case ran to completion\n";
   if (!c.reason.empty()) out << "- reason: " << md(c.reason) << "\n";
+  for (const auto& r : c.races) {
+    out << "- race " << md(r.rule) << ": " << md(r.why) << "\n  - " << md(race_access_text(r.first))
+        << "\n  - " << md(race_access_text(r.second)) << "\n";
+  }
   if (c.rank_states.is_array() && !c.rank_states.empty()) {
     out << "\nRank states:\n\n";
     for (const auto& s : c.rank_states) {

@@ -179,6 +179,38 @@ Failure failure_from_json(const json& j, const std::string& path) {
   return f;
 }
 
+json race_access_to_json(const RaceAccess& a) {
+  return json{{"rank", a.rank}, {"where", a.where}, {"op", a.op},   {"window", a.window},
+              {"target", a.target}, {"lo", a.lo},   {"hi", a.hi}, {"epoch", a.epoch}};
+}
+
+RaceAccess race_access_from_json(const json& j, const std::string& path) {
+  as_object(j, path);
+  RaceAccess a;
+  a.rank = as_int(require(j, "rank", path), child(path, "rank"), -1);
+  a.where = req_string(j, "where", path);
+  a.op = req_string(j, "op", path);
+  a.window = as_int(require(j, "window", path), child(path, "window"), -1);
+  a.target = as_int(require(j, "target", path), child(path, "target"), -1);
+  for (auto [key, field] : {std::pair{"lo", &a.lo}, std::pair{"hi", &a.hi}}) {
+    const json& v = require(j, key, path);
+    if (!v.is_number_unsigned()) bad(child(path, key), "must be an integer >= 0");
+    *field = v.get<std::uint64_t>();
+  }
+  a.epoch = req_string(j, "epoch", path);
+  return a;
+}
+
+Race race_from_json(const json& j, const std::string& path) {
+  as_object(j, path);
+  Race r;
+  r.rule = req_string(j, "rule", path);
+  r.first = race_access_from_json(require(j, "first", path), child(path, "first"));
+  r.second = race_access_from_json(require(j, "second", path), child(path, "second"));
+  r.why = req_string(j, "why", path);
+  return r;
+}
+
 CaseResult case_from_json(const json& j, const std::string& path) {
   as_object(j, path);
   CaseResult c;
@@ -191,8 +223,9 @@ CaseResult case_from_json(const json& j, const std::string& path) {
   if (!parsed) bad(child(path, "status"), "has unknown status '" + status + "'");
   c.status = *parsed;
   c.expected = req_string(j, "expected", path);
-  if (c.expected != "pass" && c.expected != "deadlock") {
-    bad(child(path, "expected"), "must be \"pass\" or \"deadlock\", not '" + c.expected + "'");
+  if (c.expected != "pass" && c.expected != "deadlock" && c.expected != "race") {
+    bad(child(path, "expected"),
+        "must be \"pass\", \"deadlock\" or \"race\", not '" + c.expected + "'");
   }
   c.ranks = as_int(require(j, "ranks", path), child(path, "ranks"), 0);
   c.backend = req_string(j, "backend", path);
@@ -230,6 +263,11 @@ CaseResult case_from_json(const json& j, const std::string& path) {
   if (const json* l = optional(j, "log")) c.log = strings_from_json(*l, child(path, "log"));
   if (const json* b = optional(j, "binding")) {
     c.binding = strings_from_json(*b, child(path, "binding"));
+  }
+  if (const json* r = optional(j, "races")) {
+    const std::string rpath = child(path, "races");
+    const json& list = as_array(*r, rpath);
+    for (std::size_t i = 0; i < list.size(); ++i) c.races.push_back(race_from_json(list[i], item(rpath, i)));
   }
   return c;
 }
@@ -298,7 +336,13 @@ nlohmann::json to_json(const CaseResult& c) {
   }
   json options = json::object();
   for (const auto& [k, v] : c.options) options[k] = v;
-  return json{{"id", c.id},
+  json races = json::array();
+  for (const auto& r : c.races)
+    races.push_back({{"rule", r.rule},
+                     {"first", race_access_to_json(r.first)},
+                     {"second", race_access_to_json(r.second)},
+                     {"why", r.why}});
+  json out{{"id", c.id},
               {"script", c.script},
               {"name", c.name},
               {"status", to_string(c.status)},
@@ -319,6 +363,9 @@ nlohmann::json to_json(const CaseResult& c) {
               {"rank_states", c.rank_states.is_array() ? c.rank_states : json::array()},
               {"log", c.log},
               {"binding", c.binding}};
+  // Only with findings: a report of a run without the checker stays as it was.
+  if (!races.empty()) out["races"] = std::move(races);
+  return out;
 }
 
 nlohmann::json to_json(const Report& r) {

@@ -54,12 +54,36 @@ struct MessageCounts {
   bool operator==(const MessageCounts&) const = default;
 };
 
+// One access a race finding names (`--check races`): who made it, where in the script, what
+// it touched and in which epoch.
+struct RaceAccess {
+  int rank = -1;
+  std::string where;   // script file:line
+  std::string op;      // put, get, ..., load, store, lock, fence
+  int window = -1;     // window id (-1: not a window access)
+  int target = -1;     // whose window memory
+  std::uint64_t lo = 0, hi = 0;  // byte range [lo, hi) in the target's window
+  std::string epoch;   // "fence epoch 2", "lock(1, shared) at x.lua:9", ...
+
+  bool operator==(const RaceAccess&) const = default;
+};
+
+// A finding of `--check races`: two accesses MPI's rules say conflict with nothing ordering
+// them (rule "conflict"), or an assert or nocheck promise that was false (rule = the assert).
+struct Race {
+  std::string rule;
+  RaceAccess first, second;
+  std::string why;
+
+  bool operator==(const Race&) const = default;
+};
+
 struct CaseResult {
   std::string id;      // suite/script[backend,path,np=N,k=v]
   std::string script;  // path of the Lua script
   std::string name;    // the script's stem, as in the id: the pattern's one name
   Verdict status = Verdict::error;
-  std::string expected = "pass";  // "pass" or "deadlock"
+  std::string expected = "pass";  // "pass", "deadlock" or "race"
   int ranks = 0;
   std::string backend;
   std::string provider;  // fabric provider, "" on shm
@@ -76,6 +100,7 @@ struct CaseResult {
   nlohmann::json rank_states = nlohmann::json::array();  // on deadlock / timeout / crash
   std::vector<std::string> log;                          // rma.log lines, "rank N: text"
   std::vector<std::string> binding;                      // per rank: "core 0", "none"
+  std::vector<Race> races;  // --check races findings (empty without the checker)
 
   // A case passed when its status is what it expected (pass, or deadlock for must-deadlock);
   // a must-deadlock case that ran to completion did not pass. A skip is neither passed nor

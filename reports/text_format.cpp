@@ -109,4 +109,18 @@ std::string printable(std::string_view s) {
   return out;
 }
 
+std::string race_access_text(const RaceAccess& a) {
+  std::string s = "rank " + std::to_string(a.rank) + " " + a.op + " at " + a.where;
+  if (a.window >= 0) {
+    s += ", rank " + std::to_string(a.target) + "'s window " + std::to_string(a.window);
+    if (a.hi > a.lo) s += " bytes [" + std::to_string(a.lo) + ", " + std::to_string(a.hi) + ")";
+  }
+  if (!a.epoch.empty()) s += ", " + a.epoch;
+  return s;
+}
+
+std::string race_headline(const Race& r) {
+  return r.rule + ": " + r.first.where + " and " + r.second.where;
+}
+
 }  // namespace reports

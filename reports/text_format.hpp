@@ -34,4 +34,9 @@ std::string json_text(const nlohmann::json& value);
 // forbids).
 std::string printable(std::string_view s);
 
+// A `--check races` access: "rank 1 put at f.lua:12, rank 0's window 0 bytes [0, 8), fence
+// epoch 1"; and a finding's headline: "conflict: f.lua:12 and f.lua:20".
+std::string race_access_text(const RaceAccess& a);
+std::string race_headline(const Race& r);
+
 }  // namespace reports

@@ -79,6 +79,9 @@ int run_app(int argc, char** argv) {
   RunArgs run;
   auto* run_cmd = app.add_subcommand("run", "Run a case script or a suite manifest");
   add_run_options(run_cmd, run);
+  run_cmd->add_option("--check", run.overrides.check,
+                      "Check the scripts as well: races (conflicting accesses and false asserts)")
+      ->check(CLI::IsMember({"races"}));
 
   BenchArgs bench;
   auto* bench_cmd = app.add_subcommand(

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <set>
+#include <string>
+
+#include "races/checker.hpp"
 
 namespace harness::launcher {
 namespace {
@@ -16,6 +19,7 @@ const json& member(const json& j, const char* key) {
 }
 
 void check_declared(const json& expected, reports::CaseResult& result_);
+void check_races(const std::vector<json>& results, reports::CaseResult& result_);
 
 }  // namespace
 
@@ -93,6 +97,7 @@ void merge_rank_results(const std::vector<json>& results, reports::CaseResult& r
     result_.status = rank_rank < 0 ? reports::Verdict::error : by_sev[rank_rank];
     if (rank_rank < 0) result_.failures.push_back({-1, "launcher", "no rank reported a result"});
   }
+  check_races(results, result_);
   if (!measured) return;
   auto& msgs = result_.messages;
   msgs.measured = true;
@@ -127,6 +132,41 @@ void merge_rank_results(const std::vector<json>& results, reports::CaseResult& r
 }
 
 namespace {
+
+// --check races: the ranks' logs checked together. A finding fails the case unless it
+// declared `expect = "race"`; such a case without a finding fails, and without the checker
+// it is skipped (what it shows cannot be seen).
+void check_races(const std::vector<json>& results, reports::CaseResult& result_) {
+  std::vector<json> logs;
+  bool recorded = false;
+  for (const auto& m : results) {
+    const bool has = m.is_object() && m.contains("races_log");
+    recorded = recorded || has;
+    logs.push_back(has ? m["races_log"] : json());
+  }
+  const bool ran = result_.status == reports::Verdict::pass || result_.status == reports::Verdict::fail;
+  const bool expects = result_.expected == "race";
+  if (!recorded) {
+    if (expects && ran) {
+      result_.status = reports::Verdict::skip;
+      result_.reason = "expect = \"race\" needs the checker: run with --check races";
+    }
+    return;
+  }
+  result_.races = races::check(logs);
+  if (!ran) return;
+  if (expects && result_.races.empty()) {
+    result_.status = reports::Verdict::fail;
+    result_.failures.push_back({-1, "races", "expected a race, the checker found none"});
+  } else if (!expects && !result_.races.empty()) {
+    result_.status = reports::Verdict::fail;
+    result_.failures.push_back(
+        {-1, "races",
+         std::to_string(result_.races.size()) + " finding(s) of --check races; first: " +
+             result_.races.front().rule + " between " + result_.races.front().first.where +
+             " and " + result_.races.front().second.where});
+  }
+}
 
 void check_declared(const json& expected, reports::CaseResult& result_) {
   if (!expected.is_object()) return;

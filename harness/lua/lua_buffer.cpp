@@ -9,7 +9,9 @@
 
 #include "rma/dtype_visit.hpp"
 #include "lua/lua_guard.hpp"
+#include "lua/rank_context.hpp"
 #include "oracle/oracle.hpp"
+#include "races/recorder.hpp"
 
 namespace harness::lua {
 namespace {
@@ -32,6 +34,7 @@ int buf_fill(lua_State* L) {
   Buffer& b = check_buffer(L, 1);
   alignas(8) std::byte v[8];
   store_value(L, b.dtype, 2, v);
+  note_access(L, b, true);
   const std::size_t e = b.elem();
   for (std::size_t i = 0; i < b.count; ++i) std::memcpy(b.data + i * e, v, e);
   lua_settop(L, 1);
@@ -43,6 +46,7 @@ int buf_iota(lua_State* L) {
   Buffer& b = check_buffer(L, 1);
   const lua_Integer start = luaL_optinteger(L, 2, 0);
   const lua_Integer step = luaL_optinteger(L, 3, 1);
+  note_access(L, b, true);
   for (std::size_t i = 0; i < b.count; ++i) {
     lua_pushinteger(L, static_cast<lua_Integer>(static_cast<unsigned long long>(start) +
                                                  static_cast<unsigned long long>(i) *
@@ -60,13 +64,17 @@ int buf_iota(lua_State* L) {
 
 int buf_get(lua_State* L) {
   Buffer& b = check_buffer(L, 1);
-  push_element(L, b, check_index(L, b, 2));
+  const std::size_t i = check_index(L, b, 2);
+  note_access(L, b, i, 1, false);
+  push_element(L, b, i);
   return 1;
 }
 
 int buf_set(lua_State* L) {
   Buffer& b = check_buffer(L, 1);
-  store_element(L, b, check_index(L, b, 2), 3);
+  const std::size_t i = check_index(L, b, 2);
+  store_element(L, b, i, 3);
+  note_access(L, b, i, 1, true);
   lua_settop(L, 1);
   return 1;
 }
@@ -90,6 +98,7 @@ int buf_sub(lua_State* L) {
 // FNV-1a over the bytes: cheap, and equal contents give equal sums on every rank.
 int buf_checksum(lua_State* L) {
   Buffer& b = check_buffer(L, 1);
+  note_access(L, b, false);
   std::uint64_t h = 0xcbf29ce484222325ull;
   for (std::size_t i = 0; i < b.bytes(); ++i) {
     h ^= static_cast<std::uint8_t>(b.data[i]);
@@ -102,6 +111,8 @@ int buf_checksum(lua_State* L) {
 int buf_equals(lua_State* L) {
   Buffer& a = check_buffer(L, 1);
   Buffer& b = check_buffer(L, 2);
+  note_access(L, a, false);
+  note_access(L, b, false);
   lua_pushboolean(L, a.dtype == b.dtype && a.count == b.count &&
                          std::memcmp(a.data, b.data, a.bytes()) == 0);
   return 1;
@@ -126,6 +137,7 @@ int buf_dtype(lua_State* L) {
 int buf_copy(lua_State* L) {
   Buffer& b = check_buffer(L, 1);
   Buffer c = make_buffer(b.count, b.dtype);
+  note_access(L, b, false);
   std::memcpy(c.data, b.data, b.bytes());
   push_buffer(L, std::move(c));
   return 1;
@@ -137,6 +149,8 @@ int buf_copy_from(lua_State* L) {
   if (src.bytes() != dst.bytes())
     return luaL_error(L, "copy_from: %I bytes into a buffer of %I",
                       static_cast<lua_Integer>(src.bytes()), static_cast<lua_Integer>(dst.bytes()));
+  note_access(L, src, false);
+  note_access(L, dst, true);
   std::memmove(dst.data, src.data, src.bytes());
   lua_settop(L, 1);
   return 1;
@@ -157,12 +171,14 @@ int buf_apply(lua_State* L) {
       return luaL_error(L, "apply: operand buffer has %I %s, target %I %s",
                         static_cast<lua_Integer>(o->count), std::string(rma::to_string(o->dtype)).c_str(),
                         static_cast<lua_Integer>(b.count), std::string(rma::to_string(b.dtype)).c_str());
+    note_access(L, *o, false);
     oracle::apply(*op, b.dtype, b.data, o->data, b.count);
   } else {
     alignas(8) std::byte v[8];
     store_value(L, b.dtype, 3, v);
     for (std::size_t i = 0; i < b.count; ++i) oracle::apply(*op, b.dtype, b.data + i * b.elem(), v, 1);
   }
+  note_access(L, b, true);
   lua_settop(L, 1);
   return 1;
 }
@@ -281,6 +297,14 @@ void store_value(lua_State* L, rma::Dtype dtype, int value_idx, std::byte* out) 
     }
     std::memcpy(out, &v, sizeof(T));
   });
+}
+
+void note_access(lua_State* L, const Buffer& b, std::size_t first, std::size_t count, bool store) {
+  races::Recorder* rec = races::Recorder::active();
+  if (!rec || count == 0) return;
+  const std::byte* p = b.data + first * b.elem();
+  if (const races::Region* r = rec->find(p, count * b.elem()))
+    rec->local(*r, p, count * b.elem(), store, script_position(L));
 }
 
 void store_element(lua_State* L, const Buffer& b, std::size_t i, int value_idx) {

@@ -42,4 +42,12 @@ void push_element(lua_State* L, const Buffer& b, std::size_t i);
 void store_value(lua_State* L, rma::Dtype dtype, int value_idx, std::byte* out);
 rma::Dtype check_dtype(lua_State* L, int idx, const char* op);
 
+// Tells the `--check races` recorder (if any) that the script loads or stores elements
+// [first, first+count) of `b` (all of them without a range); a no-op for memory that is no
+// window's.
+void note_access(lua_State* L, const Buffer& b, std::size_t first, std::size_t count, bool store);
+inline void note_access(lua_State* L, const Buffer& b, bool store) {
+  note_access(L, b, 0, b.count, store);
+}
+
 }  // namespace harness::lua

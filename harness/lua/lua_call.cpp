@@ -13,6 +13,7 @@
 #include "lua/lua_buffer.hpp"
 #include "lua/lua_guard.hpp"
 #include "lua/lua_window.hpp"
+#include "races/recorder.hpp"
 
 namespace harness::lua {
 namespace {
@@ -244,6 +245,10 @@ int call_binding(lua_State* L) {
     if (call::may_block(K) || p.returns_old) w.emplace(ctx, L);
     check(L, ctx.impl->execute(p.c, &out), name);
     if (flush) check(L, ctx.impl->execute(*flush, nullptr), name);
+  }
+  if (races::Recorder* rec = races::Recorder::active()) {
+    // A test that returned false ended nothing.
+    if (K != Kind::test || out.flag) rec->call(p.c, lw ? lw->win->id() : -1, script_position(L));
   }
 
   if constexpr (on_window) {

@@ -49,6 +49,10 @@ int l_expect_eq(lua_State* L) {
   bool ok;
   Buffer* a = test_buffer(L, 1);
   Buffer* b = test_buffer(L, 2);
+  if (a && b) {
+    note_access(L, *a, false);
+    note_access(L, *b, false);
+  }
   if (a && b)
     ok = a->dtype == b->dtype && a->count == b->count &&
          std::memcmp(a->data, b->data, a->bytes()) == 0;
@@ -267,17 +271,29 @@ void RankContext::install(lua_State* L) {
   lua_setfield(L, LUA_REGISTRYINDEX, kCtxKey);
 }
 
+namespace {
 // The position as where(L, 1) spells it: the first frame up with a line (C frames skipped).
-WhereScope::WhereScope(RankContext& ctx, lua_State* L) : ctx_(ctx) {
-  lua_Debug ar;
+bool script_frame(lua_State* L, lua_Debug& ar) {
   for (int l = 1; lua_getstack(L, l, &ar); ++l) {
     lua_getinfo(L, "Sl", &ar);
-    if (ar.currentline > 0) {
-      ctx_.enter_call(ar.short_src, ar.currentline);
-      return;
-    }
+    if (ar.currentline > 0) return true;
   }
-  ctx_.enter_call(nullptr, 0);
+  return false;
+}
+}  // namespace
+
+WhereScope::WhereScope(RankContext& ctx, lua_State* L) : ctx_(ctx) {
+  lua_Debug ar;
+  if (script_frame(L, ar))
+    ctx_.enter_call(ar.short_src, ar.currentline);
+  else
+    ctx_.enter_call(nullptr, 0);
+}
+
+std::string script_position(lua_State* L) {
+  lua_Debug ar;
+  if (!script_frame(L, ar)) return "?";
+  return std::string(ar.short_src) + ":" + std::to_string(ar.currentline);
 }
 
 void raise_error(lua_State* L, rma::ErrorClass cls, const char* op, const std::string& message) {

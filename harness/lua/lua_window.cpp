@@ -12,6 +12,7 @@
 #include "lua/lua_call.hpp"
 #include "lua/lua_guard.hpp"
 #include "lua/lua_rma.hpp"
+#include "races/recorder.hpp"
 
 namespace harness::lua {
 namespace {
@@ -75,6 +76,8 @@ int w_shared_query(lua_State* L) {
   if (!r) raise_status(L, r.status(), "shared_query");
   auto keeper = r->keeper;
   if (!keeper) keeper = lw.user_memory ? lw.user_memory : lw.win->memory_keeper();
+  if (races::Recorder* rec = races::Recorder::active())
+    rec->memory(lw.win->id(), rank, r->base, r->size, 0);
   push_buffer(L, view(std::move(keeper), r->base, r->size, t));
   return 1;
 }
@@ -204,6 +207,10 @@ int l_window(lua_State* L) {
   if (!win) raise_status(L, win.status(), "window");
   lw.win = win.value();
   ctx.paths.insert(lw.win->path());
+  if (races::Recorder* rec = races::Recorder::active()) {
+    rec->window(lw.win->id(), cfg.disp_unit, cfg.flavor == rma::Flavor::dynamic);
+    rec->memory(lw.win->id(), ctx.impl->rank(), lw.win->base(), lw.win->size(), 0);
+  }
   void* mem = lua_newuserdatauv(L, sizeof(LuaWindow), 0);
   new (mem) LuaWindow(std::move(lw));
   luaL_setmetatable(L, kWindowMeta);

@@ -77,6 +77,9 @@ class RankContext {
   int where_line_ = -1;
 };
 
+// The script's file:line of the call in progress (the first frame up with a line), "?" if none.
+std::string script_position(lua_State* L);
+
 // Marks a blocking binding's script position for the duration of a scope.
 class WhereScope {
  public:

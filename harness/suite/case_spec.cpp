@@ -38,6 +38,7 @@ nlohmann::json to_json(const CaseSpec& c) {
           {"tags", c.tags},
           {"bind", c.bind},
           {"impl", c.impl},
+          {"check", c.check},
           {"mode", c.mode},
           {"bench", c.bench},
           {"name_prefix", c.name_prefix}};
@@ -62,6 +63,7 @@ CaseSpec case_from_json(const nlohmann::json& j) {
   c.tags = j.at("tags").get<std::vector<std::string>>();
   c.bind = j.at("bind");
   c.impl = j.value("impl", std::string("ref"));
+  c.check = j.value("check", "");
   c.mode = j.at("mode");
   c.bench = j.at("bench");
   c.name_prefix = j.at("name_prefix");

@@ -30,13 +30,14 @@ struct CaseSpec {
   bool protocol_in_id = false;      // the entry runs both protocols: the id says which
   std::string provider;       // fabric provider, "" for the default
   std::map<std::string, std::string> options;  // values as given; typed by the script
-  std::string expected = "pass";               // "pass" or "deadlock"
+  std::string expected = "pass";               // "pass", "deadlock" or "race"
   double timeout_s = 60;
   std::size_t eager_limit = 16 * 1024;
   std::vector<std::string> tags;
   std::string bind = "auto";  // auto | core | none
   // The implementation under test: "ref", or an MPI as --impl spelt it ("openmpi:osc=sm").
   std::string impl = "ref";
+  std::string check;          // "races": the ranks record, the parent checks (--check races)
 
   // "run" (a conformance case) or "bench" (replayed under Google Benchmark).
   std::string mode = "run";

@@ -80,8 +80,9 @@ class Checker {
     } else if (key == "expect") {
       const bool ok =
           lua_type(L_, -1) == LUA_TSTRING && (std::string_view(lua_tostring(L_, -1)) == "pass" ||
-                                              std::string_view(lua_tostring(L_, -1)) == "deadlock");
-      if (!ok) wrong(key, "\"pass\" or \"deadlock\"");
+                                              std::string_view(lua_tostring(L_, -1)) == "deadlock" ||
+                                              std::string_view(lua_tostring(L_, -1)) == "race");
+      if (!ok) wrong(key, "\"pass\", \"deadlock\" or \"race\"");
     } else if (key == "messages") {
       messages();
     } else if (key == "options") {

@@ -136,8 +136,10 @@ TEST(CaseTable, OptionsAreDescriptionAndDefault) {
 
 TEST(CaseTable, ExpectAndIterations) {
   EXPECT_NE(rejection(script("ex", "return { expect = \"fail\" }\n"))
-                .find("field 'expect': expected \"pass\" or \"deadlock\", got string \"fail\""),
+                .find("field 'expect': expected \"pass\", \"deadlock\" or \"race\", got string "
+                      "\"fail\""),
             std::string::npos);
+  EXPECT_EQ(rejection(script("ex_race", "return { expect = \"race\" }\n")), "");
   EXPECT_NE(rejection(script("it", "return { iterations = 1.5 }\n"))
                 .find("field 'iterations': expected a positive integer, got number 1.5"),
             std::string::npos);

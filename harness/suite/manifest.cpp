@@ -165,7 +165,7 @@ class Expander {
            const std::map<std::string, std::vector<std::string>>& option_lists,
            const std::string& expect, double timeout, const std::vector<std::string>& tags,
            const std::string& where, Pinned pinned = {},
-           std::vector<std::string> protocols = {}) {
+           std::vector<std::string> protocols = {}, const std::string& check = {}) {
     const ScriptInfo& info = script(script_path);
     for (auto& p : progress) p = canonical_progress(p);
     // An entry whose matrix a command-line setting replaced (rather than narrowed) yields to
@@ -245,6 +245,7 @@ class Expander {
               c.eager_limit = o_.eager_limit.value_or(c.eager_limit);
               c.tags = tags;
               c.bind = o_.bind;
+              c.check = o_.check.empty() ? check : o_.check;
               c.id = make_case_id(c);
               if (!o_.filter.empty() && c.id.find(o_.filter) == std::string::npos) continue;
               const auto [seen, fresh] = ids_.try_emplace(c.id, Seen{out_.cases.size(), replaced});
@@ -432,13 +433,13 @@ Expansion expand(const std::string& input, const Overrides& o) {
     std::vector<std::string> backends = d_backends, paths = d_paths, progress = d_progress,
                              ranks = d_ranks, protocols = d_protocols, tags;
     std::map<std::string, std::vector<std::string>> options;
-    std::string expect;
+    std::string expect, check;
     double timeout = d_timeout;
     Pinned pinned;
     if (lua_istable(L, c)) {
       check_keys(L, c,
                  {"script", "backends", "paths", "progress", "protocols", "ranks", "tags",
-                  "expect", "timeout", "options"},
+                  "expect", "timeout", "options", "check"},
                  where);
       if (auto v = string_list(L, c, "backends", where); !v.empty())
         backends = v, pinned.backends = true;
@@ -450,6 +451,7 @@ Expansion expand(const std::string& input, const Overrides& o) {
         protocols = v, pinned.protocols = true;
       tags = string_list(L, c, "tags", where);
       if (auto v = string_list(L, c, "expect", where); !v.empty()) expect = v[0];
+      if (auto v = string_list(L, c, "check", where); !v.empty()) check = v[0];
       if (auto v = number_field(L, c, "timeout", where)) timeout = *v;
       lua_getfield(L, c, "options");
       if (lua_istable(L, -1)) {
@@ -463,10 +465,12 @@ Expansion expand(const std::string& input, const Overrides& o) {
       }
       lua_pop(L, 1);
     }
-    if (!expect.empty() && expect != "pass" && expect != "deadlock")
-      throw UsageError(where + ": `expect` must be \"pass\" or \"deadlock\"");
+    if (!expect.empty() && expect != "pass" && expect != "deadlock" && expect != "race")
+      throw UsageError(where + ": `expect` must be \"pass\", \"deadlock\" or \"race\"");
+    if (!check.empty() && check != "races")
+      throw UsageError(where + ": `check` must be \"races\"");
     ex.add(script_path.string(), stem.generic_string(), backends, paths, progress,
-           int_list(ranks, where), options, expect, timeout, tags, where, pinned, protocols);
+           int_list(ranks, where), options, expect, timeout, tags, where, pinned, protocols, check);
     lua_pop(L, 1);
   }
   lua_pop(L, 1);

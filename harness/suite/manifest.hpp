@@ -31,6 +31,7 @@ struct Overrides {
   std::optional<std::size_t> eager_limit;
   std::map<std::string, std::string> options;  // -o k=v
   std::string bind = "auto";
+  std::string check;                            // --check: "races" or ""
   std::string filter;                           // keep ids containing this text
 };
 

@@ -2,14 +2,39 @@
 
 #include <optional>
 
+#include "races/recorder.hpp"
 #include "worker/script_session.hpp"
 
 namespace harness::worker {
 
 using nlohmann::json;
 
+namespace {
+json run_hooks(const suite::CaseSpec& spec, impl::Implementation& impl,
+               launcher::ControlChannel& ctrl, StateBoard& board);
+}  // namespace
+
 json run_case_script(const suite::CaseSpec& spec, impl::Implementation& impl,
                      launcher::ControlChannel& ctrl, StateBoard& board) {
+  // --check races: this rank's log goes with its result, whatever the outcome; the parent
+  // checks all ranks' logs together (launcher/rank_results.cpp).
+  std::optional<races::Recorder> recorder;
+  if (spec.check == "races" && spec.mode == "run") {
+    recorder.emplace(impl.rank());
+    races::Recorder::set_active(&*recorder);
+  }
+  struct Deactivate {
+    ~Deactivate() { races::Recorder::set_active(nullptr); }
+  } deactivate;
+  json out = run_hooks(spec, impl, ctrl, board);
+  if (recorder && out.is_object()) out["races_log"] = recorder->to_json();
+  return out;
+}
+
+namespace {
+
+json run_hooks(const suite::CaseSpec& spec, impl::Implementation& impl,
+               launcher::ControlChannel& ctrl, StateBoard& board) {
   ScriptSession s(spec, impl, ctrl, board);
   lua::LuaFailure f;
   if (!s.load(f)) return s.ended(f);
@@ -55,4 +80,5 @@ json run_case_script(const suite::CaseSpec& spec, impl::Implementation& impl,
   return result;
 }
 
+}  // namespace
 }  // namespace harness::worker

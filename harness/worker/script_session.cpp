@@ -4,6 +4,7 @@
 
 #include "lua/lua_rma.hpp"
 #include "suite/case_table.hpp"
+#include "races/recorder.hpp"
 
 namespace harness::worker {
 
@@ -116,7 +117,11 @@ bool ScriptSession::barrier(lua::LuaFailure& f) {
   ctx_.set_where("harness barrier after " + phase_);
   rma::Status s = impl_.barrier();
   ctx_.set_where({});
-  if (s) return true;
+  if (s) {
+    if (races::Recorder* rec = races::Recorder::active())
+      rec->barrier("harness barrier after " + phase_);
+    return true;
+  }
   f.where = "harness barrier after " + phase_;
   f.message = s.to_string();
   return false;

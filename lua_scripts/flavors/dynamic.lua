@@ -26,6 +26,10 @@ return {
     ctx.win:put(rma.buffer(24, "i64"):iota(100), right, ctx.peer + 4 * 8)
     ctx.win:flush(right)
     ctx.win:accumulate(rma.buffer(2, "i64"):fill(1000), right, ctx.peer + 20 * 8, "sum")
+    -- MPI orders a get with nothing else in its epoch: the flush completes the accumulate
+    -- first, so the get reads it (the am path moves gets last, which hid the missing flush;
+    -- `--check races` names both lines without it).
+    ctx.win:flush(right)
     ctx.back = rma.buffer(32, "i64")
     ctx.win:get(ctx.back, right, ctx.peer)
     ctx.win:unlock(right)

@@ -1,0 +1,526 @@
+// checker.cpp — happens-before over the ranks' logs, then the pairs (see checker.hpp).
+//
+// Vector clocks: every event of rank r advances component r; a collective (barrier, fence,
+// free of a window) gives each participant the join of all; a post is joined into its
+// matching start (unless the start says nocheck), the completes of an access epoch into the
+// matching wait, a send into its recv. e happens before f when f's clock has seen e.
+#include "races/checker.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <tuple>
+#include <utility>
+
+#include "rma/types.hpp"
+
+namespace harness::races {
+namespace {
+
+using nlohmann::json;
+using Clock = std::vector<std::uint32_t>;
+
+struct Event {
+  std::string k;
+  int w = -1, t = -1;
+  std::uint64_t lo = 0, hi = 0;
+  char m = 0;
+  std::string op;
+  unsigned a = 0;
+  std::vector<int> g;
+  bool x = false;
+  int tag = 0;
+  std::string at;
+};
+
+Event parse(const json& j) {
+  Event e;
+  e.k = j.value("k", "");
+  e.w = j.value("w", -1);
+  e.t = j.value("t", -1);
+  e.lo = j.value("lo", std::uint64_t{0});
+  e.hi = j.value("hi", std::uint64_t{0});
+  const std::string m = j.value("m", "");
+  e.m = m.empty() ? 0 : m[0];
+  if (e.k == "load") e.m = 'l';
+  if (e.k == "store") e.m = 's';
+  e.op = j.value("op", "");
+  e.a = j.value("a", 0u);
+  if (j.contains("g")) e.g = j["g"].get<std::vector<int>>();
+  e.x = j.value("x", false);
+  e.tag = j.value("tag", 0);
+  e.at = j.value("at", "");
+  return e;
+}
+
+bool collective(const Event& e) { return e.k == "barrier" || e.k == "fence" || e.k == "free"; }
+std::string coll_key(const Event& e) {
+  return e.k == "barrier" ? std::string("b") : "w" + std::to_string(e.w);
+}
+
+void join(Clock& into, const Clock& c) {
+  for (std::size_t i = 0; i < into.size(); ++i) into[i] = std::max(into[i], c[i]);
+}
+
+// The clocks of every event, by simulating the ranks with their synchronization edges.
+class Clocks {
+ public:
+  explicit Clocks(const std::vector<std::vector<Event>>& ev) : ev_(ev), n_(static_cast<int>(ev.size())) {
+    vc_.resize(ev.size());
+    for (std::size_t r = 0; r < ev.size(); ++r) vc_[r].resize(ev[r].size());
+    std::vector<std::size_t> pos(ev.size(), 0);
+    std::vector<Clock> cur(ev.size(), Clock(ev.size(), 0));
+    std::vector<std::map<std::string, int>> coll_count(ev.size());
+    std::map<std::pair<std::string, int>, std::vector<int>> arrived;  // instance -> ranks
+    std::vector<bool> waiting(ev.size(), false);
+    // Matching counters: (window, from, to) -> clocks in order.
+    std::map<std::tuple<int, int, int>, std::vector<Clock>> posts, completes;
+    std::map<std::tuple<int, int, int>, std::size_t> starts_seen, waits_seen;
+    std::map<std::tuple<int, int, int>, std::vector<Clock>> sends;
+    std::map<std::tuple<int, int, int>, std::size_t> recvs_seen;
+    std::vector<std::map<int, std::vector<int>>> access_group(ev.size()), exposure_group(ev.size());
+
+    auto finish = [&](int r) {
+      vc_[static_cast<std::size_t>(r)][pos[static_cast<std::size_t>(r)]] = cur[static_cast<std::size_t>(r)];
+      ++pos[static_cast<std::size_t>(r)];
+    };
+    // Tries to take rank r's next event; false if it waits for another rank.
+    auto step = [&](int r, bool force) -> bool {
+      const auto ru = static_cast<std::size_t>(r);
+      const Event& e = ev_[ru][pos[ru]];
+      Clock& c = cur[ru];
+      if (collective(e)) {
+        const std::string key = coll_key(e);
+        const auto inst = std::make_pair(key, coll_count[ru][key]);
+        auto& who = arrived[inst];
+        if (!waiting[ru]) {
+          ++c[ru];
+          who.push_back(r);
+          waiting[ru] = true;
+        }
+        if (static_cast<int>(who.size()) < n_ && !force) return false;
+        Clock j(ev_.size(), 0);
+        for (int p : who) join(j, cur[static_cast<std::size_t>(p)]);
+        for (int p : who) {
+          const auto pu = static_cast<std::size_t>(p);
+          cur[pu] = j;
+          waiting[pu] = false;
+          ++coll_count[pu][key];
+          finish(p);
+        }
+        arrived.erase(inst);
+        return true;
+      }
+      if (e.k == "start" && !(e.a & rma::assert_nocheck) && !force) {
+        for (int t : e.g)
+          if (posts[{e.w, t, r}].size() <= starts_seen[{e.w, r, t}]) return false;
+      }
+      if (e.k == "wait" && !force) {
+        for (int o : exposure_group[ru][e.w])
+          if (completes[{e.w, o, r}].size() <= waits_seen[{e.w, r, o}]) return false;
+      }
+      if (e.k == "recv" && !force) {
+        if (sends[{e.tag, e.t, r}].size() <= recvs_seen[{e.tag, e.t, r}]) return false;
+      }
+      ++c[ru];
+      if (e.k == "post") {
+        exposure_group[ru][e.w] = e.g;
+        for (int o : e.g) posts[{e.w, r, o}].push_back(c);
+      } else if (e.k == "start") {
+        access_group[ru][e.w] = e.g;
+        for (int t : e.g) {
+          auto& list = posts[{e.w, t, r}];
+          auto& seen = starts_seen[{e.w, r, t}];
+          if (!(e.a & rma::assert_nocheck) && seen < list.size()) join(c, list[seen]);
+          ++seen;
+        }
+      } else if (e.k == "complete") {
+        for (int t : access_group[ru][e.w]) completes[{e.w, r, t}].push_back(c);
+      } else if (e.k == "wait") {
+        for (int o : exposure_group[ru][e.w]) {
+          auto& list = completes[{e.w, o, r}];
+          auto& seen = waits_seen[{e.w, r, o}];
+          if (seen < list.size()) join(c, list[seen]);
+          ++seen;
+        }
+      } else if (e.k == "send") {
+        sends[{e.tag, r, e.t}].push_back(c);
+      } else if (e.k == "recv") {
+        auto& list = sends[{e.tag, e.t, r}];
+        auto& seen = recvs_seen[{e.tag, e.t, r}];
+        if (seen < list.size()) join(c, list[seen]);
+        ++seen;
+      }
+      finish(r);
+      return true;
+    };
+
+    for (;;) {
+      bool progress = false, left = false;
+      for (int r = 0; r < n_; ++r) {
+        while (pos[static_cast<std::size_t>(r)] < ev_[static_cast<std::size_t>(r)].size() &&
+               step(r, false))
+          progress = true;
+        if (pos[static_cast<std::size_t>(r)] < ev_[static_cast<std::size_t>(r)].size()) left = true;
+      }
+      if (!left) break;
+      if (!progress) {
+        // The logs do not match (a rank stopped early): take the first waiting event without
+        // its missing edges, so what was recorded is still checked.
+        for (int r = 0; r < n_; ++r)
+          if (pos[static_cast<std::size_t>(r)] < ev_[static_cast<std::size_t>(r)].size()) {
+            step(r, true);
+            break;
+          }
+      }
+    }
+  }
+
+  // e = (rank, index) happens before f.
+  bool before(int er, std::size_t ei, int fr, std::size_t fi) const {
+    if (er == fr) return ei < fi;
+    const auto eu = static_cast<std::size_t>(er);
+    return vc_[static_cast<std::size_t>(fr)][fi][eu] >= vc_[eu][ei][eu];
+  }
+
+ private:
+  const std::vector<std::vector<Event>>& ev_;
+  int n_;
+  std::vector<std::vector<Clock>> vc_;
+};
+
+// One access to window memory, with what the checker needs to order it.
+struct Access {
+  int rank = -1;
+  std::size_t idx = 0;        // issue
+  std::size_t done = SIZE_MAX;  // the event that completes it at the target (SIZE_MAX: none)
+  int w = -1, t = -1;
+  std::uint64_t lo = 0, hi = 0;
+  char m = 0;  // r w a (remote), l s (local)
+  std::string op, call, at, epoch, done_at;
+  char lock = 0;  // 'x' / 's': the lock the accessing rank holds on the target, 0 none
+  bool remote() const { return m == 'r' || m == 'w' || m == 'a'; }
+  bool writes() const { return m == 'w' || m == 'a' || m == 's'; }
+};
+
+struct LockSpan {
+  int rank = -1, w = -1, t = -1;
+  bool x = false, nocheck = false;
+  std::size_t lock = 0, unlock = SIZE_MAX;
+  std::string at;
+};
+
+reports::RaceAccess describe(const Access& a) {
+  return {a.rank, a.at, a.call, a.w, a.t, a.lo, a.hi, a.epoch};
+}
+
+bool conflict(const Access& a, const Access& b) {
+  if (!a.writes() && !b.writes()) return false;
+  if (a.m == 'a' && b.m == 'a') {  // accumulate_ops same_op_no_op
+    // compare_and_swap is a conditional replace: a lock word taken with it and released
+    // with replace is the usual MPI mutex.
+    const auto norm = [](const std::string& op) { return op == "cas" ? std::string("replace") : op; };
+    return norm(a.op) != norm(b.op) && a.op != "no_op" && b.op != "no_op";
+  }
+  return true;
+}
+
+class Checker {
+ public:
+  Checker(const std::vector<std::vector<Event>>& ev, std::size_t limit)
+      : ev_(ev), clocks_(ev), limit_(limit) {}
+
+  std::vector<reports::Race> run() {
+    for (std::size_t r = 0; r < ev_.size(); ++r) scan(static_cast<int>(r));
+    pairs();
+    noput();
+    nocheck_locks();
+    return std::move(out_);
+  }
+
+ private:
+  struct WinState {
+    int fences = 0;
+    std::map<int, std::pair<bool, std::string>> locks;  // target -> (exclusive, where)
+    bool lock_all = false;
+    std::string lock_all_at;
+    bool access = false, exposure = false;
+    std::string start_at, post_at;
+    std::vector<std::size_t> pending;  // accesses not yet complete at the target
+    bool stored_since_sync = false;
+    unsigned post_asserts = 0;
+  };
+
+  void add(const std::string& rule, reports::RaceAccess a, reports::RaceAccess b, std::string why) {
+    if (out_.size() >= limit_) return;
+    if (!seen_.insert({rule, a.where, b.where}).second) return;
+    out_.push_back({rule, std::move(a), std::move(b), std::move(why)});
+  }
+
+  reports::RaceAccess sync_access(int r, const Event& e, const std::string& epoch) {
+    return {r, e.at, e.k, e.w, e.t, 0, 0, epoch};
+  }
+
+  std::string epoch_of(const WinState& s, int target, bool remote) {
+    if (remote) {
+      if (auto it = s.locks.find(target); it != s.locks.end())
+        return std::string("lock(") + std::to_string(target) +
+               (it->second.first ? ", exclusive" : ", shared") + ") at " + it->second.second;
+      if (s.lock_all) return "lock_all at " + s.lock_all_at;
+      if (s.access) return "access epoch (start at " + s.start_at + ")";
+    } else {
+      if (s.exposure) return "exposure epoch (post at " + s.post_at + ")";
+      if (auto it = s.locks.find(target); it != s.locks.end())
+        return std::string("own lock(") + std::to_string(target) +
+               (it->second.first ? ", exclusive" : ", shared") + ") at " + it->second.second;
+    }
+    if (s.fences > 0) return "fence epoch " + std::to_string(s.fences);
+    return "before the first synchronization";
+  }
+
+  void complete(int r, std::size_t i, WinState& s, int target) {
+    std::erase_if(s.pending, [&](std::size_t a) {
+      Access& acc = acc_[a];
+      if (target >= 0 && acc.t != target) return false;
+      acc.done = i;
+      acc.done_at = ev_[static_cast<std::size_t>(r)][i].k + " at " + ev_[static_cast<std::size_t>(r)][i].at;
+      return true;
+    });
+  }
+
+  void scan(int r) {
+    const auto& ev = ev_[static_cast<std::size_t>(r)];
+    std::map<int, WinState> wins;
+    for (std::size_t i = 0; i < ev.size(); ++i) {
+      const Event& e = ev[i];
+      if (e.m) {
+        WinState& s = wins[e.w];
+        Access a;
+        a.rank = r;
+        a.idx = i;
+        a.w = e.w;
+        a.t = e.t;
+        a.lo = e.lo;
+        a.hi = e.hi;
+        a.m = e.m;
+        a.op = e.op;
+        a.call = e.k;
+        a.at = e.at;
+        a.epoch = epoch_of(s, e.t, a.remote());
+        if (auto it = s.locks.find(e.t); it != s.locks.end())
+          a.lock = it->second.first ? 'x' : 's';
+        else if (s.lock_all)
+          a.lock = 's';
+        if (a.hi <= a.lo) continue;  // a zero-byte op touches nothing
+        if (a.remote()) {
+          s.pending.push_back(acc_.size());
+        } else {
+          a.done = i;
+          if (a.m == 's' && a.t == r) s.stored_since_sync = true;
+        }
+        acc_.push_back(std::move(a));
+        continue;
+      }
+      if (e.k == "barrier" || e.k == "send" || e.k == "recv") continue;
+      WinState& s = wins[e.w];
+      if (e.k == "fence") {
+        const std::string ep = "fence " + std::to_string(s.fences + 1);
+        if ((e.a & rma::assert_nostore) && s.stored_since_sync) nostore(r, e, ep, i);
+        complete(r, i, s, -1);
+        ++s.fences;
+        s.stored_since_sync = false;
+        if (e.a & rma::assert_noput) noput_.push_back({r, e.w, s.fences, e.at, "fence"});
+      } else if (e.k == "free") {
+        complete(r, i, s, -1);
+      } else if (e.k == "post") {
+        if ((e.a & rma::assert_nostore) && s.stored_since_sync) nostore(r, e, "post", i);
+        s.exposure = true;
+        s.post_at = e.at;
+        s.stored_since_sync = false;
+        s.post_asserts = e.a;
+        if (e.a & rma::assert_noput) post_noput_.push_back({r, i, e.w, e.at});
+      } else if (e.k == "wait") {
+        s.exposure = false;
+        s.stored_since_sync = false;
+        if (s.post_asserts & rma::assert_noput) post_noput_.back().end = i;
+      } else if (e.k == "start") {
+        s.access = true;
+        s.start_at = e.at;
+      } else if (e.k == "complete") {
+        complete(r, i, s, -1);
+        s.access = false;
+      } else if (e.k == "lock") {
+        s.locks[e.t] = {e.x, e.at};
+        locks_.push_back({r, e.w, e.t, e.x, (e.a & rma::assert_nocheck) != 0, i, SIZE_MAX, e.at});
+      } else if (e.k == "unlock") {
+        complete(r, i, s, e.t);
+        s.locks.erase(e.t);
+        for (auto& l : locks_)
+          if (l.rank == r && l.w == e.w && l.t == e.t && l.unlock == SIZE_MAX) l.unlock = i;
+      } else if (e.k == "lock_all") {
+        s.lock_all = true;
+        s.lock_all_at = e.at;
+        for (std::size_t t = 0; t < ev_.size(); ++t)
+          locks_.push_back({r, e.w, static_cast<int>(t), false, (e.a & rma::assert_nocheck) != 0, i, SIZE_MAX, e.at});
+      } else if (e.k == "unlock_all") {
+        complete(r, i, s, -1);
+        s.lock_all = false;
+        for (auto& l : locks_)
+          if (l.rank == r && l.w == e.w && l.unlock == SIZE_MAX && !l.x) l.unlock = i;
+      } else if (e.k == "flush") {
+        complete(r, i, s, e.t);
+      } else if (e.k == "flush_all") {
+        complete(r, i, s, -1);
+      }
+    }
+  }
+
+  void nostore(int r, const Event& e, const std::string& ep, std::size_t i) {
+    for (auto it = acc_.rbegin(); it != acc_.rend(); ++it)
+      if (it->rank == r && it->m == 's' && it->w == e.w && it->t == r && it->idx < i) {
+        add("nostore", sync_access(r, e, ep), describe(*it),
+            "the call said nostore, yet this rank stored into its window since its last "
+            "synchronization");
+        return;
+      }
+  }
+
+  // Whether a completes at its target before b starts.
+  bool ordered(const Access& a, const Access& b) const {
+    return a.done != SIZE_MAX && clocks_.before(a.rank, a.done, b.rank, b.idx);
+  }
+
+  void pairs() {
+    std::map<std::pair<int, int>, std::vector<std::size_t>> by_memory;
+    for (std::size_t i = 0; i < acc_.size(); ++i) by_memory[{acc_[i].w, acc_[i].t}].push_back(i);
+    for (auto& [key, list] : by_memory) {
+      std::sort(list.begin(), list.end(), [&](std::size_t x, std::size_t y) { return acc_[x].lo < acc_[y].lo; });
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        const Access& a = acc_[list[i]];
+        for (std::size_t j = i + 1; j < list.size() && acc_[list[j]].lo < a.hi; ++j) {
+          const Access& b = acc_[list[j]];
+          if (!conflict(a, b)) continue;
+          if (a.rank == b.rank && !a.remote() && !b.remote()) continue;  // program order
+          // Accumulates of one origin to one target are ordered (accumulate_ordering).
+          if (a.rank == b.rank && a.m == 'a' && b.m == 'a') continue;
+          if (a.lock && b.lock && (a.lock == 'x' || b.lock == 'x') && a.rank != b.rank) continue;
+          if (ordered(a, b) || ordered(b, a)) continue;
+          const Access& first = a.rank < b.rank || (a.rank == b.rank && a.idx < b.idx) ? a : b;
+          const Access& second = &first == &a ? b : a;
+          add("conflict", describe(first), describe(second), why(first, second));
+        }
+      }
+    }
+  }
+
+  static std::string completion(const Access& a) {
+    if (!a.remote()) return "the " + a.call + " at " + a.at;
+    if (a.done == SIZE_MAX) return "the " + a.call + " at " + a.at + " is never completed";
+    return "the " + a.call + " at " + a.at + " completes at its " + a.done_at;
+  }
+
+  static std::string why(const Access& a, const Access& b) {
+    const std::string kind = a.remote() && b.remote() ? "two remote accesses"
+                             : a.remote() || b.remote() ? "a local access and a remote one"
+                                                        : "two local accesses";
+    std::string s = kind + " to bytes [" + std::to_string(std::max(a.lo, b.lo)) + ", " +
+                    std::to_string(std::min(a.hi, b.hi)) + ") of rank " + std::to_string(a.t) +
+                    "'s window " + std::to_string(a.w) + ", not both reads nor same-op accumulates; ";
+    if (a.epoch == b.epoch && a.epoch.rfind("fence epoch", 0) == 0)
+      return s + "both are in " + a.epoch + ": only the fence that ends it orders them";
+    if (a.lock == 's' && b.lock == 's')
+      s += "shared locks do not exclude each other; ";
+    return s + completion(a) + " and " + completion(b) +
+           ", and no synchronization (fence, barrier, post/start, complete/wait, send/recv, "
+           "exclusive lock) orders one before the other";
+  }
+
+  struct NoPut {
+    int rank, w, epoch;
+    std::string at, call;
+  };
+  struct PostNoPut {
+    int rank;
+    std::size_t post;
+    int w;
+    std::string at;
+    std::size_t end = SIZE_MAX;
+  };
+
+  void noput() {
+    // The fence epoch of a remote access: the number of fences its origin had passed.
+    for (const Access& a : acc_) {
+      if (!a.remote() || a.m == 'r') continue;
+      for (const auto& n : noput_)
+        if (n.rank == a.t && n.w == a.w && a.epoch == "fence epoch " + std::to_string(n.epoch))
+          add("noput", {n.rank, n.at, "fence", n.w, n.rank, 0, 0, "fence " + std::to_string(n.epoch)},
+              describe(a), "the fence said noput, yet this op updates the window in the epoch it opens");
+      for (const auto& n : post_noput_)
+        if (n.rank == a.t && n.w == a.w && clocks_.before(n.rank, n.post, a.rank, a.idx) &&
+            (n.end == SIZE_MAX || a.done == SIZE_MAX || clocks_.before(a.rank, a.done, n.rank, n.end)))
+          add("noput", {n.rank, n.at, "post", n.w, n.rank, 0, 0, "exposure epoch"}, describe(a),
+              "the post said noput, yet this op updates the window in its exposure epoch");
+    }
+  }
+
+  void nocheck_locks() {
+    for (const auto& a : locks_) {
+      if (!a.nocheck) continue;
+      for (const auto& b : locks_) {
+        if (b.rank == a.rank || b.w != a.w || b.t != a.t || (!a.x && !b.x)) continue;
+        const bool a_first = a.unlock != SIZE_MAX && clocks_.before(a.rank, a.unlock, b.rank, b.lock);
+        const bool b_first = b.unlock != SIZE_MAX && clocks_.before(b.rank, b.unlock, a.rank, a.lock);
+        if (a_first || b_first) continue;
+        const auto span = [](const LockSpan& l) {
+          return reports::RaceAccess{l.rank, l.at, "lock", l.w, l.t, 0, 0,
+                                     std::string("lock(") + std::to_string(l.t) +
+                                         (l.x ? ", exclusive" : ", shared") +
+                                         (l.nocheck ? ", nocheck)" : ")")};
+        };
+        add("nocheck", span(a), span(b),
+            "the lock said nocheck (no other rank holds or asks for a conflicting lock on this "
+            "target), yet this lock epoch is not ordered with it by any synchronization");
+      }
+    }
+  }
+
+  const std::vector<std::vector<Event>>& ev_;
+  Clocks clocks_;
+  std::size_t limit_;
+  std::vector<Access> acc_;
+  std::vector<LockSpan> locks_;
+  std::vector<NoPut> noput_;
+  std::vector<PostNoPut> post_noput_;
+  std::vector<reports::Race> out_;
+  std::set<std::tuple<std::string, std::string, std::string>> seen_;
+};
+
+}  // namespace
+
+std::vector<reports::Race> check(const std::vector<json>& logs, std::size_t limit) {
+  std::vector<std::vector<Event>> ev(logs.size());
+  // Each rank's disp_unit per window (dynamic: displacements are addresses, unit 1).
+  std::map<std::pair<std::size_t, int>, std::uint64_t> unit;
+  for (std::size_t r = 0; r < logs.size(); ++r)
+    if (logs[r].is_array())
+      for (const auto& e : logs[r])
+        if (e.value("k", "") == "win")
+          unit[{r, e.value("w", -1)}] = e.value("dyn", false) ? 1 : e.value("du", std::uint64_t{1});
+  for (std::size_t r = 0; r < logs.size(); ++r)
+    if (logs[r].is_array())
+      for (const auto& e : logs[r]) {
+        if (e.value("k", "") == "win") continue;
+        Event ev_one = parse(e);
+        if (e.contains("d")) {
+          auto it = unit.find({static_cast<std::size_t>(ev_one.t), ev_one.w});
+          ev_one.lo = e.value("d", std::uint64_t{0}) * (it == unit.end() ? 1 : it->second);
+          ev_one.hi = ev_one.lo + e.value("n", std::uint64_t{0});
+        }
+        ev[r].push_back(std::move(ev_one));
+      }
+  return Checker(ev, limit).run();
+}
+
+}  // namespace harness::races

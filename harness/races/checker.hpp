@@ -1,0 +1,30 @@
+// checker.hpp — the second half of `--check races`: reads every rank's log (recorder.hpp)
+// and reports what MPI-3's separate-memory-model rules forbid and the implementation does
+// not reject:
+//
+//  - conflict: two accesses to overlapping bytes of one rank's window (remote ops, or loads
+//    and stores through window memory) that are not both reads nor both accumulates with the
+//    same op (or no_op), with nothing ordering them. Order comes from happens-before over the
+//    synchronization calls (fence and free and barriers join all ranks, post→start,
+//    complete→wait, send→recv, program order), where a remote op counts from its issue to the
+//    call that completes it at the target (fence, unlock, flush, complete, free); two lock
+//    epochs on one target of which one is exclusive exclude each other.
+//  - nocheck: a lock with nocheck while another rank's conflicting lock on that target is not
+//    ordered with it; a start with nocheck whose matching post did not happen before it.
+//  - nostore / noput: a fence or post whose assert was false. (A false noprecede or
+//    nosucceed the implementation itself rejects with RMA_SYNC.)
+#pragma once
+
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "reports/model.hpp"
+
+namespace harness::races {
+
+// `logs[r]` is rank r's log (null if it sent none). At most `limit` findings, one per pair of
+// script lines and rule.
+std::vector<reports::Race> check(const std::vector<nlohmann::json>& logs, std::size_t limit = 50);
+
+}  // namespace harness::races
