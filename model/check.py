@@ -30,6 +30,8 @@ CHECKS = {
     "passive_live_unlock": ("ch3/passive.pml", ["MODE1=0"], "epochs_complete"),
     "passive_live_flush": ("ch3/passive.pml", ["MODE1=1"], "epochs_complete"),
     "passive_live_flush_local": ("ch3/passive.pml", ["MODE1=2"], "epochs_complete"),
+    "fence_safety": ("ch3/fence.pml", [], "safety"),
+    "fence_live": ("ch3/fence.pml", [], "epochs_complete"),
     # mutations: each must violate the property in model/expect/<name>.txt
     "mut_grant_ignores_table": ("ch3/passive.pml", ["MODE1=0", "GRANT_IGNORES_TABLE"], "safety"),
     "mut_shared_overtakes": ("ch3/passive.pml", ["MODE1=0", "SHARED_OVERTAKES"], "safety"),
@@ -38,6 +40,7 @@ CHECKS = {
     "mut_drop_ack": ("ch3/passive.pml", ["MODE1=0", "DROP_ACK"], "safety"),
     "mut_no_singleton": ("ch3/passive.pml", ["MODE1=0", "NO_SINGLETON"], "safety"),
     "mut_get_not_last": ("ch3/passive.pml", ["MODE1=0", "GET_NOT_LAST"], "safety"),
+    "mut_fence_count_twice": ("ch3/fence.pml", ["FENCE_COUNT_TWICE"], "safety"),
 }
 
 MEMLIM_MB = 3000
