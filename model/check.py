@@ -32,6 +32,8 @@ CHECKS = {
     "passive_live_flush_local": ("ch3/passive.pml", ["MODE1=2"], "epochs_complete"),
     "fence_safety": ("ch3/fence.pml", [], "safety"),
     "fence_live": ("ch3/fence.pml", [], "epochs_complete"),
+    "pscw_safety": ("ch3/pscw.pml", [], "safety"),
+    "pscw_live": ("ch3/pscw.pml", [], "epochs_complete"),
     # mutations: each must violate the property in model/expect/<name>.txt
     "mut_grant_ignores_table": ("ch3/passive.pml", ["MODE1=0", "GRANT_IGNORES_TABLE"], "safety"),
     "mut_shared_overtakes": ("ch3/passive.pml", ["MODE1=0", "SHARED_OVERTAKES"], "safety"),
@@ -41,6 +43,7 @@ CHECKS = {
     "mut_no_singleton": ("ch3/passive.pml", ["MODE1=0", "NO_SINGLETON"], "safety"),
     "mut_get_not_last": ("ch3/passive.pml", ["MODE1=0", "GET_NOT_LAST"], "safety"),
     "mut_fence_count_twice": ("ch3/fence.pml", ["FENCE_COUNT_TWICE"], "safety"),
+    "mut_done_on_first": ("ch3/pscw.pml", ["DONE_ON_FIRST"], "safety"),
 }
 
 MEMLIM_MB = 3000

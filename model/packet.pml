@@ -31,8 +31,6 @@ mtype = {
  *   (rendezvous data movement: a large op goes alone and blocks its batch until the cts)
  * not_modelled: p2p_eager p2p_rts p2p_cts barrier collective
  *   (the scripts' point-to-point traffic and collectives, not RMA protocol)
- * not_modelled: post done flag_done
- *   (PSCW: not modelled yet, the next model to add)
  * not_modelled: flag_error
  *   (a target-side range error is reported on the ack or reply the op gets anyway)
  */
