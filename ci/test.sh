@@ -4,6 +4,7 @@
 #   setup       Debian packages (ci/setup.sh --with-extras: also Open MPI and Chromium)
 #   build       every target, warnings as errors
 #   tests       unit tests and end-to-end tests (ctest: e2e, faults, browser labels included)
+#   model       the Spin model of the am protocol (ctest -L model, docs/protocol.md)
 #   quick-*     the quick suite on shm am, shm direct and fabric tcp;ofi_rxm
 #   gate        each quick-suite report against its committed baseline (reports/baseline/)
 #   slurm       a one-node Slurm (ci/slurm.sh up), the quick suite on fabric under
@@ -59,8 +60,11 @@ do_setup() { bash ci/setup.sh --with-extras; }
 do_build() {
   cmake --preset ci && cmake --build --preset ci -j "$jobs" && built=yes
 }
-do_tests() {
-  ctest --preset ci -j "$jobs" --output-junit "$junit/ctest.xml"
+do_tests() {  # the model checks have their own stage
+  ctest --preset ci -j "$jobs" -LE model --output-junit "$junit/ctest.xml"
+}
+do_model() {  # the Spin model of the am protocol: every check and mutation (docs/protocol.md)
+  ctest --preset ci -j "$jobs" -L model --output-junit "$junit/model.xml"
 }
 quick() {  # quick NAME ARGS...: the quick suite, its JUnit file, its report kept for the gate
   local name=$1
@@ -130,6 +134,7 @@ stage setup do_setup
 stage build do_build
 if [[ $built == yes ]]; then
   stage tests do_tests
+  stage model do_model
   stage quick-shm-am quick quick-shm-am --backend shm --path am
   stage quick-shm-direct quick quick-shm-direct --backend shm --path direct
   if ./build-ci/rmabench info | grep -q "^backends:.*fabric"; then
@@ -149,7 +154,7 @@ if [[ $built == yes ]]; then
     skip slurm "Slurm cannot start here: $(tail -n 1 <<<"$slurm_up")"
   fi
 else
-  for s in tests quick-shm-am quick-shm-direct quick-fabric-am gate slurm; do skip "$s" "no build"; done
+  for s in tests model quick-shm-am quick-shm-direct quick-fabric-am gate slurm; do skip "$s" "no build"; done
 fi
 stage asan do_asan
 stage tsan do_tsan
