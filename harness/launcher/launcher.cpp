@@ -453,7 +453,14 @@ class CaseRun {
 
   void finish() {
     for (const auto& r : ranks_) result_.binding.push_back(r.binding);
-    // A crash wins over everything: a rank that exited before saying bye, or by a signal.
+    // A stopped run wins: what the ranks did after the stop request is its consequence.
+    if (interrupted_) {
+      result_.status = reports::Verdict::interrupted;
+      result_.reason = "the run was stopped by a signal";
+      attach_states();
+      return;
+    }
+    // A crash wins over everything else: a rank that exited before saying bye, or by a signal.
     for (const auto& r : ranks_) {
       if (r.killed || (r.bye && r.exit_code == 0 && r.exit_signal == 0)) continue;
       if (!r.exited) continue;
@@ -468,12 +475,6 @@ class CaseRun {
     if (result_.status == reports::Verdict::crash) {
       attach_states();
       merge_rank_results();
-      return;
-    }
-    if (interrupted_) {
-      result_.status = reports::Verdict::error;
-      result_.reason = "interrupted";
-      attach_states();
       return;
     }
     if (deadline_hit_) {
