@@ -9,9 +9,11 @@
 #     run's sweep of stale segments).
 # Not a CI stage. Environment: RMABENCH (default build/rmabench), SOAK_SUITE (default
 # suites/quick.lua), SOAK_KINDS (any of "parent rank none", default all three), SOAK_RUNS
-# (stop after this many runs; default: until MINUTES, default 10, have passed), SOAK_OUT
-# (default a fresh directory under /tmp). The acceptance test of issue 14 is
-#   SOAK_SUITE=suites/conformance.lua SOAK_KINDS=parent SOAK_RUNS=10 ci/soak.sh
+# (stop after this many runs; default: until MINUTES, default 10, have passed), SOAK_ARGS
+# (more `rmabench run` arguments), SOAK_OUT (default a fresh directory under /tmp). The
+# acceptance test of issue 14 (kill -9 of the parent at 10 random moments) is
+#   SOAK_SUITE=suites/conformance.lua SOAK_ARGS="--backend shm" SOAK_KINDS=parent \
+#     SOAK_RUNS=10 ci/soak.sh
 set -u
 cd "$(dirname "$0")/.."
 minutes=${1:-10}
@@ -19,6 +21,7 @@ exe=$(realpath "${RMABENCH:-build/rmabench}")
 suite=${SOAK_SUITE:-suites/quick.lua}
 read -r -a kinds <<<"${SOAK_KINDS:-parent rank none}"
 max_runs=${SOAK_RUNS:-0}
+read -r -a extra <<<"${SOAK_ARGS:-}"
 out=${SOAK_OUT:-$(mktemp -d /tmp/rmabench-soak-XXXXXX)}
 schema=reports/schema/report.schema.json
 mkdir -p "$out"
@@ -34,7 +37,7 @@ fi
 # One run without a kill: the number of cases, and how long a run lasts (kill moments are
 # drawn from it).
 t0=$(date +%s.%N)
-timeout 1800 "$exe" run "$suite" --report-dir "$out/first" >"$out/first.log" 2>&1
+timeout 1800 "$exe" run "$suite" "${extra[@]}" --report-dir "$out/first" >"$out/first.log" 2>&1
 first_rc=$?
 run_s=$(echo "$(date +%s.%N) - $t0" | bc)
 expected=$(grep -c '^\[' "$out/first.log")
@@ -52,7 +55,8 @@ while :; do
   dir="$out/run$runs"
   # A moment in the run: uniform over 2%..95% of its length.
   delay=$(python3 -c "import random; print(round(random.uniform(0.02, 0.95) * $run_s, 2))")
-  timeout 1800 "$exe" run "$suite" --report-dir "$dir" >"$dir.log" 2>&1 &
+  started=$(date +%s.%N)
+  timeout 1800 "$exe" run "$suite" "${extra[@]}" --report-dir "$dir" >"$dir.log" 2>&1 &
   pid=$!
   note=""
   # `timeout` is the parent's parent: rmabench's own pid names its segments and is killed.
@@ -89,7 +93,9 @@ while :; do
     none) wait "$pid" 2>/dev/null ;;
   esac
   rc=$?
-  [ -z "$note" ] && kind=none  # the kill came after the run ended
+  # The machine's load changes run lengths: later moments are drawn from the last whole run.
+  [ -z "$note" ] && run_s=$(echo "$(date +%s.%N) - $started" | bc)
+  [ -z "$note" ] && kind=none  # no kill, or it came after the run ended
   for _ in $(seq 100); do [ -z "$(workers)" ] && break; sleep 0.05; done
   left_workers=$(workers | wc -l)
   problems=""
