@@ -20,7 +20,7 @@ constexpr const char* red = "\033[1;31m";
 constexpr const char* dim = "\033[2m";
 
 const char* verdict_color(const CaseResult& c) {
-  if (c.skipped()) return yellow;
+  if (c.skipped() || c.interrupted()) return yellow;
   return c.passed() ? green : red;
 }
 
@@ -31,6 +31,7 @@ std::string note(const CaseResult& c) {
     std::replace(reason.begin(), reason.end(), '\n', ' ');  // the note stays on its line
     return "(" + reason + ")";
   }
+  if (c.interrupted()) return "(the run was stopped while it ran)";
   if (c.skipped()) return "";
   if (c.passed() && c.status == Verdict::deadlock) return "(deadlock, expected)";
   if (!c.passed() && c.status == Verdict::pass) return "(expected deadlock, ran to completion)";
@@ -109,7 +110,7 @@ void ConsoleWriter::details(const CaseResult& c) {
 void ConsoleWriter::summary(const Report& r) {
   bool header = false;
   for (const auto& c : r.cases) {
-    if (c.passed() || c.skipped()) continue;
+    if (!c.failed()) continue;
     if (!header) out_ << "\nfailed:\n";
     header = true;
     out_ << "  " << verdict_cell(c) << c.id << '\n';

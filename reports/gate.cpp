@@ -15,7 +15,7 @@ namespace reports {
 namespace {
 
 bool failing(const CaseResult& c) {
-  return !c.passed() && !c.skipped();
+  return c.failed();
 }
 
 std::string first_detail(const CaseResult& c) {
@@ -95,6 +95,11 @@ void compare_cases(const Report& baseline, const Report& report, GateResult& g) 
       continue;
     }
     const CaseResult& c = *it->second;
+    // Interrupted: the run ended while it ran, so it was not checked; as if it were missing.
+    if (c.interrupted()) {
+      (b.passed() ? g.missing : g.gone).push_back(change_of(&b, &c));
+      continue;
+    }
     ++g.cases_compared;
     if (b.passed() && failing(c)) {
       g.now_failing.push_back(change_of(&b, &c));
@@ -199,6 +204,13 @@ GateResult gate(const Report& baseline, const Report& report, const GateOptions&
   compare_cases(baseline, report, g);
   compare_benchmarks(baseline, report, g);
   return g;
+}
+
+std::string baseline_refusal(const Report& baseline, const std::string& name) {
+  if (baseline.complete) return "";
+  return "baseline " + name +
+         " is an incomplete report (\"complete\": false: its run was stopped before every "
+         "case finished); a baseline must come from a run that finished";
 }
 
 std::string format_time_ns(double ns) {

@@ -2,7 +2,8 @@
 // run regressed (`rmabench gate`).
 //
 // A regression is
-//   - a case that passed in the baseline and now fails, or is missing from the report;
+//   - a case that passed in the baseline and now fails, or is missing from the report or
+//     interrupted in it (an incomplete report: its run was stopped);
 //   - a case that is not in the baseline and fails (a new conformance failure);
 //   - any change of a measured message count, total or per packet type, of a case in both
 //     (counts are exact: the protocol either costs the same or it changed);
@@ -76,7 +77,7 @@ struct GateResult {
 
   // Regressions.
   std::vector<CaseChange> now_failing;  // passed in the baseline, fails now
-  std::vector<CaseChange> missing;      // passed in the baseline, not in the report
+  std::vector<CaseChange> missing;      // passed in the baseline, not in the report or interrupted
   std::vector<CaseChange> new_failing;  // not in the baseline, fails
   std::vector<MessageChange> message_changes;
   std::vector<LatencyChange> slower;  // regressions only when latency_gated
@@ -105,6 +106,10 @@ struct GateResult {
 };
 
 GateResult gate(const Report& baseline, const Report& report, const GateOptions& options);
+
+// Why `baseline` cannot be one ("" when it can): a report with "complete": false lacks the
+// cases its run did not reach, so every later run would look better than it is.
+std::string baseline_refusal(const Report& baseline, const std::string& name);
 
 // "850 ns", "1.25 us", "3.40 ms", "2.00 s": a time for the gate's and the HTML's text.
 std::string format_time_ns(double ns);

@@ -169,6 +169,28 @@ TEST(Gate, MissingCaseIsARegression) {
       << text(g);
 }
 
+TEST(Gate, InterruptedCaseCountsAsMissing) {
+  const Report before = base();
+  Report now = base();
+  now.cases.back().status = Verdict::interrupted;
+  now.complete = false;
+  now.finish();
+  const GateResult g = gate(before, now, {});
+  ASSERT_TRUE(g.regressed());
+  ASSERT_EQ(g.missing.size(), 1u);
+  EXPECT_EQ(g.missing[0].after, "INTERRUPTED");
+  EXPECT_TRUE(g.now_failing.empty());
+}
+
+TEST(Gate, IncompleteReportIsNoBaseline) {
+  Report before = base();
+  EXPECT_EQ(baseline_refusal(before, "b.json"), "");
+  before.complete = false;
+  const std::string why = baseline_refusal(before, "b.json");
+  EXPECT_NE(why.find("b.json"), std::string::npos) << why;
+  EXPECT_NE(why.find("incomplete"), std::string::npos) << why;
+}
+
 TEST(Gate, MissingCaseThatFailedBeforeIsNotARegression) {
   Report before = base();
   find(before, "s/c").status = Verdict::fail;

@@ -62,7 +62,7 @@ details { margin: 6px 0; }
 
 std::string badge(const CaseResult& c) {
   const std::string word = verdict_word(c);
-  const char* cls = c.skipped() ? "skip" : c.passed() ? "pass" : "fail";
+  const char* cls = c.skipped() || c.interrupted() ? "skip" : c.passed() ? "pass" : "fail";
   return "<span class=\"badge " + std::string(cls) + "\">" + h(word) + "</span>";
 }
 
@@ -71,7 +71,7 @@ std::string anchor(std::size_t case_index) {
 }
 
 bool failing(const CaseResult& c) {
-  return !c.passed() && !c.skipped();
+  return c.failed();
 }
 
 // ---- summary and context ---------------------------------------------------------------
@@ -92,7 +92,11 @@ void summary(const Report& r, std::ostream& out) {
   out << "<h1>rmabench report</h1>\n<p class=\"summary\"><span class=\"badge pass\">" << s.passed
       << " passed</span> <span class=\"badge " << (s.failed ? "fail" : "pass") << "\">" << s.failed
       << " failed</span>";
+  if (s.interrupted) {
+    out << " <span class=\"badge skip\">" << s.interrupted << " interrupted</span>";
+  }
   if (s.skipped) out << " <span class=\"badge skip\">" << s.skipped << " skipped</span>";
+  if (!r.complete) out << " <span class=\"badge fail\">incomplete run</span>";
   out << " &nbsp;" << h(summary_line(s)) << " in " << h(format_seconds(s.duration_s)) << "</p>\n";
 
   const RunContext& c = r.context;
@@ -464,7 +468,7 @@ void cases(const Report& r, std::ostream& out) {
         << h(format_seconds(c.duration_s)) << "</td><td class=\"n\">"
         << (c.messages.measured ? std::to_string(c.messages.total) : "\u2014") << "</td><td>";
     if (c.passed() && c.status == Verdict::deadlock) out << "deadlock, as expected";
-    if (c.skipped()) out << h(c.reason);
+    if (c.skipped() || c.interrupted()) out << h(c.reason);
     out << "</td></tr>\n";
   }
   out << "</tbody></table>\n";

@@ -30,7 +30,8 @@ std::string suite_of(const std::string& id) {
 enum class Outcome { passed, failure, error, skipped };
 
 Outcome outcome(const CaseResult& c) {
-  if (c.skipped()) return Outcome::skipped;
+  // An interrupted case is no failure: CI tools show a skip with the message below.
+  if (c.skipped() || c.interrupted()) return Outcome::skipped;
   if (c.passed()) return Outcome::passed;
   return c.status == Verdict::error ? Outcome::error : Outcome::failure;
 }
@@ -137,7 +138,11 @@ void write_case(const CaseResult& c, const std::string& suite, std::ostream& out
   }
   out << ">\n";
   if (o == Outcome::skipped) {
-    out << "      <skipped message=\"" << xml_attribute(c.reason) << "\"/>\n";
+    const std::string why =
+        c.interrupted() ? "interrupted: the run was stopped while this case ran" +
+                              (c.reason.empty() ? std::string() : " (" + c.reason + ")")
+                        : c.reason;
+    out << "      <skipped message=\"" << xml_attribute(why) << "\"/>\n";
   } else if (o != Outcome::passed) {
     const char* element = o == Outcome::error ? "error" : "failure";
     out << "      <" << element << " message=\"" << xml_attribute(headline(c)) << "\" type=\""

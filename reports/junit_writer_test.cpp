@@ -105,6 +105,18 @@ TEST_F(JUnit, EscapesMarkupAndDropsForbiddenBytes) {
   EXPECT_EQ(xml.find("<b"), std::string::npos);  // the hostile '<' never opens a tag
 }
 
+TEST(JUnitInterrupted, IsASkipWithAMessageNotAFailure) {
+  Report r;
+  r.cases.push_back(sample::passed_case("s/a"));
+  r.cases[0].status = Verdict::interrupted;
+  r.finish();
+  std::ostringstream out;
+  write_junit(r, out);
+  const std::string xml = out.str();
+  EXPECT_NE(xml.find("failures=\"0\" errors=\"0\" skipped=\"1\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<skipped message=\"interrupted"), std::string::npos) << xml;
+}
+
 TEST(JUnitEmpty, NoCasesIsStillADocument) {
   std::ostringstream out;
   write_junit(Report{}, out);

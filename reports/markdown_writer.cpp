@@ -124,14 +124,15 @@ void write_markdown(const Report& r, std::ostream& out) {
   context_table(r.context, out);
   out << "**" << summary_line(r.summary) << "** in " << format_seconds(r.summary.duration_s)
       << "\n\n";
+  if (!r.complete) out << "**Incomplete run**: it was stopped before every case ran.\n\n";
   cases_table(r, out);
   const bool any_failed = std::any_of(r.cases.begin(), r.cases.end(), [](const CaseResult& c) {
-    return !c.passed() && !c.skipped();
+    return c.failed();
   });
   if (any_failed) {
     out << "## Failures\n\n";
     for (const auto& c : r.cases) {
-      if (!c.passed() && !c.skipped()) failed_case(c, out);
+      if (c.failed()) failed_case(c, out);
     }
   }
   benchmarks_table(r.benchmarks, out);

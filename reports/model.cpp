@@ -18,7 +18,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::array<std::pair<Verdict, std::string_view>, 7> verdict_names{{
+constexpr std::array<std::pair<Verdict, std::string_view>, 8> verdict_names{{
     {Verdict::pass, "pass"},
     {Verdict::fail, "fail"},
     {Verdict::error, "error"},
@@ -26,6 +26,7 @@ constexpr std::array<std::pair<Verdict, std::string_view>, 7> verdict_names{{
     {Verdict::timeout, "timeout"},
     {Verdict::deadlock, "deadlock"},
     {Verdict::skip, "skip"},
+    {Verdict::interrupted, "interrupted"},
 }};
 
 // ---- writing --------------------------------------------------------------------------
@@ -291,6 +292,10 @@ Summary summary_from_json(const json& j, const std::string& path) {
   s.passed = as_int(require(j, "passed", path), child(path, "passed"), 0);
   s.failed = as_int(require(j, "failed", path), child(path, "failed"), 0);
   s.skipped = as_int(require(j, "skipped", path), child(path, "skipped"), 0);
+  // Reports written before the verdict existed have no count: none was interrupted.
+  if (const json* i = optional(j, "interrupted")) {
+    s.interrupted = as_int(*i, child(path, "interrupted"), 0);
+  }
   s.duration_s = as_number(require(j, "duration_s", path), child(path, "duration_s"));
   return s;
 }
@@ -317,10 +322,12 @@ bool CaseResult::passed() const {
 }
 
 void Report::finish() {
-  summary.passed = summary.failed = summary.skipped = 0;
+  summary.passed = summary.failed = summary.skipped = summary.interrupted = 0;
   for (const auto& c : cases) {
     if (c.skipped()) {
       ++summary.skipped;
+    } else if (c.interrupted()) {
+      ++summary.interrupted;
     } else if (c.passed()) {
       ++summary.passed;
     } else {
@@ -372,6 +379,7 @@ nlohmann::json to_json(const Report& r) {
   json cases = json::array();
   for (const auto& c : r.cases) cases.push_back(to_json(c));
   return json{{"schema", schema_id},
+              {"complete", r.complete},
               {"context", context_to_json(r.context)},
               {"cases", cases},
               {"benchmarks", r.benchmarks.is_array() ? r.benchmarks : json::array()},
@@ -379,6 +387,7 @@ nlohmann::json to_json(const Report& r) {
                {{"passed", r.summary.passed},
                 {"failed", r.summary.failed},
                 {"skipped", r.summary.skipped},
+                {"interrupted", r.summary.interrupted},
                 {"duration_s", r.summary.duration_s}}}};
 }
 
@@ -389,6 +398,8 @@ Report report_from_json(const nlohmann::json& j) {
   if (schema != schema_id) {
     bad("schema", "is '" + schema + "', expected '" + std::string(schema_id) + "'");
   }
+  // Reports written before runs could be incomplete have no field: they are complete.
+  if (const json* c = optional(j, "complete")) r.complete = as_bool(*c, "complete");
   r.context = context_from_json(require(j, "context", ""), "context");
   const json& cases = as_array(require(j, "cases", ""), "cases");
   for (std::size_t i = 0; i < cases.size(); ++i) {

@@ -26,7 +26,9 @@ namespace reports {
 inline constexpr std::string_view schema_id = "rmabench.report/v1";
 
 // A case's verdict (the JSON field `status`); not rma::Status, the implementation's error.
-enum class Verdict { pass, fail, error, crash, timeout, deadlock, skip };
+// `interrupted`: the run was stopped (a signal, a killed parent) while the case ran; it is
+// neither passed nor failed, and the report is then incomplete.
+enum class Verdict { pass, fail, error, crash, timeout, deadlock, skip, interrupted };
 std::string_view to_string(Verdict s);
 std::optional<Verdict> parse_verdict(std::string_view s);
 
@@ -107,6 +109,9 @@ struct CaseResult {
   // failed.
   bool passed() const;
   bool skipped() const { return status == Verdict::skip; }
+  bool interrupted() const { return status == Verdict::interrupted; }
+  // Counted as failed: neither passed, skipped nor interrupted.
+  bool failed() const { return !passed() && !skipped() && !interrupted(); }
 
   bool operator==(const CaseResult&) const = default;
 };
@@ -116,6 +121,7 @@ struct Summary {
   int failed = 0;
   int skipped = 0;
   double duration_s = 0;
+  int interrupted = 0;  // after duration_s: {passed, failed, skipped, duration_s} still reads
 
   bool operator==(const Summary&) const = default;
 };
@@ -137,6 +143,9 @@ struct Report {
   std::vector<CaseResult> cases;
   nlohmann::json benchmarks = nlohmann::json::array();  // Google Benchmark's entries
   Summary summary;
+  // False when the run did not finish (stopped by a signal, or rebuilt from the records of a
+  // killed run): cases are missing, and the report is no baseline. Absent in JSON: true.
+  bool complete = true;
 
   // Recomputes the summary from the cases (keeps summary.duration_s).
   void finish();

@@ -19,7 +19,7 @@ using sample::sample_report;
 
 TEST(Verdict, NamesRoundTrip) {
   for (Verdict s : {Verdict::pass, Verdict::fail, Verdict::error, Verdict::crash, Verdict::timeout,
-                   Verdict::deadlock, Verdict::skip}) {
+                   Verdict::deadlock, Verdict::skip, Verdict::interrupted}) {
     EXPECT_EQ(parse_verdict(to_string(s)), s) << to_string(s);
   }
   EXPECT_EQ(to_string(Verdict::deadlock), "deadlock");
@@ -62,11 +62,14 @@ TEST(Report, FinishCountsEveryKind) {
   add(Verdict::timeout, "pass");
   add(Verdict::skip, "pass");
   add(Verdict::skip, "deadlock");
+  add(Verdict::interrupted, "pass");  // neither passed nor failed
+  add(Verdict::interrupted, "deadlock");
   r.summary = {99, 99, 99, 4.5};
   r.finish();
   EXPECT_EQ(r.summary.passed, 3);
   EXPECT_EQ(r.summary.failed, 6);
   EXPECT_EQ(r.summary.skipped, 2);
+  EXPECT_EQ(r.summary.interrupted, 2);
   EXPECT_DOUBLE_EQ(r.summary.duration_s, 4.5);
 }
 
@@ -194,6 +197,27 @@ TEST(Json, ErrorsNameTheField) {
       << error_of(j);
 
   EXPECT_NE(error_of(json::array()).find("object"), std::string::npos);
+}
+
+// Reports written before durable runs have neither "complete" nor "summary.interrupted":
+// they read as complete, with nothing interrupted; an incomplete one reads back as such.
+TEST(Json, CompleteAndInterruptedRoundTripAndDefault) {
+  Report r = sample::sample_report();
+  r.cases[0].status = Verdict::interrupted;
+  r.finish();
+  r.complete = false;
+  nlohmann::json j = to_json(r);
+  EXPECT_EQ(j["complete"], false);
+  EXPECT_EQ(j["cases"][0]["status"], "interrupted");
+  EXPECT_EQ(j["summary"]["interrupted"], 1);
+  EXPECT_EQ(report_from_json(j), r);
+  j.erase("complete");
+  j["summary"].erase("interrupted");
+  const Report old = report_from_json(j);
+  EXPECT_TRUE(old.complete);
+  EXPECT_EQ(old.summary.interrupted, 0);
+  j["complete"] = "no";
+  EXPECT_THROW(report_from_json(j), std::runtime_error);
 }
 
 }  // namespace

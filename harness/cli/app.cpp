@@ -75,6 +75,7 @@ int run_app(int argc, char** argv) {
   app.set_version_flag("--version",
                        std::string("rmabench ") + rmabench_version() + " (" + git_revision() + ")");
   app.require_subcommand(1);
+  app.footer(kExitCodesHelp);
 
   RunArgs run;
   auto* run_cmd = app.add_subcommand("run", "Run a case script or a suite manifest");
@@ -139,6 +140,17 @@ int run_app(int argc, char** argv) {
   gate_cmd->add_option("--alpha", gate.alpha, "Significance level of the U test")
       ->check(CLI::Range(1e-9, 0.999999));
 
+  ReportArgs report;
+  auto* report_cmd = app.add_subcommand(
+      "report", "Rebuild a run directory's report files from its case records (after a kill)");
+  report_cmd->add_option("dir", report.dir, "The run's --report-dir")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  report.formats = {"json", "junit", "md"};
+  report_cmd->add_option("--format", report.formats, "Report files to write: json, junit, md, html")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"console", "json", "junit", "md", "html"}));
+
   // CLI11 says only "A subcommand is required" for a misspelt command; name it instead.
   if (argc >= 2 && argv[1][0] != '-') {
     std::string known;
@@ -177,6 +189,7 @@ int run_app(int argc, char** argv) {
     if (*describe_cmd) return describe_command(describe_target);
     if (*info_cmd) return info_command();
     if (*gate_cmd) return gate_command(gate);
+    if (*report_cmd) return report_command(report);
   } catch (const suite::UsageError& e) {
     std::cerr << "rmabench: error: " << e.what() << "\n";
     return kExitUsage;

@@ -47,6 +47,13 @@ struct GateArgs {
   double alpha = 0.05;          // significance level of the U test
 };
 int gate_command(const GateArgs& args);
+// `rmabench report DIR`: rebuilds a run directory's report files from its records
+// (reports/run_record.hpp), e.g. after the run was killed.
+struct ReportArgs {
+  std::string dir;
+  std::vector<std::string> formats;
+};
+int report_command(const ReportArgs& args);
 int list_command(RunArgs& args);
 int describe_command(const std::string& script);
 int info_command();

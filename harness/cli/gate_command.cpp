@@ -1,7 +1,8 @@
 // `rmabench gate REPORT --baseline BASE`: compare a run's report.json with a committed
 // baseline and exit 1 when it regressed (reports/gate.hpp says what counts), printing the
 // diff as text or Markdown. A file that cannot be read or is not a report is a usage error
-// (exit 2) naming the file and, from report_from_json, the field.
+// (exit 2) naming the file and, from report_from_json, the field; so is a baseline whose run
+// did not finish ("complete": false).
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -38,7 +39,15 @@ reports::Report read_report(const std::string& path, const std::string& role) {
 
 int gate_command(const GateArgs& args) {
   const reports::Report baseline = read_report(args.baseline, "baseline");
+  if (const std::string why = reports::baseline_refusal(baseline, args.baseline); !why.empty()) {
+    throw suite::UsageError(why);
+  }
   const reports::Report report = read_report(args.report, "report");
+  if (!report.complete) {
+    std::cout << "report " << args.report
+              << " is incomplete (\"complete\": false): its run was stopped; the cases it did "
+                 "not finish count as missing\n";
+  }
   reports::GateOptions options;
   options.threshold = args.threshold;
   options.alpha = args.alpha;

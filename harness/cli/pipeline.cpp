@@ -14,6 +14,7 @@
 #include "reports/bench_table_writer.hpp"
 #include "reports/console_writer.hpp"
 #include "reports/report_dir.hpp"
+#include "reports/run_record.hpp"
 #include "version.hpp"
 
 namespace harness::cli {
@@ -89,6 +90,30 @@ int run_pipeline(const RunArgs& args, const RunPlan& plan, CaseExecutor& executo
   report.context.topology = plan.topology;
   report.context.options = plan.options;
 
+  // Durable results: a record per case on disk before the next case starts, so a parent
+  // killed with SIGKILL loses nothing that finished (`rmabench report DIR` rebuilds).
+  std::optional<reports::RunRecorder> recorder;
+  const std::size_t first_case = plan.expansion.excluded.size();
+  auto record = [&](const char* what, auto&& write) {
+    if (!recorder) return;
+    try {
+      write(*recorder);
+    } catch (const std::exception& e) {
+      std::cerr << "rmabench: cannot record " << what << ": " << e.what() << "\n";
+      recorder.reset();  // the report files are still written at the end, from memory
+    }
+  };
+  if (reporting && !args.report_dir.empty()) {
+    recorder.emplace(args.report_dir);
+    std::vector<reports::CaseResult> expected;
+    for (const auto& [c, reason] : plan.expansion.excluded) expected.push_back(excluded_result(c, reason));
+    for (const auto& c : plan.expansion.cases) {
+      expected.push_back(launcher::base_result(c));
+      expected.back().name = c.stem;
+    }
+    record("the run", [&](reports::RunRecorder& r) { r.begin(report.context, expected); });
+  }
+
   auto write_reports = [&]() -> bool {
     if (!reporting || args.report_dir.empty()) return true;
     try {
@@ -113,13 +138,19 @@ int run_pipeline(const RunArgs& args, const RunPlan& plan, CaseExecutor& executo
     if (!reporting) return;
     progress.print([&] {
       console.case_line(r, counter);
-      if (!r.passed() && !r.skipped()) console.details(r);
+      if (r.failed()) console.details(r);
     });
   };
 
   const auto t0 = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
   for (const auto& [c, reason] : plan.expansion.excluded) {
     report.cases.push_back(excluded_result(c, reason));
+    record("a case", [&](reports::RunRecorder& r) {
+      r.finished(report.cases.size() - 1, report.cases.back(), nlohmann::json::array());
+    });
     show(report.cases.back(), "");
   }
   auto finish = [&] {
@@ -131,11 +162,16 @@ int run_pipeline(const RunArgs& args, const RunPlan& plan, CaseExecutor& executo
     const std::size_t done = report.cases.size() - plan.expansion.excluded.size();
     report.cases.push_back(result);
     show(report.cases.back(), progress.counter());
+    record("a case", [&](reports::RunRecorder& r) {
+      r.set_elapsed(elapsed());
+      r.finished(first_case + done, result, nlohmann::json::array());
+    });
     const std::size_t left = cases.size() - done - 1;
     if (left > 0 && reporting)
       std::cerr << "rmabench: the job ends here; the " << left
                 << " case(s) after it did not run\n";
     finish();
+    report.complete = left == 0 && !result.interrupted();
     write_reports();
     progress.done();
     if (reporting) console.summary(report);
@@ -145,10 +181,11 @@ int run_pipeline(const RunArgs& args, const RunPlan& plan, CaseExecutor& executo
   for (std::size_t k = 0; k < cases.size(); ++k) {
     const suite::CaseSpec& c = cases[k];
     if (executor.stops_between_cases() && launcher::stop_requested()) {
-      exit_code = kExitRunError;
+      exit_code = kExitInterrupted;
       break;
     }
     progress.started(k + 1, c.id);
+    record("a case's start", [&](reports::RunRecorder& r) { r.started(first_case + k); });
     if (auto p = executor.pending(c); p && reporting && !args.report_dir.empty()) {
       report.cases.push_back(std::move(*p));
       finish();
@@ -161,12 +198,17 @@ int run_pipeline(const RunArgs& args, const RunPlan& plan, CaseExecutor& executo
     } catch (const launcher::LaunchError& e) {
       progress.print(
           [&] { std::cerr << "rmabench: cannot run " << c.id << ": " << e.what() << "\n"; });
+      record("a case", [&](reports::RunRecorder& r) { r.not_run(first_case + k); });
       exit_code = kExitRunError;
       break;
     }
     // One name per pattern: the report's `name` is the stem the id is made of.
     done.outcome.result.name = c.stem;
     report.cases.push_back(std::move(done.outcome.result));
+    record("a case", [&](reports::RunRecorder& r) {
+      r.set_elapsed(elapsed());
+      r.finished(first_case + k, report.cases.back(), done.outcome.benchmarks);
+    });
     for (auto& b : done.outcome.benchmarks) report.benchmarks.push_back(std::move(b));
     show(report.cases.back(), progress.counter());
     if (executor.writes_after_each_case()) {
@@ -175,14 +217,29 @@ int run_pipeline(const RunArgs& args, const RunPlan& plan, CaseExecutor& executo
       report.finish();
       write_reports();
     }
-    if (launcher::stop_requested()) exit_code = kExitRunError;
+    if (launcher::stop_requested()) exit_code = kExitInterrupted;
     if (done.last) break;
   }
   progress.done();
-  report.summary.duration_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   report.finish();
+  report.complete = report.cases.size() == first_case + cases.size() &&
+                    report.summary.interrupted == 0;
   if (!reporting) return kExitOk;
+  // The report files are built from the records: what `rmabench report DIR` would build.
+  if (recorder) {
+    try {
+      report = reports::read_run_records(args.report_dir);
+    } catch (const std::exception& e) {
+      std::cerr << "rmabench: " << e.what() << "; the report is written from memory\n";
+    }
+  }
+  report.summary.duration_s = elapsed();
+  if (!report.complete && exit_code != kExitOk) {
+    const std::size_t ran = report.cases.size() - first_case;
+    std::cerr << "rmabench: the run did not finish: " << cases.size() - ran
+              << " case(s) did not run" << (report.summary.interrupted ? ", 1 was interrupted" : "")
+              << (args.report_dir.empty() ? "" : "; the report says \"complete\": false") << "\n";
+  }
 
   if (!write_reports()) exit_code = kExitRunError;
   if (plan.bench_table) {

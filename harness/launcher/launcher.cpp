@@ -752,8 +752,15 @@ class CaseRun {
 
   void finish() {
     for (const auto& r : ranks_) result_.binding.push_back(r.binding);
+    // A stopped run wins: what the ranks did after the stop request is its consequence.
+    if (interrupted_) {
+      result_.status = reports::Verdict::interrupted;
+      result_.reason = "the run was stopped by a signal";
+      attach_states();
+      return;
+    }
     if (opt_.mpi) apply_launcher_report();
-    // A crash wins over everything: a rank that exited before saying bye, or by a signal.
+    // A crash wins over everything else: a rank that exited before saying bye, or by a signal.
     // On the MPI path, a rank that named its signal first: its peers are then ended by the
     // launcher, which is a consequence, not the cause. The fork path keeps rank order.
     std::vector<const Rank*> order;
@@ -787,12 +794,6 @@ class CaseRun {
     if (result_.status == reports::Verdict::crash) {
       attach_states();
       merge_rank_results();
-      return;
-    }
-    if (interrupted_) {
-      result_.status = reports::Verdict::error;
-      result_.reason = "interrupted";
-      attach_states();
       return;
     }
     if (deadline_hit_) {

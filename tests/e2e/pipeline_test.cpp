@@ -1,5 +1,5 @@
 // End-to-end: the run pipeline `run` and `bench` share (harness/cli/pipeline.hpp) — a stop
-// by SIGINT writes the partial report and exits 3, the console says how far the run is — and
+// by SIGINT writes the partial report (the case in flight `interrupted`) and exits 4, the console says how far the run is — and
 // the case-table contract, which rejects a bad script with exit 2 before any rank starts.
 #include <signal.h>
 #include <unistd.h>
@@ -31,15 +31,17 @@ e2e::RunResult interrupt(const std::vector<std::string>& args) {
 }
 
 void expect_interrupted_report(const e2e::RunResult& r, const std::string& dir) {
-  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;  // the run could not be carried out
+  EXPECT_EQ(r.exit_code, 4) << r.out << r.err;  // stopped by a signal
   ASSERT_TRUE(std::filesystem::exists(dir + "/report.json")) << r.out << r.err;
   const json report = e2e::read_json(dir + "/report.json");
   ASSERT_EQ(report["cases"].size(), 1u) << report.dump(2);
-  EXPECT_EQ(report["cases"][0]["status"], "error");
-  EXPECT_EQ(report["cases"][0]["reason"], "interrupted");
+  EXPECT_EQ(report["cases"][0]["status"], "interrupted");
+  EXPECT_EQ(report["complete"], false);
+  EXPECT_EQ(report["summary"]["interrupted"], 1);
   EXPECT_TRUE(std::filesystem::exists(dir + "/junit.xml"));
   EXPECT_EQ(e2e::schema_errors(dir + "/report.json"), "");
-  EXPECT_NE(r.out.find("0 passed, 1 failed"), std::string::npos) << r.out;
+  // Neither passed nor failed; the "N passed, N failed" prefix stays for CI parsers.
+  EXPECT_NE(r.out.find("0 passed, 0 failed, 1 interrupted"), std::string::npos) << r.out;
   EXPECT_TRUE(e2e::leftover_ranks(r.pid).empty()) << "rank processes left behind";
   EXPECT_TRUE(e2e::leftover_segments(r.pid).empty()) << "shared segments left behind";
 }

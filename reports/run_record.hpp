@@ -1,0 +1,55 @@
+// reports/run_record.hpp — a run's results on disk as it goes, so a killed run loses nothing
+// that finished: the run record `DIR/run.json` (context and the expected cases, written at
+// the start), one record per case `DIR/cases/NNNN.json` written when it finishes, and an
+// empty `DIR/cases/NNNN.started` when it starts. Every record is written to a temporary
+// file, fsync'd and renamed (then the directory fsync'd), so a crash mid-write leaves the
+// earlier records whole. The report files (report_dir.hpp) are built from the records.
+//
+//   RunRecorder rec(dir);  rec.begin(context, expected);       // before the first case
+//   rec.started(k);  ...;  rec.finished(k, result, benchmarks);  // per case, k in expected
+//   Report r = read_run_records(dir);   // also after kill -9: the case started but without
+//                                       // a record is `interrupted`, complete == false
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "reports/model.hpp"
+
+namespace reports {
+
+inline constexpr std::string_view run_record_schema_id = "rmabench.run/v1";
+
+class RunRecorder {
+ public:
+  explicit RunRecorder(std::filesystem::path dir) : dir_(std::move(dir)) {}
+
+  // Creates the directory, removes the case records of an earlier run there, writes run.json.
+  // `expected` holds every case of the run in order, as far as known before it runs (id,
+  // script, ranks, ...): what a rebuilt report says of a case that has no record.
+  void begin(const RunContext& context, const std::vector<CaseResult>& expected);
+  void started(std::size_t index);
+  // The case could not be carried out at all (it is left out of the report, not interrupted).
+  void not_run(std::size_t index);
+  void finished(std::size_t index, const CaseResult& result, const nlohmann::json& benchmarks);
+  // Seconds since begin(), kept in each record (a rebuilt report's duration).
+  void set_elapsed(double seconds) { elapsed_s_ = seconds; }
+
+ private:
+  std::filesystem::path dir_;
+  double elapsed_s_ = 0;
+};
+
+// Whether `dir` holds a run record.
+bool has_run_records(const std::filesystem::path& dir);
+
+// The report the records of `dir` make: every case with a record, in order; the first case
+// started without a record becomes `interrupted` (its parent died while it ran); cases that
+// never started are left out. `complete` is true only when every expected case has a record
+// and none was interrupted. Throws std::runtime_error naming the file and what is wrong.
+Report read_run_records(const std::filesystem::path& dir);
+
+}  // namespace reports

@@ -1,0 +1,139 @@
+// The durable run records: a report rebuilt from them equals the run's, a case started
+// without a record is interrupted and the report incomplete, a torn temporary file is
+// ignored, and an earlier run's records in the same directory are not read as this run's.
+#include "reports/run_record.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+
+#include "reports/testing/sample_report.hpp"
+
+namespace reports {
+namespace {
+
+namespace fs = std::filesystem;
+
+class RunRecords : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("rmabench-run-record-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // The expected list: the sample's cases as the pipeline knows them before they run.
+  std::vector<CaseResult> expected_of(const Report& r) {
+    std::vector<CaseResult> e;
+    for (const auto& c : r.cases) {
+      CaseResult b;
+      b.id = c.id;
+      b.script = c.script;
+      b.name = c.name;
+      b.ranks = c.ranks;
+      b.backend = c.backend;
+      e.push_back(b);
+    }
+    return e;
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(RunRecords, AllRecordedRebuildsTheSameReport) {
+  Report r = sample::sample_report();
+  RunRecorder rec(dir_);
+  rec.begin(r.context, expected_of(r));
+  for (std::size_t k = 0; k < r.cases.size(); ++k) {
+    rec.started(k);
+    rec.set_elapsed(r.summary.duration_s);
+    rec.finished(k, r.cases[k], k == 0 ? r.benchmarks : nlohmann::json::array());
+  }
+  Report back = read_run_records(dir_);
+  EXPECT_TRUE(back.complete);
+  // hostile_text carries invalid UTF-8, recorded as U+FFFD (as report.json writes it).
+  EXPECT_NE(back.cases[1].failures[0].message.find("\xEF\xBF\xBD"), std::string::npos);
+  back.cases[1].failures[0].message = r.cases[1].failures[0].message;
+  back.cases[1].log[1] = r.cases[1].log[1];
+  EXPECT_EQ(back.context, r.context);
+  EXPECT_EQ(back.cases, r.cases);
+  EXPECT_EQ(back.benchmarks, r.benchmarks);
+  r.finish();
+  EXPECT_EQ(back.summary, r.summary);
+}
+
+TEST_F(RunRecords, CaseStartedWithoutRecordIsInterrupted) {
+  const Report r = sample::sample_report();
+  ASSERT_GE(r.cases.size(), 3u);
+  RunRecorder rec(dir_);
+  rec.begin(r.context, expected_of(r));
+  rec.started(0);
+  rec.finished(0, r.cases[0], nlohmann::json::array());
+  rec.started(1);  // then the parent is killed
+  const Report back = read_run_records(dir_);
+  EXPECT_FALSE(back.complete);
+  ASSERT_EQ(back.cases.size(), 2u);
+  EXPECT_EQ(back.cases[0], r.cases[0]);
+  EXPECT_EQ(back.cases[1].id, r.cases[1].id);
+  EXPECT_EQ(back.cases[1].status, Verdict::interrupted);
+  EXPECT_FALSE(back.cases[1].failed());
+  EXPECT_EQ(back.summary.interrupted, 1);
+  EXPECT_EQ(back.summary.failed, r.cases[0].failed() ? 1 : 0);
+}
+
+TEST_F(RunRecords, KilledBetweenCasesLeavesTheRestOut) {
+  const Report r = sample::sample_report();
+  RunRecorder rec(dir_);
+  rec.begin(r.context, expected_of(r));
+  rec.started(0);
+  rec.finished(0, r.cases[0], nlohmann::json::array());
+  const Report back = read_run_records(dir_);
+  EXPECT_FALSE(back.complete);
+  ASSERT_EQ(back.cases.size(), 1u);
+  EXPECT_EQ(back.summary.interrupted, 0);
+}
+
+TEST_F(RunRecords, TornTemporaryFileIsIgnoredAndOldRecordsAreRemoved) {
+  const Report r = sample::sample_report();
+  {
+    RunRecorder rec(dir_);
+    rec.begin(r.context, expected_of(r));
+    for (std::size_t k = 0; k < r.cases.size(); ++k) rec.finished(k, r.cases[k], {});
+  }
+  RunRecorder rec(dir_);
+  rec.begin(r.context, expected_of(r));  // a new run in the same directory
+  rec.started(0);
+  std::ofstream(dir_ / "cases" / "0000.json.tmp.1") << "{\"case\": {\"id\"";  // torn write
+  const Report back = read_run_records(dir_);
+  ASSERT_EQ(back.cases.size(), 1u);
+  EXPECT_EQ(back.cases[0].status, Verdict::interrupted);
+}
+
+TEST_F(RunRecords, MissingOrBrokenRecordsNameTheFile) {
+  fs::create_directories(dir_);
+  try {
+    read_run_records(dir_);
+    FAIL() << "no run.json must be an error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("run.json"), std::string::npos) << e.what();
+  }
+  const Report r = sample::sample_report();
+  RunRecorder rec(dir_);
+  rec.begin(r.context, expected_of(r));
+  std::ofstream(dir_ / "cases" / "0000.json") << "{\"case\": {\"id\": 3}}";
+  try {
+    read_run_records(dir_);
+    FAIL() << "a broken record must be an error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("0000.json"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace reports
