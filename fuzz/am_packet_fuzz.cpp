@@ -23,32 +23,12 @@
 #include "progress/packet.hpp"
 #include "rma/bootstrap.hpp"
 #include "rma/runtime.hpp"
+#include "solo_bootstrap.hpp"
 
 namespace {
 
-// A job of one rank: the key-value service is a map.
-class SoloBootstrap final : public rma::bootstrap::Bootstrap {
- public:
-  int rank() const override { return 0; }
-  int size() const override { return 1; }
-  std::string_view kind() const override { return "launcher"; }
-  rma::Status put(const std::string& key, const std::string& value) override {
-    kv_[key] = value;
-    return rma::Status::ok();
-  }
-  rma::Result<std::string> get(const std::string& key) override {
-    auto it = kv_.find(key);
-    if (it == kv_.end()) return rma::Status(rma::ErrorClass::other, "no key " + key);
-    return it->second;
-  }
-  rma::Status fence() override { return rma::Status::ok(); }
-
- private:
-  std::map<std::string, std::string> kv_;
-};
-
 struct World {
-  SoloBootstrap boot;
+  rmabench_fuzz::SoloBootstrap boot;
   std::unique_ptr<rma::Runtime> rt;
   std::vector<std::byte> created = std::vector<std::byte>(256);
   std::vector<std::byte> attached = std::vector<std::byte>(256);

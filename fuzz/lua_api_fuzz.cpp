@@ -19,28 +19,9 @@
 #include "lua/lua_rma.hpp"
 #include "lua/lua_state.hpp"
 #include "lua/rank_context.hpp"
+#include "solo_bootstrap.hpp"
 
 namespace {
-
-class SoloBootstrap final : public rma::bootstrap::Bootstrap {
- public:
-  int rank() const override { return 0; }
-  int size() const override { return 1; }
-  std::string_view kind() const override { return "launcher"; }
-  rma::Status put(const std::string& key, const std::string& value) override {
-    kv_[key] = value;
-    return rma::Status::ok();
-  }
-  rma::Result<std::string> get(const std::string& key) override {
-    auto it = kv_.find(key);
-    if (it == kv_.end()) return rma::Status(rma::ErrorClass::other, "no key " + key);
-    return it->second;
-  }
-  rma::Status fence() override { return rma::Status::ok(); }
-
- private:
-  std::map<std::string, std::string> kv_;
-};
 
 // The functions called by name: rma.<f>, and methods of the objects in the pool.
 const std::vector<std::string> kRmaFunctions = {
@@ -89,7 +70,7 @@ end
 )";
 
 struct World {
-  SoloBootstrap boot;
+  rmabench_fuzz::SoloBootstrap boot;
   std::unique_ptr<harness::impl::Implementation> impl;
   harness::lua::RankContext ctx;
 
