@@ -13,16 +13,19 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "fabric/fabric_bootstrap.hpp"
 #include "fabric/fabric_endpoint.hpp"
 #include "fabric/fabric_flow.hpp"
+#include "fabric/fabric_liveness.hpp"
 #include "fabric/fabric_waiter.hpp"
 
 namespace rma::fabric {
@@ -30,7 +33,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-enum class Kind : std::uint8_t { packet = 0, control = 1, credit = 2, probe = 3 };
+// A probe asks the peer for a sign of life, answered by a probe_reply (fabric_liveness.hpp);
+// both take a credit, like packets.
+enum class Kind : std::uint8_t { packet = 0, control = 1, credit = 2, probe = 3, probe_reply = 4 };
 
 // In front of every message. `seq` orders packets and control messages per sender;
 // `credits` returns receive credits to the message's receiver.
@@ -93,14 +98,16 @@ class Impl;
 
 // Counted under the engine lock, read from any thread (Engine::counters()).
 struct Stats {
-  std::atomic<std::uint64_t> credit{0}, probe{0}, control{0}, no_credit{0}, no_buffer{0}, eagain{0},
+  std::atomic<std::uint64_t> credit{0}, probe{0}, probe_reply{0}, control{0}, no_credit{0}, no_buffer{0}, eagain{0},
       self{0}, rx_error{0};
 };
 
 class Impl final : public FabricTransport {
  public:
-  Impl(const Api& api, std::unique_ptr<Endpoint> ep, int rank, int size, JobHosts hosts)
-      : api_(api), ep_(std::move(ep)), rank_(rank), size_(size), hosts_(std::move(hosts)) {}
+  Impl(const Api& api, std::unique_ptr<Endpoint> ep, int rank, int size, JobHosts hosts,
+       std::chrono::milliseconds liveness)
+      : api_(api), ep_(std::move(ep)), rank_(rank), size_(size), hosts_(std::move(hosts)),
+        liveness_timeout_(liveness) {}
 
   ~Impl() override { shut_down(); }
 
@@ -157,6 +164,7 @@ class Impl final : public FabricTransport {
   void return_credits();
   void deliver_one(progress::PacketSink* sink, RxSlot& s);
   void probe(int peer);
+  void reply_probes();
   void shut_down();
   std::size_t pending_incoming() const {
     return ready_.size() + self_queue_.size() + stash_size_.load(std::memory_order_seq_cst);
@@ -210,7 +218,9 @@ class Impl final : public FabricTransport {
   // failures
   std::vector<std::string> failed_;
   std::string last_error_;
-  mutable std::vector<Clock::time_point> last_probe_;
+  std::chrono::milliseconds liveness_timeout_;
+  mutable std::vector<Liveness> liveness_;  // peers on other hosts
+  std::vector<char> reply_due_;              // a probe from the peer awaits its reply
 
   Stats stats_;
   std::atomic<std::uint64_t> reordered_{0};
@@ -241,7 +251,8 @@ Status Impl::init() {
   order_.resize(n);
   pending_control_.resize(n);
   failed_.assign(n, {});
-  last_probe_.assign(n, Clock::now());
+  liveness_.assign(n, Liveness(liveness_timeout_));
+  reply_due_.assign(n, 0);
 
   const std::size_t rx_count = size_ > 1 ? receive_buffers(static_cast<std::uint32_t>(peers),
                                                            static_cast<std::uint32_t>(window))
@@ -439,6 +450,7 @@ void Impl::rx_done(Completion& c, std::size_t len, int err) {
   const auto src = static_cast<std::size_t>(wh.src);
   Credits& cr = t->credits_[src];
   cr.returned(wh.credits);
+  if (!t->hosts_.same_host(t->rank_, wh.src)) t->liveness_[src].heard(Clock::now());
   s.peer = wh.src;
   s.len = len;
   s.kind = wh.kind;
@@ -447,6 +459,11 @@ void Impl::rx_done(Completion& c, std::size_t len, int err) {
       t->post(s);
       return;
     case Kind::probe:
+      t->reply_due_[src] = 1;  // answered from poll(), where sending may wait for a credit
+      t->post(s);
+      cr.consumed();
+      return;
+    case Kind::probe_reply:
       t->post(s);
       cr.consumed();
       return;
@@ -554,6 +571,7 @@ int Impl::poll(progress::PacketSink& sink, int max_packets) {
   if (pending_control_total_)
     for (int p = 0; p < size_; ++p) flush_control(p);
   return_credits();
+  reply_probes();
   update_incoming();
   return n;
 }
@@ -643,10 +661,26 @@ Status Impl::peer_status(int peer) const {
               "rank " + std::to_string(peer) + " (pid " + std::to_string(pid) + ") has exited"};
     return Status::ok();
   }
-  // A peer elsewhere: only the provider can tell. A probe now and then makes it try.
-  if (Clock::now() - last_probe_[p] > std::chrono::seconds(1)) {
-    last_probe_[p] = Clock::now();
-    const_cast<Impl*>(this)->probe(peer);
+  // A peer elsewhere: alive while it answers (fabric_liveness.hpp). Probing also makes the
+  // provider try the connection, so its own errors surface too.
+  const auto now = Clock::now();
+  Liveness& l = liveness_[p];
+  switch (l.check(now)) {
+    case Liveness::alive:
+      break;
+    case Liveness::probe:
+      const_cast<Impl*>(this)->probe(peer);
+      break;
+    case Liveness::gone: {
+      char quiet[32];
+      std::snprintf(quiet, sizeof quiet, "%.1f", l.quiet_s(now));
+      char limit[32];
+      std::snprintf(limit, sizeof limit, "%g", static_cast<double>(l.timeout().count()) / 1000);
+      const_cast<Impl*>(this)->report_failure(
+          peer, std::string("nothing from it, and no reply to liveness probes, for ") + quiet +
+                    " s (liveness timeout RMA_LIVENESS_S=" + limit + ")");
+      return {ErrorClass::proc_failed, failed_[p]};
+    }
   }
   return Status::ok();
 }
@@ -655,12 +689,24 @@ void Impl::probe(int peer) {
   if (send_raw(peer, Kind::probe, {}, {})) stats_.probe.fetch_add(1, std::memory_order_relaxed);
 }
 
+void Impl::reply_probes() {
+  for (int p = 0; p < size_; ++p) {
+    auto& due = reply_due_[static_cast<std::size_t>(p)];
+    if (!due || !failed_[static_cast<std::size_t>(p)].empty()) continue;
+    if (send_raw(p, Kind::probe_reply, {}, {})) {
+      due = 0;
+      stats_.probe_reply.fetch_add(1, std::memory_order_relaxed);
+    }
+  }
+}
+
 void Impl::add_counters(Counters& c) const {
   auto add = [&](const char* name, std::uint64_t v) {
     if (v) c.transport[name] += v;
   };
   add("credit", stats_.credit.load(std::memory_order_relaxed));
   add("probe", stats_.probe.load(std::memory_order_relaxed));
+  add("probe_reply", stats_.probe_reply.load(std::memory_order_relaxed));
   add("control", stats_.control.load(std::memory_order_relaxed));
   add("no_credit", stats_.no_credit.load(std::memory_order_relaxed));
   add("no_buffer", stats_.no_buffer.load(std::memory_order_relaxed));
@@ -687,6 +733,8 @@ Result<std::unique_ptr<progress::Transport>> create_transport(bootstrap::Bootstr
   const Api& fi = *loaded.value();
   const std::string provider = config.provider.empty() ? "tcp;ofi_rxm" : config.provider;
 
+  auto liveness = liveness_timeout_from_env();
+  if (!liveness) return liveness.status();
   auto hosts = exchange_hosts(boot);
   if (!hosts) return hosts.status();
   EndpointOptions eo;
@@ -699,7 +747,7 @@ Result<std::unique_ptr<progress::Transport>> create_transport(bootstrap::Bootstr
   if (!me) return me.status();
 
   auto t = std::make_unique<Impl>(fi, std::move(ep.value()), boot.rank(), boot.size(),
-                                  std::move(hosts.value()));
+                                  std::move(hosts.value()), liveness.value());
   RMA_TRY(t->init());
   auto names = exchange_names(boot, me.value());
   if (!names) return names.status();
