@@ -1,10 +1,14 @@
 // End-to-end on the fabric backend: a rank killed mid-epoch (crash, survivors name it,
 // nothing left), rmabench as the ranks of Open MPI's mpirun (PMIx bootstrap, one report),
-// and two network namespaces joined by a veth pair acting as two hosts.
+// and two network namespaces joined by a veth pair acting as two hosts — with the veth taken
+// down mid-epoch, each rank's wait ends with PROC_FAILED naming the other within the
+// liveness timeout plus 2 s (rma_impl/fabric/fabric_liveness.hpp), under the rmabench
+// launcher and under mpirun.
 #include <signal.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <map>
 #include <thread>
 
@@ -146,6 +150,41 @@ class TwoHosts : public ::testing::Test {
     // Deleting a namespace deletes the veth end in it, and with it the pair.
     for (const auto& n : ns_) e2e::run_program(ip_, {"netns", "delete", n}, 30);
   }
+  std::string veth(int host) const {
+    return "rbv" + std::to_string(::getpid()) + (host == 0 ? "a" : "b");
+  }
+  std::string ns_pattern() const {
+    return "rmabench-e2e-" + std::to_string(::getpid()) + "-h{rank}";
+  }
+  // Takes host 1's veth end down once `ready` exists (the ranks are in their epochs), on a
+  // thread of its own while the run goes on; join() before reading `down`.
+  std::thread cut_when(const std::string& ready, bool& down) {
+    return std::thread([this, ready, &down] {
+      for (int i = 0; i < 1200 && !std::filesystem::exists(ready); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      down = std::filesystem::exists(ready) &&
+             e2e::run_program(ip_, {"-n", ns_[1], "link", "set", veth(1), "down"}, 30)
+                     .exit_code == 0;
+    });
+  }
+  // Every rank's failure is its own PROC_FAILED naming the other rank, from a wait that
+  // returned within the liveness timeout plus 2 s (the script's `stall_s`: the time since
+  // the rank's last finished epoch, which bounds the wait from above).
+  static void expect_proc_failed(const json& c, double liveness_s) {
+    EXPECT_EQ(c["status"], "fail") << c.dump(2);
+    ASSERT_FALSE(c["failures"].empty()) << c.dump(2);
+    for (const auto& f : c["failures"]) {
+      const int rank = f["rank"];
+      const std::string m = f["message"];
+      EXPECT_NE(m.find("PROC_FAILED"), std::string::npos) << m;
+      EXPECT_NE(m.find("rank " + std::to_string(1 - rank) + " is unreachable"),
+                std::string::npos)
+          << m;
+      const std::string key = "rank" + std::to_string(rank) + ".stall_s";
+      ASSERT_TRUE(c["metrics"].contains(key)) << c.dump(2);
+      EXPECT_LE(c["metrics"][key].get<double>(), liveness_s + 2) << c.dump(2);
+    }
+  }
   std::string ip_;
   std::vector<std::string> ns_;
   bool made_ = false;
@@ -176,6 +215,53 @@ TEST_F(TwoHosts, TwoRanksOneInEachNamespacePassOverTcp) {
                120);
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_TRUE(e2e::leftover_ranks(r.pid).empty());
+}
+
+TEST_F(TwoHosts, LinkDownMidEpochIsProcFailedNamingThePeer) {
+  const std::string dir = e2e::temp_dir("partition");
+  const std::string ready = dir + "/epochs-flowing";
+  bool down = false;
+  std::thread cut = cut_when(ready, down);
+  auto r = e2e::run({"run", "tests/e2e/scripts/partition_epochs.lua", "-n", "2", "--backend",
+                     "fabric", "--provider", "tcp;ofi_rxm", "--rank-exec",
+                     ip_ + " netns exec " + ns_pattern(), "--timeout", "60", "-o",
+                     "ready=" + ready, "--report-dir", dir},
+                    180, {"RMA_LIVENESS_S=3"});
+  cut.join();
+  ASSERT_TRUE(down) << "the ranks never got into their epochs: " << r.out << r.err;
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  expect_proc_failed(only_case(e2e::read_json(dir + "/report.json")), 3);
+  EXPECT_TRUE(e2e::leftover_ranks(r.pid).empty());
+}
+
+// Under mpirun no parent watches: the liveness check is the transport's own, and rank 0's
+// report holds the case. PMIx listens on the launcher's 127.0.0.1, so each rank runs through
+// scripts/netns_rank.py, which forwards that port into the rank's namespace.
+TEST_F(TwoHosts, LinkDownMidEpochUnderMpirunIsProcFailedNamingThePeer) {
+  const std::string mpirun = e2e::find_program("mpirun");
+  if (mpirun.empty())
+    GTEST_SKIP() << "mpirun is not installed (ci/setup.sh --with-extras installs openmpi-bin)";
+  const std::string python = e2e::find_program("python3");
+  if (python.empty()) GTEST_SKIP() << "no python3 for scripts/netns_rank.py";
+  const std::string src = e2e::source_dir();
+  const std::string dir = e2e::temp_dir("partition-mpirun");
+  const std::string ready = dir + "/epochs-flowing";
+  bool down = false;
+  std::thread cut = cut_when(ready, down);
+  auto r = e2e::run_program(
+      mpirun,
+      {"--allow-run-as-root", "--oversubscribe", "-np", "2", "--wdir", src, "-x",
+       "RMA_LIVENESS_S=3", python, src + "/tests/e2e/scripts/netns_rank.py", ns_pattern(),
+       RMABENCH_EXE, "run", src + "/tests/e2e/scripts/partition_epochs.lua", "--backend",
+       "fabric", "--provider", "tcp;ofi_rxm", "--timeout", "60", "-o", "ready=" + ready,
+       "--report-dir", dir},
+      180);
+  cut.join();
+  ASSERT_TRUE(down) << "the ranks never got into their epochs: " << r.out << r.err;
+  EXPECT_NE(r.exit_code, 0) << r.out << r.err;
+  const json report = e2e::read_json(dir + "/report.json");
+  expect_proc_failed(only_case(report), 3);
+  EXPECT_TRUE(e2e::schema_errors(dir + "/report.json").empty());
 }
 
 }  // namespace

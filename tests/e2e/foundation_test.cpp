@@ -138,6 +138,50 @@ TEST(Foundation, RankKilledFromOutsideIsACrashWithTheSignal) {
   expect_nothing_left(r.pid);
 }
 
+// A rank killed in the middle of an epoch on shm: the survivor's wait does not hang until
+// the deadline, it ends with PROC_FAILED naming the dead rank, on both paths.
+class KilledMidEpoch : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(KilledMidEpoch, SurvivorGetsProcFailedNamingTheDeadRank) {
+  const std::string path = GetParam();
+  const std::string dir = e2e::temp_dir("shm-kill-" + path);
+  auto bg = e2e::start({"run", "tests/e2e/scripts/epochs_forever.lua", "--path", path,
+                        "--timeout", "60", "--report-dir", dir});
+  std::vector<pid_t> ranks;
+  for (int i = 0; i < 1000 && ranks.size() < 2; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    ranks = e2e::worker_pids(bg.pid);
+  }
+  ASSERT_EQ(ranks.size(), 2u);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // well into the epochs
+  ::kill(ranks[1], SIGKILL);
+  auto r = e2e::finish(bg, 90);
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  const json c = only_case(e2e::read_json(dir + "/report.json"));
+  EXPECT_EQ(c["status"], "crash") << c.dump(2);
+  // The survivor's own error, not the launcher stopping it at the deadline.
+  int dead = -1;
+  for (const auto& f : c["failures"])
+    if (f["where"] == "launcher") dead = f["rank"];
+  ASSERT_GE(dead, 0) << c.dump(2);
+  bool named = false;
+  for (const auto& f : c["failures"])
+    if (f["rank"] != dead) {
+      const std::string m = f["message"];
+      EXPECT_NE(m.find("PROC_FAILED"), std::string::npos) << m;
+      EXPECT_NE(m.find("rank " + std::to_string(dead) + " (pid " + std::to_string(ranks[1]) +
+                       ") has exited"),
+                std::string::npos)
+          << m;
+      named = true;
+    }
+  EXPECT_TRUE(named) << c.dump(2);
+  EXPECT_LT(c["duration_s"].get<double>(), 60.0) << c.dump(2);
+  expect_nothing_left(r.pid);
+}
+
+INSTANTIATE_TEST_SUITE_P(Shm, KilledMidEpoch, ::testing::Values("am", "direct"));
+
 TEST(Foundation, RecvNobodySendsIsADeadlockWithRankStates) {
   const std::string dir = e2e::temp_dir("deadlock");
   auto r = run({"run", "tests/e2e/scripts/recv_nobody_sends.lua", "--timeout", "2",
