@@ -98,8 +98,8 @@ class Impl;
 
 // Counted under the engine lock, read from any thread (Engine::counters()).
 struct Stats {
-  std::atomic<std::uint64_t> credit{0}, probe{0}, probe_reply{0}, control{0}, no_credit{0}, no_buffer{0}, eagain{0},
-      self{0}, rx_error{0};
+  std::atomic<std::uint64_t> credit{0}, probe{0}, probe_reply{0}, control{0}, no_credit{0},
+      no_buffer{0}, eagain{0}, self{0}, rx_error{0};
 };
 
 class Impl final : public FabricTransport {
@@ -221,6 +221,7 @@ class Impl final : public FabricTransport {
   std::chrono::milliseconds liveness_timeout_;
   mutable std::vector<Liveness> liveness_;  // peers on other hosts
   std::vector<char> reply_due_;              // a probe from the peer awaits its reply
+  std::size_t replies_due_ = 0;              // how many do (poll() skips the scan at 0)
 
   Stats stats_;
   std::atomic<std::uint64_t> reordered_{0};
@@ -459,7 +460,10 @@ void Impl::rx_done(Completion& c, std::size_t len, int err) {
       t->post(s);
       return;
     case Kind::probe:
-      t->reply_due_[src] = 1;  // answered from poll(), where sending may wait for a credit
+      if (!t->reply_due_[src]) {  // answered from poll(), where sending may wait for a credit
+        t->reply_due_[src] = 1;
+        ++t->replies_due_;
+      }
       t->post(s);
       cr.consumed();
       return;
@@ -690,12 +694,14 @@ void Impl::probe(int peer) {
 }
 
 void Impl::reply_probes() {
-  for (int p = 0; p < size_; ++p) {
+  for (int p = 0; p < size_ && replies_due_ > 0; ++p) {
     auto& due = reply_due_[static_cast<std::size_t>(p)];
-    if (!due || !failed_[static_cast<std::size_t>(p)].empty()) continue;
-    if (send_raw(p, Kind::probe_reply, {}, {})) {
+    if (!due) continue;
+    const bool gone = !failed_[static_cast<std::size_t>(p)].empty();
+    if (gone || send_raw(p, Kind::probe_reply, {}, {})) {
       due = 0;
-      stats_.probe_reply.fetch_add(1, std::memory_order_relaxed);
+      --replies_due_;
+      if (!gone) stats_.probe_reply.fetch_add(1, std::memory_order_relaxed);
     }
   }
 }

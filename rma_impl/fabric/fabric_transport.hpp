@@ -9,7 +9,10 @@
 // buffers, each held until its completion; try_send() returns false when a credit or a
 // buffer is missing, and the engine retries after progress. Messages to itself go through a bounded
 // local queue. Waiting: see fabric_waiter.hpp (fd) or fi_cq_sread (providers without a
-// descriptor); ranks on one host are pinned to the loopback interface.
+// descriptor); ranks on one host are pinned to the loopback interface. A peer is gone when
+// its pid has exited (same host), a send to it fails, or, on another host, it answers
+// nothing for the liveness timeout (probes and replies, fabric_liveness.hpp): the waits
+// that need it end with PROC_FAILED.
 //
 //   auto t = rma::fabric::create_transport(boot, {.backend = "fabric", .provider = "tcp;ofi_rxm"});
 //
