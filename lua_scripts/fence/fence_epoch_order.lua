@@ -29,11 +29,11 @@ return {
       local at = (e % 2) * rma.opt.size
       if rma.rank == 2 then ctx.win:put(ctx.big:iota(e), 1, at) end
       ctx.win:fence()
-      if rma.rank == 3 then ctx.win:put(ctx.small:fill(100 + e), 1, at) end
+      if rma.rank == 3 then ctx.win:put(ctx.small:fill((100 + e) % 256), 1, at) end
       ctx.win:fence()
       if rma.rank == 1 then
         local want = rma.buffer(rma.opt.size, "u8"):iota(e)
-        want:sub(0, 8):fill(100 + e)
+        want:sub(0, 8):fill((100 + e) % 256)
         rma.expect_eq(ctx.win:local_buffer():sub(at, rma.opt.size):checksum(), want:checksum(),
                       "epoch B's put over epoch A's, repetition " .. e)
       end
