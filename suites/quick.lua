@@ -51,6 +51,8 @@ return {
     { script = "fence/fence_get.lua", ranks = {4} },
     { script = "fence/fence_accumulate.lua", ranks = {4} },
     { script = "fence/fence_transpose.lua", ranks = {4} },
+    { script = "fence/fence_hold_budget.lua", paths = {"am"} },
+    { script = "fence/fence_epoch_order.lua", paths = {"am"} },
 
     "progress/start_recv_complete.lua",
     { script = "progress/start_recv_complete.lua", progress = {"sync_only"}, paths = {"am"},

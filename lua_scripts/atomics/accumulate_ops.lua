@@ -8,7 +8,7 @@
 -- raise OP and change nothing. `sync` picks the epoch: lock (shared), lock_all, fence or
 -- pscw; `dtype` and `op` narrow the matrix ("all" by default). Messages (am), n ranks, K
 -- slots: lock/lock_all K + 3 per remote origin (lock, grant, K accumulates, ack; 2 when
--- K = 1, the accumulate carrying the lock), fence (n-1)·K + E(n), pscw (n-1)·(K + 1).
+-- K = 1, the accumulate carrying the lock), fence (n-1)·K + the fence's exchange (counts.fence), pscw (n-1)·(K + 1).
 local atomics = require("atomics")  -- operand pairs, slot layout (lib/)
 local counts = require("counts")    -- messages an epoch costs (lib/)
 local epoch = require("epoch")      -- the epoch rma.opt.sync names (lib/)
@@ -67,6 +67,6 @@ return {
       -- A single accumulate carries the lock request itself.
       if k == 1 then by.total = 2 * remote; return by end
     end
-    return counts.with_epoch(by, sync, remote)
+    return counts.with_epoch(by, sync, counts.pairs_to(0))
   end,
 }

@@ -66,6 +66,6 @@ return {
     if n == 1 then return { total = 0 } end
     local by = { accumulate = 3 * n, get_accumulate = 2 * n, get_accumulate_resp = 2 * n }
     if 8 * rma.opt.count > rma.eager_limit then by.cts = 2 * n end
-    return counts.with_epoch(by, rma.opt.sync, n)
+    return counts.with_epoch(by, rma.opt.sync, counts.ring_pairs())
   end,
 }

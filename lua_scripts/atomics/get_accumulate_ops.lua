@@ -46,6 +46,6 @@ return {
     local n, k = rma.size, #ctx.slots
     if n == 1 then return { total = 0 } end
     return counts.with_epoch({ get_accumulate = 2 * n * k, get_accumulate_resp = 2 * n * k },
-                             rma.opt.sync, n)
+                             rma.opt.sync, counts.ring_pairs())
   end,
 }

@@ -106,7 +106,10 @@ function M.am_messages(op, sync, bytes, n)
     if fewest then return n * per_op + (fits and 0 or 2) end  -- or ask, post
     return 1 + n * per_op          -- post; the last op carries done
   elseif sync == "fence" then
-    return 2 + n * per_op          -- the closing fence's exchange (two ranks)
+    -- the closing fence's exchange on two ranks (counts.fence): ch3's 2 ahead of the ops;
+    -- fewest's rank 1 saying it sent nothing, rank 0's last op being its mark (or, over the
+    -- hold budget, an `enter` note first)
+    return counts.fence({ { 0, 1 } }, nil, fits).fence_count + n * per_op
   end
 end
 

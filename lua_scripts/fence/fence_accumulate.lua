@@ -5,7 +5,8 @@
 -- origin's operand: for the commutative ops in any order, so the expected value is the
 -- harness oracle folded over the origins; for replace, one origin's operand per element.
 -- Operands are small, so float sums and products are exact in any order. Messages (am):
--- one accumulate per ordered pair of distinct ranks and E(n) for the closing fence.
+-- one accumulate per ordered pair of distinct ranks and the closing fence's exchange
+-- (counts.fence).
 local counts = require("counts")  -- a fence epoch's E(n), docs/message-counts.md
 
 -- Element i of origin r's operand, and the target's initial value.
@@ -54,6 +55,6 @@ return {
   end,
   teardown = function(ctx) ctx.win:free() end,
   messages = function()
-    return counts.with_epoch({ accumulate = rma.size * (rma.size - 1) }, "fence")
+    return counts.with_epoch({ accumulate = rma.size * (rma.size - 1) }, "fence", counts.all_pairs())
   end,
 }

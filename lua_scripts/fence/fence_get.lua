@@ -3,7 +3,7 @@
 -- the closing fence the data must be in every origin's buffers: a fence completes gets at
 -- the origin as well as puts at the target. Large gets (above the eager limit) stream their
 -- reply. Messages on the am path: a get and its reply per pair, plus the closing fence's
--- count exchange E(n).
+-- count exchange (counts.fence).
 local counts = require("counts")  -- a fence epoch's E(n), docs/message-counts.md
 
 return {
@@ -33,6 +33,6 @@ return {
   teardown = function(ctx) ctx.win:free() end,
   messages = function()
     local links = rma.size * (rma.size - 1)
-    return counts.with_epoch({ get = links, get_resp = links }, "fence")
+    return counts.with_epoch({ get = links, get_resp = links }, "fence", counts.all_pairs())
   end,
 }

@@ -3,8 +3,13 @@
 -- reads slot e % 2 while its neighbour, already in epoch e+1, writes the other one — reading
 -- a location a remote put targets in the same epoch would be a conflicting access (a direct
 -- path lands the next epoch's put at once). Messages per epoch: one put per rank, plus the
--- closing fence's count exchange, a reduce-scatter by recursive halving: 2r + p·log2(p)
--- messages for n = p + r ranks, p the largest power of two <= n (docs/message-counts.md).
+-- closing fence's exchange (docs/message-counts.md): under ch3 a reduce-scatter by recursive
+-- halving ahead of the puts, 2r + p·log2(p) messages for n = p + r ranks, p the largest power
+-- of two <= n (12 in all for 4 ranks); under fewest the counts ride on the puts — by default
+-- 2(n − 1) notes through rank 0, two of which ride on rank n−1's put to rank 0 and rank 0's
+-- put to rank 1 (8 in all for 4 ranks), or with `exchange=rounds` one mark per ordered pair,
+-- the puts among them (n(n − 1)). Back to back, a rank may get its neighbour's next put while
+-- it is still in the fence before: the target holds it until it returns from that fence.
 --
 -- Two ways to write the fences, both MPI: `paired=false` (default) chains them — one fence
 -- closes epoch e and opens e+1 — and `paired=true` brackets each epoch with its own
@@ -13,7 +18,7 @@
 -- an opening fence, nostore on every fence (no rank stores into its own window), nosucceed
 -- on the last. Asserts are promises that may only make a fence cheaper: the data and the
 -- count per epoch are the same with and without them.
-local exchange = require("counts").fence_exchange  -- E(n), docs/message-counts.md
+local counts = require("counts")  -- the fence's exchange, docs/message-counts.md
 
 -- The asserts of a fence: `always` are needed by the pattern, the rest only with asserts=true.
 local function asserts(always, optional)
@@ -31,9 +36,10 @@ return {
     epochs = {"fence epochs in run", 1},
     paired = {"open and close every epoch with its own pair of fences", false},
     asserts = {"pass every assert that holds (noprecede, nostore, nosucceed)", false},
+    exchange = {"the window's fence_exchange (fewest): auto | messages | rounds", "auto"},
   },
   setup = function(ctx)
-    ctx.win = rma.window{ size = 16 }
+    ctx.win = rma.window{ size = 16, info = { fence_exchange = rma.opt.exchange } }
     ctx.val = rma.buffer(1, "i64")
     if not rma.opt.paired then ctx.win:fence(asserts({}, {"noprecede", "nostore"})) end
   end,
@@ -57,7 +63,7 @@ return {
   messages = function()
     if rma.size == 1 then return { total = 0 } end
     local n = rma.opt.epochs
-    return { total = n * (rma.size + exchange(rma.size)), put = n * rma.size,
-             fence_count = n * exchange(rma.size) }
+    local k = counts.fence(counts.ring_pairs(), rma.opt.exchange).fence_count
+    return { total = n * (rma.size + k), put = n * rma.size, fence_count = n * k }
   end,
 }

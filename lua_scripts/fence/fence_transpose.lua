@@ -5,7 +5,7 @@
 -- blocks: the target scales them, not the origin. Every rank writes into every window
 -- (its own included), each into its own place: no conflict. Messages (am): one put per
 -- ordered pair of distinct ranks (and its cts when a block is above the eager limit) and
--- E(n).
+-- the closing fence's exchange (counts.fence).
 local counts = require("counts")  -- a fence epoch's E(n), docs/message-counts.md
 
 -- The value of element k of block (i, j).
@@ -43,6 +43,6 @@ return {
     local links = rma.size * (rma.size - 1)
     -- A block above the eager limit goes by rendezvous: the target's cts comes first.
     local cts = 8 * rma.opt.block > rma.eager_limit and links or 0
-    return counts.with_epoch({ put = links, cts = cts }, "fence")
+    return counts.with_epoch({ put = links, cts = cts }, "fence", counts.all_pairs())
   end,
 }

@@ -12,7 +12,6 @@
 local SENTINEL = 0x5A
 
 local counts = require("counts")  -- docs/message-counts.md
-local exchange = counts.fence_exchange  -- E(n)
 
 return {
   ranks = 2,
@@ -74,7 +73,7 @@ return {
   teardown = function(ctx) ctx.win:free() end,
   messages = function()
     local n, sync = rma.size, rma.opt.sync
-    if sync == "fence" then return { total = exchange(n), fence_count = exchange(n) } end
+    if sync == "fence" then return counts.total(counts.fence({})) end
     if sync == "pscw" and n > 1 then return counts.with_epoch({ done = n }, "pscw", n) end
     return { total = 0 }
   end,

@@ -5,9 +5,9 @@
 -- different windows apart; an implementation that routed a packet by the wrong window id,
 -- or let a fence complete another window's ops, would mix the data up. Each rank puts a
 -- different value into each window of its right neighbour. Messages (am, n ≥ 2): A's put per
--- rank and E(n); B's put per rank with its ack (the flush; the put carries the lock) and
+-- rank and the fence's exchange (counts.fence); B's put per rank with its ack (the flush; the put carries the lock) and
 -- the unlock packet.
-local exchange = require("counts").fence_exchange  -- E(n), docs/message-counts.md
+local counts = require("counts")  -- the fence's exchange, docs/message-counts.md
 
 return {
   ranks = 3,
@@ -37,7 +37,7 @@ return {
   messages = function()
     local n = rma.size
     if n == 1 then return { total = 0 } end
-    return { total = 4 * n + exchange(n), put = 2 * n, ack = n, unlock = n,
-             fence_count = exchange(n) }
+    return counts.total(counts.add({ put = 2 * n, ack = n, unlock = n },
+                                   counts.fence(counts.ring_pairs())))
   end,
 }

@@ -135,7 +135,7 @@ function atomics.fetch_messages(packet, m, held)
     by.total = n * (2 * m + 1)
     return by
   end
-  return counts.with_epoch(by, rma.opt.sync, n, held)
+  return counts.with_epoch(by, rma.opt.sync, counts.ring_pairs(), held)
 end
 
 -- The run hook of the op × dtype patterns: one ring epoch of the kind rma.opt.sync names

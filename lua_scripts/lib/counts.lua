@@ -2,8 +2,8 @@
 -- folder gets it with `require("counts")` (the harness puts lua_scripts/lib/ on package.path).
 local counts = {}
 
--- E(n): the packets of a closing fence's count exchange among n ranks on the am path,
--- 2r + p·log2(p) with p the largest power of two ≤ n and r = n − p.
+-- E(n): the packets of a closing fence's count exchange among n ranks on the am path under
+-- ch3, 2r + p·log2(p) with p the largest power of two ≤ n and r = n − p (recursive halving).
 function counts.fence_exchange(n)
   local p, steps = 1, 0
   while p * 2 <= n do p = p * 2; steps = steps + 1 end
@@ -55,17 +55,76 @@ function counts.total(by)
   return by
 end
 
+-- Origin-target pairs {o, t} (o ≠ t) whose epoch has ops, among rma.size ranks: every rank
+-- to its right neighbour, every rank to every other, every other rank to `t`, none.
+function counts.ring_pairs()
+  local n, p = rma.size, {}
+  if n < 2 then return p end
+  for r = 0, n - 1 do p[#p + 1] = { r, (r + 1) % n } end
+  return p
+end
+
+function counts.all_pairs()
+  local p = {}
+  for o = 0, rma.size - 1 do
+    for t = 0, rma.size - 1 do if o ~= t then p[#p + 1] = { o, t } end end
+  end
+  return p
+end
+
+function counts.pairs_to(t)
+  local p = {}
+  for o = 0, rma.size - 1 do if o ~= t then p[#p + 1] = { o, t } end end
+  return p
+end
+
+-- The packets a closing fence among rma.size ranks adds to its epoch's ops (`pairs`: the
+-- origin-target pairs with ops; docs/message-counts.md, "The fence's count exchange").
+-- ch3: E(n) `fence_count`, ahead of the ops. fewest, by the window's fence_exchange
+-- (`exchange`: "auto" — messages above 2 ranks, rounds up to 2 —, "messages", "rounds"):
+--   messages: 2(n − 1) notes, less one for each rank whose last op to rank 0 carries its
+--             contribution and one for each rank rank 0's last op carries the total to;
+--   rounds:   n(n − 1) marks, of which each pair's last op is one.
+-- `fits`: as for counts.lock_request, the bytes each pair's batch would hold at its target
+-- (or false); a pair over the hold budget sends later — under messages a contribution to
+-- rank 0 then goes alone, under rounds the origin first sends an `enter` note.
+function counts.fence(links, exchange, fits)
+  local n = rma.size
+  if n < 2 then return {} end
+  if counts.protocol() ~= "fewest" then return { fence_count = counts.fence_exchange(n) } end
+  exchange = exchange or "auto"
+  if exchange == "auto" then exchange = n <= 2 and "rounds" or "messages" end
+  local over = fits == false or (type(fits) == "number" and fits > counts.HOLD_BUDGET)
+  local k
+  if exchange == "rounds" then
+    k = n * (n - 1) - #links + (over and #links or 0)
+  elseif exchange == "messages" then
+    k = 2 * (n - 1)
+    for _, p in ipairs(links) do
+      if p[2] == 0 and not over then k = k - 1 end   -- a contribution rides on the op
+      if p[1] == 0 then k = k - 1 end                -- a total rides on rank 0's op
+    end
+  else
+    error("unknown fence exchange '" .. tostring(exchange) .. "'", 2)
+  end
+  return { fence_count = k }
+end
+
 -- Adds to `by` (the packets per type an epoch's ops send, am path) what opening and closing
--- the epoch costs, for `links` origin-target pairs among rma.size ranks (fence needs no
--- `links`: its cost is the count exchange among all ranks), and sets `by.total`.
--- `sync` names the epoch as the patterns' sync options do: fence adds the closing fence's
--- E(n); pscw counts.post; lock and lock_all counts.lock_request (the last op's reply or
--- ack releases the lock: no unlock packet), `held` the bytes each pair's epoch would hold.
+-- the epoch costs, for `links` origin-target pairs among rma.size ranks, and sets `by.total`.
+-- `links` is a count of pairs, or the list of pairs (counts.ring_pairs(), ...) — which fence
+-- needs: its exchange depends on which pairs have ops.
+-- `sync` names the epoch as the patterns' sync options do: fence adds counts.fence; pscw
+-- counts.post; lock and lock_all counts.lock_request (the last op's reply or ack releases the
+-- lock: no unlock packet), `held` the bytes each pair's epoch would hold.
 function counts.with_epoch(by, sync, links, held)
   local cost
-  if sync == "fence" then cost = { fence_count = counts.fence_exchange(rma.size) }
-  elseif sync == "pscw" then cost = counts.post(links, held)
-  elseif sync == "lock" or sync == "lock_all" then cost = counts.lock_request(links, held)
+  local nlinks = type(links) == "table" and #links or links
+  if sync == "fence" then
+    if type(links) ~= "table" then error("fence needs the list of origin-target pairs", 2) end
+    cost = counts.fence(links, nil, held)
+  elseif sync == "pscw" then cost = counts.post(nlinks, held)
+  elseif sync == "lock" or sync == "lock_all" then cost = counts.lock_request(nlinks, held)
   else error("unknown sync '" .. tostring(sync) .. "'", 2) end
   return counts.total(counts.add(by, cost))
 end

@@ -89,6 +89,10 @@ bool AmWin::fits_hold_budget(int t) const { return held_bytes(t) <= w_.info.hold
 std::size_t AmWin::held_bytes(int t) const {
   if (w_.info.protocol != Protocol::fewest || core::fault(core::Fault::no_singleton))
     return SIZE_MAX;
+  return queue_bytes(t);
+}
+
+std::size_t AmWin::queue_bytes(int t) const {
   const std::size_t eager = w_.rt.eager_limit();
   std::size_t held = 0;
   for (const AmOp* o : t_[static_cast<std::size_t>(t)].queue) {
@@ -193,13 +197,19 @@ void AmWin::pump(int t) {
     T.batch.pop_front();
     auto flags = static_cast<std::uint16_t>(T.batch_first_flags | T.batch_every_flags);
     T.batch_first_flags = 0;
-    if (T.batch.empty()) flags |= T.batch_last_flags;
-    send_op(t, op, flags, T.batch_seq);
+    if (T.batch.empty()) {
+      flags |= T.batch_last_flags;
+      send_op(t, op, flags, T.batch_seq, T.batch_note);
+      T.batch_note.clear();
+    } else {
+      send_op(t, op, flags, T.batch_seq);
+    }
     if (op->rndv) T.blocked_on_cts = true;
   }
 }
 
-void AmWin::send_op(int t, AmOp* a, std::uint16_t flags, std::uint32_t seq) {
+void AmWin::send_op(int t, AmOp* a, std::uint16_t flags, std::uint32_t seq,
+                    std::span<const std::uint32_t> note) {
   AmTarget& T = t_[static_cast<std::size_t>(t)];
   const core::RmaOp& op = a->op;
   const std::size_t bytes = op.bytes();
@@ -247,35 +257,52 @@ void AmWin::send_op(int t, AmOp* a, std::uint16_t flags, std::uint32_t seq) {
   }
 
   const auto* data = static_cast<const std::byte*>(op.origin);
+  std::span<const std::byte> payload;
+  progress::SendDone* done = nullptr;  // told when the payload has left (put, accumulate)
+  bool by_ref = true;        // the payload stays valid until sent (else copied or none)
   if (goes_by_rendezvous(op, eager)) {
     flags |= progress::flag_rndv;
     a->rndv = true;
     a->awaiting_cts = true;
     waiting_[a->cookie] = a;
-    h.flags = flags;
-    e_.send(t, h);
-    return;
+    by_ref = false;
+  } else {
+    switch (op.kind) {
+      case PacketType::put:
+      case PacketType::accumulate:
+        payload = {data, bytes};
+        done = a;
+        break;
+      case PacketType::get_accumulate:
+        if (op.op != Op::no_op) payload = {data, bytes};
+        break;
+      case PacketType::fetch_and_op:
+        payload = {a->operands.data(), size_of(op.dtype)};
+        break;
+      case PacketType::compare_and_swap:
+        payload = {a->operands.data(), 2 * size_of(op.dtype)};
+        break;
+      default:  // get
+        by_ref = false;
+        break;
+    }
   }
   h.flags = flags;
-  switch (op.kind) {
-    case PacketType::put:
-    case PacketType::accumulate:
-      e_.send_ref(t, h, {data, bytes}, a);
-      break;
-    case PacketType::get_accumulate:
-      e_.send_ref(t, h, op.op == Op::no_op ? std::span<const std::byte>{} : std::span{data, bytes},
-                  nullptr);
-      break;
-    case PacketType::fetch_and_op:
-      e_.send_ref(t, h, {a->operands.data(), size_of(op.dtype)}, nullptr);
-      break;
-    case PacketType::compare_and_swap:
-      e_.send_ref(t, h, {a->operands.data(), 2 * size_of(op.dtype)}, nullptr);
-      break;
-    default:  // get
-      e_.send(t, h);
-      break;
+  if (!note.empty()) {
+    // A fence note rides at the end of the payload when both fit one packet; else it goes
+    // on its own (am_fence.cpp reads it back from what follows the op's own payload).
+    const auto nb = std::as_bytes(note);
+    if (payload.size() + nb.size() <= e_.max_payload()) {
+      std::vector<std::byte> both(payload.begin(), payload.end());
+      both.insert(both.end(), nb.begin(), nb.end());
+      e_.send(t, h, both);
+      if (done) done->sent();  // copied: the origin's buffer is free again
+      return;
+    }
   }
+  if (by_ref) e_.send_ref(t, h, payload, done);
+  else e_.send(t, h);
+  if (!note.empty()) send_note(t, seq, note);
 }
 
 void AmWin::send_control(int t, PacketType type, std::uint16_t flags, std::uint32_t seq) {
@@ -560,117 +587,6 @@ Result<bool> AmWin::test(core::Call&) {
   if (done_received_ < expected) return false;
   done_received_ -= expected;
   return true;
-}
-
-// --- fence ------------------------------------------------------------------------------------
-
-Status AmWin::fence(core::Call& c, unsigned asserts) {
-  const std::uint32_t epoch = fence_epoch_;
-  if (fence_open_ && !(asserts & assert_noprecede)) {
-    // Closing the epoch: every rank learns how many origins will send it ops (a
-    // reduce-scatter of 0/1 counts), then each origin sends its ops, the last one to each
-    // target marked; a rank is done when its ops left and all its origins' marks arrived.
-    std::vector<std::uint32_t> counts(static_cast<std::size_t>(n_), 0);
-    for (int t = 0; t < n_; ++t)
-      if (t != me_ && !t_[static_cast<std::size_t>(t)].queue.empty())
-        counts[static_cast<std::size_t>(t)] = 1;
-    std::uint32_t origins = 0;
-    RMA_TRY(exchange_counts(c, epoch, counts, origins));
-    for (int t = 0; t < n_; ++t)
-      if (t != me_ && !t_[static_cast<std::size_t>(t)].queue.empty())
-        issue_batch(t, 0, progress::flag_fence_last, epoch);
-    RMA_TRY(wait_for(c, "fence: ops sent and each origin's last op", -2, [&] {
-      for (int t = 0; t < n_; ++t)
-        if (t != me_ && (!batch_done(t) || t_[static_cast<std::size_t>(t)].local_pending))
-          return false;
-      return fence_in_[epoch].completed >= origins;
-    }));
-    fence_in_.erase(epoch);
-    RMA_TRY(take_error());
-  }
-  ++fence_epoch_;
-  fence_open_ = !(asserts & assert_nosucceed);
-  return Status::ok();
-}
-
-// Recursive halving over the largest power of two p <= n ranks; the r = n - p ranks beyond
-// fold their counts into a partner first and get their total back last. Messages:
-// 2r + p log2 p (0 for one rank, 2 for two, 8 for four) — docs/message-counts.md.
-Status AmWin::exchange_counts(core::Call& c, std::uint32_t epoch,
-                              std::vector<std::uint32_t>& counts, std::uint32_t& mine) {
-  int p = 1;
-  while (p * 2 <= n_) p *= 2;
-  const int rem = n_ - p;
-  constexpr std::uint32_t kFold = 0, kReturn = 99;
-
-  auto send_counts = [&](int dst, std::uint32_t step, const std::vector<std::uint32_t>& v) {
-    progress::PacketHeader h = progress::make_header(PacketType::fence_count);
-    h.win = w_.id;
-    h.seq = epoch;
-    h.aux = step;
-    e_.send(dst, h, std::as_bytes(std::span(v)));
-  };
-  auto receive = [&](int src, std::uint32_t step, std::vector<std::uint32_t>& out) -> Status {
-    RMA_TRY(wait_for(c, "fence: count exchange", src, [&] {
-      return fence_in_[epoch].counts.count({step, src}) > 0;
-    }));
-    auto& m = fence_in_[epoch].counts;
-    out = std::move(m[{step, src}]);
-    m.erase({step, src});
-    return Status::ok();
-  };
-  // The real ranks new rank j stands for.
-  auto members = [&](int j, std::vector<int>& out) {
-    if (j < rem) {
-      out.push_back(2 * j);
-      out.push_back(2 * j + 1);
-    } else {
-      out.push_back(j + rem);
-    }
-  };
-  auto real_of = [&](int j) { return j < rem ? 2 * j + 1 : j + rem; };
-
-  int newrank;
-  if (me_ < 2 * rem) {
-    if (me_ % 2 == 0) {
-      send_counts(me_ + 1, kFold, counts);
-      std::vector<std::uint32_t> back;
-      RMA_TRY(receive(me_ + 1, kReturn, back));
-      mine = back.empty() ? 0 : back[0];
-      return Status::ok();
-    }
-    std::vector<std::uint32_t> folded;
-    RMA_TRY(receive(me_ - 1, kFold, folded));
-    for (std::size_t i = 0; i < counts.size() && i < folded.size(); ++i) counts[i] += folded[i];
-    newrank = me_ / 2;
-  } else {
-    newrank = me_ - rem;
-  }
-
-  int lo = 0, hi = p;
-  std::uint32_t step = 1;
-  for (int mask = p / 2; mask >= 1; mask /= 2, ++step) {
-    const int mid = lo + (hi - lo) / 2;
-    const bool low_half = newrank < mid;
-    const int keep_lo = low_half ? lo : mid, keep_hi = low_half ? mid : hi;
-    const int give_lo = low_half ? mid : lo, give_hi = low_half ? hi : mid;
-    std::vector<int> give, keep;
-    for (int j = give_lo; j < give_hi; ++j) members(j, give);
-    for (int j = keep_lo; j < keep_hi; ++j) members(j, keep);
-    std::vector<std::uint32_t> out;
-    for (int r : give) out.push_back(counts[static_cast<std::size_t>(r)]);
-    const int partner = real_of(newrank ^ mask);
-    send_counts(partner, step, out);
-    std::vector<std::uint32_t> in;
-    RMA_TRY(receive(partner, step, in));
-    for (std::size_t i = 0; i < keep.size() && i < in.size(); ++i)
-      counts[static_cast<std::size_t>(keep[i])] += in[i];
-    lo = keep_lo;
-    hi = keep_hi;
-  }
-  mine = counts[static_cast<std::size_t>(me_)];
-  if (me_ < 2 * rem) send_counts(me_ - 1, kReturn, {counts[static_cast<std::size_t>(me_ - 1)]});
-  return Status::ok();
 }
 
 // --- free -------------------------------------------------------------------------------------

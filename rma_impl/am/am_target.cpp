@@ -79,6 +79,10 @@ void AmWin::stream_reply(int src, const progress::PacketHeader& h, progress::Pac
 
 void AmWin::on_packet(int src, const progress::PacketHeader& h,
                       std::span<const std::byte> payload) {
+  if (h.flags & progress::flag_fence) {  // fewest fence: notes, and ops held until due
+    on_fence_packet(src, h, payload);
+    return;
+  }
   if (hold_if_waiting(src, h, payload)) return;
   AmTarget& T = t_[static_cast<std::size_t>(src)];
   if ((h.flags & progress::flag_pscw) && h.type != PacketType::post && h.seq > T.posts_made) {

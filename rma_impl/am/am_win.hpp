@@ -63,6 +63,7 @@ struct AmTarget {
   std::uint16_t batch_first_flags = 0;
   std::uint16_t batch_last_flags = 0;
   std::uint32_t batch_seq = 0;
+  std::vector<std::uint32_t> batch_note;  // fewest fence: a note riding on the last op
   bool blocked_on_cts = false;
 
   std::uint32_t local_pending = 0;   // issued, not locally complete
@@ -129,12 +130,14 @@ class AmWin final : public core::ProtocolWin {
   bool piggyback_ok(int t) const;
   bool fits_hold_budget(int t) const;
   std::size_t held_bytes(int t) const;  // what the target would hold for t's queue (fewest)
+  std::size_t queue_bytes(int t) const;  // the same, for any protocol (header + eager data)
   void issue_batch(int t, std::uint16_t first_flags, std::uint16_t last_flags, std::uint32_t seq,
                    std::uint16_t every_flags = 0);
   void issue_pscw(int t, std::uint32_t seq);
   void release_held_pscw(int origin);
   void pump(int t);
-  void send_op(int t, AmOp* op, std::uint16_t flags, std::uint32_t seq);
+  void send_op(int t, AmOp* op, std::uint16_t flags, std::uint32_t seq,
+               std::span<const std::uint32_t> note = {});
   void send_control(int t, PacketType type, std::uint16_t flags = 0, std::uint32_t seq = 0);
   bool advance(int t, Closing mode);
   bool batch_done(int t) const;
@@ -162,9 +165,17 @@ class AmWin final : public core::ProtocolWin {
   void on_cts(int src, const progress::PacketHeader& h);
   std::byte* target_memory(const progress::PacketHeader& h);
 
-  // fence
+  // fence (am_fence.cpp)
   Status exchange_counts(core::Call& c, std::uint32_t epoch, std::vector<std::uint32_t>& counts,
                          std::uint32_t& mine);
+  Status fence_fewest(core::Call& c, std::uint32_t epoch);
+  bool fence_by_rounds() const;
+  void issue_fence_batch(int t, std::uint32_t epoch, std::vector<std::uint32_t> note);
+  void send_note(int t, std::uint32_t epoch, std::span<const std::uint32_t> note);
+  void on_fence_packet(int src, const progress::PacketHeader& h,
+                       std::span<const std::byte> payload);
+  void take_note(int src, std::uint32_t epoch, std::span<const std::byte> note);
+  void release_held_fence();
 
   core::Win& w_;
   progress::Engine& e_;
@@ -188,8 +199,18 @@ class AmWin final : public core::ProtocolWin {
   struct FenceIn {
     std::uint32_t completed = 0;          // origins whose last op of the epoch completed here
     std::map<std::pair<std::uint32_t, int>, std::vector<std::uint32_t>> counts;  // (step, src)
+    // fewest: what the notes of this epoch said (am_fence.cpp)
+    std::uint32_t contributions = 0;      // at rank 0: ranks that told it their targets
+    std::vector<std::uint32_t> totals;    // at rank 0: origins per target, so far
+    bool has_total = false;               // rank 0 told this rank how many origins it has
+    std::uint32_t total = 0;
+    std::uint32_t nothing = 0;            // `rounds`: ranks that said they sent nothing here
+    std::vector<char> heard;              // ranks from which a packet of this epoch came
   };
   std::map<std::uint32_t, FenceIn> fence_in_;
+  // fewest: ops of the next fence epoch, from origins already in it, until this rank
+  // returns from its fence (by arrival)
+  std::deque<std::pair<int, HeldPacket>> held_fence_;
 };
 
 }  // namespace rma::am

@@ -8,7 +8,8 @@
 //   get_not_last         gets are not moved last (an extra message per lock epoch)
 //   drop_ack             the target never sends acks (origins wait forever)
 //   held_op_early        am fewest protocol: a target applies the ops an origin sends ahead
-//                        of its lock grant at once, instead of holding them to the grant
+//                        of its lock grant at once, instead of holding them to the grant,
+//                        and a fence op at arrival even if the target is not yet in its epoch
 //
 // Unset (the normal case), every check below is one load of a constant.
 #pragma once

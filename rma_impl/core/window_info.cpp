@@ -68,6 +68,14 @@ Status parse_budget(std::string_view key, std::string_view v, WindowInfo& info) 
   return Status::ok();
 }
 
+Status parse_fence_exchange(std::string_view key, std::string_view v, WindowInfo& info) {
+  if (v == "auto") info.fence_exchange = FenceExchange::auto_;
+  else if (v == "messages") info.fence_exchange = FenceExchange::messages;
+  else if (v == "rounds") info.fence_exchange = FenceExchange::rounds;
+  else return bad(key, v, "one of auto, messages, rounds");
+  return Status::ok();
+}
+
 Status parse_region(std::string_view key, std::string_view v, WindowInfo& info) {
   std::size_t n = 0;
   const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
@@ -89,6 +97,7 @@ constexpr Key kKeys[] = {
     {"path", parse_path_key},
     {"protocol", parse_protocol_key},
     {"hold_budget", parse_budget},
+    {"fence_exchange", parse_fence_exchange},
     {"region_size", parse_region},
     {"alloc_shared_noncontig",
      [](auto k, auto v, WindowInfo& i) { return parse_bool(k, v, i.alloc_shared_noncontig); }},

@@ -19,6 +19,7 @@ TEST(WindowInfo, DefaultsWithoutKeys) {
   EXPECT_FALSE(info->alloc_shared_noncontig);
   EXPECT_EQ(info->protocol, Protocol::fewest);
   EXPECT_EQ(info->hold_budget, 64u * 1024);
+  EXPECT_EQ(info->fence_exchange, FenceExchange::auto_);
 }
 
 TEST(WindowInfo, EveryKeyIsRead) {
@@ -28,7 +29,8 @@ TEST(WindowInfo, EveryKeyIsRead) {
                                                   {"region_size", "64"},
                                                   {"alloc_shared_noncontig", "true"},
                                                   {"protocol", "ch3"},
-                                                  {"hold_budget", "16384"}});
+                                                  {"hold_budget", "16384"},
+                                                  {"fence_exchange", "rounds"}});
   ASSERT_TRUE(info) << info.status().to_string();
   EXPECT_TRUE(info->no_locks);
   EXPECT_FALSE(info->ordered_accumulates);
@@ -37,6 +39,7 @@ TEST(WindowInfo, EveryKeyIsRead) {
   EXPECT_TRUE(info->alloc_shared_noncontig);
   EXPECT_EQ(info->protocol, Protocol::ch3);
   EXPECT_EQ(info->hold_budget, 16384u);
+  EXPECT_EQ(info->fence_exchange, FenceExchange::rounds);
 }
 
 TEST(WindowInfo, TheRuntimesDefaultProtocolYieldsToTheWindows) {
@@ -74,7 +77,8 @@ TEST(WindowInfo, ABadValueNamesKeyAndValue) {
                                                      {"region_size", "4096x"},
                                                      {"alloc_shared_noncontig", "1"},
                                                      {"protocol", "mpich"},
-                                                     {"hold_budget", "-1"}};
+                                                     {"hold_budget", "-1"},
+                                                     {"fence_exchange", "fastest"}};
   for (const auto& [key, value] : bad) {
     auto info = parse_window_info(RuntimeConfig{}, {{key, value}});
     ASSERT_FALSE(info) << key << "=" << value;

@@ -26,6 +26,10 @@ enum PacketFlag : std::uint16_t {
   // target, which holds it until its seq-th post to the origin; on a post sent by an origin:
   // "send me your post for my access epoch seq" (the fallback when ops would not fit).
   flag_pscw = 1u << 8,
+  // fewest protocol, fence: this op or fence_count belongs to the fence epoch the origin
+  // closes at its seq-th fence call; the target holds an op until it has itself returned
+  // from its (seq-1)-th fence call. The payload may end with a fence note (am_fence.cpp).
+  flag_fence = 1u << 9,
 };
 
 struct PacketHeader {
