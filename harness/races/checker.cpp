@@ -383,10 +383,13 @@ class Checker {
       if (e.k == "early") {
         const bool result = e.buf == "result";
         add("completion",
-            {r, e.call_at, e.call, e.w, e.t, e.lo, e.hi,
-             std::string("its ") + e.buf + " buffer, bytes [" + std::to_string(e.lo) + ", " +
-                 std::to_string(e.hi) + ")"},
-            {r, e.at, e.x ? "store" : "load", -1, r, e.lo, e.hi, "before the op completed"},
+            // Not window memory (window -1): lo/hi are bytes of the op's buffer.
+            {r, e.call_at, e.call, -1, e.t, e.lo, e.hi,
+             "to rank " + std::to_string(e.t) + " on window " + std::to_string(e.w) + ", its " +
+                 e.buf + " buffer not complete at the origin"},
+            {r, e.at, e.x ? "store" : "load", -1, r, e.lo, e.hi,
+             "bytes [" + std::to_string(e.lo) + ", " + std::to_string(e.hi) + ") of that " + e.buf +
+                 " buffer, before the op completed"},
             std::string("the ") + e.buf + " buffer of an op must not be " +
                 (result ? "read or written" : "written") +
                 " until the op completes at the origin (flush_local, flush, unlock, fence, "
@@ -627,7 +630,8 @@ class Checker {
       s += "shared locks do not exclude each other; ";
     return s + completion(a) + " and " + completion(b) +
            ", and no synchronization (fence, barrier, post/start, complete/wait, send/recv, "
-           "exclusive lock) orders one before the other";
+           "exclusive lock, a compare_and_swap lock section each completes inside) orders one "
+           "before the other";
   }
 
   struct NoPut {
