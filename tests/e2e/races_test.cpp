@@ -17,6 +17,7 @@ TEST(Races, LabelledSuiteGetsItsLabels) {
   const std::string dir = e2e::temp_dir("races-suite");
   auto r = e2e::run({"run", "suites/races.lua", "--report-dir", dir, "--format", "json"}, 240);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(e2e::schema_errors(dir + "/report.json"), "");  // every rule is in the schema
   const auto report = e2e::read_json(dir + "/report.json");
   ASSERT_GE(report["cases"].size(), 80u);
   for (const auto& c : report["cases"]) {
