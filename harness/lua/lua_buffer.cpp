@@ -303,6 +303,8 @@ void note_access(lua_State* L, const Buffer& b, std::size_t first, std::size_t c
   races::Recorder* rec = races::Recorder::active();
   if (!rec || count == 0) return;
   const std::byte* p = b.data + first * b.elem();
+  if (rec->in_flight(p, count * b.elem(), store))
+    rec->early(p, count * b.elem(), store, script_position(L));
   if (const races::Region* r = rec->find(p, count * b.elem()))
     rec->local(*r, p, count * b.elem(), store, script_position(L));
 }

@@ -248,7 +248,12 @@ int call_binding(lua_State* L) {
   }
   if (races::Recorder* rec = races::Recorder::active()) {
     // A test that returned false ended nothing.
-    if (K != Kind::test || out.flag) rec->call(p.c, lw ? lw->win->id() : -1, script_position(L));
+    if (K != Kind::test || out.flag) {
+      races::Recorder::Extra extra;
+      extra.returned = p.returns_old;
+      if constexpr (d.family == Family::request) extra.request = out.request.get();
+      rec->call(p.c, lw ? lw->win->id() : -1, script_position(L), extra);
+    }
   }
 
   if constexpr (on_window) {

@@ -30,6 +30,7 @@ int req_wait(lua_State* L) {
   auto& r = *static_cast<LuaRequest*>(luaL_checkudata(L, 1, kReqMeta));
   WhereScope w(RankContext::of(L), L);
   check(L, r.req->wait(), "wait");
+  if (races::Recorder* rec = races::Recorder::active()) rec->request_done(r.req.get());
   r.pinned.clear();
   return 0;
 }
@@ -38,7 +39,10 @@ int req_test(lua_State* L) {
   auto& r = *static_cast<LuaRequest*>(luaL_checkudata(L, 1, kReqMeta));
   auto done = r.req->test();
   if (!done) raise_status(L, done.status(), "test");
-  if (*done) r.pinned.clear();
+  if (*done) {
+    if (races::Recorder* rec = races::Recorder::active()) rec->request_done(r.req.get());
+    r.pinned.clear();
+  }
   lua_pushboolean(L, *done);
   return 1;
 }

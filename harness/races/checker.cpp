@@ -33,6 +33,9 @@ struct Event {
   bool x = false;
   int tag = 0;
   std::string at;
+  bool ret = false;               // an atomic that returned its old value
+  std::uint64_t old = 0, v = 0, cv = 0;
+  std::string call, call_at, buf;  // early: the op whose buffer was touched
 };
 
 Event parse(const json& j) {
@@ -52,6 +55,17 @@ Event parse(const json& j) {
   e.x = j.value("x", false);
   e.tag = j.value("tag", 0);
   e.at = j.value("at", "");
+  e.ret = j.value("ret", false);
+  e.old = j.value("old", std::uint64_t{0});
+  e.v = j.value("v", std::uint64_t{0});
+  e.cv = j.value("cv", std::uint64_t{0});
+  e.call = j.value("call", "");
+  e.call_at = j.value("call_at", "");
+  e.buf = j.value("buf", "");
+  if (e.k == "early") {
+    e.m = 0;  // not an access to window memory
+    e.x = m == "s";
+  }
   return e;
 }
 
@@ -77,6 +91,14 @@ class Clocks {
     std::vector<bool> waiting(ev.size(), false);
     // Matching counters: (window, from, to) -> clocks in order.
     std::map<std::tuple<int, int, int>, std::vector<Clock>> posts, completes;
+    std::map<std::tuple<int, int, int>, std::vector<std::pair<int, std::size_t>>> post_ids;
+    struct PendingMatch {
+      int start_rank;
+      std::size_t start_idx;
+      int target;
+      std::size_t nth;
+    };
+    std::vector<PendingMatch> start_matches;
     std::map<std::tuple<int, int, int>, std::size_t> starts_seen, waits_seen;
     std::map<std::tuple<int, int, int>, std::vector<Clock>> sends;
     std::map<std::tuple<int, int, int>, std::size_t> recvs_seen;
@@ -127,13 +149,17 @@ class Clocks {
       ++c[ru];
       if (e.k == "post") {
         exposure_group[ru][e.w] = e.g;
-        for (int o : e.g) posts[{e.w, r, o}].push_back(c);
+        for (int o : e.g) {
+          posts[{e.w, r, o}].push_back(c);
+          post_ids[{e.w, r, o}].emplace_back(r, pos[ru]);
+        }
       } else if (e.k == "start") {
         access_group[ru][e.w] = e.g;
         for (int t : e.g) {
           auto& list = posts[{e.w, t, r}];
           auto& seen = starts_seen[{e.w, r, t}];
           if (!(e.a & rma::assert_nocheck) && seen < list.size()) join(c, list[seen]);
+          start_matches.push_back({r, pos[ru], t, seen});
           ++seen;
         }
       } else if (e.k == "complete") {
@@ -176,7 +202,27 @@ class Clocks {
           }
       }
     }
+    for (const auto& m : start_matches) {
+      const Event& st = ev_[static_cast<std::size_t>(m.start_rank)][m.start_idx];
+      const auto& ids = post_ids[{st.w, m.target, m.start_rank}];
+      Match x{m.start_rank, m.start_idx, m.target, -1, 0};
+      if (m.nth < ids.size()) {
+        x.post_rank = ids[m.nth].first;
+        x.post_idx = ids[m.nth].second;
+      }
+      matches_.push_back(x);
+    }
   }
+
+  // A start and the post it matched (post_rank -1: none was recorded).
+  struct Match {
+    int start_rank;
+    std::size_t start_idx;
+    int target;
+    int post_rank;
+    std::size_t post_idx;
+  };
+  const std::vector<Match>& matches() const { return matches_; }
 
   // e = (rank, index) happens before f.
   bool before(int er, std::size_t ei, int fr, std::size_t fi) const {
@@ -189,6 +235,7 @@ class Clocks {
   const std::vector<std::vector<Event>>& ev_;
   int n_;
   std::vector<std::vector<Clock>> vc_;
+  std::vector<Match> matches_;
 };
 
 // One access to window memory, with what the checker needs to order it.
@@ -201,6 +248,8 @@ struct Access {
   char m = 0;  // r w a (remote), l s (local)
   std::string op, call, at, epoch, done_at;
   char lock = 0;  // 'x' / 's': the lock the accessing rank holds on the target, 0 none
+  char role = 0;  // on a compare_and_swap lock word: 'q' acquire, 'f' failed attempt, 'r' release
+  std::vector<std::size_t> secs;  // the critical sections (sections_) it lies inside
   bool remote() const { return m == 'r' || m == 'w' || m == 'a'; }
   bool writes() const { return m == 'w' || m == 'a' || m == 's'; }
 };
@@ -234,9 +283,11 @@ class Checker {
 
   std::vector<reports::Race> run() {
     for (std::size_t r = 0; r < ev_.size(); ++r) scan(static_cast<int>(r));
+    resolve_sections();
     pairs();
     noput();
     nocheck_locks();
+    nocheck_pscw();
     return std::move(out_);
   }
 
@@ -314,7 +365,12 @@ class Checker {
         else if (s.lock_all)
           a.lock = 's';
         if (a.hi <= a.lo) continue;  // a zero-byte op touches nothing
-        if (a.remote()) {
+        if (e.ret) {
+          // The old value came back: it took effect at the target before the call returned.
+          a.done = i;
+          a.done_at = e.k + " at " + e.at + " (returned the old value)";
+          section_event(r, i, e, a);
+        } else if (a.remote()) {
           s.pending.push_back(acc_.size());
         } else {
           a.done = i;
@@ -324,7 +380,30 @@ class Checker {
         continue;
       }
       if (e.k == "barrier" || e.k == "send" || e.k == "recv") continue;
+      if (e.k == "early") {
+        const bool result = e.buf == "result";
+        add("completion",
+            // Not window memory (window -1): lo/hi are bytes of the op's buffer.
+            {r, e.call_at, e.call, -1, e.t, e.lo, e.hi,
+             "to rank " + std::to_string(e.t) + " on window " + std::to_string(e.w) + ", its " +
+                 e.buf + " buffer not complete at the origin"},
+            {r, e.at, e.x ? "store" : "load", -1, r, e.lo, e.hi,
+             "bytes [" + std::to_string(e.lo) + ", " + std::to_string(e.hi) + ") of that " + e.buf +
+                 " buffer, before the op completed"},
+            std::string("the ") + e.buf + " buffer of an op must not be " +
+                (result ? "read or written" : "written") +
+                " until the op completes at the origin (flush_local, flush, unlock, fence, "
+                "complete, or the request's wait); this " +
+                (e.x ? "store" : "load") + " comes before any of them");
+        continue;
+      }
       WinState& s = wins[e.w];
+      if (memory_sync(e.k)) syncs_[{r, e.w}].push_back(i);
+      if (e.k == "sync" || (e.k == "unlock" && e.t == r) || e.k == "unlock_all") {
+        // They make the rank's stores visible in its window (MPI-3.1 11.7, rule 5): the
+        // stores nostore speaks of are those since the last of them too.
+        s.stored_since_sync = false;
+      }
       if (e.k == "fence") {
         const std::string ep = "fence " + std::to_string(s.fences + 1);
         if ((e.a & rma::assert_nostore) && s.stored_since_sync) nostore(r, e, ep, i);
@@ -406,13 +485,130 @@ class Checker {
           // Accumulates of one origin to one target are ordered (accumulate_ordering).
           if (a.rank == b.rank && a.m == 'a' && b.m == 'a') continue;
           if (a.lock && b.lock && (a.lock == 'x' || b.lock == 'x') && a.rank != b.rank) continue;
-          if (ordered(a, b) || ordered(b, a)) continue;
+          if (mutex_excludes(a, b)) continue;
+          const bool ab = ordered(a, b), ba = !ab && ordered(b, a);
+          if (ab || ba) {
+            // Loads and stores of two ranks in shared memory: the order the barrier or message
+            // gives them holds for memory only with a window synchronization on each side.
+            if (!a.remote() && !b.remote() && a.rank != b.rank) {
+              const Access& first = ab ? a : b;
+              const Access& second = ab ? b : a;
+              if (!memory_synced(first, second))
+                add("sync", describe(first), describe(second), sync_why(first, second));
+            }
+            continue;
+          }
           const Access& first = a.rank < b.rank || (a.rank == b.rank && a.idx < b.idx) ? a : b;
           const Access& second = &first == &a ? b : a;
           add("conflict", describe(first), describe(second), why(first, second));
         }
       }
     }
+  }
+
+  // The calls that synchronize a rank's view of window memory with the window (MPI-3.1
+  // 11.7: what makes a store visible to others, or others' updates visible to a load).
+  static bool memory_sync(const std::string& k) {
+    return k == "sync" || k == "fence" || k == "lock" || k == "unlock" || k == "lock_all" ||
+           k == "unlock_all" || k == "post" || k == "wait";
+  }
+
+  // first happens before second (two ranks' loads/stores): whether first's rank synchronizes
+  // the window after it, second's before it, and the first of those happens before the second.
+  bool memory_synced(const Access& first, const Access& second) const {
+    const auto x = syncs_.find({first.rank, first.w});
+    const auto y = syncs_.find({second.rank, second.w});
+    if (x == syncs_.end() || y == syncs_.end()) return false;
+    const auto ix = std::upper_bound(x->second.begin(), x->second.end(), first.idx);
+    auto iy = std::lower_bound(y->second.begin(), y->second.end(), second.idx);
+    if (ix == x->second.end() || iy == y->second.begin()) return false;
+    --iy;
+    return clocks_.before(first.rank, *ix, second.rank, *iy);
+  }
+
+  static std::string sync_why(const Access& a, const Access& b) {
+    return "loads and stores of two ranks to bytes [" + std::to_string(std::max(a.lo, b.lo)) + ", " +
+           std::to_string(std::min(a.hi, b.hi)) + ") of rank " + std::to_string(a.t) +
+           "'s shared window " + std::to_string(a.w) +
+           ": a barrier or message orders the ranks, but memory only with a window "
+           "synchronization on both sides (win:sync(), or fence, lock/unlock, post/wait) — the "
+           "writer's after its access and the reader's before, MPI-3.1 example 11.21; rank " +
+           std::to_string(a.rank) + " or rank " + std::to_string(b.rank) + " has none between them";
+  }
+
+  // --- compare_and_swap critical sections -----------------------------------------------------
+  // An acquire is a compare_and_swap that returned its compare value (the word was free) and
+  // wrote another (this rank's held value); its release, the rank's next atomic on the word,
+  // returned the held value and wrote the free one back. When every write to the word is one
+  // of those, and each rank holds with its own value, the word goes free -> held by A -> free
+  // -> held by B ...: two ranks' sections never overlap, and an access a rank completes
+  // inside its section is ordered before any the next holder issues inside its own.
+  struct Section {
+    int rank, w, t;
+    std::uint64_t lo, hi, held, free;
+    std::size_t acq, rel = SIZE_MAX;
+    bool trusted = true;
+  };
+
+  void section_event(int r, std::size_t i, const Event& e, Access& a) {
+    const auto key = std::make_tuple(r, e.w, e.t, e.lo);
+    if (auto it = open_sec_.find(key); it != open_sec_.end()) {
+      Section& sec = sections_[it->second];
+      const bool writes_free =
+          (e.k == "fetch_and_op" && e.op == "replace" && e.v == sec.free) ||
+          (e.k == "compare_and_swap" && e.cv == sec.held && e.v == sec.free);
+      if (e.old == sec.held && writes_free && e.hi == sec.hi) {
+        sec.rel = i;
+        a.role = 'r';
+      }
+      open_sec_.erase(it);
+      return;
+    }
+    if (e.k != "compare_and_swap") return;
+    if (e.old != e.cv) {
+      a.role = 'f';  // failed: wrote nothing
+    } else if (e.v != e.cv) {
+      a.role = 'q';
+      open_sec_[key] = sections_.size();
+      sections_.push_back({r, e.w, e.t, e.lo, e.hi, e.v, e.cv, i});
+    }
+  }
+
+  void resolve_sections() {
+    if (sections_.empty()) return;
+    for (Section& s : sections_)
+      if (s.rel == SIZE_MAX) s.trusted = false;
+    // Every writer of a word is an acquire, a failed attempt or a release; every rank holds
+    // with a value of its own.
+    for (Section& s : sections_) {
+      for (const Access& a : acc_)
+        if (a.w == s.w && a.t == s.t && a.lo < s.hi && a.hi > s.lo && a.writes() &&
+            (a.role == 0 || a.lo != s.lo || a.hi != s.hi)) {
+          s.trusted = false;
+          break;
+        }
+      for (const Section& o : sections_)
+        if (o.rank != s.rank && o.w == s.w && o.t == s.t && o.lo == s.lo && o.held == s.held)
+          s.trusted = false;
+    }
+    for (Access& a : acc_) {
+      if (a.done == SIZE_MAX) continue;
+      for (std::size_t k = 0; k < sections_.size(); ++k) {
+        const Section& s = sections_[k];
+        if (s.trusted && s.rank == a.rank && s.acq < a.idx && a.done < s.rel) a.secs.push_back(k);
+      }
+    }
+  }
+
+  bool mutex_excludes(const Access& a, const Access& b) const {
+    if (a.rank == b.rank) return false;
+    for (std::size_t x : a.secs)
+      for (std::size_t y : b.secs) {
+        const Section& s = sections_[x];
+        const Section& o = sections_[y];
+        if (s.w == o.w && s.t == o.t && s.lo == o.lo) return true;
+      }
+    return false;
   }
 
   static std::string completion(const Access& a) {
@@ -434,7 +630,8 @@ class Checker {
       s += "shared locks do not exclude each other; ";
     return s + completion(a) + " and " + completion(b) +
            ", and no synchronization (fence, barrier, post/start, complete/wait, send/recv, "
-           "exclusive lock) orders one before the other";
+           "exclusive lock, a compare_and_swap lock section each completes inside) orders one "
+           "before the other";
   }
 
   struct NoPut {
@@ -486,6 +683,32 @@ class Checker {
     }
   }
 
+  // nocheck on start promises that the matching post has already happened; on post, that
+  // the matching starts have not, and it must be given on both or neither (MPI-3.1 11.5.5).
+  void nocheck_pscw() {
+    for (const auto& m : clocks_.matches()) {
+      if (m.post_rank < 0) continue;
+      const Event& st = ev_[static_cast<std::size_t>(m.start_rank)][m.start_idx];
+      const Event& po = ev_[static_cast<std::size_t>(m.post_rank)][m.post_idx];
+      const bool sn = (st.a & rma::assert_nocheck) != 0, pn = (po.a & rma::assert_nocheck) != 0;
+      if (!sn && !pn) continue;
+      const reports::RaceAccess post{m.post_rank, po.at, "post", po.w, m.post_rank, 0, 0,
+                                     pn ? "exposure epoch (post, nocheck)" : "exposure epoch (post)"};
+      const reports::RaceAccess start{m.start_rank, st.at, "start", st.w, m.target, 0, 0,
+                                      sn ? "access epoch (start, nocheck)" : "access epoch (start)"};
+      if (sn && !clocks_.before(m.post_rank, m.post_idx, m.start_rank, m.start_idx))
+        add("nocheck", start, post,
+            "the start said nocheck (its matching post has already happened), yet nothing "
+            "orders this post before it (tell the origin after posting, e.g. with a send or "
+            "a barrier)");
+      else if (sn != pn)
+        add("nocheck", start, post,
+            std::string("nocheck was given on the ") + (sn ? "start" : "post") + " but not on the " +
+                (sn ? "post" : "start") + " it matched: MPI allows it on a post only if every "
+                "matching start gives it too");
+    }
+  }
+
   const std::vector<std::vector<Event>>& ev_;
   Clocks clocks_;
   std::size_t limit_;
@@ -494,6 +717,9 @@ class Checker {
   std::vector<NoPut> noput_;
   std::vector<PostNoPut> post_noput_;
   std::vector<reports::Race> out_;
+  std::vector<Section> sections_;
+  std::map<std::tuple<int, int, int, std::uint64_t>, std::size_t> open_sec_;
+  std::map<std::pair<int, int>, std::vector<std::size_t>> syncs_;  // (rank, window) -> indices
   std::set<std::tuple<std::string, std::string, std::string>> seen_;
 };
 

@@ -87,5 +87,96 @@ TEST(RaceChecker, TheTargetsDispUnitScalesTheRange) {
   EXPECT_TRUE(check(logs).empty());
 }
 
+json cas(std::uint64_t cmp, std::uint64_t v, std::uint64_t old, const char* at) {
+  return {{"k", "compare_and_swap"}, {"w", 0}, {"t", 0}, {"d", 0}, {"n", 8}, {"m", "a"},
+          {"op", "cas"}, {"cv", cmp}, {"v", v}, {"ret", true}, {"old", old}, {"at", at}};
+}
+json release(std::uint64_t old, const char* at) {
+  return {{"k", "fetch_and_op"}, {"w", 0}, {"t", 0}, {"d", 0}, {"n", 8}, {"m", "a"},
+          {"op", "replace"}, {"v", 0}, {"ret", true}, {"old", old}, {"at", at}};
+}
+json flush(int t) { return {{"k", "flush"}, {"w", 0}, {"t", t}, {"at", "fl"}}; }
+json lock_all() { return {{"k", "lock_all"}, {"w", 0}, {"a", 0}, {"at", "la"}}; }
+json unlock_all() { return {{"k", "unlock_all"}, {"w", 0}, {"at", "ua"}}; }
+
+// Two ranks' critical sections on a compare_and_swap lock word at rank 0 byte 0, each
+// putting to byte 8 (flushed or not before the release).
+std::vector<json> mutex_logs(bool flushed, std::uint64_t held2) {
+  auto rank = [&](std::uint64_t held, const char* at) {
+    json l = json::array({win(), lock_all(), cas(0, held, held == 1 ? 0 : 1, "m:19")});
+    if (held != 1) l.push_back(cas(0, held, 0, "m:19"));
+    l.push_back(put(0, 8, at));
+    if (flushed) l.push_back(flush(0));
+    l.push_back(release(held, "m:25"));
+    l.push_back(unlock_all());
+    l.push_back(barrier());
+    return l;
+  };
+  return {json::array({win(), lock_all(), unlock_all(), barrier()}), rank(1, "a:23"), rank(held2, "b:23")};
+}
+
+TEST(RaceChecker, ACompareAndSwapLockOrdersWhatCompletesInside) {
+  EXPECT_TRUE(check(mutex_logs(true, 2)).empty());
+  // Without the flush the put may land after the release: the next holder races it.
+  const auto r = check(mutex_logs(false, 2));
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].rule, "conflict");
+  // Two ranks holding with the same value: the word's values no longer prove exclusion.
+  EXPECT_EQ(check(mutex_logs(true, 1)).size(), 1u);
+}
+
+TEST(RaceChecker, NocheckStartNeedsItsPostBeforeIt) {
+  const unsigned nocheck = 1;
+  auto logs = [&](bool barrier_between, unsigned post_asserts) {
+    json post = {{"k", "post"}, {"w", 0}, {"a", post_asserts}, {"g", {0}}, {"at", "p:1"}};
+    json start = {{"k", "start"}, {"w", 0}, {"a", nocheck}, {"g", {1}}, {"at", "s:1"}};
+    json wait = {{"k", "wait"}, {"w", 0}, {"at", "w:1"}};
+    json complete = {{"k", "complete"}, {"w", 0}, {"at", "c:1"}};
+    json r0 = barrier_between ? json::array({win(), barrier(), start, complete})
+                              : json::array({win(), start, complete, barrier()});
+    json r1 = barrier_between ? json::array({win(), post, barrier(), wait})
+                              : json::array({win(), post, wait, barrier()});
+    return std::vector<json>{r0, r1};
+  };
+  EXPECT_TRUE(check(logs(true, nocheck)).empty());
+  const auto unordered = check(logs(false, nocheck));
+  ASSERT_EQ(unordered.size(), 1u);
+  EXPECT_EQ(unordered[0].rule, "nocheck");
+  EXPECT_EQ(unordered[0].first.where, "s:1");
+  EXPECT_EQ(unordered[0].second.where, "p:1");
+  EXPECT_EQ(check(logs(true, 0)).size(), 1u);  // nocheck on the start only
+}
+
+TEST(RaceChecker, SharedMemoryLoadsAndStoresNeedWinSyncOnBothSides) {
+  json store = {{"k", "store"}, {"w", 0}, {"t", 0}, {"lo", 0}, {"hi", 8}, {"at", "st:1"}};
+  json load = {{"k", "load"}, {"w", 0}, {"t", 0}, {"lo", 0}, {"hi", 8}, {"at", "ld:1"}};
+  json sync = {{"k", "sync"}, {"w", 0}, {"at", "sy"}};
+  auto logs = [&](bool writer, bool reader) {
+    json r0 = json::array({win(), store});
+    if (writer) r0.push_back(sync);
+    r0.push_back(barrier());
+    json r1 = json::array({win(), barrier()});
+    if (reader) r1.push_back(sync);
+    r1.push_back(load);
+    return std::vector<json>{r0, r1};
+  };
+  EXPECT_TRUE(check(logs(true, true)).empty());
+  for (auto [w, r] : {std::pair{false, true}, std::pair{true, false}}) {
+    const auto f = check(logs(w, r));
+    ASSERT_EQ(f.size(), 1u);
+    EXPECT_EQ(f[0].rule, "sync");
+  }
+}
+
+TEST(RaceChecker, AnEarlyBufferAccessIsAFinding) {
+  json early = {{"k", "early"}, {"at", "x:3"}, {"m", "s"}, {"buf", "origin"}, {"call", "put"},
+                {"call_at", "x:2"}, {"w", 0}, {"t", 1}, {"lo", 0}, {"hi", 8}};
+  const auto f = check({json::array({win(), early}), json::array({win()})});
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].rule, "completion");
+  EXPECT_EQ(f[0].first.where, "x:2");
+  EXPECT_EQ(f[0].second.where, "x:3");
+}
+
 }  // namespace
 }  // namespace harness::races

@@ -5,6 +5,8 @@
 #include "races/recorder.hpp"
 
 #include <algorithm>
+#include <cstring>
+#include <string_view>
 #include <utility>
 
 #include "rma/types.hpp"
@@ -45,6 +47,7 @@ void Recorder::window(int win, int disp_unit, bool dynamic) {
   // A target's displacements are in its own disp_unit: the checker scales each op by the
   // target's, from this event of the target's log.
   last_local_ = false;
+  synchronized();
   log_.push_back({{"k", "win"}, {"w", win}, {"du", disp_unit > 0 ? disp_unit : 1}, {"dyn", dynamic}});
 }
 
@@ -88,18 +91,112 @@ void Recorder::local(const Region& r, const void* p, std::size_t bytes, bool sto
   last_local_ = true;
 }
 
-void Recorder::call(const call::Call& c, int win, std::string where) {
+namespace {
+
+// An element's bits, zero-extended: enough to compare values the script passed and got back.
+std::uint64_t bits(const void* p, rma::Dtype t) {
+  std::uint64_t v = 0;
+  if (p) std::memcpy(&v, p, std::min<std::size_t>(rma::size_of(t), sizeof v));
+  return v;
+}
+
+// Calls after which this rank may be ordered with another: a unit kept before one is no twin
+// of one after it.
+bool synchronizes(std::string_view k) {
+  return k == "barrier" || k == "fence" || k == "free" || k == "post" || k == "start" ||
+         k == "complete" || k == "wait" || k == "send" || k == "recv" || k == "win";
+}
+
+}  // namespace
+
+void Recorder::add_flight(const void* p, std::size_t bytes, bool result, int win, int target,
+                          const void* request, const call::Call& c, const std::string& at) {
+  if (!p || bytes == 0) return;
+  // The op itself reads its origin and writes its result: a buffer still in flight for an
+  // earlier op is touched by it.
+  if (in_flight(p, bytes, result)) early(p, bytes, result, at + " (" + std::string(call::to_string(c.kind)) + ")");
+  const auto* lo = static_cast<const std::byte*>(p);
+  flights_.push_back({lo, lo + bytes, result, win, target, request,
+                      std::string(call::to_string(c.kind)), at});
+}
+
+void Recorder::complete_flights(int win, int target, const void* request) {
+  std::erase_if(flights_, [&](const Flight& f) {
+    if (request) return f.request == request;
+    return f.win == win && (target < 0 || f.target == target);
+  });
+}
+
+void Recorder::request_done(const void* request) {
+  if (request) complete_flights(-1, -1, request);
+}
+
+bool Recorder::in_flight(const void* p, std::size_t bytes, bool store) const {
+  const auto* b = static_cast<const std::byte*>(p);
+  for (const Flight& f : flights_)
+    if ((store || f.result) && b < f.hi && b + bytes > f.lo) return true;
+  return false;
+}
+
+void Recorder::early(const void* p, std::size_t bytes, bool store, const std::string& where) {
+  const auto* b = static_cast<const std::byte*>(p);
+  for (const Flight& f : flights_) {
+    if (!(store || f.result) || !(b < f.hi && b + bytes > f.lo)) continue;
+    // One event per pair of lines: a loop that breaks the rule a thousand times is one finding.
+    std::pair<std::string, std::string> key{f.at, where};
+    if (std::find(early_seen_.begin(), early_seen_.end(), key) != early_seen_.end()) continue;
+    early_seen_.push_back(key);
+    last_local_ = false;
+    const auto lo = static_cast<std::uint64_t>(std::max(b, f.lo) - f.lo);
+    const auto hi = static_cast<std::uint64_t>(std::min(b + bytes, f.hi) - f.lo);
+    log_.push_back({{"k", "early"}, {"at", where}, {"m", store ? "s" : "l"}, {"buf", f.result ? "result" : "origin"},
+                    {"call", f.call}, {"call_at", f.at}, {"w", f.win}, {"t", f.target}, {"lo", lo}, {"hi", hi}});
+  }
+}
+
+void Recorder::retire_repeat(std::size_t first) {
+  if (first >= log_.size()) return;
+  // Only a self-contained unit: no other open epoch or section begins inside it, and no
+  // call inside it orders this rank with another.
+  for (const auto& l : open_locks_)
+    if (l.second > first) return;
+  for (const auto& sec : sections_)
+    if (sec.first > first) return;
+  std::string sig;
+  for (std::size_t i = first; i < log_.size(); ++i) {
+    if (synchronizes(log_[i].value("k", ""))) return;
+    sig += log_[i].dump();
+    sig += '\n';
+  }
+  last_local_ = false;
+  if (std::find(units_.begin(), units_.end(), sig) != units_.end()) {
+    log_.erase(log_.begin() + static_cast<std::ptrdiff_t>(first), log_.end());
+    ++retired_;
+    return;
+  }
+  units_.push_back(std::move(sig));
+}
+
+void Recorder::call(const call::Call& c, int win, std::string where, Extra extra) {
   using call::Kind;
   last_local_ = false;
-  nlohmann::json e = {{"k", std::string(call::to_string(c.kind))}, {"at", std::move(where)}};
+  const std::string_view name = call::to_string(c.kind);
+  // Local completion first: the origin and result buffers it releases.
+  if (c.kind == Kind::test || c.kind == Kind::wait) {
+    // window test/wait end an exposure epoch: no op of this rank completes there
+  } else if (call::completes_of(c.kind) == call::Completes::target) {
+    complete_flights(win, c.target, nullptr);
+  } else if (call::completes_of(c.kind) == call::Completes::all) {
+    complete_flights(win, -1, nullptr);
+  }
+  nlohmann::json e = {{"k", std::string(name)}, {"at", where}};
   if (win >= 0) e["w"] = win;
   const char mode = access_mode(c.kind);
   if (mode) {
     if (c.target == rma::proc_null) return;
+    const bool atomic = c.kind == Kind::fetch_and_op || c.kind == Kind::compare_and_swap;
     const std::size_t elem = rma::size_of(c.dtype);
-    const std::size_t count = c.kind == Kind::fetch_and_op || c.kind == Kind::compare_and_swap
-                                  ? 1
-                                  : c.count;
+    const std::size_t count = atomic ? 1 : c.count;
     e["t"] = c.target;
     e["d"] = c.disp;  // the checker scales it by the target's disp_unit
     e["n"] = count * elem;
@@ -107,6 +204,58 @@ void Recorder::call(const call::Call& c, int win, std::string where) {
     if (mode == 'a')
       e["op"] = c.kind == Kind::compare_and_swap ? std::string("cas")
                                                   : std::string(rma::to_string(c.op));
+    if (atomic) {
+      e["v"] = bits(c.origin, c.dtype);
+      if (c.kind == Kind::compare_and_swap) e["cv"] = bits(c.compare, c.dtype);
+    }
+    if (extra.returned) {
+      // The old value came back: the op took effect at the target before the call returned.
+      e["ret"] = true;
+      e["old"] = bits(c.result, c.dtype);
+    } else {
+      const bool reads_origin = !atomic && c.kind != Kind::get && c.kind != Kind::rget;
+      if (reads_origin) add_flight(c.origin, c.count * elem, false, win, c.target, extra.request, c, where);
+      if (c.result) add_flight(c.result, count * elem, true, win, c.target, extra.request, c, where);
+    }
+    if (c.kind == Kind::compare_and_swap && extra.returned) {
+      // A spin: consecutive failed attempts of one line are one event.
+      if (!log_.empty() && e["old"] != e["cv"]) {
+        const auto& l = log_.back();
+        if (l.value("k", "") == "compare_and_swap" && l.value("ret", false) && l["old"] != l["cv"] &&
+            l["at"] == e["at"] && l["w"] == e["w"] && l["t"] == e["t"] && l["d"] == e["d"] &&
+            l["cv"] == e["cv"] && l["v"] == e["v"])
+          return;
+      }
+    }
+    if (extra.returned) {
+      const std::uint64_t old = e["old"].get<std::uint64_t>();
+      // The release of an open critical section on this word: the unit it closes may repeat.
+      for (auto it = sections_.begin(); it != sections_.end(); ++it)
+        if (it->win == win && it->target == c.target && it->disp == c.disp) {
+          const bool release = old == it->held;
+          const std::size_t first = it->first;
+          sections_.erase(it);
+          if (release) {
+            log_.push_back(std::move(e));
+            retire_repeat(first);
+            return;
+          }
+          break;
+        }
+      if (c.kind == Kind::compare_and_swap && old == e["cv"].get<std::uint64_t>() &&
+          e["v"] != e["cv"]) {
+        // An acquire: the section starts at the first attempt of this spin.
+        std::size_t first = log_.size();
+        while (first > 0) {
+          const auto& l = log_[first - 1];
+          if (l.value("k", "") != "compare_and_swap" || l["at"] != e["at"] || l["w"] != e["w"] ||
+              l["t"] != e["t"] || l["d"] != e["d"])
+            break;
+          --first;
+        }
+        sections_.push_back({win, c.target, c.disp, e["v"].get<std::uint64_t>(), first});
+      }
+    }
   } else {
     switch (c.kind) {
       case Kind::fence:
@@ -122,6 +271,7 @@ void Recorder::call(const call::Call& c, int win, std::string where) {
         e["a"] = c.asserts;
         e["t"] = c.target;
         e["x"] = c.lock_type == rma::LockType::exclusive;
+        open_locks_.push_back({{win, c.target}, log_.size()});
         break;
       case Kind::unlock:
       case Kind::flush:
@@ -142,17 +292,27 @@ void Recorder::call(const call::Call& c, int win, std::string where) {
         return;
       case Kind::detach:
       case Kind::flush_local_all:
-      case Kind::sync:
         return;  // orders nothing between ranks
       default:
         break;
     }
   }
+  if (synchronizes(e.value("k", ""))) synchronized();
   log_.push_back(std::move(e));
+  if (c.kind == Kind::unlock) {
+    for (auto it = open_locks_.begin(); it != open_locks_.end(); ++it)
+      if (it->first == std::make_pair(win, c.target)) {
+        const std::size_t first = it->second;
+        open_locks_.erase(it);
+        retire_repeat(first);
+        break;
+      }
+  }
 }
 
 void Recorder::barrier(std::string where) {
   last_local_ = false;
+  synchronized();
   log_.push_back({{"k", "barrier"}, {"at", std::move(where)}});
 }
 

@@ -6,6 +6,20 @@
 // active recorder (Recorder::active()), so the buffer methods cost a null check when the
 // checker is off. Consecutive element accesses of one line to adjacent bytes are merged into
 // one range, so a loop over a buffer is one event.
+//
+// It also checks, by itself, the rule that needs no other rank: an op's origin buffer is not
+// stored into, and its result buffer not touched, before the call that completes the op at
+// the origin (flush_local, flush, unlock, fence, complete, a request's wait...); a breach is
+// logged as an `early` event naming both lines.
+//
+// Bounded memory: a lock epoch (lock .. unlock of one target) or a compare_and_swap critical
+// section (the acquiring compare_and_swap .. the releasing atomic) that repeats, event for
+// event, one already recorded since this rank's last synchronization with another rank
+// (barrier, fence, post, start, complete, wait, send, recv, free) is retired: every access in
+// it has a twin with the same range, line and lock, issued and completed between the same two
+// synchronizations, so every other rank's event is ordered with both or with neither — the
+// checker finds the same pairs without it. Consecutive failed compare_and_swaps of one line
+// (a spin) are one event.
 #pragma once
 
 #include <cstddef>
@@ -28,6 +42,13 @@ struct Region {
   std::uint64_t first = 0;  // byte offset in the window (dynamic: the address) of `lo`
 };
 
+// What the bindings know of a call beyond the Call: the request it returned (a key for
+// Recorder::request_done), whether an atomic returned its old value (complete at once).
+struct CallExtra {
+  const void* request = nullptr;
+  bool returned = false;
+};
+
 class Recorder {
  public:
   explicit Recorder(int rank) : rank_(rank) {}
@@ -45,20 +66,57 @@ class Recorder {
   // A load or store by this rank of bytes in `r`.
   void local(const Region& r, const void* p, std::size_t bytes, bool store, std::string where);
 
+  using Extra = CallExtra;
   // A call that succeeded (for `test`: only one that returned true). `win` is the window's
   // id, -1 for job calls.
-  void call(const call::Call& c, int win, std::string where);
+  void call(const call::Call& c, int win, std::string where, Extra extra = {});
+  // A request's wait, or a test that returned true: its op is complete at the origin.
+  void request_done(const void* request);
+  // Whether [p, p+bytes) overlaps a buffer of an op not yet complete at the origin in a way
+  // the rules forbid (a store into an origin buffer, any access to a result buffer); if so
+  // the bindings call early() with the script position.
+  bool in_flight(const void* p, std::size_t bytes, bool store) const;
+  void early(const void* p, std::size_t bytes, bool store, const std::string& where);
   // The harness's own barriers between hooks.
   void barrier(std::string where);
 
   nlohmann::json to_json() const;
   std::size_t events() const { return log_.size(); }
+  // Lock epochs and critical sections retired as repeats (for tests and the report).
+  std::size_t retired() const { return retired_; }
 
  private:
   struct WindowInfo {
     int disp_unit = 1;
     bool dynamic = false;
   };
+  // A buffer an op reads (origin) or writes (result) until it completes at the origin.
+  struct Flight {
+    const std::byte* lo = nullptr;
+    const std::byte* hi = nullptr;
+    bool result = false;
+    int win = -1, target = -1;
+    const void* request = nullptr;
+    std::string call, at;
+  };
+  void complete_flights(int win, int target, const void* request);
+  void add_flight(const void* p, std::size_t bytes, bool result, int win, int target,
+                  const void* request, const call::Call& c, const std::string& at);
+  // Retire the log's tail from `first` if an identical tail was kept since the last
+  // synchronization with another rank.
+  void retire_repeat(std::size_t first);
+  void synchronized() { units_.clear(); }
+  std::vector<Flight> flights_;
+  std::vector<std::pair<std::string, std::string>> early_seen_;
+  std::vector<std::pair<std::pair<int, int>, std::size_t>> open_locks_;  // (win, target) -> log index
+  struct Section {
+    int win, target;
+    std::uint64_t disp, held;
+    std::size_t first;
+  };
+  std::vector<Section> sections_;  // open compare_and_swap critical sections
+  std::vector<std::string> units_;   // signatures of the units kept since the last synchronization
+  std::size_t retired_ = 0;
   int rank_;
   std::vector<Region> regions_;
   std::vector<std::pair<int, WindowInfo>> windows_;

@@ -1,7 +1,8 @@
 -- A shared window (MPI_Win_allocate_shared): every rank can load and store every rank's
 -- memory through shared_query. Rank 2 puts, accumulates and does a fetch_and_op into rank 0's
 -- memory, flushes (remote completion), then tells rank 1 with a message; rank 1, after a
--- sync, loads rank 0's memory directly and must see all three updates.
+-- sync, loads rank 0's memory directly and must see all three updates (and rank 0's initial
+-- stores, which its own sync in setup publishes).
 return {
   ranks = 3,
   setup = function(ctx)
@@ -15,6 +16,7 @@ return {
     end
     ctx.win = win
     ctx.win:local_buffer("i64"):fill(10)
+    ctx.win:sync()  -- the stores reach the window before rank 1's sync-then-load (MPI-3.1 ex. 11.21)
     ctx.note = rma.buffer(1, "u8")
   end,
   run = function(ctx)
