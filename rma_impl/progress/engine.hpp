@@ -52,12 +52,16 @@ struct WaitInfo {
 };
 
 // Backoff of a waiting thread; environment variables RMA_SPIN_US, RMA_YIELD_US override.
+// With more ranks than this process may run on cores (`ranks` > CPUs), spinning and
+// yielding only take the cores from the ranks that have work: spin and yield shrink, and a
+// parked agent checks on its application thread less often.
 struct WaitTuning {
   std::chrono::microseconds spin{20};
   std::chrono::microseconds yield{200};
   std::chrono::microseconds sleep_slice{20000};
   std::chrono::microseconds agent_spin{10};
-  static WaitTuning from_env();
+  std::chrono::microseconds park_check{100};
+  static WaitTuning from_env(int ranks);
 };
 
 class Engine final : public PacketSink {
@@ -137,8 +141,12 @@ class Engine final : public PacketSink {
   bool transmit(int dst, const PacketHeader& h, std::span<const std::byte> payload);
   bool drain_out();
   bool drain_one(int dst);
+  std::deque<OutItem>& out_queue(int dst);
+  bool out_empty(int dst) const;
   bool handles_rma_now() const;
   Status wait_failure(const WaitInfo& why) const;
+  // Where the next all-peers liveness check starts: each check asks a few peers, not all.
+  mutable int liveness_cursor_ = 0;
   void count_sent(const PacketHeader& h, std::size_t bytes);
 
   std::unique_ptr<Transport> transport_;
@@ -151,7 +159,9 @@ class Engine final : public PacketSink {
   std::mutex mu_;
 
   std::array<Handler, packet_type_count> handlers_;
-  std::vector<std::deque<OutItem>> out_;
+  // Per destination, made on first use: an empty std::deque allocates (about 600 bytes), and
+  // with 1024 ranks most destinations never need one.
+  std::vector<std::unique_ptr<std::deque<OutItem>>> out_;
   std::size_t out_pending_ = 0;
   std::deque<Stashed> stash_;
   Ctx ctx_ = Ctx::any_call;
