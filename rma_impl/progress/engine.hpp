@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "progress/call_tracker.hpp"
+#include "progress/lazy_deque.hpp"
 #include "progress/packet.hpp"
 #include "progress/transport.hpp"
 #include "rma/counters.hpp"
@@ -52,9 +53,10 @@ struct WaitInfo {
 };
 
 // Backoff of a waiting thread; environment variables RMA_SPIN_US, RMA_YIELD_US override.
-// With more ranks than this process may run on cores (`ranks` > CPUs), spinning and
-// yielding only take the cores from the ranks that have work: spin and yield shrink, and a
-// parked agent checks on its application thread less often.
+// With more ranks than this process may run on cores (`ranks` > CPUs), spinning, yielding
+// and timed wake-ups only take the cores from the ranks that have work: spin and yield
+// shrink, and a parked agent and a sleeping wait wake up less often, the more so the more
+// ranks share a core.
 struct WaitTuning {
   std::chrono::microseconds spin{20};
   std::chrono::microseconds yield{200};
@@ -141,8 +143,6 @@ class Engine final : public PacketSink {
   bool transmit(int dst, const PacketHeader& h, std::span<const std::byte> payload);
   bool drain_out();
   bool drain_one(int dst);
-  std::deque<OutItem>& out_queue(int dst);
-  bool out_empty(int dst) const;
   bool handles_rma_now() const;
   Status wait_failure(const WaitInfo& why) const;
   // Where the next all-peers liveness check starts: each check asks a few peers, not all.
@@ -159,9 +159,7 @@ class Engine final : public PacketSink {
   std::mutex mu_;
 
   std::array<Handler, packet_type_count> handlers_;
-  // Per destination, made on first use: an empty std::deque allocates (about 600 bytes), and
-  // with 1024 ranks most destinations never need one.
-  std::vector<std::unique_ptr<std::deque<OutItem>>> out_;
+  std::vector<LazyDeque<OutItem>> out_;  // per destination; most never need one
   std::size_t out_pending_ = 0;
   std::deque<Stashed> stash_;
   Ctx ctx_ = Ctx::any_call;
