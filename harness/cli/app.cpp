@@ -11,8 +11,9 @@ namespace harness::cli {
 namespace {
 
 void add_matrix_options(CLI::App* cmd, suite::Overrides& o, std::vector<std::string>& options) {
-  cmd->add_option("-n,--ranks", o.ranks, "Number of rank processes (1..256)")
-      ->check(CLI::Range(1, 256));
+  cmd->add_option("-n,--ranks", o.ranks,
+                  "Number of rank processes (1.." + std::to_string(suite::kMaxRanks) + ")")
+      ->check(CLI::Range(1, suite::kMaxRanks));
   cmd->add_option("--backend", o.backend, "Transport backend")
       ->check(CLI::IsMember(suite::backend_names()));
   cmd->add_option("--path", o.path, "Window path: am (packets), direct, auto")

@@ -30,6 +30,7 @@
 
 #include "rma/kv_server.hpp"
 #include "launcher/control.hpp"
+#include "launcher/limits.hpp"
 #include "launcher/mpi_launch.hpp"
 #include "launcher/rank_results.hpp"
 
@@ -169,6 +170,7 @@ class CaseRun {
   // --- starting -------------------------------------------------------------------------
 
   void spawn_all() {
+    ensure_limits_for(spec_.ranks);
     const bool bind = spec_.bind == "core" || (spec_.bind == "auto" && opt_.topology &&
                                                spec_.ranks <= opt_.topology->cores());
     pid_t pgid = 0;

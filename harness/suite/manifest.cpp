@@ -292,8 +292,8 @@ std::vector<int> int_list(const std::vector<std::string>& v, const std::string& 
   for (const auto& s : v) {
     char* end = nullptr;
     long n = std::strtol(s.c_str(), &end, 10);
-    if (*end || n < 1 || n > 256)
-      throw UsageError(where + ": rank count '" + s + "' is not in 1..256");
+    if (*end || n < 1 || n > kMaxRanks)
+      throw UsageError(where + ": rank count '" + s + "' is not in 1.." + std::to_string(kMaxRanks));
     out.push_back(static_cast<int>(n));
   }
   return out;

@@ -43,6 +43,10 @@ struct Expansion {
   std::map<std::string, ScriptInfo> scripts;                // by script path
 };
 
+// Most rank processes one case may have (`-n`, manifests' rank lists): the shm transport's
+// memory grows linearly with it (docs/scaling.md).
+inline constexpr int kMaxRanks = 1024;
+
 // Progress modes as cases, ids and reports spell them: async, calls, sync_only (CLI values
 // are snake_case, like `--sync flush_local`).
 const std::vector<std::string>& progress_modes();

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "progress/engine.hpp"
+#include "progress/lazy_deque.hpp"
 #include "am/lock_manager.hpp"
 #include "core/win.hpp"
 
@@ -57,9 +58,9 @@ struct AmTarget {
   LockType lock_type = LockType::exclusive;
   std::uint64_t lock_op_cookie = 0;  // the op that carried the lock request (its reply grants)
 
-  std::deque<AmOp*> queue;           // not yet issued
+  progress::LazyDeque<AmOp*> queue;  // not yet issued
   // The batch being issued: ops left, and the flags of its first and last op.
-  std::deque<AmOp*> batch;
+  progress::LazyDeque<AmOp*> batch;
   std::uint16_t batch_first_flags = 0;
   std::uint16_t batch_last_flags = 0;
   std::uint32_t batch_seq = 0;
@@ -78,7 +79,7 @@ struct AmTarget {
   std::uint32_t access_epochs = 0;
   std::size_t unconfirmed = 0;  // bytes sent ahead of posts since the last post received
   std::uint32_t posts_made = 0;
-  std::deque<HeldPacket> held_pscw;
+  progress::LazyDeque<HeldPacket> held_pscw;
   std::uint32_t post_asked = 0;
 
   // Progress of the current synchronization call on this target.

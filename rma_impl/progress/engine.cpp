@@ -30,10 +30,29 @@ std::chrono::microseconds env_us(const char* name, std::chrono::microseconds dfl
   return std::chrono::microseconds(n);
 }
 
+int usable_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+  return std::max(1, CPU_COUNT(&set));
+}
+
 }  // namespace
 
-WaitTuning WaitTuning::from_env() {
+WaitTuning WaitTuning::from_env(int ranks) {
   WaitTuning t;
+  const int cpus = usable_cpus();
+  if (ranks > cpus) {
+    // Every timed wake-up of every rank takes a core from the ranks with work: wake up less
+    // the more ranks share a core (measured with perf at 1024 ranks on 2 cores: the parked
+    // agents' wake-ups were most of the machine's time).
+    const long share = ranks / cpus;  // >= 1
+    t.spin = std::chrono::microseconds(2);
+    t.yield = std::chrono::microseconds(20);
+    t.park_check = std::min(std::chrono::microseconds(100 * share), std::chrono::microseconds(50000));
+    t.sleep_slice = std::min(std::chrono::microseconds(20000 * (1 + share / 32)),
+                             std::chrono::microseconds(200000));
+  }
   t.spin = env_us("RMA_SPIN_US", t.spin);
   t.yield = env_us("RMA_YIELD_US", t.yield);
   t.agent_spin = env_us("RMA_AGENT_SPIN_US", t.agent_spin);
@@ -96,11 +115,12 @@ class Engine::Agent {
   // out of one for less than kParkGrace (between the calls of an epoch). It polls and sleeps
   // in the transport itself, and a second thread there only steals its completions and its
   // core (measured: lock-put-unlock two to three times slower with both awake). Checks
-  // every kParkGrace, so a rank that starts computing has its agent back that soon.
+  // every tuning_.park_check (kParkGrace unless the node is oversubscribed), so a rank that
+  // starts computing has its agent back that soon.
   void park() {
     std::unique_lock lk(e_.park_mu_);
     for (;;) {
-      e_.park_cv_.wait_for(lk, kParkGrace, [&] { return stop_.load(); });
+      e_.park_cv_.wait_for(lk, e_.tuning_.park_check, [&] { return stop_.load(); });
       if (stop_.load() || e_.app_waiting_.load(std::memory_order_seq_cst)) {
         if (stop_.load()) return;
         continue;
@@ -154,7 +174,7 @@ Engine::Engine(std::unique_ptr<Transport> transport, ProgressMode mode, CallTrac
       rank_(transport_->rank()),
       size_(transport_->size()),
       max_payload_(transport_->max_payload()),
-      tuning_(WaitTuning::from_env()),
+      tuning_(WaitTuning::from_env(size_)),
       out_(static_cast<std::size_t>(size_)),
       win_counts_(std::make_unique<std::array<WinCounts, kMaxCountedWindows>>()) {}
 
@@ -195,20 +215,18 @@ bool Engine::transmit(int dst, const PacketHeader& h, std::span<const std::byte>
 }
 
 void Engine::send(int dst, const PacketHeader& h, std::span<const std::byte> payload) {
-  auto& q = out_[static_cast<std::size_t>(dst)];
-  if (q.empty() && transmit(dst, h, payload)) return;
+  if (out_[static_cast<std::size_t>(dst)].empty() && transmit(dst, h, payload)) return;
   OutItem item;
   item.h = h;
   item.copy.assign(payload.begin(), payload.end());
   item.data = item.copy;
-  q.push_back(std::move(item));
+  out_[static_cast<std::size_t>(dst)].push_back(std::move(item));
   ++out_pending_;
 }
 
 void Engine::send_ref(int dst, const PacketHeader& h, std::span<const std::byte> payload,
                       SendDone* done) {
-  auto& q = out_[static_cast<std::size_t>(dst)];
-  if (q.empty() && transmit(dst, h, payload)) {
+  if (out_[static_cast<std::size_t>(dst)].empty() && transmit(dst, h, payload)) {
     if (done) done->sent();
     return;
   }
@@ -216,7 +234,7 @@ void Engine::send_ref(int dst, const PacketHeader& h, std::span<const std::byte>
   item.h = h;
   item.data = payload;
   item.done = done;
-  q.push_back(std::move(item));
+  out_[static_cast<std::size_t>(dst)].push_back(std::move(item));
   ++out_pending_;
 }
 
@@ -350,7 +368,12 @@ void Engine::stop_agent() {
 Status Engine::wait_failure(const WaitInfo& why) const {
   if (why.peer >= 0) return transport_->peer_status(why.peer);
   if (why.peer == -2) {
-    for (int p = 0; p < size_; ++p) {
+    // A few peers per check, in turn: asking all of 1024 ranks every check would cost each
+    // waiting rank a thousand system calls; a dead peer is still found within n/16 checks.
+    constexpr int kPerCheck = 16;
+    for (int i = 0; i < std::min(kPerCheck, size_); ++i) {
+      const int p = liveness_cursor_;
+      liveness_cursor_ = (liveness_cursor_ + 1) % size_;
       if (p == rank_) continue;
       Status s = transport_->peer_status(p);
       if (!s) return s;
@@ -440,7 +463,10 @@ void WaitLoop::sleep(std::uint64_t token) {
   lk_.lock();
   t.awake_enter();
   e_.app_polling_.store(true, std::memory_order_relaxed);
-  idle_steps_ = 0;  // after a wake-up, poll eagerly again for a while
+  // Poll once more; if that finds work, step() polls eagerly again, else the wait goes back
+  // to sleep at once: a sleep slice that merely timed out must not restart the spin and
+  // yield phases (with a thousand ranks on two cores those phases are all the cores do).
+  idle_steps_ = kPollOnlySteps;
 }
 
 void WaitLoop::cancel_sleep() {

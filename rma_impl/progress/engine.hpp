@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "progress/call_tracker.hpp"
+#include "progress/lazy_deque.hpp"
 #include "progress/packet.hpp"
 #include "progress/transport.hpp"
 #include "rma/counters.hpp"
@@ -52,12 +53,17 @@ struct WaitInfo {
 };
 
 // Backoff of a waiting thread; environment variables RMA_SPIN_US, RMA_YIELD_US override.
+// With more ranks than this process may run on cores (`ranks` > CPUs), spinning, yielding
+// and timed wake-ups only take the cores from the ranks that have work: spin and yield
+// shrink, and a parked agent and a sleeping wait wake up less often, the more so the more
+// ranks share a core.
 struct WaitTuning {
   std::chrono::microseconds spin{20};
   std::chrono::microseconds yield{200};
   std::chrono::microseconds sleep_slice{20000};
   std::chrono::microseconds agent_spin{10};
-  static WaitTuning from_env();
+  std::chrono::microseconds park_check{100};
+  static WaitTuning from_env(int ranks);
 };
 
 class Engine final : public PacketSink {
@@ -139,6 +145,8 @@ class Engine final : public PacketSink {
   bool drain_one(int dst);
   bool handles_rma_now() const;
   Status wait_failure(const WaitInfo& why) const;
+  // Where the next all-peers liveness check starts: each check asks a few peers, not all.
+  mutable int liveness_cursor_ = 0;
   void count_sent(const PacketHeader& h, std::size_t bytes);
 
   std::unique_ptr<Transport> transport_;
@@ -151,7 +159,7 @@ class Engine final : public PacketSink {
   std::mutex mu_;
 
   std::array<Handler, packet_type_count> handlers_;
-  std::vector<std::deque<OutItem>> out_;
+  std::vector<LazyDeque<OutItem>> out_;  // per destination; most never need one
   std::size_t out_pending_ = 0;
   std::deque<Stashed> stash_;
   Ctx ctx_ = Ctx::any_call;

@@ -1,6 +1,7 @@
 #include "shm/shm_transport.hpp"
 
 #include <signal.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -10,7 +11,7 @@
 #include <vector>
 
 #include "shm/shm_doorbell.hpp"
-#include "shm/shm_ring.hpp"
+#include "shm/shm_queue.hpp"
 #include "shm/shm_segment.hpp"
 
 namespace rma::shm {
@@ -21,44 +22,44 @@ constexpr std::uint64_t kMagic = 0x524d4142454e4348ull;  // "RMABENCH"
 struct SegmentHeader {
   std::uint64_t magic;
   std::uint32_t ranks;
-  std::uint32_t ring_bytes;
+  std::uint32_t queue_bytes;
 };
 
 constexpr std::size_t align64(std::size_t n) { return (n + 63) & ~std::size_t{63}; }
 
-// Where everything lives in the segment.
+// Where everything lives in the segment: per rank a pid, a doorbell and a receive queue, so
+// the segment grows linearly with the rank count.
 struct Layout {
   int ranks;
-  std::size_t ring_bytes;
+  std::size_t queue_bytes;
   std::size_t pids_at = align64(sizeof(SegmentHeader));
   std::size_t doorbells_at = 0;
-  std::size_t rings_at = 0;
-  std::size_t ring_stride = 0;
+  std::size_t queues_at = 0;
+  std::size_t queue_stride = 0;
   std::size_t total = 0;
 
-  Layout(int n, std::size_t rb) : ranks(n), ring_bytes(rb) {
+  Layout(int n, std::size_t qb) : ranks(n), queue_bytes(qb) {
     doorbells_at = align64(pids_at + sizeof(pid_t) * static_cast<std::size_t>(n));
-    rings_at = doorbells_at + sizeof(Doorbell) * static_cast<std::size_t>(n);
-    ring_stride = sizeof(RingCtl) + ring_bytes;
-    total = rings_at + ring_stride * static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
+    queues_at = doorbells_at + sizeof(Doorbell) * static_cast<std::size_t>(n);
+    queue_stride = sizeof(QueueCtl) + queue_bytes;
+    total = queues_at + queue_stride * static_cast<std::size_t>(n);
   }
 };
 
 class ShmTransport final : public progress::Transport {
  public:
-  ShmTransport(Segment seg, int rank, int size, std::size_t ring_bytes, std::size_t max_payload)
+  ShmTransport(Segment seg, int rank, int size, std::size_t queue_bytes, std::size_t max_payload)
       : seg_(std::move(seg)),
         rank_(rank),
         size_(size),
-        layout_(size, ring_bytes),
+        layout_(size, queue_bytes),
         max_payload_(max_payload) {
     auto* base = static_cast<std::byte*>(seg_.data());
     pids_ = reinterpret_cast<pid_t*>(base + layout_.pids_at);
     bells_ = reinterpret_cast<Doorbell*>(base + layout_.doorbells_at);
-    for (int p = 0; p < size_; ++p) {
-      writers_.emplace_back(ctl(rank_, p), ring_data(rank_, p), ring_bytes);
-      readers_.emplace_back(ctl(p, rank_), ring_data(p, rank_), ring_bytes);
-    }
+    writers_.reserve(static_cast<std::size_t>(size_));
+    for (int p = 0; p < size_; ++p) writers_.emplace_back(ctl(p), queue_data(p), queue_bytes, rank_);
+    reader_ = QueueReader(ctl(rank_), queue_data(rank_), queue_bytes);
   }
 
   std::string name() const override { return "shm"; }
@@ -74,24 +75,14 @@ class ShmTransport final : public progress::Transport {
   }
 
   int poll(progress::PacketSink& sink, int max_packets) override {
-    int n = 0;
-    for (int i = 0; i < size_ && n < max_packets; ++i) {
-      int src = (next_ + i) % size_;
-      n += readers_[static_cast<std::size_t>(src)].read(
-          [&](const progress::PacketHeader& h, std::span<const std::byte> p) {
-            sink.deliver(src, h, p);
-          },
-          max_packets - n);
-    }
-    next_ = (next_ + 1) % size_;
-    return n;
+    return reader_.read(
+        [&](int src, const progress::PacketHeader& h, std::span<const std::byte> p) {
+          sink.deliver(src, h, p);
+        },
+        max_packets);
   }
 
-  bool has_incoming() const override {
-    for (const auto& r : readers_)
-      if (r.has_data()) return true;
-    return false;
-  }
+  bool has_incoming() const override { return reader_.has_data(); }
 
   void awake_enter() override { me().awake.fetch_add(1, std::memory_order_seq_cst); }
   void awake_leave() override {
@@ -124,13 +115,11 @@ class ShmTransport final : public progress::Transport {
 
  private:
   Doorbell& me() { return bells_[rank_]; }
-  RingCtl* ctl(int src, int dst) {
-    return reinterpret_cast<RingCtl*>(static_cast<std::byte*>(seg_.data()) + layout_.rings_at +
-                                      layout_.ring_stride * static_cast<std::size_t>(src * size_ + dst));
+  QueueCtl* ctl(int dst) {
+    return reinterpret_cast<QueueCtl*>(static_cast<std::byte*>(seg_.data()) + layout_.queues_at +
+                                       layout_.queue_stride * static_cast<std::size_t>(dst));
   }
-  std::byte* ring_data(int src, int dst) {
-    return reinterpret_cast<std::byte*>(ctl(src, dst)) + sizeof(RingCtl);
-  }
+  std::byte* queue_data(int dst) { return reinterpret_cast<std::byte*>(ctl(dst)) + sizeof(QueueCtl); }
 
   Segment seg_;
   int rank_;
@@ -139,36 +128,62 @@ class ShmTransport final : public progress::Transport {
   std::size_t max_payload_;
   pid_t* pids_ = nullptr;
   Doorbell* bells_ = nullptr;
-  std::vector<RingWriter> writers_;
-  std::vector<RingReader> readers_;
-  int next_ = 0;
+  std::vector<QueueWriter> writers_;
+  QueueReader reader_;
   std::atomic<std::uint64_t> rings_{0};
 };
 
+// tmpfs accepts a segment larger than its free space and kills the process with SIGBUS when
+// a page cannot be backed: refuse up front, naming the numbers.
+Status check_shm_room(std::size_t bytes, int ranks) {
+  struct statvfs fs {};
+  if (::statvfs("/dev/shm", &fs) != 0) return Status::ok();  // no /dev/shm to ask: let shm_open say
+  const auto avail = static_cast<std::size_t>(fs.f_bavail) * fs.f_frsize;
+  if (avail >= bytes) return Status::ok();
+  return {ErrorClass::other, "shm transport for " + std::to_string(ranks) + " ranks needs " +
+                                  std::to_string(bytes >> 20) + " MiB in /dev/shm, " +
+                                  std::to_string(avail >> 20) +
+                                  " MiB free (free space there, or enlarge it: mount -o remount,size=...)"};
+}
+
 }  // namespace
 
-std::size_t ring_bytes_for(int ranks) {
-  if (ranks <= 8) return 256 * 1024;
-  if (ranks <= 32) return 64 * 1024;
-  return 32 * 1024;
+std::size_t queue_bytes_for(int ranks) {
+  if (ranks <= 8) return 512 * 1024;
+  if (ranks <= 64) return 256 * 1024;
+  return 128 * 1024;
+}
+
+std::size_t max_payload_for(int ranks) {
+  // The per-pair rings this transport had before were 256 KiB up to 8 ranks, 64 KiB up to 32,
+  // 32 KiB above, and a packet could carry half a ring: the same limits keep every fragment
+  // count (and so every message count) as it was.
+  const std::size_t old_ring = ranks <= 8 ? 256 * 1024 : ranks <= 32 ? 64 * 1024 : 32 * 1024;
+  return std::min<std::size_t>(64 * 1024, (old_ring / 2 - 56) & ~std::size_t{7});
 }
 
 Result<std::unique_ptr<progress::Transport>> create_transport(bootstrap::Bootstrap& boot,
                                                               const RuntimeConfig& config) {
   const int rank = boot.rank();
   const int size = boot.size();
-  const std::size_t ring_bytes = ring_bytes_for(size);
-  const Layout layout(size, ring_bytes);
+  if (size > kMaxQueueRanks)
+    return Status{ErrorClass::arg, "shm transport: " + std::to_string(size) +
+                                       " ranks, at most " + std::to_string(kMaxQueueRanks)};
+  const std::size_t queue_bytes = queue_bytes_for(size);
+  const std::size_t max_payload = max_payload_for(size);
+  static_assert(queue_max_payload(128 * 1024) >= 16 * 1024 && 512 * 1024 <= kMaxQueueBytes);
+  const Layout layout(size, queue_bytes);
   const std::string name = "/" + config.name_prefix + ".transport";
 
   Segment seg;
   if (rank == 0) {
+    RMA_TRY(check_shm_room(layout.total, size));
     auto created = Segment::create(name, layout.total);
     if (!created) return created.status();
     seg = std::move(created.value());
     auto* hdr = static_cast<SegmentHeader*>(seg.data());
     hdr->ranks = static_cast<std::uint32_t>(size);
-    hdr->ring_bytes = static_cast<std::uint32_t>(ring_bytes);
+    hdr->queue_bytes = static_cast<std::uint32_t>(queue_bytes);
     hdr->magic = kMagic;
     RMA_TRY(boot.put("shm.transport.0", name));
   }
@@ -181,7 +196,8 @@ Result<std::unique_ptr<progress::Transport>> create_transport(bootstrap::Bootstr
     seg = std::move(opened.value());
     const auto* hdr = static_cast<const SegmentHeader*>(seg.data());
     if (seg.size() < layout.total || hdr->magic != kMagic ||
-        hdr->ranks != static_cast<std::uint32_t>(size))
+        hdr->ranks != static_cast<std::uint32_t>(size) ||
+        hdr->queue_bytes != static_cast<std::uint32_t>(queue_bytes))
       return Status{ErrorClass::intern, "shm segment " + name + " does not match this job"};
   }
   auto* pids = reinterpret_cast<pid_t*>(static_cast<std::byte*>(seg.data()) + layout.pids_at);
@@ -190,10 +206,8 @@ Result<std::unique_ptr<progress::Transport>> create_transport(bootstrap::Bootstr
   RMA_TRY(boot.fence());
   seg.unlink();
 
-  const std::size_t max_payload =
-      std::min<std::size_t>(64 * 1024, ring_max_payload(ring_bytes) & ~std::size_t{7});
   return std::unique_ptr<progress::Transport>(
-      new ShmTransport(std::move(seg), rank, size, ring_bytes, max_payload));
+      new ShmTransport(std::move(seg), rank, size, queue_bytes, max_payload));
 }
 
 }  // namespace rma::shm

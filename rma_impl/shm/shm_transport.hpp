@@ -1,5 +1,5 @@
-// shm_transport.hpp — the shared-memory transport: one segment per job holding a doorbell per
-// rank and a ring per ordered pair of ranks.
+// shm_transport.hpp — the shared-memory transport: one segment per job holding, per rank, a
+// doorbell and a receive queue every rank writes into (memory linear in the rank count).
 //
 // Rank 0 creates the segment and publishes its name through the bootstrap; every rank maps
 // it; after a bootstrap fence the name is unlinked, so nothing outlives the job.
@@ -16,8 +16,10 @@ namespace rma::shm {
 Result<std::unique_ptr<progress::Transport>> create_transport(bootstrap::Bootstrap& boot,
                                                               const RuntimeConfig& config);
 
-// Ring size per ordered pair for a job of `ranks` ranks: large rings for few ranks, smaller
-// ones when there are many pairs, so the segment stays modest.
-std::size_t ring_bytes_for(int ranks);
+// Receive queue size per rank for a job of `ranks` ranks: larger for few ranks (room for
+// several full-size packets from each peer), smaller when there are many.
+std::size_t queue_bytes_for(int ranks);
+// Largest packet payload for a job of `ranks` ranks.
+std::size_t max_payload_for(int ranks);
 
 }  // namespace rma::shm

@@ -1,0 +1,191 @@
+// shm_queue.hpp — a rank's receive queue in shared memory: many producers (every rank, itself
+// included), one consumer (the rank's thread that holds the engine).
+//
+// One queue per rank instead of one ring per ordered pair keeps the transport's memory linear
+// in the rank count. A producer reserves a record's bytes by advancing `tail` with a CAS,
+// copies the packet header and payload in, and publishes the record by storing its first
+// word (lengths, never zero) last. The consumer polls the first word of the record at
+// `head`: a small packet is one cache line from producer to consumer, nothing else shared is
+// touched. Records start on 64-byte boundaries; after handling a record the consumer zeroes
+// the first word of every 64-byte cell it covered, then advances `head`, so a cell the
+// producers get back always reads "not yet written". Records never wrap: a wrap marker sends
+// the consumer back to the start. Packets from one producer stay in order (reservations
+// are ordered by the CAS); packets of different producers interleave.
+//
+// A producer that reserved and has not yet published holds up the records behind it (they
+// are delivered once it publishes); the producer always notifies after publishing, so no
+// wake-up is lost.
+//
+//   QueueWriter w(ctl, data, bytes, my_rank);   if (!w.try_write(h, payload)) /* full: try later */;
+//   QueueReader r(ctl, data, bytes);   r.read([](int src, const PacketHeader&, span) {...}, 64);
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+
+#include "progress/packet.hpp"
+
+namespace rma::shm {
+
+struct alignas(64) QueueCtl {
+  alignas(64) std::atomic<std::uint64_t> tail{0};  // reserved up to here (producers, CAS)
+  alignas(64) std::atomic<std::uint64_t> head{0};  // consumed and cleared up to here
+};
+static_assert(sizeof(QueueCtl) == 128);
+
+namespace queue_detail {
+inline constexpr std::size_t kCell = 64;
+// The first word of a record: published last, zero while the cell is free or being written.
+struct RecordHead {
+  std::uint16_t cells;          // whole record in cells (at least one: the word is never 0)
+  std::uint16_t src;            // the producer's rank
+  std::uint32_t payload_bytes;  // kWrap: skip to the start of the queue
+};
+static_assert(sizeof(RecordHead) == sizeof(std::uint64_t));
+inline constexpr std::uint32_t kWrap = 0xffffffffu;
+inline constexpr std::size_t kOverhead = sizeof(RecordHead) + sizeof(progress::PacketHeader);
+constexpr std::size_t round_cell(std::size_t n) { return (n + kCell - 1) & ~(kCell - 1); }
+
+inline std::uint64_t pack(RecordHead rh) {
+  std::uint64_t w;
+  std::memcpy(&w, &rh, sizeof w);
+  return w;
+}
+inline RecordHead unpack(std::uint64_t w) {
+  RecordHead rh;
+  std::memcpy(&rh, &w, sizeof rh);
+  return rh;
+}
+inline std::atomic_ref<std::uint64_t> first_word(std::byte* at) {
+  return std::atomic_ref<std::uint64_t>(*reinterpret_cast<std::uint64_t*>(at));
+}
+}  // namespace queue_detail
+
+// Largest queue: a wrap marker may span all but one cell of it.
+inline constexpr std::size_t kMaxQueueBytes = std::size_t{0xffff} * queue_detail::kCell;
+// Largest rank a record can name.
+inline constexpr int kMaxQueueRanks = 0x10000;
+
+// Largest payload the queue accepts: a record of at most half the queue, so that a record
+// that needs a wrap marker before it still fits.
+constexpr std::size_t queue_max_payload(std::size_t queue_bytes) {
+  return queue_bytes / 2 - queue_detail::kOverhead;
+}
+
+// `bytes` is a power of two (positions are free-running counters masked into the queue).
+
+// One producer's handle on a destination's queue. Not shared between threads of a process
+// without the engine lock (its cached head is a plain member).
+class QueueWriter {
+ public:
+  QueueWriter() = default;
+  QueueWriter(QueueCtl* ctl, std::byte* data, std::size_t bytes, int src)
+      : ctl_(ctl), data_(data), cap_(bytes), src_(static_cast<std::uint16_t>(src)) {}
+
+  bool try_write(const progress::PacketHeader& h, std::span<const std::byte> payload) {
+    using namespace queue_detail;
+    const std::size_t rec = round_cell(kOverhead + payload.size());
+    std::uint64_t t = ctl_->tail.load(std::memory_order_relaxed);
+    std::size_t pos = 0, room_to_end = 0, need = 0;
+    for (;;) {
+      pos = t & (cap_ - 1);
+      room_to_end = cap_ - pos;
+      need = rec <= room_to_end ? rec : room_to_end + rec;
+      // tail - head never exceeds cap_; a stale head_cache_ only makes this conservative.
+      if (t - head_cache_ + need > cap_) {
+        // Acquire: the consumer cleared the cells before publishing this head.
+        head_cache_ = ctl_->head.load(std::memory_order_acquire);
+        if (t - head_cache_ + need > cap_) return false;
+      }
+      if (ctl_->tail.compare_exchange_weak(t, t + need, std::memory_order_relaxed)) break;
+    }
+    std::size_t at = pos;
+    if (rec > room_to_end) {
+      first_word(data_ + at).store(pack({cells(room_to_end), src_, kWrap}), std::memory_order_release);
+      at = 0;
+    }
+    std::memcpy(data_ + at + sizeof(RecordHead), &h, sizeof h);
+    if (!payload.empty()) std::memcpy(data_ + at + kOverhead, payload.data(), payload.size());
+    // seq_cst, not just release: the sender then reads the receiver's doorbell, and this
+    // store and that load must not be reordered (the doorbell's Dekker handshake).
+    first_word(data_ + at)
+        .store(pack({cells(rec), src_, static_cast<std::uint32_t>(payload.size())}),
+               std::memory_order_seq_cst);
+    return true;
+  }
+
+ private:
+  static std::uint16_t cells(std::size_t bytes) {
+    return static_cast<std::uint16_t>(bytes / queue_detail::kCell);
+  }
+
+  QueueCtl* ctl_ = nullptr;
+  std::byte* data_ = nullptr;
+  std::size_t cap_ = 0;
+  std::uint64_t head_cache_ = 0;
+  std::uint16_t src_ = 0;
+};
+
+class QueueReader {
+ public:
+  QueueReader() = default;
+  QueueReader(QueueCtl* ctl, std::byte* data, std::size_t bytes)
+      : ctl_(ctl), data_(data), cap_(bytes), head_(ctl->head.load(std::memory_order_relaxed)) {}
+
+  // Any thread of the consumer's rank: is a record waiting? A false answer while the
+  // consumer is between clearing a record and publishing the new head is possible; the
+  // consumer is then awake and polling, and leaving that state re-checks (awake_leave).
+  bool has_data() const {
+    std::uint64_t h = ctl_->head.load(std::memory_order_seq_cst);
+    for (int tries = 0; tries < 4; ++tries) {
+      if (queue_detail::first_word(data_ + (h & (cap_ - 1))).load(std::memory_order_seq_cst) != 0)
+        return true;
+      const std::uint64_t again = ctl_->head.load(std::memory_order_seq_cst);
+      if (again == h) return false;
+      h = again;
+    }
+    return true;  // the consumer keeps moving: say yes, a spurious wake-up is harmless
+  }
+
+  // Hands up to `max` records to fn(src, header, payload); returns how many.
+  template <class F>
+  int read(F&& fn, int max) {
+    using namespace queue_detail;
+    int n = 0;
+    while (n < max) {
+      const std::size_t pos = head_ & (cap_ - 1);
+      const std::uint64_t w = first_word(data_ + pos).load(std::memory_order_acquire);
+      if (w == 0) break;
+      const RecordHead rh = unpack(w);
+      if (rh.payload_bytes != kWrap) {
+        progress::PacketHeader h;
+        std::memcpy(&h, data_ + pos + sizeof rh, sizeof h);
+        fn(static_cast<int>(rh.src), h,
+           std::span<const std::byte>(data_ + pos + kOverhead, rh.payload_bytes));
+        ++n;
+      }
+      release(pos, std::size_t{rh.cells} * kCell);
+    }
+    return n;
+  }
+
+ private:
+  // Clears the first word of every cell of the record, then hands its bytes back.
+  void release(std::size_t pos, std::size_t bytes) {
+    using namespace queue_detail;
+    for (std::size_t c = pos; c < pos + bytes; c += kCell)
+      first_word(data_ + c).store(0, std::memory_order_relaxed);
+    head_ += bytes;
+    ctl_->head.store(head_, std::memory_order_release);
+  }
+
+  QueueCtl* ctl_ = nullptr;
+  std::byte* data_ = nullptr;
+  std::size_t cap_ = 0;
+  std::uint64_t head_ = 0;
+};
+
+}  // namespace rma::shm
