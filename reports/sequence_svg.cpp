@@ -120,11 +120,11 @@ std::string sequence_svg(const Trace& t, const nlohmann::json& rank_states,
   }
   for (const auto& [rank, what] : blocked) {
     if (rank < 0 || rank >= ranks) continue;
-    o << "<g class=\"blocked\"><rect x=\"" << x(rank) - kLaneWidth / 2 + 6 << "\" y=\""
-      << bottom - 34 << "\" width=\"" << kLaneWidth - 12
+    o << "<g class=\"blocked\"><rect x=\"" << x(rank) - kLaneWidth / 2 + 12 << "\" y=\""
+      << bottom - 34 << "\" width=\"" << kLaneWidth - 24
       << "\" height=\"26\" rx=\"3\" fill=\"#fde8e6\" stroke=\"#8b1a1a\"/><text x=\"" << x(rank)
       << "\" y=\"" << bottom - 17 << "\" text-anchor=\"middle\" fill=\"#8b1a1a\">"
-      << xml_text(what.size() > 34 ? what.substr(0, 33) + "\u2026" : what) << "<title>"
+      << xml_text(what.size() > 31 ? what.substr(0, 30) + "\u2026" : what) << "<title>"
       << xml_text(what) << "</title></text></g>\n";
   }
   o << "</svg>\n";

@@ -67,11 +67,14 @@ Trace merge_rank_traces(const std::vector<json>& per_rank) {
       const auto seq = e.value("seq", std::uint32_t{0});
       const bool sent = k == "sent";
       TracePacket& p = packets[{sent ? rank : peer, sent ? peer : rank, seq}];
-      p.type = type;
-      p.flags = e.value("flags", std::vector<std::string>{});
-      p.src = sent ? rank : peer;
-      p.dst = sent ? peer : rank;
-      p.bytes = e.value("bytes", std::uint64_t{0});
+      // The sender's record says what left; the receiver's only fills in where it is missing.
+      if (sent || !p.sent_ns) {
+        p.type = type;
+        p.flags = e.value("flags", std::vector<std::string>{});
+        p.src = sent ? rank : peer;
+        p.dst = sent ? peer : rank;
+        p.bytes = e.value("bytes", std::uint64_t{0});
+      }
       if (sent) p.sent_ns = e.value("t0", std::int64_t{0});
       if (k == "arrived" || k == "handled") p.arrived_ns = e.value("t0", std::int64_t{0});
       if (k == "handled") p.handled_ns = e.value("t1", std::int64_t{0});
