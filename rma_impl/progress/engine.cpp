@@ -205,8 +205,11 @@ bool Engine::transmit(int dst, const PacketHeader& h, std::span<const std::byte>
 
 // --- --trace: the one place packets are recorded (sent here, received in deliver) ------
 
+// The time is read just after the transport took the packet: a receiver polling on another
+// core may handle it a few hundred nanoseconds "earlier" than that.
 void Engine::trace_sent(int dst, const PacketHeader& h, std::size_t bytes) {
-  if (dst == rank_) return;
+  // Not numbered from the start (enabled after this engine was made): not recorded.
+  if (dst == rank_ || trace_tx_.empty()) return;
   trace::Event e;
   e.kind = trace::EventKind::sent;
   e.packet_type = static_cast<std::uint8_t>(h.type);
@@ -221,7 +224,7 @@ void Engine::trace_sent(int dst, const PacketHeader& h, std::size_t bytes) {
 
 std::uint32_t Engine::trace_arrived(int src, const PacketHeader& h, std::size_t bytes, bool kept,
                                     std::int64_t& at) {
-  if (src == rank_) return 0;
+  if (src == rank_ || trace_rx_.empty()) return 0;
   at = trace::now_ns();
   const std::uint32_t seq = ++trace_rx_[static_cast<std::size_t>(src)];
   if (kept) {
