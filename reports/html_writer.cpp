@@ -11,8 +11,10 @@
 #include "reports/benchmark_runs.hpp"
 #include "reports/gate.hpp"
 #include "reports/rank_state_text.hpp"
+#include "reports/sequence_svg.hpp"
 #include "reports/svg_plot.hpp"
 #include "reports/text_format.hpp"
+#include "reports/trace.hpp"
 #include "reports/xml_text.hpp"
 
 namespace reports {
@@ -58,6 +60,8 @@ td.diff.ok { color: #1a7f37; }
 figure { margin: 0; background: #fff; border: 1px solid #ddd; padding: 6px; }
 figcaption { font-size: 12px; color: #555; max-width: 590px; }
 details { margin: 6px 0; }
+.sequence-row { display: flex; flex-wrap: wrap; gap: 14px; align-items: flex-start; }
+.sequence-row .beside { max-width: 520px; }
 )";
 
 std::string badge(const CaseResult& c) {
@@ -265,6 +269,66 @@ void message_counts(const Report& r, std::ostream& out) {
     out << "</tbody>\n";
   }
   out << "</table>\n";
+}
+
+// ---- sequence diagrams (--trace) -------------------------------------------------------
+
+// Beside a case's diagram: its packet counts by type (measured against declared) and, after
+// a deadlock or timeout, where each rank stopped.
+void beside_diagram(const CaseResult& c, std::ostream& out) {
+  out << "<div class=\"beside\">\n";
+  if (c.messages.measured) {
+    out << "<table class=\"counts\"><thead><tr><th>packet type</th><th>declared</th>"
+           "<th>measured</th></tr></thead><tbody>\n";
+    for (const CountRow& row : count_rows(c.messages)) {
+      const bool differs = row.minimum && *row.minimum != row.measured;
+      out << "<tr class=\"" << (differs ? "mismatch" : row.minimum ? "match" : "undeclared")
+          << "\"><td>" << h(row.type) << "</td><td class=\"n\">"
+          << (row.minimum ? std::to_string(*row.minimum) : "\u2014") << "</td><td class=\"n\">"
+          << row.measured << "</td></tr>\n";
+    }
+    out << "</tbody></table>\n";
+  } else {
+    out << "<p class=\"muted\">Message counts not measured (the case did not finish "
+           "<code>run</code>).</p>\n";
+  }
+  rank_states(c.rank_states, out);
+  out << "</div>\n";
+}
+
+void sequence_diagrams(const Report& r, std::ostream& out) {
+  bool any = false;
+  for (std::size_t i = 0; i < r.cases.size(); ++i) {
+    const CaseResult& c = r.cases[i];
+    if (c.trace.is_null()) continue;
+    if (!any) {
+      out << "<h2 id=\"sequences\">Sequence diagrams</h2>\n<p>Every packet of <code>run</code> "
+             "(<code>--trace</code>): lanes are ranks, boxes the calls, arrows the packets from "
+             "when they left to when the target handled them (dashed: arrived, not handled). "
+             "Time runs down, one row per moment. <code>trace.json</code> opens in Perfetto "
+             "with the real times.</p>\n";
+      any = true;
+    }
+    const Trace t = trace_from_json(c.trace);
+    out << "<section class=\"sequence-case\" id=\"seq-" << i << "\">\n<h3>" << badge(c)
+        << " <code>" << h(c.id) << "</code></h3>\n";
+    std::uint64_t dropped = 0;
+    for (auto d : t.dropped) dropped += d;
+    if (dropped)
+      out << "<p class=\"muted\">" << dropped
+          << " earlier events were dropped (the ring was full): the diagram starts later.</p>\n";
+    out << "<div class=\"sequence-row\">\n";
+    if (t.packets.size() > max_diagram_packets) {
+      out << "<p class=\"muted\">" << t.packets.size() << " packets: more than "
+          << max_diagram_packets << " are not drawn; trace.json has them all.</p>\n";
+    } else {
+      out << "<figure class=\"sequence\">" << sequence_svg(t, c.rank_states)
+          << "<figcaption>" << t.packets.size() << " packets, " << t.calls.size()
+          << " calls</figcaption></figure>\n";
+    }
+    beside_diagram(c, out);
+    out << "</div>\n</section>\n";
+  }
 }
 
 // ---- benchmarks ------------------------------------------------------------------------
@@ -485,6 +549,7 @@ void write_html(const Report& r, std::ostream& out) {
   summary(r, out);
   failures(r, out);
   message_counts(r, out);
+  sequence_diagrams(r, out);
   benchmarks(r, out);
   cases(r, out);
   out << "</body>\n</html>\n";

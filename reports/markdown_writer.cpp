@@ -5,8 +5,10 @@
 #include <string_view>
 #include <vector>
 
+#include "reports/chrome_trace_writer.hpp"
 #include "reports/markdown_text.hpp"
 #include "reports/rank_state_text.hpp"
+#include "reports/trace.hpp"
 #include "reports/text_format.hpp"
 
 namespace reports {
@@ -117,6 +119,20 @@ void benchmarks_table(const json& benchmarks, std::ostream& out) {
   out << "\n";
 }
 
+// --trace: each traced case's packets, one line each, in the order they left.
+void packet_sequences(const Report& r, std::ostream& out) {
+  if (!has_traces(r)) return;
+  out << "## Packet sequences\n\n";
+  for (const auto& c : r.cases) {
+    if (c.trace.is_null()) continue;
+    const Trace t = trace_from_json(c.trace);
+    out << "### " << code(c.id) << "\n\n"
+        << t.packets.size() << " packets (trace.json has the calls too).\n\n```\n";
+    for (const auto& line : trace_lines(t, false)) out << line << "\n";
+    out << "```\n\n";
+  }
+}
+
 }  // namespace
 
 void write_markdown(const Report& r, std::ostream& out) {
@@ -135,6 +151,7 @@ void write_markdown(const Report& r, std::ostream& out) {
       if (c.failed()) failed_case(c, out);
     }
   }
+  packet_sequences(r, out);
   benchmarks_table(r.benchmarks, out);
 }
 

@@ -6,6 +6,8 @@
 // document, e.g. "cases[3].messages.by_type.lock", so a broken baseline is quick to fix.
 #include "reports/model.hpp"
 
+#include "reports/trace.hpp"
+
 #include <array>
 #include <cmath>
 #include <limits>
@@ -270,6 +272,10 @@ CaseResult case_from_json(const json& j, const std::string& path) {
     const json& list = as_array(*r, rpath);
     for (std::size_t i = 0; i < list.size(); ++i) c.races.push_back(race_from_json(list[i], item(rpath, i)));
   }
+  if (const json* t = optional(j, "trace"); t && !t->is_null()) {
+    trace_from_json(*t, child(path, "trace"));  // names what is wrong now, not in a writer
+    c.trace = *t;
+  }
   return c;
 }
 
@@ -372,6 +378,7 @@ nlohmann::json to_json(const CaseResult& c) {
               {"binding", c.binding}};
   // Only with findings: a report of a run without the checker stays as it was.
   if (!races.empty()) out["races"] = std::move(races);
+  if (!c.trace.is_null()) out["trace"] = c.trace;
   return out;
 }
 

@@ -103,6 +103,8 @@ struct CaseResult {
   std::vector<std::string> log;                          // rma.log lines, "rank N: text"
   std::vector<std::string> binding;                      // per rank: "core 0", "none"
   std::vector<Race> races;  // --check races findings (empty without the checker)
+  // --trace: the case's calls and packets, reports/trace.hpp's JSON form; null untraced.
+  nlohmann::json trace;
 
   // A case passed when its status is what it expected (pass, or deadlock for must-deadlock);
   // a must-deadlock case that ran to completion did not pass. A skip is neither passed nor

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "reports/chrome_trace_writer.hpp"
 #include "reports/html_writer.hpp"
 #include "reports/json_writer.hpp"
 #include "reports/junit_writer.hpp"
@@ -98,6 +99,8 @@ void write_report_dir(const Report& r, const fs::path& dir,
                              ec.message());
   }
   for (const FileFormat* f : chosen) write_atomically(dir / f->file, r, f->write);
+  // --trace: the timeline for Perfetto and chrome://tracing, whichever formats were chosen.
+  if (has_traces(r)) write_atomically(dir / "trace.json", r, write_chrome_trace);
 }
 
 }  // namespace reports

@@ -166,4 +166,8 @@ struct Call {
   std::vector<int> group;            // post/start
 };
 
+// --trace: puts a finished call on this rank's timeline (rma/trace.hpp) with its target
+// (-1 when it has none) and the bytes it moves.
+void trace(const Call& c, int rank, std::int64_t t0, std::int64_t t1);
+
 }  // namespace harness::call

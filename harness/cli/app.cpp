@@ -62,6 +62,10 @@ void add_run_options(CLI::App* cmd, RunArgs& a) {
       ->delimiter(',')
       ->check(CLI::IsMember({"console", "json", "junit", "md", "html"}));
   cmd->add_flag("-v,--verbose", a.verbose, "Echo the ranks' log lines as they come");
+  cmd->add_flag("--trace", a.overrides.trace,
+                "Record every packet and call of `run` (a benchmark: its first iteration): "
+                "trace.json in the report directory, sequence diagrams in report.html and "
+                "report.md");
   cmd->add_option("--rank-exec", a.rank_exec,
                   "Command prefix for each rank, {rank} replaced by its rank (e.g. "
                   "'ip netns exec host{rank}'); it must exec, not fork");
@@ -114,12 +118,25 @@ int run_app(int argc, char** argv) {
       ->check(CLI::ExistingFile);
   add_matrix_options(list_cmd, list.overrides, list.options);
 
-  std::string describe_target;
-  auto* describe_cmd =
-      app.add_subcommand("describe", "Show the options and hooks a script declares");
-  describe_cmd->add_option("script", describe_target, "Case script (.lua)")
+  DescribeArgs describe;
+  auto* describe_cmd = app.add_subcommand(
+      "describe", "Show the options and hooks a script declares; with --trace, run it once and "
+                  "print its packet sequence");
+  describe_cmd->add_option("script", describe.script, "Case script (.lua)")
       ->required()
       ->check(CLI::ExistingFile);
+  describe_cmd->add_flag("--trace", describe.trace,
+                         "Run the pattern once (on the script's ranks, or -n) and print its calls "
+                         "and packets in time order");
+  add_matrix_options(describe_cmd, describe.overrides, describe.options);
+  describe_cmd->add_option("--eager-limit", describe.overrides.eager_limit,
+                           "Largest transfer sent eagerly, bytes (larger: rendezvous)")
+      ->check(CLI::Range(1, 65536));
+  describe_cmd->add_option("--timeout", describe.overrides.timeout_s,
+                           "Deadline of the run, seconds (a deadlock is reported at it)")
+      ->check(CLI::Range(0.1, 86400.0));
+  describe_cmd->add_option("--svg", describe.svg, "With --trace: write the sequence diagram here");
+  describe_cmd->add_option("--title", describe.title, "With --svg: the diagram's title");
 
   auto* info_cmd = app.add_subcommand("info", "Host topology, compiled backends, fabric providers");
 
@@ -187,7 +204,11 @@ int run_app(int argc, char** argv) {
       bench.run.command_line = cmdline;
       return bench_command(bench);
     }
-    if (*describe_cmd) return describe_command(describe_target);
+    if (*describe_cmd) {
+      if (describe.trace) return describe_trace_command(describe);
+      if (!describe.svg.empty()) throw suite::UsageError("describe: --svg needs --trace");
+      return describe_command(describe.script);
+    }
     if (*info_cmd) return info_command();
     if (*gate_cmd) return gate_command(gate);
     if (*report_cmd) return report_command(report);

@@ -56,6 +56,16 @@ struct ReportArgs {
 int report_command(const ReportArgs& args);
 int list_command(RunArgs& args);
 int describe_command(const std::string& script);
+// `rmabench describe SCRIPT --trace`: the pattern run once, its packet sequence printed.
+struct DescribeArgs {
+  std::string script;
+  bool trace = false;
+  suite::Overrides overrides;        // -n, --progress, --protocol, --eager-limit, ...
+  std::vector<std::string> options;  // -o name=value
+  std::string svg;                   // --svg FILE: the sequence diagram
+  std::string title;                 // --title: the diagram's (default: the case id)
+};
+int describe_trace_command(DescribeArgs& args);
 int info_command();
 
 }  // namespace harness::cli

@@ -23,6 +23,7 @@ nlohmann::json options_json(const RunArgs& a) {
   if (o.timeout_s) j["timeout_s"] = *o.timeout_s;
   if (o.eager_limit) j["eager_limit"] = *o.eager_limit;
   if (!o.filter.empty()) j["filter"] = o.filter;
+  if (o.trace) j["trace"] = true;
   j["options"] = o.options;
   return j;
 }

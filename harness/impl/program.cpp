@@ -1,6 +1,8 @@
 // program.cpp — recording and replaying calls through the implementation under test.
 #include "impl/program.hpp"
 
+#include "rma/trace.hpp"
+
 namespace harness::impl {
 
 bool Program::replays(call::Kind k) {
@@ -15,6 +17,7 @@ void Program::add(call::Call c, std::vector<std::shared_ptr<void>> keep) {
 
 rma::Status Program::replay(Implementation& impl) const {
   for (const call::Call& c : calls_) {
+    const std::int64_t t0 = rma::trace::on() ? rma::trace::now_ns() : 0;
     if (call::describe(c.kind).family == call::Family::request) {
       Outcome out;
       RMA_TRY(impl.execute(c, &out));
@@ -24,6 +27,7 @@ rma::Status Program::replay(Implementation& impl) const {
     } else {
       RMA_TRY(impl.execute(c, nullptr));
     }
+    if (t0) call::trace(c, impl.rank(), t0, rma::trace::now_ns());
   }
   return rma::Status::ok();
 }

@@ -32,6 +32,7 @@
 #include "launcher/control.hpp"
 #include "launcher/limits.hpp"
 #include "launcher/mpi_launch.hpp"
+#include "reports/trace.hpp"
 #include "launcher/rank_results.hpp"
 
 extern char** environ;
@@ -712,6 +713,7 @@ class CaseRun {
     if (r.state_msg.is_object()) {
       s = r.state_msg;
       s.erase("t");
+      s.erase("trace");  // the case's trace has it (attach_trace)
     } else if (r.result) {
       s = {{"state", "reported " + r.result_msg.value("status", std::string("a result"))}};
     } else if (r.killed || r.live()) {
@@ -853,6 +855,21 @@ class CaseRun {
     std::vector<json> results;
     for (const auto& r : ranks_) results.push_back(r.result ? r.result_msg : json());
     launcher::merge_rank_results(results, result_);
+    if (spec_.trace) attach_trace();
+  }
+
+  // --trace: each rank's ring from its result, or from its state when it did not finish.
+  void attach_trace() {
+    std::vector<json> per_rank;
+    for (const auto& r : ranks_) {
+      if (r.result && r.result_msg.contains("trace"))
+        per_rank.push_back(r.result_msg["trace"]);
+      else if (r.state_msg.is_object() && r.state_msg.contains("trace"))
+        per_rank.push_back(r.state_msg["trace"]);
+      else
+        per_rank.push_back(json());
+    }
+    result_.trace = reports::to_json(reports::merge_rank_traces(per_rank));
   }
 
   suite::CaseSpec spec_;

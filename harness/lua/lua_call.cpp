@@ -14,6 +14,7 @@
 #include "lua/lua_guard.hpp"
 #include "lua/lua_window.hpp"
 #include "races/recorder.hpp"
+#include "rma/trace.hpp"
 
 namespace harness::lua {
 namespace {
@@ -243,8 +244,11 @@ int call_binding(lua_State* L) {
   {
     std::optional<WhereScope> w;
     if (call::may_block(K) || p.returns_old) w.emplace(ctx, L);
-    check(L, ctx.impl->execute(p.c, &out), name);
-    if (flush) check(L, ctx.impl->execute(*flush, nullptr), name);
+    const std::int64_t t0 = rma::trace::on() ? rma::trace::now_ns() : 0;
+    rma::Status st = ctx.impl->execute(p.c, &out);
+    if (st && flush) st = ctx.impl->execute(*flush, nullptr);
+    if (t0) call::trace(p.c, ctx.impl->rank(), t0, rma::trace::now_ns());
+    check(L, st, name);
   }
   if (races::Recorder* rec = races::Recorder::active()) {
     // A test that returned false ended nothing.

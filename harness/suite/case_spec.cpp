@@ -39,6 +39,7 @@ nlohmann::json to_json(const CaseSpec& c) {
           {"bind", c.bind},
           {"impl", c.impl},
           {"check", c.check},
+          {"trace", c.trace},
           {"mode", c.mode},
           {"bench", c.bench},
           {"name_prefix", c.name_prefix}};
@@ -64,6 +65,7 @@ CaseSpec case_from_json(const nlohmann::json& j) {
   c.bind = j.at("bind");
   c.impl = j.value("impl", std::string("ref"));
   c.check = j.value("check", "");
+  c.trace = j.value("trace", false);
   c.mode = j.at("mode");
   c.bench = j.at("bench");
   c.name_prefix = j.at("name_prefix");

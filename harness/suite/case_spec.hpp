@@ -38,6 +38,7 @@ struct CaseSpec {
   // The implementation under test: "ref", or an MPI as --impl spelt it ("openmpi:osc=sm").
   std::string impl = "ref";
   std::string check;          // "races": the ranks record, the parent checks (--check races)
+  bool trace = false;         // --trace: the ranks record packets and calls (rma/trace.hpp)
 
   // "run" (a conformance case) or "bench" (replayed under Google Benchmark).
   std::string mode = "run";

@@ -32,6 +32,7 @@ struct Overrides {
   std::map<std::string, std::string> options;  // -o k=v
   std::string bind = "auto";
   std::string check;                            // --check: "races" or ""
+  bool trace = false;                           // --trace: ranks record packets and calls
   std::string filter;                           // keep ids containing this text
 };
 

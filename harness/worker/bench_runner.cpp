@@ -12,7 +12,9 @@
 #include <thread>
 
 #include "impl/program.hpp"
+#include "rma/trace.hpp"
 #include "worker/script_session.hpp"
+#include "worker/trace_record.hpp"
 
 namespace harness::worker {
 namespace {
@@ -99,6 +101,10 @@ class Bench {
         s_.set_options(opts);
         s_.new_ctx();
         if (!s_.call_hook("setup", f)) return s_.ended(f);
+        // --trace: the first configuration's recording run, its first iteration; cleared
+        // before the barrier so that no peer's packet of it comes earlier.
+        const bool trace_now = spec_.trace && trace_.is_null();
+        if (trace_now) rma::trace::clear();
         if (!s_.barrier(f)) return s_.ended(f);
         impl::Program program;
         s_.phase("run (recording)");
@@ -107,6 +113,10 @@ class Bench {
         s_.ctx().recorder = nullptr;
         if (!ok) return s_.ended(f);
         if (!s_.barrier(f)) return s_.ended(f);
+        if (trace_now) {
+          trace_ = trace_json(impl_.rank());
+          rma::trace::set_recording(false);  // the timed loops run untraced
+        }
         json expected;
         if (impl_.rank() == 0 && !s_.declared_messages(expected, f)) return s_.ended(f);
 
@@ -130,6 +140,7 @@ class Bench {
     s_.add_context(result);
     result["status"] = s_.ctx().failures.empty() ? "pass" : "fail";
     if (impl_.rank() == 0) result["benchmarks"] = entries;
+    if (!trace_.is_null()) result["trace"] = trace_;
     return result;
   }
 
@@ -300,6 +311,7 @@ class Bench {
   ScriptSession& s_;
   impl::Implementation& impl_;
   const suite::CaseSpec& spec_;
+  json trace_;  // --trace: this rank's record of the first recording run
 };
 
 }  // namespace

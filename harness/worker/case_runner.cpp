@@ -3,7 +3,9 @@
 #include <optional>
 
 #include "races/recorder.hpp"
+#include "rma/trace.hpp"
 #include "worker/script_session.hpp"
+#include "worker/trace_record.hpp"
 
 namespace harness::worker {
 
@@ -48,6 +50,8 @@ json run_hooks(const suite::CaseSpec& spec, impl::Implementation& impl,
   // op must not reach a target that has not taken its snapshot yet).
   s.phase("run");
   const std::optional<rma::Counters> before = impl.counters();
+  // --trace: before the barrier, so that no peer's first packet of `run` can come earlier.
+  if (spec.trace) rma::trace::clear();
   if (!s.barrier(f)) return s.ended(f);
   for (int i = 0; i < iterations; ++i) {
     if (!s.call_hook("run", f)) return s.ended(f);
@@ -56,6 +60,7 @@ json run_hooks(const suite::CaseSpec& spec, impl::Implementation& impl,
   const std::optional<rma::Counters> after = impl.counters();
 
   json result = {{"t", "result"}, {"rank", impl.rank()}, {"early", false}};
+  if (spec.trace) result["trace"] = trace_json(impl.rank());
   if (before && after) {
     result["messages"] = counters_json(*after - *before);
   } else {

@@ -1,5 +1,8 @@
 #include "worker/state_board.hpp"
 
+#include "rma/trace.hpp"
+#include "worker/trace_record.hpp"
+
 namespace harness::worker {
 
 using nlohmann::json;
@@ -25,6 +28,8 @@ json counters_json(const rma::Counters& c) {
 json StateBoard::snapshot(int rank) const {
   std::lock_guard g(mu_);
   json s = {{"t", "state"}, {"rank", rank}, {"phase", phase_}};
+  // --trace: what this rank sent and handled up to now (the parent takes it out of the state).
+  if (rma::trace::on()) s["trace"] = trace_json(rank);
   if (ctx_) s["where"] = ctx_->where();
   if (!impl_) {
     s["call"] = "";

@@ -12,6 +12,7 @@
 #include "launcher/control.hpp"
 #include "rma/bootstrap.hpp"
 #include "rma/runtime.hpp"
+#include "rma/trace.hpp"
 #include "suite/case_spec.hpp"
 #include "worker/bench_runner.hpp"
 #include "worker/case_runner.hpp"
@@ -22,6 +23,8 @@ namespace {
 
 constexpr int kCtrlFd = 3;
 constexpr int kKvFd = 4;
+// --trace: events one rank keeps (about 3.5 MB); beyond it the oldest go, counted.
+constexpr std::size_t kTraceEvents = 65536;
 
 int env_int(const char* name) {
   const char* v = std::getenv(name);
@@ -79,6 +82,8 @@ int worker_main() {
     ::_exit(72);  // the parent closed the channel: nobody is left to report to
   }).detach();
 
+  // --trace: on before the runtime exists, so that every packet is numbered (rma/trace.hpp).
+  if (spec.trace) rma::trace::enable(kTraceEvents);
   auto boot = rma::bootstrap::launcher_client(kKvFd, rank, size);
   board->set_phase("runtime");
   auto im = make_implementation(spec, *boot);

@@ -8,6 +8,8 @@
 #include <string>
 #include <thread>
 
+#include "rma/trace.hpp"
+
 namespace rma::progress {
 namespace {
 
@@ -176,7 +178,12 @@ Engine::Engine(std::unique_ptr<Transport> transport, ProgressMode mode, CallTrac
       max_payload_(transport_->max_payload()),
       tuning_(WaitTuning::from_env(size_)),
       out_(static_cast<std::size_t>(size_)),
-      win_counts_(std::make_unique<std::array<WinCounts, kMaxCountedWindows>>()) {}
+      win_counts_(std::make_unique<std::array<WinCounts, kMaxCountedWindows>>()) {
+  if (trace::on()) {
+    trace_tx_.assign(static_cast<std::size_t>(size_), 0);
+    trace_rx_.assign(static_cast<std::size_t>(size_), 0);
+  }
+}
 
 Engine::~Engine() {
   stop_agent();
@@ -211,7 +218,64 @@ void Engine::count_direct(std::uint32_t win, DirectOp op, std::uint64_t n) {
 bool Engine::transmit(int dst, const PacketHeader& h, std::span<const std::byte> payload) {
   if (!transport_->try_send(dst, h, payload)) return false;
   count_sent(h, payload.size());
+  if (trace::on()) [[unlikely]]
+    trace_sent(dst, h, payload.size());
   return true;
+}
+
+// --- --trace: the one place packets are recorded (sent here, received in deliver) ------
+
+// The time is read just after the transport took the packet: a receiver polling on another
+// core may handle it a few hundred nanoseconds "earlier" than that.
+void Engine::trace_sent(int dst, const PacketHeader& h, std::size_t bytes) {
+  // Not numbered from the start (enabled after this engine was made): not recorded.
+  if (dst == rank_ || trace_tx_.empty()) return;
+  trace::Event e;
+  e.kind = trace::EventKind::sent;
+  e.packet_type = static_cast<std::uint8_t>(h.type);
+  e.flags = h.flags;
+  e.rank = rank_;
+  e.peer = dst;
+  e.seq = ++trace_tx_[static_cast<std::size_t>(dst)];
+  e.bytes = bytes;
+  e.t0 = trace::now_ns();
+  trace::record(e);
+}
+
+std::uint32_t Engine::trace_arrived(int src, const PacketHeader& h, std::size_t bytes, bool kept,
+                                    std::int64_t& at) {
+  if (src == rank_ || trace_rx_.empty()) return 0;
+  at = trace::now_ns();
+  const std::uint32_t seq = ++trace_rx_[static_cast<std::size_t>(src)];
+  if (kept) {
+    trace::Event e;
+    e.kind = trace::EventKind::arrived;
+    e.packet_type = static_cast<std::uint8_t>(h.type);
+    e.flags = h.flags;
+    e.rank = rank_;
+    e.peer = src;
+    e.seq = seq;
+    e.bytes = bytes;
+    e.t0 = at;
+    trace::record(e);
+  }
+  return seq;
+}
+
+void Engine::trace_handled(int src, const PacketHeader& h, std::size_t bytes, std::uint32_t seq,
+                           std::int64_t arrived) {
+  if (seq == 0) return;
+  trace::Event e;
+  e.kind = trace::EventKind::handled;
+  e.packet_type = static_cast<std::uint8_t>(h.type);
+  e.flags = h.flags;
+  e.rank = rank_;
+  e.peer = src;
+  e.seq = seq;
+  e.bytes = bytes;
+  e.t0 = arrived;
+  e.t1 = trace::now_ns();
+  trace::record(e);
 }
 
 void Engine::send(int dst, const PacketHeader& h, std::span<const std::byte> payload) {
@@ -295,7 +359,19 @@ bool Engine::handles_rma_now() const {
 void Engine::deliver(int src, const PacketHeader& h, std::span<const std::byte> payload) {
   // sync_only: RMA packets received outside a synchronization call wait, unprocessed,
   // for the next one; that is what makes the start/recv/complete case deadlock there.
-  if (class_of(h.type) == PacketClass::rma && !handles_rma_now()) {
+  const bool keep = class_of(h.type) == PacketClass::rma && !handles_rma_now();
+  if (trace::on()) [[unlikely]] {
+    std::int64_t at = 0;
+    const std::uint32_t seq = trace_arrived(src, h, payload.size(), keep, at);
+    if (keep) {
+      stash_.push_back({src, h, {payload.begin(), payload.end()}, seq, at});
+      return;
+    }
+    trace_handled(src, h, payload.size(), seq, at);
+    dispatch(src, h, payload);
+    return;
+  }
+  if (keep) {
     stash_.push_back({src, h, {payload.begin(), payload.end()}});
     return;
   }
@@ -314,6 +390,8 @@ bool Engine::progress(Ctx ctx) {
     while (!stash_.empty()) {
       Stashed s = std::move(stash_.front());
       stash_.pop_front();
+      if (trace::on()) [[unlikely]]
+        trace_handled(s.src, s.h, s.payload.size(), s.trace_seq, s.trace_arrived);
       dispatch(s.src, s.h, s.payload);
     }
     did = true;

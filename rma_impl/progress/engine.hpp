@@ -135,11 +135,20 @@ class Engine final : public PacketSink {
     int src;
     PacketHeader h;
     std::vector<std::byte> payload;
+    std::uint32_t trace_seq = 0;  // --trace: the packet's number from src, its arrival
+    std::int64_t trace_arrived = 0;
   };
   class Agent;
 
   void deliver(int src, const PacketHeader& h, std::span<const std::byte> payload) override;
   void dispatch(int src, const PacketHeader& h, std::span<const std::byte> payload);
+  // --trace (rma/trace.hpp): packets numbered per peer and direction, so that the ranks'
+  // records pair up; called only when tracing is on.
+  void trace_sent(int dst, const PacketHeader& h, std::size_t bytes);
+  std::uint32_t trace_arrived(int src, const PacketHeader& h, std::size_t bytes, bool kept,
+                              std::int64_t& at);
+  void trace_handled(int src, const PacketHeader& h, std::size_t bytes, std::uint32_t seq,
+                     std::int64_t arrived);
   bool transmit(int dst, const PacketHeader& h, std::span<const std::byte> payload);
   bool drain_out();
   bool drain_one(int dst);
@@ -162,6 +171,7 @@ class Engine final : public PacketSink {
   std::vector<LazyDeque<OutItem>> out_;  // per destination; most never need one
   std::size_t out_pending_ = 0;
   std::deque<Stashed> stash_;
+  std::vector<std::uint32_t> trace_tx_, trace_rx_;  // --trace: packets per peer so far
   Ctx ctx_ = Ctx::any_call;
 
   std::array<std::atomic<std::uint64_t>, packet_type_count> sent_{};
