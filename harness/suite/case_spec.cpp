@@ -39,6 +39,7 @@ nlohmann::json to_json(const CaseSpec& c) {
           {"bind", c.bind},
           {"impl", c.impl},
           {"check", c.check},
+          {"impl_defined", c.impl_defined},
           {"mode", c.mode},
           {"bench", c.bench},
           {"name_prefix", c.name_prefix}};
@@ -64,6 +65,7 @@ CaseSpec case_from_json(const nlohmann::json& j) {
   c.bind = j.at("bind");
   c.impl = j.value("impl", std::string("ref"));
   c.check = j.value("check", "");
+  c.impl_defined = j.value("impl_defined", "");
   c.mode = j.at("mode");
   c.bench = j.at("bench");
   c.name_prefix = j.at("name_prefix");

@@ -38,6 +38,9 @@ struct CaseSpec {
   // The implementation under test: "ref", or an MPI as --impl spelt it ("openmpi:osc=sm").
   std::string impl = "ref";
   std::string check;          // "races": the ranks record, the parent checks (--check races)
+  // What the script's `impl_defined` says MPI leaves to the implementation for this case
+  // ("" when nothing): on a library, a case that does not pass gets the verdict impl_defined.
+  std::string impl_defined;
 
   // "run" (a conformance case) or "bench" (replayed under Google Benchmark).
   std::string mode = "run";
