@@ -20,13 +20,13 @@ constexpr const char* red = "\033[1;31m";
 constexpr const char* dim = "\033[2m";
 
 const char* verdict_color(const CaseResult& c) {
-  if (c.skipped() || c.interrupted()) return yellow;
+  if (c.skipped() || c.interrupted() || c.impl_defined()) return yellow;
   return c.passed() ? green : red;
 }
 
 // Why the verdict differs from what the status alone would suggest, or why it was skipped.
 std::string note(const CaseResult& c) {
-  if (c.skipped() && !c.reason.empty()) {
+  if ((c.skipped() || c.impl_defined()) && !c.reason.empty()) {
     std::string reason = printable(c.reason);
     std::replace(reason.begin(), reason.end(), '\n', ' ');  // the note stays on its line
     return "(" + reason + ")";
@@ -64,6 +64,7 @@ void ConsoleWriter::case_line(const CaseResult& c, std::string_view progress) {
   line += std::string(c.id.size() < id_width_ ? id_width_ - c.id.size() : 0, ' ');
   line += "  " + right_aligned(format_seconds(c.duration_s), 9);
   if (c.messages.measured) line += "  msgs " + std::to_string(c.messages.total);
+  if (!c.messages.unobservable.empty()) line += "  msgs \u2014";  // not measured, not 0
   if (const std::string n = note(c); !n.empty()) line += "  " + paint(n, dim);
   // Flushed per case: a CI log piped to a file shows how far a long run got.
   out_ << line << '\n' << std::flush;

@@ -191,5 +191,33 @@ TEST(ConsoleDetails, ListsEveryFailureReasonAndRankStates) {
   EXPECT_NE(timeout.find("rank 1: no reply"), std::string::npos) << timeout;
 }
 
+
+TEST(ConsoleCaseLine, UnobservableCountShowsADash) {
+  std::ostringstream out;
+  ConsoleWriter con(out, false);
+  CaseResult c = passed_case("s/a[impl=mpich,np=2,progress=calls]");
+  c.messages = MessageCounts{};
+  c.messages.unobservable = "not observable in mpich 4.0.2";
+  con.case_line(c);
+  EXPECT_NE(out.str().find("  msgs \u2014"), std::string::npos) << out.str();
+  EXPECT_EQ(out.str().find("msgs 0"), std::string::npos) << out.str();
+}
+
+TEST(ConsoleCaseLine, ImplDefinedShowsItsWordReasonAndCount) {
+  std::ostringstream out;
+  ConsoleWriter con(out, false);
+  Report r;
+  CaseResult c = passed_case("s/a[impl=mpich,np=2,progress=calls]");
+  c.status = Verdict::impl_defined;
+  c.reason = "MPI leaves this to the implementation: x. mpich 4.0.2 fail: y";
+  con.case_line(c);
+  r.cases.push_back(c);
+  r.finish();
+  con.summary(r);
+  EXPECT_EQ(out.str().rfind("IMPL_DEFINED s/a", 0), 0u) << out.str();
+  EXPECT_NE(out.str().find("(MPI leaves this to the implementation: x."), std::string::npos);
+  EXPECT_EQ(out.str().find("failed:"), std::string::npos) << out.str();
+  EXPECT_EQ(last_line(out.str()), "0 passed, 0 failed, 1 impl_defined");
+}
 }  // namespace
 }  // namespace reports

@@ -61,6 +61,14 @@ std::vector<CountChange> count_changes(const MessageCounts& before, const Messag
 }
 
 void compare_messages(const CaseResult& before, const CaseResult& after, GateResult& g) {
+  // Null on either side: nothing to compare, which is said, not taken as equal.
+  const std::string& unobservable = !after.messages.unobservable.empty()
+                                        ? after.messages.unobservable
+                                        : before.messages.unobservable;
+  if (!unobservable.empty()) {
+    if (!before.skipped() && !after.skipped()) g.not_comparable.push_back({after.id, unobservable});
+    return;
+  }
   if (!before.messages.measured) return;
   // A count the script says depends on timing is not a regression signal either way.
   if (before.messages.varies || after.messages.varies) return;

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "reports/gate_text_writer.hpp"
 #include "reports/markdown_text.hpp"
 
 namespace reports {
@@ -130,6 +131,8 @@ void write_gate_markdown(const GateResult& g, std::ostream& out) {
   }
   for (const auto& e : g.benchmark_errors)
     notes.push_back({"benchmark error", "", "", md_inline(e)});
+  for (const auto& line : not_comparable_lines(g.not_comparable))
+    notes.push_back({"messages not comparable", "", "—", md_inline(line)});
   if (!notes.empty()) {
     out << "<details><summary>Notes, not gated (" << notes.size() << ")</summary>\n\n";
     table(notes, out);

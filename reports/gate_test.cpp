@@ -519,5 +519,81 @@ TEST(Gate, FormatHelpers) {
   EXPECT_EQ(format_change(-0.035), "-3.5%");
 }
 
+
+// A case run on an MPI library: packets not observable, the library named in `impl`.
+CaseResult library_case(const std::string& id) {
+  CaseResult c = sample::passed_case(id);
+  c.backend.clear();
+  c.path.clear();
+  c.impl = "mpich 4.0.2";
+  c.messages = MessageCounts{};
+  c.messages.unobservable = "not observable in mpich 4.0.2";
+  return c;
+}
+
+Report library_report() {
+  Report r = base();
+  r.cases.clear();
+  for (const char* id : {"s/a[impl=mpich,np=2,progress=calls]", "s/b[impl=mpich,np=2,progress=calls]"})
+    r.cases.push_back(library_case(id));
+  r.finish();
+  return r;
+}
+
+TEST(Gate, NullCountsAreNotComparableNeverARegression) {
+  const Report baseline = library_report();
+  const Report report = library_report();
+  const GateResult g = gate(baseline, report, {});
+  EXPECT_FALSE(g.regressed());
+  EXPECT_TRUE(g.message_changes.empty());
+  ASSERT_EQ(g.not_comparable.size(), 2u);
+  EXPECT_EQ(g.not_comparable[0].id, "s/a[impl=mpich,np=2,progress=calls]");
+  EXPECT_EQ(g.not_comparable[0].reason, "not observable in mpich 4.0.2");
+  const std::string t = text(g);
+  EXPECT_NE(t.find("OK: no regression"), std::string::npos) << t;
+  EXPECT_NE(t.find("message counts not comparable"), std::string::npos) << t;
+  EXPECT_NE(t.find("2 cases, not observable in mpich 4.0.2: s/a[impl=mpich"), std::string::npos) << t;
+  EXPECT_NE(t.find("neither failed nor passed by the count check"), std::string::npos) << t;
+  EXPECT_NE(markdown(g).find("messages not comparable"), std::string::npos) << markdown(g);
+}
+
+TEST(Gate, NullCountAgainstAMeasuredOneIsNotComparableEither) {
+  // Never a pass of the count check: a measured baseline and a null now are not "equal".
+  Report baseline = library_report();
+  find(baseline, "s/a").messages = sample::passed_case("x").messages;
+  ASSERT_TRUE(find(baseline, "s/a").messages.measured);
+  const GateResult g = gate(baseline, library_report(), {});
+  EXPECT_FALSE(g.regressed());
+  EXPECT_EQ(g.not_comparable.size(), 2u);
+  // And the other way round.
+  const GateResult back = gate(library_report(), baseline, {});
+  EXPECT_FALSE(back.regressed());
+  EXPECT_EQ(back.not_comparable.size(), 2u);
+}
+
+TEST(Gate, VerdictsStillGateOnLibraries) {
+  Report report = library_report();
+  find(report, "s/b").status = Verdict::crash;
+  find(report, "s/a").status = Verdict::skip;
+  report.finish();
+  const GateResult g = gate(library_report(), report, {});
+  EXPECT_TRUE(g.regressed());
+  ASSERT_EQ(g.now_failing.size(), 1u);
+  EXPECT_EQ(g.now_failing[0].id, "s/b[impl=mpich,np=2,progress=calls]");
+  // A skipped case has nothing to compare: not listed as not comparable.
+  ASSERT_EQ(g.not_comparable.size(), 1u);
+  EXPECT_EQ(g.not_comparable[0].id, "s/b[impl=mpich,np=2,progress=calls]");
+}
+
+TEST(Gate, ImplDefinedIsNotAFailure) {
+  Report report = library_report();
+  find(report, "s/b").status = Verdict::impl_defined;
+  report.cases.push_back(library_case("s/new[impl=mpich,np=2,progress=calls]"));
+  report.cases.back().status = Verdict::impl_defined;
+  report.finish();
+  const GateResult g = gate(library_report(), report, {});
+  EXPECT_TRUE(g.new_failing.empty());
+  EXPECT_TRUE(g.now_failing.empty());
+}
 }  // namespace
 }  // namespace reports

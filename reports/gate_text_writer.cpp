@@ -1,6 +1,7 @@
 #include "reports/gate_text_writer.hpp"
 
 #include <cstdio>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -90,6 +91,19 @@ std::string names(const std::vector<std::string>& v) {
 
 }  // namespace
 
+std::vector<std::string> not_comparable_lines(const std::vector<NotComparable>& cases) {
+  std::map<std::string, std::vector<std::string>> by_reason;
+  for (const auto& c : cases) by_reason[c.reason].push_back(c.id);
+  std::vector<std::string> lines;
+  for (const auto& [reason, ids] : by_reason) {
+    std::string s = plural(ids.size(), "case") + ", " + printable(reason) + ": ";
+    for (std::size_t i = 0; i < ids.size() && i < 3; ++i) s += (i ? ", " : "") + printable(ids[i]);
+    if (ids.size() > 3) s += ", ... (" + std::to_string(ids.size() - 3) + " more)";
+    lines.push_back(s);
+  }
+  return lines;
+}
+
 void write_gate_text(const GateResult& g, std::ostream& out) {
   const auto id_verdict = [](const CaseChange& c) { return printable(c.id) + ": " + verdict(c); };
   out << "rmabench gate: " << printable(g.options.report_name) << " against baseline "
@@ -133,6 +147,8 @@ void write_gate_text(const GateResult& g, std::ostream& out) {
   notes.group("benchmarks only in this report", only_report,
               [](const std::string& s) { return s; });
   notes.group("benchmarks that reported an error", g.benchmark_errors, one_line);
+  notes.group("message counts not comparable", not_comparable_lines(g.not_comparable),
+              [](const std::string& s) { return s; });
 
   char threshold[32];
   std::snprintf(threshold, sizeof threshold, "%g%%", g.options.threshold * 100);
@@ -140,6 +156,9 @@ void write_gate_text(const GateResult& g, std::ostream& out) {
       << plural(g.benchmarks_compared, "benchmark") << " (threshold " << threshold << ", alpha "
       << g.options.alpha << ", U test from " << g.options.min_repetitions
       << " repetitions a side).\n";
+  if (!g.not_comparable.empty())
+    out << "Message counts not comparable (not observable) in " << plural(g.not_comparable.size(), "case")
+        << ": neither failed nor passed by the count check.\n";
 }
 
 }  // namespace reports

@@ -65,7 +65,10 @@ void cases_table(const Report& r, std::ostream& out) {
     std::string status = verdict_word(c);
     if (c.passed() && c.status == Verdict::deadlock) status += " (deadlock, expected)";
     out << "| " << status << " | " << code(c.id) << " | " << format_seconds(c.duration_s) << " | "
-        << (c.messages.measured ? std::to_string(c.messages.total) : "-") << " |\n";
+        << (c.messages.measured                ? std::to_string(c.messages.total)
+            : c.messages.unobservable.empty() ? "-"
+                                              : "\u2014")  // not observable: not measured, not 0
+        << " |\n";
   }
   out << "\n";
 }
@@ -149,6 +152,15 @@ void write_markdown(const Report& r, std::ostream& out) {
     out << "## Failures\n\n";
     for (const auto& c : r.cases) {
       if (c.failed()) failed_case(c, out);
+    }
+  }
+  const bool any_impl_defined = std::any_of(r.cases.begin(), r.cases.end(),
+                                            [](const CaseResult& c) { return c.impl_defined(); });
+  if (any_impl_defined) {
+    out << "## Implementation-defined\n\nCases that did not pass where the case declares that MPI "
+           "leaves the behaviour it checks to the implementation (not failures):\n\n";
+    for (const auto& c : r.cases) {
+      if (c.impl_defined()) failed_case(c, out);
     }
   }
   packet_sequences(r, out);

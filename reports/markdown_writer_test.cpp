@@ -81,5 +81,26 @@ TEST_F(Markdown, Benchmarks) {
   EXPECT_NE(md.find("| `put_latency/lock/8` | 1000 | 1.25 us | 1.2 us |"), std::string::npos) << md;
 }
 
+
+TEST(MarkdownLibrary, DashForUnobservableCountsAndImplDefinedSection) {
+  Report r;
+  CaseResult c = sample::passed_case("s/a[impl=mpich,np=2,progress=calls]");
+  c.messages = MessageCounts{};
+  c.messages.unobservable = "not observable in mpich 4.0.2";
+  r.cases.push_back(c);
+  c.id = "s/b[impl=mpich,np=2,progress=calls]";
+  c.status = Verdict::impl_defined;
+  c.reason = "MPI leaves this to the implementation: x";
+  r.cases.push_back(c);
+  r.finish();
+  std::ostringstream out;
+  write_markdown(r, out);
+  const std::string md = out.str();
+  EXPECT_NE(md.find("| PASS | `s/a[impl=mpich,np=2,progress=calls]` | 0.012s | \u2014 |"),
+            std::string::npos) << md;
+  EXPECT_NE(md.find("## Implementation-defined"), std::string::npos) << md;
+  EXPECT_NE(md.find("### IMPL_DEFINED `s/b[impl=mpich,np=2,progress=calls]`"), std::string::npos) << md;
+  EXPECT_EQ(md.find("## Failures"), std::string::npos) << md;
+}
 }  // namespace
 }  // namespace reports

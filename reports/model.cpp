@@ -20,7 +20,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::array<std::pair<Verdict, std::string_view>, 8> verdict_names{{
+constexpr std::array<std::pair<Verdict, std::string_view>, 9> verdict_names{{
     {Verdict::pass, "pass"},
     {Verdict::fail, "fail"},
     {Verdict::error, "error"},
@@ -29,6 +29,7 @@ constexpr std::array<std::pair<Verdict, std::string_view>, 8> verdict_names{{
     {Verdict::deadlock, "deadlock"},
     {Verdict::skip, "skip"},
     {Verdict::interrupted, "interrupted"},
+    {Verdict::impl_defined, "impl_defined"},
 }};
 
 // ---- writing --------------------------------------------------------------------------
@@ -40,13 +41,19 @@ json counts_to_json(const std::map<std::string, std::uint64_t>& m) {
 }
 
 json messages_to_json(const MessageCounts& m) {
-  return json{{"measured", m.measured},
-              {"total", m.total},
-              {"by_type", counts_to_json(m.by_type)},
-              {"transport", counts_to_json(m.transport)},
-              {"direct", counts_to_json(m.direct)},
-              {"expected", counts_to_json(m.expected)},
-              {"varies", m.varies}};
+  json j{{"measured", m.measured},
+         {"total", m.total},
+         {"by_type", counts_to_json(m.by_type)},
+         {"transport", counts_to_json(m.transport)},
+         {"direct", counts_to_json(m.direct)},
+         {"expected", counts_to_json(m.expected)},
+         {"varies", m.varies}};
+  // Not observable: null, never a zero, and why.
+  if (!m.unobservable.empty()) {
+    j["total"] = nullptr;
+    j["reason"] = m.unobservable;
+  }
+  return j;
 }
 
 // JSON has no NaN or infinity; a metric that is not finite is written as null.
@@ -164,7 +171,16 @@ MessageCounts messages_from_json(const json& j, const std::string& path) {
   as_object(j, path);
   MessageCounts m;
   m.measured = as_bool(require(j, "measured", path), child(path, "measured"));
-  m.total = as_count(require(j, "total", path), child(path, "total"));
+  const json& total = require(j, "total", path);
+  if (total.is_null()) {
+    // Not observable: the reason is the point of the null.
+    if (m.measured) bad(child(path, "total"), "is null but 'measured' is true");
+    const json* r = optional(j, "reason");
+    m.unobservable = r ? as_string(*r, child(path, "reason")) : "";
+    if (m.unobservable.empty()) bad(child(path, "reason"), "must say why 'total' is null");
+  } else {
+    m.total = as_count(total, child(path, "total"));
+  }
   m.by_type = counts_from_json(require(j, "by_type", path), child(path, "by_type"));
   m.transport = optional_counts(j, "transport", path);
   m.direct = optional_counts(j, "direct", path);
@@ -234,6 +250,7 @@ CaseResult case_from_json(const json& j, const std::string& path) {
   c.backend = req_string(j, "backend", path);
   c.provider = req_string(j, "provider", path);
   c.path = req_string(j, "path", path);
+  if (const json* i = optional(j, "impl")) c.impl = as_string(*i, child(path, "impl"));
   c.progress = req_string(j, "progress", path);
   if (const json* p = optional(j, "protocol")) c.protocol = as_string(*p, child(path, "protocol"));
   c.duration_s = as_number(require(j, "duration_s", path), child(path, "duration_s"));
@@ -302,6 +319,9 @@ Summary summary_from_json(const json& j, const std::string& path) {
   if (const json* i = optional(j, "interrupted")) {
     s.interrupted = as_int(*i, child(path, "interrupted"), 0);
   }
+  if (const json* d = optional(j, "impl_defined")) {
+    s.impl_defined = as_int(*d, child(path, "impl_defined"), 0);
+  }
   s.duration_s = as_number(require(j, "duration_s", path), child(path, "duration_s"));
   return s;
 }
@@ -329,9 +349,12 @@ bool CaseResult::passed() const {
 
 void Report::finish() {
   summary.passed = summary.failed = summary.skipped = summary.interrupted = 0;
+  summary.impl_defined = 0;
   for (const auto& c : cases) {
     if (c.skipped()) {
       ++summary.skipped;
+    } else if (c.impl_defined()) {
+      ++summary.impl_defined;
     } else if (c.interrupted()) {
       ++summary.interrupted;
     } else if (c.passed()) {
@@ -364,6 +387,7 @@ nlohmann::json to_json(const CaseResult& c) {
               {"backend", c.backend},
               {"provider", c.provider},
               {"path", c.path},
+              {"impl", c.impl},
               {"progress", c.progress},
               {"protocol", c.protocol},
               {"duration_s", c.duration_s},
@@ -385,7 +409,7 @@ nlohmann::json to_json(const CaseResult& c) {
 nlohmann::json to_json(const Report& r) {
   json cases = json::array();
   for (const auto& c : r.cases) cases.push_back(to_json(c));
-  return json{{"schema", schema_id},
+  json out{{"schema", schema_id},
               {"complete", r.complete},
               {"context", context_to_json(r.context)},
               {"cases", cases},
@@ -396,6 +420,9 @@ nlohmann::json to_json(const Report& r) {
                 {"skipped", r.summary.skipped},
                 {"interrupted", r.summary.interrupted},
                 {"duration_s", r.summary.duration_s}}}};
+  // Only where a case had it: a reference run's summary stays as it was.
+  if (r.summary.impl_defined > 0) out["summary"]["impl_defined"] = r.summary.impl_defined;
+  return out;
 }
 
 Report report_from_json(const nlohmann::json& j) {

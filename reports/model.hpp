@@ -28,7 +28,12 @@ inline constexpr std::string_view schema_id = "rmabench.report/v1";
 // A case's verdict (the JSON field `status`); not rma::Status, the implementation's error.
 // `interrupted`: the run was stopped (a signal, a killed parent) while the case ran; it is
 // neither passed nor failed, and the report is then incomplete.
-enum class Verdict { pass, fail, error, crash, timeout, deadlock, skip, interrupted };
+// `impl_defined`: on an MPI library, a case that did not pass where the case declares the
+// behaviour it checks is one MPI leaves to the implementation (`impl_defined` in the case
+// table: error checks the standard does not require, the reference's extensions); its
+// `reason` says what MPI leaves open and what the library did, its failures stay listed.
+// Neither passed nor failed (counted apart in the summary); the reference never gets it.
+enum class Verdict { pass, fail, error, crash, timeout, deadlock, skip, interrupted, impl_defined };
 std::string_view to_string(Verdict s);
 std::optional<Verdict> parse_verdict(std::string_view s);
 
@@ -44,6 +49,11 @@ struct Failure {
 struct MessageCounts {
   bool measured = false;
   std::uint64_t total = 0;
+  // Why the count could not be observed at all ("not observable in mpich 4.0.2": an MPI
+  // library's packets are its own). Non-empty: JSON `total` is null, `reason` says this, and
+  // the gate treats the count as not comparable. Empty on the reference (a case that did not
+  // measure, e.g. a skip, keeps total 0 and measured false, as before).
+  std::string unobservable;
   std::map<std::string, std::uint64_t> by_type;    // packet type -> count (non-zero only)
   std::map<std::string, std::uint64_t> transport;  // transport traffic beside the RMA packets
   std::map<std::string, std::uint64_t> direct;     // direct-path remote memory operations
@@ -89,7 +99,10 @@ struct CaseResult {
   int ranks = 0;
   std::string backend;
   std::string provider;  // fabric provider, "" on shm
-  std::string path;      // am | direct: the path the windows ran (from the ranks)
+  std::string path;      // am | direct: the path the windows ran (from the ranks); "" on a library
+  // The implementation under test: "ref", or the library as its ranks name it with its
+  // version ("mpich 4.0.2", "openmpi 4.1.4 osc=sm"). Reports from before it: "ref".
+  std::string impl = "ref";
   std::string progress;  // async | calls | sync_only
   std::string protocol;  // am packet protocol: fewest | ch3 ("" in reports from before it)
   double duration_s = 0;
@@ -112,8 +125,9 @@ struct CaseResult {
   bool passed() const;
   bool skipped() const { return status == Verdict::skip; }
   bool interrupted() const { return status == Verdict::interrupted; }
-  // Counted as failed: neither passed, skipped nor interrupted.
-  bool failed() const { return !passed() && !skipped() && !interrupted(); }
+  bool impl_defined() const { return status == Verdict::impl_defined; }
+  // Counted as failed: neither passed, skipped, interrupted nor implementation-defined.
+  bool failed() const { return !passed() && !skipped() && !interrupted() && !impl_defined(); }
 
   bool operator==(const CaseResult&) const = default;
 };
@@ -124,6 +138,7 @@ struct Summary {
   int skipped = 0;
   double duration_s = 0;
   int interrupted = 0;  // after duration_s: {passed, failed, skipped, duration_s} still reads
+  int impl_defined = 0;  // cases whose outcome MPI leaves to the implementation (a library's)
 
   bool operator==(const Summary&) const = default;
 };

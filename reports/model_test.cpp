@@ -220,5 +220,81 @@ TEST(Json, CompleteAndInterruptedRoundTripAndDefault) {
   EXPECT_THROW(report_from_json(j), std::runtime_error);
 }
 
+
+// A case run on an MPI library: packets not observable, the library named in `impl`.
+CaseResult library_case(const std::string& id) {
+  CaseResult c = sample::passed_case(id);
+  c.backend.clear();
+  c.path.clear();
+  c.impl = "mpich 4.0.2";
+  c.messages = MessageCounts{};
+  c.messages.unobservable = "not observable in mpich 4.0.2";
+  return c;
+}
+
+TEST(Json, UnobservableCountIsNullWithTheReason) {
+  Report r;
+  r.cases.push_back(library_case("s/a[impl=mpich,np=2,progress=calls]"));
+  r.finish();
+  const json j = to_json(r);
+  const json& m = j.at("cases").at(0).at("messages");
+  EXPECT_TRUE(m.at("total").is_null());
+  EXPECT_EQ(m.at("measured"), false);
+  EXPECT_EQ(m.at("reason"), "not observable in mpich 4.0.2");
+  EXPECT_EQ(j.at("cases").at(0).at("impl"), "mpich 4.0.2");
+  EXPECT_EQ(j.at("cases").at(0).at("path"), "");
+  EXPECT_EQ(report_from_json(json::parse(j.dump())), r);
+}
+
+TEST(Json, ReferenceCaseKeepsItsCountAndSaysRef) {
+  Report r = sample_report();
+  const json j = to_json(r);
+  EXPECT_EQ(j.at("cases").at(1).at("messages").at("total"), 3);
+  EXPECT_FALSE(j.at("cases").at(1).at("messages").contains("reason"));
+  EXPECT_EQ(j.at("cases").at(1).at("impl"), "ref");
+  // A case that did not measure (a skip) keeps 0 on the reference: never turned into null.
+  for (const auto& c : j.at("cases")) EXPECT_FALSE(c.at("messages").at("total").is_null());
+  EXPECT_FALSE(j.at("summary").contains("impl_defined"));
+}
+
+TEST(Json, NullTotalNeedsItsReasonAndNoMeasurement) {
+  json j = to_json(sample_report());
+  json& m = j.at("cases").at(1).at("messages");
+  m["total"] = nullptr;
+  EXPECT_THROW(report_from_json(j), std::runtime_error);  // measured is true
+  m["measured"] = false;
+  try {
+    report_from_json(j);
+    ADD_FAILURE() << "a null total without a reason was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("cases[1].messages.reason"), std::string::npos) << e.what();
+  }
+  m["reason"] = "not observable in x";
+  EXPECT_EQ(report_from_json(j).cases[1].messages.unobservable, "not observable in x");
+}
+
+TEST(Json, ReportsWithoutImplAreTheReference) {
+  json j = to_json(sample_report());
+  j.at("cases").at(0).erase("impl");
+  EXPECT_EQ(report_from_json(j).cases[0].impl, "ref");
+}
+
+TEST(Report, ImplDefinedIsNeitherPassedNorFailed) {
+  Report r;
+  r.cases.push_back(library_case("s/a"));
+  r.cases.push_back(library_case("s/b"));
+  r.cases[1].status = Verdict::impl_defined;
+  r.finish();
+  EXPECT_FALSE(r.cases[1].passed());
+  EXPECT_FALSE(r.cases[1].failed());
+  EXPECT_EQ(r.summary.passed, 1);
+  EXPECT_EQ(r.summary.failed, 0);
+  EXPECT_EQ(r.summary.skipped, 0);
+  EXPECT_EQ(r.summary.impl_defined, 1);
+  const json j = to_json(r);
+  EXPECT_EQ(j.at("cases").at(1).at("status"), "impl_defined");
+  EXPECT_EQ(j.at("summary").at("impl_defined"), 1);
+  EXPECT_EQ(report_from_json(j), r);
+}
 }  // namespace
 }  // namespace reports

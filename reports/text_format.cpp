@@ -55,6 +55,7 @@ std::string verdict_word(const CaseResult& c) {
 std::string summary_line(const Summary& s) {
   std::string line = std::to_string(s.passed) + " passed, " + std::to_string(s.failed) + " failed";
   if (s.interrupted > 0) line += ", " + std::to_string(s.interrupted) + " interrupted";
+  if (s.impl_defined > 0) line += ", " + std::to_string(s.impl_defined) + " impl_defined";
   if (s.skipped > 0) line += ", " + std::to_string(s.skipped) + " skipped";
   return line;
 }

@@ -138,7 +138,7 @@ int run_pipeline(const RunArgs& args, const RunPlan& plan, CaseExecutor& executo
     if (!reporting) return;
     progress.print([&] {
       console.case_line(r, counter);
-      if (r.failed()) console.details(r);
+      if (r.failed() || r.impl_defined()) console.details(r);
     });
   };
 
@@ -204,6 +204,7 @@ int run_pipeline(const RunArgs& args, const RunPlan& plan, CaseExecutor& executo
     }
     // One name per pattern: the report's `name` is the stem the id is made of.
     done.outcome.result.name = c.stem;
+    launcher::apply_impl_defined(c, done.outcome.result);
     report.cases.push_back(std::move(done.outcome.result));
     record("a case", [&](reports::RunRecorder& r) {
       r.set_elapsed(elapsed());

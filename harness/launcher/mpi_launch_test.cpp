@@ -5,6 +5,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "launcher/rank_results.hpp"
+#include "suite/script_info.hpp"
 
 namespace harness::launcher {
 namespace {
@@ -88,5 +93,121 @@ TEST(MpiLaunch, ControlSocketConnects) {
   EXPECT_LT(connect_control_socket(name), 0);
 }
 
+
+// ---- impl_defined: what MPI leaves to the implementation, declared by the case ----------
+
+TEST(ImplDefined, ReasonByOptionValueRanksOrWholeScript) {
+  suite::ScriptInfo info;
+  info.options.push_back({"op", "accumulate op", "string", "sum"});
+  info.impl_defined = {{"op=no_op", "no_op is an extension"}, {"np=1", "buffering"}};
+  EXPECT_EQ(suite::impl_defined_reason(info, {{"op", "no_op"}}, 4), "no_op is an extension");
+  EXPECT_EQ(suite::impl_defined_reason(info, {{"op", "sum"}}, 4), "");
+  EXPECT_EQ(suite::impl_defined_reason(info, {}, 4), "");  // the default, sum
+  EXPECT_EQ(suite::impl_defined_reason(info, {}, 1), "buffering");
+  EXPECT_EQ(suite::impl_defined_reason(info, {{"op", "no_op"}}, 1),
+            "buffering; no_op is an extension");
+  info.impl_defined = {{"", "every case"}};
+  EXPECT_EQ(suite::impl_defined_reason(info, {{"op", "max"}}, 2), "every case");
+}
+
+std::string script_file(const std::string& tag, const std::string& body) {
+  const auto p = std::filesystem::temp_directory_path() /
+                 ("impl_defined_test." + std::to_string(::getpid()) + "." + tag + ".lua");
+  std::ofstream(p) << body;
+  return p.string();
+}
+
+TEST(ImplDefined, CaseTableFieldIsChecked) {
+  const auto ok = suite::load_script_info(script_file(
+      "ok", "return { options = { op = {\"op\", \"sum\"} },\n"
+            "  impl_defined = { [\"op=no_op\"] = \"why\" } }\n"));
+  EXPECT_EQ(ok.impl_defined.at("op=no_op"), "why");
+  const auto bad_option = script_file(
+      "opt", "return {\n  impl_defined = { [\"opp=no_op\"] = \"why\" } }\n");
+  try {
+    (void)suite::load_script_info(bad_option);
+    ADD_FAILURE() << "an undeclared option was accepted";
+  } catch (const suite::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find(":2: case table: field 'impl_defined': key \"opp=no_op\""),
+              std::string::npos) << e.what();
+  }
+  EXPECT_THROW(suite::load_script_info(script_file("num", "return { impl_defined = 3 }\n")),
+               suite::UsageError);
+  EXPECT_THROW(suite::load_script_info(script_file("key", "return { impl_defined = { \"x\" } }\n")),
+               suite::UsageError);
+}
+
+suite::CaseSpec library_spec(const std::string& declared) {
+  suite::CaseSpec c = spec("am", "calls");
+  c.impl = "mpich";
+  c.impl_defined = declared;
+  c.id = suite::make_case_id(c);
+  return c;
+}
+
+reports::CaseResult library_result(reports::Verdict v) {
+  reports::CaseResult r = base_result(library_spec(""));
+  r.impl = "mpich 4.0.2";
+  r.status = v;
+  if (v == reports::Verdict::fail) r.failures.push_back({0, "x.lua:3", "expected RMA_RANGE"});
+  return r;
+}
+
+TEST(ImplDefined, ALibraryCaseThatDidNotPassGetsTheVerdict) {
+  auto r = library_result(reports::Verdict::fail);
+  apply_impl_defined(library_spec("MPI does not require range checks"), r);
+  EXPECT_EQ(r.status, reports::Verdict::impl_defined);
+  EXPECT_EQ(r.reason,
+            "MPI leaves this to the implementation: MPI does not require range checks. "
+            "mpich 4.0.2 fail: rank 0 x.lua:3: expected RMA_RANGE");
+  EXPECT_EQ(r.failures.size(), 1u);  // still listed
+  for (auto v : {reports::Verdict::pass, reports::Verdict::skip, reports::Verdict::interrupted}) {
+    auto same = library_result(v);
+    apply_impl_defined(library_spec("why"), same);
+    EXPECT_EQ(same.status, v);
+  }
+  auto crash = library_result(reports::Verdict::crash);
+  crash.failures.push_back({-1, "mpirun.openmpi", "mpirun.openmpi ... was stopped"});
+  crash.reason = "rank 1 was killed by SIGSEGV";
+  apply_impl_defined(library_spec("why"), crash);
+  EXPECT_EQ(crash.reason, "MPI leaves this to the implementation: why. mpich 4.0.2 crash: rank 1 "
+                          "was killed by SIGSEGV");
+  auto undeclared = library_result(reports::Verdict::fail);
+  apply_impl_defined(library_spec(""), undeclared);
+  EXPECT_EQ(undeclared.status, reports::Verdict::fail);
+}
+
+TEST(ImplDefined, TheReferenceIsNeverExcused) {
+  suite::CaseSpec ref = spec("am", "async");
+  ref.impl_defined = "why";
+  reports::CaseResult r = base_result(ref);
+  r.status = reports::Verdict::fail;
+  apply_impl_defined(ref, r);
+  EXPECT_EQ(r.status, reports::Verdict::fail);
+  EXPECT_EQ(r.impl, "ref");
+  EXPECT_EQ(r.path, "am");
+  EXPECT_EQ(r.backend, "shm");
+}
+
+TEST(ImplDefined, LibraryResultsNameTheLibraryAndNullTheirCount) {
+  reports::CaseResult r = base_result(library_spec(""));
+  EXPECT_EQ(r.path, "");
+  EXPECT_EQ(r.backend, "");
+  std::vector<nlohmann::json> ranks = {
+      {{"status", "pass"}, {"impl", "mpich 4.0.2"}, {"messages", nullptr},
+       {"messages_reason", "not observable in mpich 4.0.2"}},
+      {{"status", "pass"}, {"impl", "mpich 4.0.2"}, {"messages", nullptr}}};
+  merge_rank_results(ranks, r);
+  EXPECT_EQ(r.status, reports::Verdict::pass);
+  EXPECT_EQ(r.impl, "mpich 4.0.2");
+  EXPECT_EQ(r.path, "");
+  EXPECT_FALSE(r.messages.measured);
+  EXPECT_EQ(r.messages.unobservable, "not observable in mpich 4.0.2");
+  // A crash: no rank reported, the count is still not observable (not a zero).
+  reports::CaseResult crashed = base_result(library_spec(""));
+  crashed.status = reports::Verdict::crash;
+  merge_rank_results({nlohmann::json(), nlohmann::json()}, crashed);
+  EXPECT_EQ(crashed.messages.unobservable, "not observable in mpich");
+}
 }  // namespace
 }  // namespace harness::launcher

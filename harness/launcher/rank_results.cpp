@@ -33,6 +33,12 @@ reports::CaseResult base_result(const suite::CaseSpec& spec) {
   r.backend = spec.backend;
   r.provider = spec.provider;
   r.path = spec.path;
+  if (spec.impl != "ref") {
+    // Backend and path are the reference's; the ranks name the library and its version.
+    r.backend.clear();
+    r.path.clear();
+    r.impl = spec.impl;
+  }
   r.progress = spec.progress;
   r.protocol = spec.protocol;
   r.options = spec.options;
@@ -47,6 +53,7 @@ void merge_rank_results(const std::vector<json>& results, reports::CaseResult& r
   std::map<std::string, std::uint64_t> by_type, transport, direct;
   std::set<std::string> paths;
   bool measured = false;
+  std::string unobservable;  // a rank's reason its packets cannot be counted
   std::int64_t iterations = 1;
   json expected;
   for (std::size_t rank = 0; rank < results.size(); ++rank) {
@@ -63,6 +70,8 @@ void merge_rank_results(const std::vector<json>& results, reports::CaseResult& r
       result_.metrics["rank" + std::to_string(rank_no) + "." + k] = v.get<double>();
     for (const auto& p : member(m, "paths")) paths.insert(p.get<std::string>());
     // null: the rank's implementation could not observe its packets (not measured, not 0).
+    if (m.contains("messages_reason") && m["messages_reason"].is_string())
+      unobservable = m["messages_reason"].get<std::string>();
     if (m.contains("messages") && m["messages"].is_object()) {
       measured = true;
       iterations = m.value("iterations", 1);
@@ -81,14 +90,20 @@ void merge_rank_results(const std::vector<json>& results, reports::CaseResult& r
     result_.path = p;
   }
   // An MPI library's ranks name it with its version ("mpich 4.0.2", "openmpi 4.1.4 osc=sm"):
-  // recorded in place of the path, which does not apply to a library.
+  // the case's `impl`; the path does not apply to a library.
   std::set<std::string> impls;
   for (const auto& m : results)
     if (m.is_object() && m.contains("impl")) impls.insert(m["impl"].get<std::string>());
   if (!impls.empty()) {
     std::string p;
     for (const auto& s : impls) p += (p.empty() ? "" : ",") + s;
-    result_.path = p;
+    result_.impl = p;
+    result_.path.clear();
+  }
+  if (!measured && result_.impl != "ref") {
+    // Null with the reason, whatever became of the ranks (a crash reports no result).
+    result_.messages.unobservable =
+        unobservable.empty() ? "not observable in " + result_.impl : unobservable;
   }
   if (result_.status != reports::Verdict::crash && result_.status != reports::Verdict::deadlock &&
       result_.status != reports::Verdict::timeout) {
@@ -129,6 +144,29 @@ void merge_rank_results(const std::vector<json>& results, reports::CaseResult& r
   }
   msgs.varies = expected.is_string() && expected.get<std::string>() == "varies";
   check_declared(expected, result_);
+}
+
+void apply_impl_defined(const suite::CaseSpec& spec, reports::CaseResult& r) {
+  if (spec.impl == "ref" || spec.impl_defined.empty()) return;
+  if (r.passed() || r.skipped() || r.interrupted() || r.impl_defined()) return;
+  std::string did = r.status == reports::Verdict::pass ? "ran to completion (expected a deadlock)"
+                                                       : std::string(reports::to_string(r.status));
+  // The detail that says most: a rank's failure, else the harness's reason (a deadlock's
+  // "every rank is blocked ...", a crash's signal), else the launcher's own line.
+  const auto from_rank = std::find_if(r.failures.begin(), r.failures.end(),
+                                      [](const reports::Failure& f) { return f.rank >= 0; });
+  if (from_rank != r.failures.end()) {
+    did += ": rank " + std::to_string(from_rank->rank) + " " +
+           (from_rank->where.empty() ? "" : from_rank->where + ": ") + from_rank->message;
+  } else if (!r.reason.empty()) {
+    did += ": " + r.reason;
+  } else if (!r.failures.empty()) {
+    did += ": " + r.failures.front().message;
+  }
+  if (const auto nl = did.find('\n'); nl != std::string::npos) did = did.substr(0, nl) + " ...";
+  r.reason = "MPI leaves this to the implementation: " + spec.impl_defined + ". " + r.impl +
+             " " + did;
+  r.status = reports::Verdict::impl_defined;
 }
 
 namespace {

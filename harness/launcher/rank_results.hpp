@@ -19,4 +19,10 @@ reports::CaseResult base_result(const suite::CaseSpec& spec);
 // `results[r]` is rank r's result message (null if it sent none); fills `out`.
 void merge_rank_results(const std::vector<nlohmann::json>& results, reports::CaseResult& out);
 
+// On an MPI library (never on the reference), a case that did not pass, was not skipped and
+// not interrupted, whose spec carries an `impl_defined` reason, gets the verdict
+// impl_defined; its reason then says what MPI leaves open and what the library did (the
+// verdict it would have had, and its first failure or detail); the failures stay listed.
+void apply_impl_defined(const suite::CaseSpec& spec, reports::CaseResult& r);
+
 }  // namespace harness::launcher

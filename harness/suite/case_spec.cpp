@@ -40,6 +40,7 @@ nlohmann::json to_json(const CaseSpec& c) {
           {"impl", c.impl},
           {"check", c.check},
           {"trace", c.trace},
+          {"impl_defined", c.impl_defined},
           {"mode", c.mode},
           {"bench", c.bench},
           {"name_prefix", c.name_prefix}};
@@ -66,6 +67,7 @@ CaseSpec case_from_json(const nlohmann::json& j) {
   c.impl = j.value("impl", std::string("ref"));
   c.check = j.value("check", "");
   c.trace = j.value("trace", false);
+  c.impl_defined = j.value("impl_defined", "");
   c.mode = j.at("mode");
   c.bench = j.at("bench");
   c.name_prefix = j.at("name_prefix");

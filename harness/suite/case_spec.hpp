@@ -39,6 +39,9 @@ struct CaseSpec {
   std::string impl = "ref";
   std::string check;          // "races": the ranks record, the parent checks (--check races)
   bool trace = false;         // --trace: the ranks record packets and calls (rma/trace.hpp)
+  // What the script's `impl_defined` says MPI leaves to the implementation for this case
+  // ("" when nothing): on a library, a case that does not pass gets the verdict impl_defined.
+  std::string impl_defined;
 
   // "run" (a conformance case) or "bench" (replayed under Google Benchmark).
   std::string mode = "run";

@@ -85,6 +85,8 @@ class Checker {
       if (!ok) wrong(key, "\"pass\", \"deadlock\" or \"race\"");
     } else if (key == "messages") {
       messages();
+    } else if (key == "impl_defined") {
+      impl_defined();
     } else if (key == "options") {
       options();
     }
@@ -107,6 +109,46 @@ class Checker {
     nlohmann::json counts;
     const std::string err = read_message_counts(L_, v, counts);
     if (!err.empty()) add(line_of("messages"), "field 'messages': " + err);
+  }
+
+  // A reason (every case of the script), or a table "option=value" (or "np=N") -> reason.
+  void impl_defined() {
+    const int v = lua_gettop(L_);
+    if (lua_type(L_, v) == LUA_TSTRING) {
+      if (lua_rawlen(L_, v) == 0) wrong("impl_defined", "a non-empty reason");
+      return;
+    }
+    const std::string expected =
+        "a reason (string), or a table { [\"option=value\"] = reason, [\"np=1\"] = reason }";
+    if (!lua_istable(L_, v)) {
+      wrong("impl_defined", expected);
+      return;
+    }
+    lua_getfield(L_, t_, "options");
+    const int opts = lua_gettop(L_);
+    lua_pushnil(L_);
+    while (lua_next(L_, v)) {
+      const bool ok = lua_type(L_, -2) == LUA_TSTRING && lua_type(L_, -1) == LUA_TSTRING &&
+                      lua_rawlen(L_, -1) > 0;
+      std::string k = ok ? lua_tostring(L_, -2) : "";
+      const auto eq = k.find('=');
+      if (!ok || eq == std::string::npos || eq == 0) {
+        add(line_of("impl_defined"), "field 'impl_defined': expected " + expected + ", got key " +
+                                         describe_value(L_, -2) + " = " + describe_value(L_, -1));
+      } else if (const std::string name = k.substr(0, eq); name != "np") {
+        bool declared = false;
+        if (lua_istable(L_, opts)) {
+          lua_getfield(L_, opts, name.c_str());
+          declared = !lua_isnil(L_, -1);
+          lua_pop(L_, 1);
+        }
+        if (!declared)
+          add(line_of("impl_defined"), "field 'impl_defined': key \"" + k + "\" names option '" +
+                                           name + "', which the case does not declare (nor is it np)");
+      }
+      lua_pop(L_, 1);
+    }
+    lua_pop(L_, 1);
   }
 
   void options() {
@@ -201,7 +243,7 @@ class Checker {
 const std::vector<std::string_view>& case_table_fields() {
   static const std::vector<std::string_view> fields = {
       "name",  "ranks",    "options",  "setup",  "run",
-      "check", "teardown", "messages", "expect", "iterations"};
+      "check", "teardown", "messages", "expect", "iterations", "impl_defined"};
   return fields;
 }
 

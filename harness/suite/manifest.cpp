@@ -247,6 +247,7 @@ class Expander {
               c.bind = o_.bind;
               c.check = o_.check.empty() ? check : o_.check;
               c.trace = o_.trace;
+              c.impl_defined = impl_defined_reason(info, combo, n);
               c.id = make_case_id(c);
               if (!o_.filter.empty() && c.id.find(o_.filter) == std::string::npos) continue;
               const auto [seen, fresh] = ids_.try_emplace(c.id, Seen{out_.cases.size(), replaced});

@@ -82,6 +82,18 @@ void read_case_table(lua_State* L, ScriptInfo& info) {
                                           : "varies";
   lua_pop(L, 1);
 
+  lua_getfield(L, t, "impl_defined");
+  if (lua_isstring(L, -1)) {
+    info.impl_defined[""] = lua_tostring(L, -1);
+  } else if (lua_istable(L, -1)) {
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+      info.impl_defined[lua_tostring(L, -2)] = lua_tostring(L, -1);
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 1);
+
   lua_getfield(L, t, "options");
   if (lua_istable(L, -1)) {
     const int o = lua_gettop(L);
@@ -136,6 +148,28 @@ ScriptInfo load_script_info(const std::string& path) {
   }
   read_case_table(L, info);
   return info;
+}
+
+std::string impl_defined_reason(const ScriptInfo& info,
+                                const std::map<std::string, std::string>& options, int ranks) {
+  std::string out;
+  for (const auto& [key, reason] : info.impl_defined) {
+    bool match = key.empty();
+    if (!match) {
+      const auto eq = key.find('=');
+      const std::string name = key.substr(0, eq), value = key.substr(eq + 1);
+      if (name == "np") {
+        match = value == std::to_string(ranks);
+      } else if (auto it = options.find(name); it != options.end()) {
+        match = it->second == value;
+      } else {
+        for (const auto& d : info.options)
+          if (d.name == name) match = d.default_value == value;
+      }
+    }
+    if (match) out += (out.empty() ? "" : "; ") + reason;
+  }
+  return out;
 }
 
 std::string check_option_value(const OptionDecl& decl, const std::string& value) {

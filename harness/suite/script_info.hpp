@@ -31,6 +31,9 @@ struct ScriptInfo {
   int iterations = 1;
   std::string messages;                  // "none", "table", "function", "varies"
   std::string description;               // the script's leading comment block
+  // `impl_defined`: what MPI leaves to the implementation, by "" (every case) or
+  // "option=value" / "np=N" -> the reason (lua_scripts/API.md).
+  std::map<std::string, std::string> impl_defined;
   // When the script failed to run (a Lua error): where and what. The case still runs, so
   // its ranks report the error as the case's.
   std::optional<std::string> load_error;
@@ -39,6 +42,12 @@ struct ScriptInfo {
 // A script whose top level fails sets load_error; one whose case table breaks the contract
 // (suite/case_table.hpp) throws UsageError naming the file, the field and what was expected.
 ScriptInfo load_script_info(const std::string& path);
+
+// The reason `impl_defined` gives for a case of this script with these option values
+// (defaults filled in) and rank count; "" when it declares none. Several keys that match
+// are joined with "; ".
+std::string impl_defined_reason(const ScriptInfo& info,
+                                const std::map<std::string, std::string>& options, int ranks);
 
 // Checks `value` against the declared type; returns the error text, or "" if it fits.
 std::string check_option_value(const OptionDecl& decl, const std::string& value);

@@ -16,6 +16,12 @@ local epoch = require("epoch")      -- the epoch rma.opt.sync names (lib/)
 return {
   ranks = 2,
   options = atomics.options("sync", "dtype", "op"),
+  -- Two things in this case are the reference's, not MPI's: accumulate with no_op (MPI-3.1
+  -- §11.3.4 defines MPI_NO_OP for MPI_Get_accumulate and MPI_Fetch_and_op only) and OP
+  -- raised for an op a dtype does not allow (erroneous; detecting it is not required).
+  impl_defined = "MPI_NO_OP is defined for get_accumulate and fetch_and_op only (MPI-3.1 " ..
+                 "§11.3.4), accumulate with no_op is the reference's extension; an op the " ..
+                 "dtype does not allow is erroneous and MPI does not require detecting it",
   setup = function(ctx)
     ctx.slots, ctx.win, ctx.invalid = atomics.window(rma.rank == 0)  -- the target: rank 0
     for _, s in ipairs(ctx.slots) do

@@ -6,6 +6,8 @@ return {
   options = { count = {"increments per rank", 1000} },
   setup = function(ctx)
     ctx.win = rma.window{ size = 8 }
+    -- MPI_Win_allocate's memory starts undefined (MPI-3.1 §11.2.2): the count starts at 0.
+    ctx.win:local_buffer("i64"):fill(0)
     ctx.seen = rma.buffer(rma.opt.count, "i64")
   end,
   run = function(ctx)

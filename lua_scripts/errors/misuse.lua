@@ -355,6 +355,11 @@ end
 return {
   ranks = 2,
   options = { misuse = {"which misuse to commit; all: every one in turn", "all"} },
+  -- Every misuse is an erroneous call: MPI does not require an implementation to detect it,
+  -- nor says which class it returns when it does (MPI-3.1 §2.8, §8.3).
+  impl_defined = "MPI does not require an implementation to detect erroneous RMA calls nor " ..
+                 "says which error class it returns (MPI-3.1 §2.8, §8.3): these are the " ..
+                 "reference's checks",
   setup = function(ctx)
     if rma.opt.misuse ~= "all" and not M[rma.opt.misuse] then
       rma.fail("unknown misuse '" .. rma.opt.misuse .. "'")

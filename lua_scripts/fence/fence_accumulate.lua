@@ -24,6 +24,10 @@ return {
     dtype = {"element type", "i64"},
     count = {"elements per accumulate", 16},
   },
+  impl_defined = {
+    ["op=no_op"] = "MPI_NO_OP is defined for get_accumulate and fetch_and_op only (MPI-3.1 " ..
+                   "§11.3.4): accumulate with no_op is the reference's extension",
+  },
   setup = function(ctx)
     local n, t = rma.opt.count, rma.opt.dtype
     ctx.size = n * rma.buffer(1, t):bytes()

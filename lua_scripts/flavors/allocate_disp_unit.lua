@@ -16,6 +16,10 @@ local counts = require("counts")  -- docs/message-counts.md
 
 return {
   ranks = 2,
+  -- RMA_RANGE here is the reference's check: MPI makes such an access erroneous only.
+  impl_defined = "an access outside the target window is erroneous and MPI does not " ..
+                 "require an implementation to detect it (MPI-3.1 §11.2, §8.3): the " ..
+                 "RMA_RANGE checks are the reference's",
   options = { disp_unit = {"8, 4, 1 or mixed", "8"} },
   setup = function(ctx)
     ctx.win = rma.window{ size = SIZE, disp_unit = unit_of(rma.rank) }

@@ -6,6 +6,10 @@
 -- (attach takes any memory), so the window asks for "auto" and runs on am.
 return {
   ranks = 2,
+  -- RMA_RANGE here is the reference's check: MPI makes such an access erroneous only.
+  impl_defined = "an access outside the target window is erroneous and MPI does not " ..
+                 "require an implementation to detect it (MPI-3.1 §11.2, §8.3): the " ..
+                 "RMA_RANGE checks are the reference's",
   setup = function(ctx)
     ctx.win = rma.window{ flavor = "dynamic", path = "auto" }
     ctx.mem = rma.buffer(32, "i64")

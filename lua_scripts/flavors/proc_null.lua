@@ -16,6 +16,13 @@ local counts = require("counts")  -- docs/message-counts.md
 return {
   ranks = 2,
   options = { sync = {"fence, pscw, lock or lock_all", "lock"} },
+  -- MPI_PROC_NULL is a valid target of the communication calls (MPI-3.1 §11.3), not of
+  -- MPI_Win_lock/unlock, whose rank must be one of the window's group (§11.5.3).
+  impl_defined = {
+    ["sync=lock"] = "MPI_PROC_NULL is a valid target of RMA communication calls only " ..
+                    "(MPI-3.1 §11.3); MPI_Win_lock's rank must be in the window's group " ..
+                    "(§11.5.3): a lock on MPI_PROC_NULL is the reference's (and MPICH's) extension",
+  },
   setup = function(ctx)
     ctx.win = rma.window{ size = 64 }
     ctx.win:local_buffer():fill(SENTINEL)

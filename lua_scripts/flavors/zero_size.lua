@@ -10,6 +10,10 @@ local function size_of(r) return r % 2 == 0 and 8 * rma.size or 0 end
 
 return {
   ranks = 4,
+  -- RMA_RANGE here is the reference's check: MPI makes such an access erroneous only.
+  impl_defined = "an access outside the target window is erroneous and MPI does not " ..
+                 "require an implementation to detect it (MPI-3.1 §11.2, §8.3): the " ..
+                 "RMA_RANGE checks are the reference's",
   options = { flavor = {"allocate, create or shared", "allocate"} },
   setup = function(ctx)
     local ok, win = pcall(rma.window, { size = size_of(rma.rank), flavor = rma.opt.flavor, disp_unit = 8 })

@@ -15,6 +15,8 @@ return {
   options = { lock = {"lock type: shared, or exclusive for the must-deadlock twin", "shared"} },
   setup = function(ctx)
     ctx.win = rma.window{ size = 8 }
+    -- MPI_Win_allocate's memory starts undefined (MPI-3.1 §11.2.2): the count starts at 0.
+    ctx.win:local_buffer("i64"):fill(0)
     ctx.one = rma.buffer(1, "i64"):fill(1)
     ctx.token = rma.buffer(1, "i64"):fill(rma.rank)
     ctx.into = rma.buffer(1, "i64")

@@ -12,6 +12,8 @@ return {
   ranks = 3,
   setup = function(ctx)
     ctx.win = rma.window{ size = 8 }
+    -- MPI_Win_allocate's memory starts undefined (MPI-3.1 §11.2.2): check reads it below.
+    ctx.win:local_buffer("i64"):fill(0)
     ctx.val = rma.buffer(1, "i64"):set(0, 40 + rma.rank)
   end,
   run = function(ctx)
