@@ -20,9 +20,10 @@ namespace {
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-// Commands rank 0 sends before each batch, on a tag scripts do not use.
-constexpr int kCmdTag = (1 << 30) - 1;
-constexpr int kCountTag = (1 << 30) - 2;
+// Commands rank 0 sends before each batch, on tags the scripts do not use, no larger than
+// 32767: the MPI_TAG_UB every MPI library guarantees (MPICH's is not much larger).
+constexpr int kCmdTag = 32767;
+constexpr int kCountTag = 32766;
 enum Cmd : std::uint64_t { cmd_batch = 1, cmd_done = 2 };
 // A rank's message count where its implementation cannot observe packets.
 constexpr std::uint64_t kNotMeasured = std::numeric_limits<std::uint64_t>::max();
