@@ -39,7 +39,8 @@ struct CaseSpec {
   std::string impl = "ref";
   std::string check;          // "races": the ranks record, the parent checks (--check races)
 
-  // "run" (a conformance case) or "bench" (replayed under Google Benchmark).
+  // "run" (a conformance case), "bench" (replayed under Google Benchmark) or "floor" (the
+  // hardware floor of a bench run, worker/floor_bench.hpp: no script).
   std::string mode = "run";
   // bench: {"sizes": [bytes...], "syncs": [...], "repetitions": n, "min_time_s": s,
   //         "targets": ["wait", "compute"]}
