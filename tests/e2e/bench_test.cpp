@@ -82,9 +82,11 @@ TEST(Bench, ImplementationsSideBySideInOneRun) {
     EXPECT_TRUE(found) << m << " has no rows";
   }
   // The MPIs' packets are not observable: null, never 0.
-  for (const auto& b : report["benchmarks"])
-    if (b["pattern"] == "bench/latency" && b["impl"] != "ref")
+  for (const auto& b : report["benchmarks"]) {
+    if (b["pattern"] == "bench/latency" && b["impl"] != "ref") {
       EXPECT_TRUE(b["messages_per_iteration"].is_null()) << b.dump(2);
+    }
+  }
 
   // The floor, over the sizes the run measured.
   std::set<std::string> floor_ops;
