@@ -1,9 +1,13 @@
 #include "reports/bench_table_writer.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <iomanip>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <tuple>
+#include <vector>
 
 namespace reports {
 namespace {
@@ -15,9 +19,14 @@ std::string str(const json& e, const char* k) {
   return it != e.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
-double num(const json& e, const char* k) {
+std::optional<double> opt_num(const json& e, const char* k) {
   auto it = e.find(k);
-  return it != e.end() && it->is_number() ? it->get<double>() : 0.0;
+  if (it == e.end() || !it->is_number()) return std::nullopt;
+  return it->get<double>();
+}
+
+double num(const json& e, const char* k) {
+  return opt_num(e, k).value_or(0.0);
 }
 
 // Converts Google Benchmark's real_time to microseconds whatever its unit.
@@ -30,58 +39,261 @@ double microseconds(const json& e) {
   return t;
 }
 
-struct Row {
-  std::uint64_t size = 0;
+struct Cell {
   double latency_us = 0;
   double mbps = 0;
-  double msgs = 0;
-  bool has_expected = false;
-  double expected = 0;
+  std::optional<double> msgs;  // nullopt: not observable in this implementation
+  std::optional<double> expected;
   bool from_median = false;
 };
+
+// Where a figure ran: the reference's backend and path, or an MPI library by name.
+std::string column_of(const json& e) {
+  const std::string impl = str(e, "impl");
+  if (!impl.empty() && impl != "ref") return impl;
+  return str(e, "backend") + ":" + str(e, "path") +
+         (str(e, "provider").empty() ? "" : "(" + str(e, "provider") + ")");
+}
+
+bool is_reference(const json& e) {
+  const std::string impl = str(e, "impl");
+  return impl.empty() || impl == "ref";
+}
+
+// On one host's shared memory: the reference's shm backend or an MPI library's ranks.
+bool on_shared_memory(const json& e) {
+  return str(e, "backend") == "shm" || str(e, "backend") == "mpi";
+}
+
+// Whether an entry is the one to show: the median of repetitions where there are some.
+bool shown(const json& e) {
+  return str(e, "run_type") != "aggregate" || str(e, "aggregate_name") == "median";
+}
+
+std::string fixed(double v, int digits) {
+  std::ostringstream o;
+  o << std::fixed << std::setprecision(digits) << v;
+  return o.str();
+}
+
+std::string ratio_text(double v, double base) {
+  if (!(base > 0) || !std::isfinite(v / base)) return "—";
+  const double r = v / base;
+  return fixed(r, r < 10 ? 2 : 1) + "x";
+}
+
+// Display width of UTF-8 text (the dash is one column, three bytes).
+std::size_t width(const std::string& s) {
+  std::size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+std::string pad_left(const std::string& s, std::size_t w) {
+  return std::string(w > width(s) ? w - width(s) : 0, ' ') + s;
+}
+std::string pad_right(const std::string& s, std::size_t w) {
+  return s + std::string(w > width(s) ? w - width(s) : 0, ' ');
+}
+
+// A column group (one implementation, or the floor) with its sub-columns.
+struct Group {
+  std::string label;
+  std::vector<std::string> heads;
+};
+
+void print_grid(const std::vector<Group>& groups, const std::vector<std::vector<std::string>>& rows,
+                std::ostream& out) {
+  std::vector<std::size_t> w;
+  for (const auto& g : groups)
+    for (const auto& h : g.heads) w.push_back(width(h));
+  for (const auto& r : rows)
+    for (std::size_t i = 0; i < r.size() && i < w.size(); ++i) w[i] = std::max(w[i], width(r[i]));
+  // A group's label must fit over its columns: widen its last column where it does not.
+  std::size_t col = 0;
+  for (const auto& g : groups) {
+    std::size_t span = 0;
+    for (std::size_t k = 0; k < g.heads.size(); ++k) span += w[col + k] + (k ? 2 : 0);
+    if (width(g.label) > span) w[col + g.heads.size() - 1] += width(g.label) - span;
+    col += g.heads.size();
+  }
+  std::string line1 = "# ", line2 = "# ";
+  col = 0;
+  for (std::size_t gi = 0; gi < groups.size(); ++gi) {
+    const auto& g = groups[gi];
+    std::size_t span = 0;
+    for (std::size_t k = 0; k < g.heads.size(); ++k) {
+      span += w[col + k] + (k ? 2 : 0);
+      const std::string& h = g.heads[k];
+      line2 += (gi || k ? "  " : "") + (gi == 0 ? pad_right(h, w[col + k]) : pad_left(h, w[col + k]));
+    }
+    line1 += (gi ? "  " : "") + (gi == 0 ? pad_right(g.label, span) : pad_left(g.label, span));
+    col += g.heads.size();
+  }
+  while (!line1.empty() && line1.back() == ' ') line1.pop_back();
+  out << line1 << "\n" << line2 << "\n";
+  for (const auto& r : rows) {
+    std::string line = "  ";
+    for (std::size_t i = 0; i < r.size(); ++i)
+      line += (i ? "  " : "") + (i == 0 ? pad_right(r[i], w[i]) : pad_left(r[i], w[i]));
+    out << line << "\n";
+  }
+}
+
+// The floor of the run (worker/floor_bench.hpp): the cache-line round trip and memcpy by size.
+struct Floor {
+  std::optional<double> round_trip_us;
+  std::map<std::uint64_t, double> memcpy_us, memcpy_mbps;
+};
+
+Floor floor_of(const json& benchmarks) {
+  Floor f;
+  for (const auto& e : benchmarks) {
+    if (!e.is_object() || str(e, "pattern") != kFloorPatternName || !shown(e)) continue;
+    const bool median = str(e, "run_type") == "aggregate";
+    const auto size = static_cast<std::uint64_t>(num(e, "size"));
+    if (str(e, "op") == "cache_line_round_trip") {
+      if (median || !f.round_trip_us) f.round_trip_us = microseconds(e);
+    } else if (str(e, "op") == "memcpy") {
+      if (median || !f.memcpy_us.count(size)) {
+        f.memcpy_us[size] = microseconds(e);
+        f.memcpy_mbps[size] = num(e, "bytes_per_second") / 1e6;
+      }
+    }
+  }
+  return f;
+}
 
 }  // namespace
 
 void write_bench_table(const json& benchmarks, std::ostream& out) {
+  // One table per pattern, op, sync mode, target mode, metric and rank count; a column group
+  // per implementation (backend:path on the reference), in the order they ran.
   using Key = std::tuple<std::string, std::string, std::string, std::string, std::string, int>;
-  std::map<Key, std::map<std::uint64_t, Row>> tables;
+  struct Table {
+    std::vector<std::string> columns;
+    std::map<std::string, bool> reference, shared_memory, measured;
+    std::map<std::uint64_t, std::map<std::string, Cell>> rows;
+  };
+  std::vector<Key> order;
+  std::map<Key, Table> tables;
   for (const auto& e : benchmarks) {
-    const std::string run_type = str(e, "run_type");
-    const std::string agg = str(e, "aggregate_name");
-    // The median of repetitions where there are some; otherwise the single run.
-    if (run_type == "aggregate" && agg != "median") continue;
-    const Key k{str(e, "pattern"), str(e, "sync"),
-                str(e, "backend") + ":" + str(e, "path") +
-                    (str(e, "provider").empty() ? "" : "(" + str(e, "provider") + ")"),
-                str(e, "target"), str(e, "metric"), static_cast<int>(num(e, "ranks"))};
-    const auto size = static_cast<std::uint64_t>(num(e, "size"));
-    Row& r = tables[k][size];
-    if (r.from_median && run_type != "aggregate") continue;
-    r.size = size;
-    r.latency_us = microseconds(e);
-    r.mbps = num(e, "bytes_per_second") / 1e6;
-    r.msgs = num(e, "messages_per_iteration");
-    r.has_expected = e.contains("messages_expected");
-    r.expected = num(e, "messages_expected");
-    r.from_median = run_type == "aggregate";
-  }
-  for (const auto& [k, rows] : tables) {
-    const auto& [pattern, sync, where, target, metric, ranks] = k;
-    out << "# " << pattern << "  sync=" << sync << "  " << where << "  ranks=" << ranks;
-    if (target == "compute") out << "  target computing";
-    out << "\n";
-    const bool bw = metric == "bandwidth";
-    out << "# " << std::left << std::setw(12) << "Size" << std::right << std::setw(16)
-        << (bw ? "Bandwidth MB/s" : "Latency (us)") << std::setw(12) << "msgs/iter" << "\n";
-    for (const auto& [size, r] : rows) {
-      std::ostringstream msgs;
-      msgs << std::setprecision(4) << r.msgs;
-      if (r.has_expected && r.msgs != r.expected) msgs << " (expected " << r.expected << ")";
-      out << "  " << std::left << std::setw(12) << size << std::right << std::setw(16)
-          << std::fixed << std::setprecision(bw ? 1 : 3) << (bw ? r.mbps : r.latency_us)
-          << std::setw(12) << msgs.str() << "\n";
-      out.unsetf(std::ios::fixed);
+    if (!e.is_object() || !shown(e) || str(e, "pattern") == kFloorPatternName) continue;
+    const Key k{str(e, "pattern"), str(e, "op"), str(e, "sync"), str(e, "target"),
+                str(e, "metric"), static_cast<int>(num(e, "ranks"))};
+    auto [it, added] = tables.try_emplace(k);
+    if (added) order.push_back(k);
+    Table& t = it->second;
+    const std::string col = column_of(e);
+    if (std::find(t.columns.begin(), t.columns.end(), col) == t.columns.end()) {
+      t.columns.push_back(col);
+      t.reference[col] = is_reference(e);
+      t.shared_memory[col] = on_shared_memory(e);
     }
+    const auto size = static_cast<std::uint64_t>(num(e, "size"));
+    Cell& c = t.rows[size][col];
+    const bool median = str(e, "run_type") == "aggregate";
+    if (c.from_median && !median) continue;
+    c.latency_us = microseconds(e);
+    c.mbps = num(e, "bytes_per_second") / 1e6;
+    c.msgs = opt_num(e, "messages_per_iteration");
+    if (c.msgs) t.measured[col] = true;
+    c.expected = opt_num(e, "messages_expected");
+    c.from_median = median;
+  }
+
+  const Floor floor = floor_of(benchmarks);
+  if (floor.round_trip_us)
+    out << "# floor, this run: cache-line round trip between the ranks' cores "
+        << fixed(*floor.round_trip_us, 3) << " us (the shm tables read every figure against it)\n\n";
+
+  for (const Key& k : order) {
+    const Table& t = tables.at(k);
+    const auto& [pattern, op, sync, target, metric, ranks] = k;
+    const bool bw = metric == "bandwidth";
+    // The baseline: the first reference column, else the first column.
+    std::string base = t.columns.front();
+    for (const auto& c : t.columns)
+      if (t.reference.at(c)) {
+        base = c;
+        break;
+      }
+    bool shm = false;
+    for (const auto& c : t.columns) shm |= t.shared_memory.at(c);
+    const bool with_floor = shm && (bw ? !floor.memcpy_mbps.empty() : floor.round_trip_us.has_value());
+
+    out << "# " << pattern;
+    if (!op.empty() && op != "script") out << "  op=" << op;
+    out << "  sync=" << sync << "  ranks=" << ranks;
+    if (target == "compute") out << "  target computing";
+    out << "  " << (bw ? "bandwidth (MB/s)" : "latency (us)");
+    if (t.columns.size() > 1) out << "; x" << "ref: ratio to " << base;
+    if (with_floor)
+      out << "; " << (bw ? "xmemcpy: ratio to a memcpy of the size" : "xrt: ratio to the floor's round trip");
+    out << "\n";
+
+    std::vector<Group> groups{{"", {"Size"}}};
+    for (const auto& c : t.columns) {
+      Group g{c, {bw ? "MB/s" : "us"}};
+      if (t.columns.size() > 1 && c != base) g.heads.push_back("xref");
+      if (with_floor && t.shared_memory.at(c)) g.heads.push_back(bw ? "xmemcpy" : "xrt");
+      if (t.measured.count(c)) g.heads.push_back("msgs/iter");
+      groups.push_back(std::move(g));
+    }
+    if (with_floor) {
+      Group g{"floor", {}};
+      if (!bw) g.heads.push_back("rt us");
+      g.heads.push_back(bw ? "memcpy MB/s" : "memcpy us");
+      groups.push_back(std::move(g));
+    }
+
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& [size, cells] : t.rows) {
+      std::vector<std::string> r{std::to_string(size)};
+      const auto base_it = cells.find(base);
+      const std::optional<double> base_v =
+          base_it == cells.end() ? std::nullopt
+                                 : std::optional<double>(bw ? base_it->second.mbps
+                                                            : base_it->second.latency_us);
+      const auto memcpy_mbps = floor.memcpy_mbps.find(size);
+      const auto memcpy_us = floor.memcpy_us.find(size);
+      for (const auto& col : t.columns) {
+        const auto it = cells.find(col);
+        const bool has = it != cells.end();
+        const double v = has ? (bw ? it->second.mbps : it->second.latency_us) : 0;
+        r.push_back(has ? fixed(v, bw ? 1 : 3) : "—");
+        if (t.columns.size() > 1 && col != base)
+          r.push_back(has && base_v ? ratio_text(v, *base_v) : "—");
+        if (with_floor && t.shared_memory.at(col)) {
+          if (!has)
+            r.push_back("—");
+          else if (bw)
+            r.push_back(memcpy_mbps == floor.memcpy_mbps.end() ? "—" : ratio_text(v, memcpy_mbps->second));
+          else
+            r.push_back(ratio_text(v, *floor.round_trip_us));
+        }
+        if (t.measured.count(col)) {
+          std::string m = "—";
+          if (has && it->second.msgs) {
+            std::ostringstream o;
+            o << std::setprecision(4) << *it->second.msgs;
+            if (it->second.expected && *it->second.msgs != *it->second.expected)
+              o << " (expected " << *it->second.expected << ")";
+            m = o.str();
+          }
+          r.push_back(m);
+        }
+      }
+      if (with_floor) {
+        if (!bw) r.push_back(fixed(*floor.round_trip_us, 3));
+        if (bw)
+          r.push_back(memcpy_mbps == floor.memcpy_mbps.end() ? "—" : fixed(memcpy_mbps->second, 1));
+        else
+          r.push_back(memcpy_us == floor.memcpy_us.end() ? "—" : fixed(memcpy_us->second, 3));
+      }
+      rows.push_back(std::move(r));
+    }
+    print_grid(groups, rows, out);
     out << "\n";
   }
 }

@@ -45,6 +45,7 @@ void fill_fields(BenchmarkRun& run, const json& e) {
   set(run.provider, "provider");
   set(run.flavor, "flavor");
   set(run.target, "target");
+  set(run.impl, "impl");
   if (run.ranks == 0) {
     if (auto r = number_field(e, "ranks")) run.ranks = static_cast<std::int64_t>(*r);
   }

@@ -355,10 +355,13 @@ struct Varies {
   bool flavor = false, ranks = false, target = false;
 };
 
-// Backend and path always, provider where there is one; flavor, rank count and target mode
-// only when they vary within the plot, so labels stay short.
+// Backend and path always (an MPI library by its name and version instead), provider where
+// there is one; flavor, rank count and target mode only when they vary within the plot, so
+// labels stay short.
 std::string series_label(const BenchmarkRun& b, const Varies& v) {
-  std::string s = (b.backend.empty() ? "?" : b.backend) + ":" + (b.path.empty() ? "?" : b.path);
+  std::string s = !b.impl.empty() && b.impl != "ref" && b.impl != "hardware"
+                      ? b.impl
+                      : (b.backend.empty() ? "?" : b.backend) + ":" + (b.path.empty() ? "?" : b.path);
   if (!b.provider.empty()) s += " (" + b.provider + ")";
   if (v.flavor && !b.flavor.empty()) s += " " + b.flavor;
   if (v.ranks && b.ranks > 0) s += " np=" + std::to_string(b.ranks);

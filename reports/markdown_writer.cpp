@@ -106,8 +106,8 @@ std::string field(const json& b, const char* key) {
 
 void benchmarks_table(const json& benchmarks, std::ostream& out) {
   if (!benchmarks.is_array() || benchmarks.empty()) return;
-  out << "## Benchmarks\n\n| benchmark | iterations | real time | cpu time "
-         "|\n|---|---:|---:|---:|\n";
+  out << "## Benchmarks\n\n| benchmark | implementation | iterations | real time | cpu time "
+         "|\n|---|---|---:|---:|---:|\n";
   for (const auto& b : benchmarks) {
     if (!b.is_object()) continue;
     const std::string unit = field(b, "time_unit");
@@ -116,7 +116,9 @@ void benchmarks_table(const json& benchmarks, std::ostream& out) {
       return v.empty() ? std::string("-") : md(v + (unit.empty() ? "" : " " + unit));
     };
     const std::string iterations = field(b, "iterations");
-    out << "| " << code(field(b, "name")) << " | " << (iterations.empty() ? "-" : md(iterations))
+    const std::string impl = field(b, "impl");
+    out << "| " << code(field(b, "name")) << " | " << (impl.empty() ? "-" : md(impl)) << " | "
+        << (iterations.empty() ? "-" : md(iterations))
         << " | " << time("real_time") << " | " << time("cpu_time") << " |\n";
   }
   out << "\n";

@@ -33,12 +33,14 @@ void add_matrix_options(CLI::App* cmd, suite::Overrides& o, std::vector<std::str
 void add_impl_options(CLI::App* cmd, RunArgs& a) {
   cmd->add_option("--impl", a.impl,
                   "Implementation under test: ref (default), mpich, openmpi, openmpi:osc=NAME, "
-                  "or an MPI of your own (rmabench info lists them)");
+                  "or an MPI of your own (rmabench info lists them); bench takes a list "
+                  "(ref,mpich,openmpi) and puts them side by side");
   cmd->add_option("--mpi-arg", a.mpi_args,
-                  "Words for the MPI's launcher, e.g. '--mca btl self,vader' (repeatable)");
+                  "Words for the MPI's launcher, e.g. '--mca btl self,vader' (repeatable; "
+                  "with an --impl list, 'openmpi:WORDS' for one MPI only)");
   cmd->add_option("--mpi-env", a.mpi_env,
                   "NAME=VALUE in the MPI ranks' environment, e.g. MPIR_CVAR_ASYNC_PROGRESS=1 "
-                  "(repeatable)");
+                  "(repeatable; with an --impl list, 'mpich:NAME=VALUE' for one MPI only)");
 }
 
 // What `run` and `bench` share: the input, the matrix, the launch and the report files.
@@ -106,6 +108,9 @@ int run_app(int argc, char** argv) {
                    "What the passive target does during the batches: wait (in a barrier), "
                    "compute (without calling the library), both")
       ->check(CLI::IsMember({"wait", "compute", "both"}));
+  bench_cmd->add_flag("--no-floor", bench.no_floor,
+                      "Skip the hardware floor (cache-line round trip, memcpy) measured after "
+                      "shared-memory cases");
   // The old spelling, kept for scripts that use it; not shown in --help.
   bench_cmd->add_option("--target", bench.target_mode)
       ->check(CLI::IsMember({"wait", "compute", "both"}))

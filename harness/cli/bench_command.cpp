@@ -2,7 +2,15 @@
 // run hook recorded once, then replayed under Google Benchmark on the origin rank), through
 // the run pipeline (cli/pipeline.hpp); the results are printed as OSU-style tables and
 // written, as Google Benchmark's own JSON entries, in the report's `benchmarks`.
+//
+// `--impl ref,mpich,openmpi` (cli/impl_list.hpp) runs every case on each implementation in
+// turn, in the order listed, in one run: the tables put them side by side against the
+// reference. A run with a figure on shared memory (the reference's shm backend, an MPI) ends
+// with the hardware floor (worker/floor_bench.hpp), measured over the sizes the run used.
+#include <set>
+
 #include "cli/commands.hpp"
+#include "cli/impl_list.hpp"
 #include "cli/launcher_executor.hpp"
 #include "cli/pipeline.hpp"
 #include "cli/sizes.hpp"
@@ -53,29 +61,102 @@ nlohmann::json bench_settings(const BenchArgs& args) {
   return bench;
 }
 
+// The floor case: two reference ranks on shm, bound as every other case of the run.
+suite::CaseSpec floor_case(const suite::CaseSpec& like, const nlohmann::json& bench) {
+  suite::CaseSpec c = like;
+  c.suite.clear();
+  c.script.clear();
+  c.stem = "floor";
+  c.ranks = 2;
+  c.backend = "shm";
+  c.path = "am";
+  c.provider.clear();
+  c.progress = "async";
+  c.protocol = "fewest";
+  c.protocol_in_id = false;
+  c.options.clear();
+  c.expected = "pass";
+  c.tags = {"floor"};
+  c.impl = "ref";
+  c.check.clear();
+  c.mode = "floor";
+  c.bench = bench;
+  c.id = "floor[shm,np=2]";
+  return c;
+}
+
+bool on_shared_memory(const suite::CaseSpec& c) {
+  return c.impl != "ref" || c.backend == "shm";
+}
+
+// Runs the cases as usual; the floor, last, gets the sizes the cases before it measured.
+class BenchExecutor final : public CaseExecutor {
+ public:
+  explicit BenchExecutor(LauncherExecutor& inner) : inner_(inner) {}
+  Executed execute(const suite::CaseSpec& spec) override {
+    if (spec.mode != "floor") {
+      Executed done = inner_.execute(spec);
+      for (const auto& b : done.outcome.benchmarks)
+        if (b.is_object() && b.contains("size") && b["size"].is_number_unsigned() &&
+            b["size"].get<std::uint64_t>() > 0)
+          sizes_.insert(b["size"].get<std::uint64_t>());
+      return done;
+    }
+    suite::CaseSpec floor = spec;
+    if (floor.bench.value("sizes", nlohmann::json::array()).empty())
+      floor.bench["sizes"] = std::vector<std::uint64_t>(sizes_.begin(), sizes_.end());
+    return inner_.execute(floor);
+  }
+
+ private:
+  LauncherExecutor& inner_;
+  std::set<std::uint64_t> sizes_;
+};
+
 }  // namespace
 
 int bench_command(BenchArgs& args) {
   const nlohmann::json bench = bench_settings(args);
   if (!args.run.overrides.timeout_s) args.run.overrides.timeout_s = 600;
+  const std::vector<ImplChoice> impls =
+      resolve_impl_list(args.run.impl, args.run.mpi_args, args.run.mpi_env);
   RunPlan plan;
-  plan.expansion = expand_input(args.run);
-  const auto mpi = launcher::mpi_for_run(args.run.impl, args.run.mpi_args, args.run.mpi_env);
-  if (mpi) launcher::retarget(plan.expansion, *mpi, args.run.overrides.progress.has_value());
+  const suite::Expansion base = expand_input(args.run);
+  std::vector<launcher::MpiLaunch> mpis;
+  nlohmann::json impl_contexts = nlohmann::json::array();
+  for (const auto& choice : impls) {
+    suite::Expansion ex = base;
+    if (choice.mpi) {
+      launcher::retarget(ex, *choice.mpi, args.run.overrides.progress.has_value());
+      mpis.push_back(*choice.mpi);
+      impl_contexts.push_back(launcher::mpi_context(*choice.mpi));
+    } else {
+      impl_contexts.push_back({{"impl", "ref"}});
+    }
+    plan.expansion.cases.insert(plan.expansion.cases.end(), ex.cases.begin(), ex.cases.end());
+    plan.expansion.excluded.insert(plan.expansion.excluded.end(), ex.excluded.begin(),
+                                   ex.excluded.end());
+  }
+  bool shared_memory = false;
   for (auto& c : plan.expansion.cases) {
     c.mode = "bench";
     c.bench = bench;
+    shared_memory |= on_shared_memory(c);
   }
+  if (!args.no_floor && shared_memory && !plan.expansion.cases.empty())
+    plan.expansion.cases.push_back(floor_case(plan.expansion.cases.front(), bench));
   plan.command = args.run.command_line;
   plan.options = {{"input", args.run.input},
                   {"mode", "bench"},
                   {"bench", bench},
-                  {"bind", args.run.overrides.bind}};
-  if (mpi) plan.options["impl"] = launcher::mpi_context(*mpi);
+                  {"bind", args.run.overrides.bind},
+                  {"impls", impl_contexts}};
+  if (impls.size() == 1 && impls.front().mpi) plan.options["impl"] = impl_contexts.front();
   plan.bench_table = true;
   launcher::Topology topology;
   plan.topology = topology.summary();
-  LauncherExecutor executor(args.run, topology, true, mpi ? &*mpi : nullptr);
+  LauncherExecutor launch(args.run, topology, true, std::move(mpis));
+  BenchExecutor executor(launch);
   return run_pipeline(args.run, plan, executor);
 }
 

@@ -35,6 +35,7 @@ struct BenchArgs {
   int repetitions = 1;
   double min_time_s = 0.05;    // Google Benchmark's minimum time per benchmark
   std::string target_mode = "wait";  // wait | compute | both: the passive target during batches
+  bool no_floor = false;       // skip the hardware floor measured after shared-memory cases
 };
 int bench_command(BenchArgs& args);
 

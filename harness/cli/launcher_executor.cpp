@@ -16,9 +16,8 @@ std::string self_exe() {
 }  // namespace
 
 LauncherExecutor::LauncherExecutor(const RunArgs& args, const launcher::Topology& topology,
-                                   bool warn_shared_cores, const launcher::MpiLaunch* mpi)
-    : topology_(topology), warn_shared_cores_(warn_shared_cores) {
-  options_.mpi = mpi;
+                                   bool warn_shared_cores, std::vector<launcher::MpiLaunch> mpis)
+    : mpis_(std::move(mpis)), topology_(topology), warn_shared_cores_(warn_shared_cores) {
   options_.self_exe = self_exe();
   options_.topology = &topology_;
   options_.verbose = args.verbose;
@@ -31,6 +30,12 @@ Executed LauncherExecutor::execute(const suite::CaseSpec& spec) {
     std::cerr << "rmabench: warning: " << spec.id << ": " << spec.ranks << " ranks on "
               << topology_.cores()
               << " cores share cores; latencies include the scheduler's time slicing\n";
+  options_.mpi = nullptr;
+  if (spec.impl != "ref") {
+    for (const auto& m : mpis_)
+      if (m.spelling == spec.impl) options_.mpi = &m;
+    if (!options_.mpi) throw launcher::LaunchError(spec.id + ": no launch for --impl " + spec.impl);
+  }
   return {launcher::run_case(spec, options_), false};
 }
 

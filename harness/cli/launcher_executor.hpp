@@ -10,14 +10,15 @@ namespace harness::cli {
 class LauncherExecutor final : public CaseExecutor {
  public:
   // Sweeps segments stale runs left behind. With `warn_shared_cores`, a case with more ranks
-  // than cores gets a warning (its latencies include time slicing). With `mpi`, the cases run
-  // on that MPI library (launcher/mpi_launch.hpp); it must outlive the executor.
+  // than cores gets a warning (its latencies include time slicing). A case whose `impl` names
+  // an MPI runs on the one of `mpis` spelt so (launcher/mpi_launch.hpp), else on the reference.
   LauncherExecutor(const RunArgs& args, const launcher::Topology& topology, bool warn_shared_cores,
-                   const launcher::MpiLaunch* mpi = nullptr);
+                   std::vector<launcher::MpiLaunch> mpis = {});
   Executed execute(const suite::CaseSpec& spec) override;
 
  private:
   launcher::LaunchOptions options_;
+  std::vector<launcher::MpiLaunch> mpis_;
   const launcher::Topology& topology_;
   bool warn_shared_cores_;
 };

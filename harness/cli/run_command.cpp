@@ -2,6 +2,7 @@
 // spawns, through the run pipeline (cli/pipeline.hpp). Started by an external PMIx launcher,
 // this process is one rank of every case instead (cli/pmix_run.cpp).
 #include "cli/commands.hpp"
+#include "cli/impl_list.hpp"
 #include "cli/launcher_executor.hpp"
 #include "cli/pipeline.hpp"
 #include "launcher/mpi_launch.hpp"
@@ -34,6 +35,9 @@ int run_command(RunArgs& args) {
   if (rma::bootstrap::pmix_available()) return run_under_pmix(args);
   RunPlan plan;
   plan.expansion = expand_input(args);
+  if (split_impl_list(args.impl).size() > 1)
+    throw suite::UsageError("--impl " + args.impl +
+                            ": `run` takes one implementation; a list is for `rmabench bench`");
   const auto mpi = launcher::mpi_for_run(args.impl, args.mpi_args, args.mpi_env);
   if (mpi) launcher::retarget(plan.expansion, *mpi, args.overrides.progress.has_value());
   plan.command = args.command_line;
@@ -41,7 +45,8 @@ int run_command(RunArgs& args) {
   if (mpi) plan.options["impl"] = launcher::mpi_context(*mpi);
   launcher::Topology topology;
   plan.topology = topology.summary();
-  LauncherExecutor executor(args, topology, false, mpi ? &*mpi : nullptr);
+  LauncherExecutor executor(args, topology, false,
+                           mpi ? std::vector<launcher::MpiLaunch>{*mpi} : std::vector<launcher::MpiLaunch>{});
   return run_pipeline(args, plan, executor);
 }
 

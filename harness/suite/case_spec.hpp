@@ -43,7 +43,8 @@ struct CaseSpec {
   // ("" when nothing): on a library, a case that does not pass gets the verdict impl_defined.
   std::string impl_defined;
 
-  // "run" (a conformance case) or "bench" (replayed under Google Benchmark).
+  // "run" (a conformance case), "bench" (replayed under Google Benchmark) or "floor" (the
+  // hardware floor of a bench run, worker/floor_bench.hpp: no script).
   std::string mode = "run";
   // bench: {"sizes": [bytes...], "syncs": [...], "repetitions": n, "min_time_s": s,
   //         "targets": ["wait", "compute"]}

@@ -1,18 +1,13 @@
 #include "worker/bench_runner.hpp"
 
-#include <benchmark/benchmark.h>
-
-#include <algorithm>
-#include <chrono>
-#include <cmath>
-#include <limits>
-#include <optional>
-#include <regex>
-#include <sstream>
-#include <thread>
+#include <cstdlib>
+#include <map>
+#include <set>
+#include <string>
 
 #include "impl/program.hpp"
 #include "rma/trace.hpp"
+#include "worker/bench_loop.hpp"
 #include "worker/script_session.hpp"
 #include "worker/trace_record.hpp"
 
@@ -20,41 +15,9 @@ namespace harness::worker {
 namespace {
 
 using nlohmann::json;
-using Clock = std::chrono::steady_clock;
-
-// Commands rank 0 sends before each batch, on a tag scripts do not use.
-constexpr int kCmdTag = (1 << 30) - 1;
-constexpr int kCountTag = (1 << 30) - 2;
-enum Cmd : std::uint64_t { cmd_batch = 1, cmd_done = 2 };
-// A rank's message count where its implementation cannot observe packets.
-constexpr std::uint64_t kNotMeasured = std::numeric_limits<std::uint64_t>::max();
-
-// RMA packets sent since `before`, or kNotMeasured.
-std::uint64_t messages_since(const impl::Implementation& im,
-                             const std::optional<rma::Counters>& before) {
-  const auto now = im.counters();
-  if (!before || !now) return kNotMeasured;
-  return (*now - *before).rma_messages();
-}
-
-struct Command {
-  std::uint64_t cmd = 0;
-  std::uint64_t iterations = 0;
-  std::uint64_t batch = 0;
-  std::uint64_t compute = 0;
-};
 
 std::string size_text(std::uint64_t n) {
   return std::to_string(n);
-}
-
-double percentile(std::vector<double> v, double p) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const double pos = p * static_cast<double>(v.size() - 1);
-  const auto lo = static_cast<std::size_t>(std::floor(pos));
-  const auto hi = std::min(lo + 1, v.size() - 1);
-  return v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo));
 }
 
 // What one benchmark configuration is, for names and the report's extra fields.
@@ -175,98 +138,21 @@ class Bench {
 
   std::string name(const Config& c) const {
     std::string n = c.pattern + "/" + c.sync + "/" + (c.has_size ? size_text(c.size) : "0") + "/" +
-                    spec_.backend + ":" + path_text();
+                    spec_.backend + ":" + (spec_.impl == "ref" ? path_text() : spec_.impl);
     if (c.target == "compute") n += "/target:compute";
     return n;
   }
 
-  rma::Status send_all(const Command& c) {
-    for (int r = 1; r < impl_.size(); ++r) RMA_TRY(impl_.send(r, &c, sizeof c, kCmdTag));
-    return rma::Status::ok();
-  }
-
-  // Rank 0: Google Benchmark drives the batches.
+  // Rank 0: the loop times the replays and the entries get what ran.
   rma::Status lead(const impl::Program& program, const Config& cfg, const json& expected,
                    json& entries) {
-    rma::Status status;
-    std::uint64_t batch = 0;
-    bool messages_unmeasured = false;
-    auto body = [&](benchmark::State& state) {
-      const auto n = static_cast<std::uint64_t>(state.max_iterations);
-      ++batch;
-      Command c{cmd_batch, n, batch, cfg.target == "compute" ? 1u : 0u};
-      if (status) status = send_all(c);
-      // Snapshots between two barriers, as for conformance cases: no rank's first op of the
-      // batch may reach a rank that has not taken its snapshot.
-      if (status) status = impl_.barrier();
-      const std::optional<rma::Counters> before = impl_.counters();
-      if (status) status = impl_.barrier();
-      double total_s = 0;
-      for (auto _ : state) {
-        const auto t0 = Clock::now();
-        rma::Status st = status ? program.replay(impl_) : status;
-        const double dt = std::chrono::duration<double>(Clock::now() - t0).count();
-        if (!st) {
-          if (status) status = st;
-          state.SkipWithError(st.to_string().c_str());
-          break;
-        }
-        total_s += dt;
-        state.SetIterationTime(dt);
-      }
-      // A computing target stops when the parent relays this; a waiting one is in the barrier.
-      if (c.compute) s_.ctrl().send({{"t", "batch_done"}, {"batch", batch}});
-      if (status) status = impl_.barrier();
-      std::uint64_t msgs = messages_since(impl_, before);
-      for (int r = 1; r < impl_.size() && status; ++r) {
-        std::uint64_t theirs = 0;
-        status = impl_.recv(r, &theirs, sizeof theirs, kCountTag);
-        msgs = msgs == kNotMeasured || theirs == kNotMeasured ? kNotMeasured : msgs + theirs;
-      }
-      // Not measured is NaN here, null in the report (json_without_nan): never a zero.
-      state.counters["messages_per_iteration"] =
-          msgs == kNotMeasured
-              ? std::numeric_limits<double>::quiet_NaN()
-              : static_cast<double>(msgs) / static_cast<double>(std::max<std::uint64_t>(n, 1));
-      if (msgs == kNotMeasured) messages_unmeasured = true;
-      if (cfg.metric == "bandwidth" && total_s > 0)
-        state.counters["bytes_per_second"] =
-            static_cast<double>(cfg.bytes_per_iteration * n) / total_s;
-    };
-
-    benchmark::ClearRegisteredBenchmarks();
-    auto* b = benchmark::RegisterBenchmark(name(cfg).c_str(), body);
-    b->UseManualTime()->Unit(benchmark::kMicrosecond);
-    const double min_time = spec_.bench.value("min_time_s", 0.05);
-    b->MinTime(min_time);
-    const int reps = spec_.bench.value("repetitions", 1);
-    if (reps > 1) {
-      b->Repetitions(reps);
-      b->ComputeStatistics("min", [](const std::vector<double>& v) {
-        return *std::min_element(v.begin(), v.end());
-      });
-      b->ComputeStatistics("max", [](const std::vector<double>& v) {
-        return *std::max_element(v.begin(), v.end());
-      });
-      b->ComputeStatistics("p50", [](const std::vector<double>& v) { return percentile(v, 0.50); });
-      b->ComputeStatistics("p90", [](const std::vector<double>& v) { return percentile(v, 0.90); });
-      b->ComputeStatistics("p99", [](const std::vector<double>& v) { return percentile(v, 0.99); });
-    }
-    std::ostringstream out, err;
-    benchmark::JSONReporter reporter;
-    reporter.SetOutputStream(&out);
-    reporter.SetErrorStream(&err);
-    benchmark::RunSpecifiedBenchmarks(&reporter);
-    benchmark::ClearRegisteredBenchmarks();
-    rma::Status done = send_all(Command{cmd_done, 0, 0, 0});
-    if (!status) return status;
-    if (!done) return done;
-
-    json j = json::parse(json_without_nan(out.str()), nullptr, false);
-    if (j.is_discarded() || !j.contains("benchmarks"))
-      return {rma::ErrorClass::intern,
-              "benchmark: unreadable Google Benchmark output: " + err.str()};
-    for (auto& e : j["benchmarks"]) {
+    BenchLoop loop(impl_, s_.ctrl(), spec_.bench);
+    auto led = loop.lead(name(cfg), cfg.target, [&] { return program.replay(impl_); },
+                         cfg.metric == "bandwidth"
+                             ? static_cast<double>(cfg.bytes_per_iteration)
+                             : 0.0);
+    if (!led) return led.status();
+    for (auto& e : led.value().entries) {
       e["pattern"] = cfg.pattern;
       e["op"] = cfg.op;
       e["sync"] = cfg.sync;
@@ -278,34 +164,21 @@ class Bench {
       e["provider"] = spec_.provider;
       e["flavor"] = cfg.flavor;
       e["ranks"] = impl_.size();
-      if (messages_unmeasured) e["messages_reason"] = "not observable in " + impl_.name();
+      e["impl"] = impl_.name();
+      if (!led.value().messages_measured)
+        e["messages_reason"] = "not observable in " + impl_.name();
       if (expected.is_object() && expected.contains("total"))
         e["messages_expected"] = expected["total"];
-      entries.push_back(e);
+      entries.push_back(std::move(e));
     }
     return rma::Status::ok();
   }
 
   // Other ranks: replay in lockstep with rank 0's batches.
   rma::Status follow(const impl::Program& program, bool compute) {
-    for (;;) {
-      Command c;
-      RMA_TRY(impl_.recv(0, &c, sizeof c, kCmdTag));
-      if (c.cmd == cmd_done) return rma::Status::ok();
-      RMA_TRY(impl_.barrier());
-      const std::optional<rma::Counters> before = impl_.counters();
-      RMA_TRY(impl_.barrier());
-      if (compute && program.empty()) {
-        // Truly passive: no library call until the origin's batch is over.
-        volatile std::uint64_t work = 0;
-        while (compute_stop_batch().load(std::memory_order_acquire) < c.batch) work = work + 1;
-      } else {
-        for (std::uint64_t i = 0; i < c.iterations; ++i) RMA_TRY(program.replay(impl_));
-      }
-      RMA_TRY(impl_.barrier());
-      const std::uint64_t mine = messages_since(impl_, before);
-      RMA_TRY(impl_.send(0, &mine, sizeof mine, kCountTag));
-    }
+    BenchLoop loop(impl_, s_.ctrl(), spec_.bench);
+    if (program.empty()) return loop.follow({}, compute);
+    return loop.follow([&] { return program.replay(impl_); }, compute);
   }
 
   ScriptSession& s_;
@@ -315,18 +188,6 @@ class Bench {
 };
 
 }  // namespace
-
-// Google Benchmark writes a statistic it cannot compute (the coefficient of variation of a
-// counter that is always 0) as a bare nan or inf, which is not JSON: such values become null.
-std::string json_without_nan(const std::string& text) {
-  static const std::regex bad(R"((:\s*)-?(nan|inf)\b)", std::regex::icase);
-  return std::regex_replace(text, bad, "$1null");
-}
-
-std::atomic<std::uint64_t>& compute_stop_batch() {
-  static std::atomic<std::uint64_t> batch{0};
-  return batch;
-}
 
 json run_bench_script(const suite::CaseSpec& spec, impl::Implementation& impl,
                       launcher::ControlChannel& ctrl, StateBoard& board) {

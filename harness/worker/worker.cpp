@@ -16,6 +16,7 @@
 #include "suite/case_spec.hpp"
 #include "worker/bench_runner.hpp"
 #include "worker/case_runner.hpp"
+#include "worker/floor_bench.hpp"
 #include "worker/state_board.hpp"
 
 namespace harness::worker {
@@ -95,9 +96,9 @@ int worker_main() {
                 {"failures", {{{"where", "runtime"}, {"message", im.status().to_string()}}}}});
     wait_to_be_stopped();
   }
-  nlohmann::json result = spec.mode == "bench"
-                              ? run_bench_script(spec, *im.value(), *ctrl, *board)
-                              : run_case_script(spec, *im.value(), *ctrl, *board);
+  nlohmann::json result = spec.mode == "bench"   ? run_bench_script(spec, *im.value(), *ctrl, *board)
+                          : spec.mode == "floor" ? run_floor_bench(spec, *im.value(), *ctrl, *board)
+                                                 : run_case_script(spec, *im.value(), *ctrl, *board);
   const bool early = result.value("early", false);
   ctrl->send(result);
   if (early) wait_to_be_stopped();

@@ -1,0 +1,170 @@
+#include "worker/bench_loop.hpp"
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <regex>
+#include <sstream>
+
+namespace harness::worker {
+namespace {
+
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+enum Cmd : std::uint64_t { cmd_batch = 1, cmd_done = 2 };
+// A rank's message count where its implementation cannot observe packets.
+constexpr std::uint64_t kNotMeasured = std::numeric_limits<std::uint64_t>::max();
+
+struct Command {
+  std::uint64_t cmd = 0;
+  std::uint64_t iterations = 0;
+  std::uint64_t batch = 0;
+  std::uint64_t compute = 0;
+};
+
+// RMA packets sent since `before`, or kNotMeasured.
+std::uint64_t messages_since(const impl::Implementation& im,
+                             const std::optional<rma::Counters>& before) {
+  const auto now = im.counters();
+  if (!before || !now) return kNotMeasured;
+  return (*now - *before).rma_messages();
+}
+
+double percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const double pos = p * static_cast<double>(v.size() - 1);
+  const auto lo = static_cast<std::size_t>(std::floor(pos));
+  const auto hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo));
+}
+
+rma::Status send_all(impl::Implementation& im, const Command& c) {
+  for (int r = 1; r < im.size(); ++r) RMA_TRY(im.send(r, &c, sizeof c, kBenchCommandTag));
+  return rma::Status::ok();
+}
+
+}  // namespace
+
+rma::Result<BenchLoop::Led> BenchLoop::lead(const std::string& name, const std::string& target,
+                                            const Iteration& iteration,
+                                            double bytes_per_iteration) {
+  rma::Status status;
+  std::uint64_t batch = 0;
+  Led led;
+  auto body = [&](benchmark::State& state) {
+    const auto n = static_cast<std::uint64_t>(state.max_iterations);
+    ++batch;
+    Command c{cmd_batch, n, batch, target == "compute" ? 1u : 0u};
+    if (status) status = send_all(impl_, c);
+    // Snapshots between two barriers, as for conformance cases: no rank's first op of the
+    // batch may reach a rank that has not taken its snapshot.
+    if (status) status = impl_.barrier();
+    const std::optional<rma::Counters> before = impl_.counters();
+    if (status) status = impl_.barrier();
+    double total_s = 0;
+    for (auto _ : state) {
+      const auto t0 = Clock::now();
+      rma::Status st = status ? iteration() : status;
+      const double dt = std::chrono::duration<double>(Clock::now() - t0).count();
+      if (!st) {
+        if (status) status = st;
+        state.SkipWithError(st.to_string().c_str());
+        break;
+      }
+      total_s += dt;
+      state.SetIterationTime(dt);
+    }
+    // A computing target stops when the parent relays this; a waiting one is in the barrier.
+    if (c.compute) ctrl_.send({{"t", "batch_done"}, {"batch", batch}});
+    if (status) status = impl_.barrier();
+    std::uint64_t msgs = messages_since(impl_, before);
+    for (int r = 1; r < impl_.size() && status; ++r) {
+      std::uint64_t theirs = 0;
+      status = impl_.recv(r, &theirs, sizeof theirs, kBenchCountTag);
+      msgs = msgs == kNotMeasured || theirs == kNotMeasured ? kNotMeasured : msgs + theirs;
+    }
+    // Not measured is NaN here, null in the report (json_without_nan): never a zero.
+    state.counters["messages_per_iteration"] =
+        msgs == kNotMeasured
+            ? std::numeric_limits<double>::quiet_NaN()
+            : static_cast<double>(msgs) / static_cast<double>(std::max<std::uint64_t>(n, 1));
+    if (msgs == kNotMeasured) led.messages_measured = false;
+    if (bytes_per_iteration > 0 && total_s > 0)
+      state.counters["bytes_per_second"] = bytes_per_iteration * static_cast<double>(n) / total_s;
+  };
+
+  benchmark::ClearRegisteredBenchmarks();
+  auto* b = benchmark::RegisterBenchmark(name.c_str(), body);
+  b->UseManualTime()->Unit(benchmark::kMicrosecond);
+  b->MinTime(settings_.value("min_time_s", 0.05));
+  const int reps = settings_.value("repetitions", 1);
+  if (reps > 1) {
+    b->Repetitions(reps);
+    b->ComputeStatistics("min", [](const std::vector<double>& v) {
+      return *std::min_element(v.begin(), v.end());
+    });
+    b->ComputeStatistics("max", [](const std::vector<double>& v) {
+      return *std::max_element(v.begin(), v.end());
+    });
+    b->ComputeStatistics("p50", [](const std::vector<double>& v) { return percentile(v, 0.50); });
+    b->ComputeStatistics("p90", [](const std::vector<double>& v) { return percentile(v, 0.90); });
+    b->ComputeStatistics("p99", [](const std::vector<double>& v) { return percentile(v, 0.99); });
+  }
+  std::ostringstream out, err;
+  benchmark::JSONReporter reporter;
+  reporter.SetOutputStream(&out);
+  reporter.SetErrorStream(&err);
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::ClearRegisteredBenchmarks();
+  rma::Status done = send_all(impl_, Command{cmd_done, 0, 0, 0});
+  if (!status) return status;
+  if (!done) return done;
+
+  json j = json::parse(json_without_nan(out.str()), nullptr, false);
+  if (j.is_discarded() || !j.contains("benchmarks"))
+    return rma::Status{rma::ErrorClass::intern,
+                       "benchmark: unreadable Google Benchmark output: " + err.str()};
+  led.entries = std::move(j["benchmarks"]);
+  return led;
+}
+
+rma::Status BenchLoop::follow(const Iteration& iteration, bool compute_when_idle) {
+  for (;;) {
+    Command c;
+    RMA_TRY(impl_.recv(0, &c, sizeof c, kBenchCommandTag));
+    if (c.cmd == cmd_done) return rma::Status::ok();
+    RMA_TRY(impl_.barrier());
+    const std::optional<rma::Counters> before = impl_.counters();
+    RMA_TRY(impl_.barrier());
+    if (!iteration && compute_when_idle && c.compute) {
+      // Truly passive: no library call until the origin's batch is over.
+      volatile std::uint64_t work = 0;
+      while (compute_stop_batch().load(std::memory_order_acquire) < c.batch) work = work + 1;
+    } else if (iteration) {
+      for (std::uint64_t i = 0; i < c.iterations; ++i) RMA_TRY(iteration());
+    }
+    RMA_TRY(impl_.barrier());
+    const std::uint64_t mine = messages_since(impl_, before);
+    RMA_TRY(impl_.send(0, &mine, sizeof mine, kBenchCountTag));
+  }
+}
+
+// Google Benchmark writes a statistic it cannot compute (the coefficient of variation of a
+// counter that is always 0) as a bare nan or inf, which is not JSON: such values become null.
+std::string json_without_nan(const std::string& text) {
+  static const std::regex bad(R"((:\s*)-?(nan|inf)\b)", std::regex::icase);
+  return std::regex_replace(text, bad, "$1null");
+}
+
+std::atomic<std::uint64_t>& compute_stop_batch() {
+  static std::atomic<std::uint64_t> batch{0};
+  return batch;
+}
+
+}  // namespace harness::worker

@@ -1,0 +1,68 @@
+// bench_loop.hpp — the one timed loop every benchmark of `rmabench bench` runs under: rank 0
+// (the origin) registers the benchmark with Google Benchmark (manual timing, the run's min
+// time and repetitions) and, before each batch Google Benchmark asks for, tells the other
+// ranks how many iterations follow; they run theirs in lockstep (or, for a passive target with
+// nothing to do, wait in the closing barrier — or compute without calling the library). One
+// iteration is whatever the caller gives: a recorded op program's replay (bench_runner.cpp) or
+// the hardware floor's cache-line round trip and memcpy (floor_bench.cpp), so every figure and
+// its floor are timed the same way.
+//
+//   BenchLoop loop(impl, ctrl, spec.bench);
+//   rank 0:  auto entries = loop.lead(name, "wait", [&] { return program.replay(impl); });
+//   others:  loop.follow([&] { return program.replay(impl); }, false);
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "impl/implementation.hpp"
+#include "launcher/control.hpp"
+#include "rma/status.hpp"
+
+namespace harness::worker {
+
+// Batches a computing target may stop: set by the worker's control thread when the parent
+// relays the origin's "batch done".
+std::atomic<std::uint64_t>& compute_stop_batch();
+
+// Google Benchmark's JSON with its bare nan/inf values (not JSON) turned into null.
+std::string json_without_nan(const std::string& text);
+
+// Tags of the loop's own messages: no larger than 32767, the MPI_TAG_UB every MPI library
+// guarantees (MPICH's is not much larger); scripts must not use them.
+inline constexpr int kBenchCommandTag = 32767;
+inline constexpr int kBenchCountTag = 32766;
+
+class BenchLoop {
+ public:
+  using Iteration = std::function<rma::Status()>;
+
+  // `settings`: CaseSpec::bench (min_time_s, repetitions).
+  BenchLoop(impl::Implementation& impl, launcher::ControlChannel& ctrl,
+            const nlohmann::json& settings)
+      : impl_(impl), ctrl_(ctrl), settings_(settings) {}
+
+  struct Led {
+    nlohmann::json entries = nlohmann::json::array();  // Google Benchmark's, unannotated
+    bool messages_measured = true;  // false: some rank could not observe its packets
+  };
+  // Rank 0: runs the benchmark `name`; `target` is "wait" or "compute" (what the other ranks
+  // do when they have no iteration of their own). Ends with the followers' release.
+  rma::Result<Led> lead(const std::string& name, const std::string& target,
+                        const Iteration& iteration, double bytes_per_iteration = 0);
+  // Other ranks: run `iteration` as often as each batch says, until rank 0 is done. With
+  // `compute_when_idle`, a rank with no iteration of its own (`iteration` empty) computes
+  // without calling the library instead of waiting in the barrier (the truly-passive case).
+  rma::Status follow(const Iteration& iteration, bool compute_when_idle);
+
+ private:
+  impl::Implementation& impl_;
+  launcher::ControlChannel& ctrl_;
+  const nlohmann::json& settings_;
+};
+
+}  // namespace harness::worker

@@ -1,0 +1,207 @@
+#include "worker/floor_bench.hpp"
+
+#include <benchmark/benchmark.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <vector>
+
+#include "worker/bench_loop.hpp"
+
+namespace harness::worker {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::size_t kLine = 64;
+
+// The one cache line both ranks write: rank 0's flag and rank 1's answer side by side, so
+// every handoff moves this line and nothing else.
+struct alignas(kLine) Line {
+  std::atomic<std::uint32_t> ping{0};
+  std::atomic<std::uint32_t> pong{0};
+};
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+// Waits until `word` holds `value`: spins (the measured case: both ranks run), then yields,
+// then sleeps in short naps, so a rank that lost its core never burns the one left.
+void wait_for(const std::atomic<std::uint32_t>& word, std::uint32_t value) {
+  for (int i = 0; i < (1 << 16); ++i) {
+    if (word.load(std::memory_order_acquire) == value) return;
+    cpu_relax();
+  }
+  for (int i = 0; i < 1000; ++i) {
+    if (word.load(std::memory_order_acquire) == value) return;
+    ::sched_yield();
+  }
+  const timespec nap{0, 50'000};
+  while (word.load(std::memory_order_acquire) != value) ::nanosleep(&nap, nullptr);
+}
+
+// A segment both ranks map: the line, then room for the largest memcpy.
+class Segment {
+ public:
+  ~Segment() {
+    if (base_ != MAP_FAILED) ::munmap(base_, bytes_);
+  }
+  // Rank 0 creates (create = true) before rank 1 opens; the caller orders them by a barrier.
+  rma::Status map(const std::string& name, std::size_t bytes, bool create) {
+    bytes_ = bytes;
+    const int fd = ::shm_open(name.c_str(), create ? O_RDWR | O_CREAT | O_EXCL : O_RDWR, 0600);
+    if (fd < 0) return error("shm_open " + name);
+    if (create && ::ftruncate(fd, static_cast<off_t>(bytes)) != 0) {
+      ::close(fd);
+      return error("ftruncate " + name);
+    }
+    base_ = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    ::close(fd);
+    if (base_ == MAP_FAILED) return error("mmap " + name);
+    return rma::Status::ok();
+  }
+  Line& line() { return *static_cast<Line*>(base_); }
+  char* data() { return static_cast<char*>(base_) + 4096; }
+
+ private:
+  static rma::Status error(const std::string& what) {
+    return {rma::ErrorClass::intern, "floor: " + what + ": " + std::strerror(errno)};
+  }
+  void* base_ = MAP_FAILED;
+  std::size_t bytes_ = 0;
+};
+
+class Floor {
+ public:
+  Floor(const suite::CaseSpec& spec, impl::Implementation& impl, launcher::ControlChannel& ctrl,
+        StateBoard& board)
+      : spec_(spec), impl_(impl), ctrl_(ctrl), board_(board) {
+    if (spec.bench.contains("sizes"))
+      for (const auto& s : spec.bench["sizes"]) sizes_.push_back(s.get<std::uint64_t>());
+  }
+
+  json run() {
+    json result = {{"t", "result"}, {"rank", impl_.rank()}, {"early", false}};
+    json entries = json::array();
+    rma::Status st = measure(entries);
+    result["status"] = st ? "pass" : "error";
+    result["failures"] = json::array();
+    if (!st) {
+      result["early"] = true;
+      result["failures"].push_back({{"where", "floor"}, {"message", st.to_string()}});
+    }
+    if (impl_.rank() == 0 && st) result["benchmarks"] = entries;
+    return result;
+  }
+
+ private:
+  rma::Status measure(json& entries) {
+    if (impl_.size() != 2)
+      return {rma::ErrorClass::arg, "floor: runs on exactly 2 ranks, not " +
+                                        std::to_string(impl_.size())};
+    const std::size_t largest =
+        sizes_.empty() ? 0 : *std::max_element(sizes_.begin(), sizes_.end());
+    const std::string name = "/" + spec_.name_prefix + ".floor";
+    board_.set_phase("floor (setup)");
+    const bool origin = impl_.rank() == 0;
+    if (origin) RMA_TRY(seg_.map(name, 4096 + largest, true));
+    RMA_TRY(impl_.barrier());
+    if (!origin) RMA_TRY(seg_.map(name, 4096 + largest, false));
+    RMA_TRY(impl_.barrier());
+    if (origin) ::shm_unlink(name.c_str());  // both have it mapped: nothing to leave behind
+
+    BenchLoop loop(impl_, ctrl_, spec_.bench);
+    Line& line = seg_.line();
+    board_.set_phase("floor (cache-line round trip)");
+    if (origin) {
+      auto led = loop.lead("floor/cache_line_round_trip/64/shm:floor", "wait", [&] {
+        const std::uint32_t seq = ++seq_;
+        line.ping.store(seq, std::memory_order_release);
+        wait_for(line.pong, seq);
+        return rma::Status::ok();
+      });
+      if (!led) return led.status();
+      annotate(led.value().entries, "cache_line_round_trip", kLine, entries);
+    } else {
+      RMA_TRY(loop.follow(
+          [&] {
+            const std::uint32_t seq = ++seq_;
+            wait_for(line.ping, seq);
+            line.pong.store(seq, std::memory_order_release);
+            return rma::Status::ok();
+          },
+          false));
+    }
+
+    board_.set_phase("floor (memcpy)");
+    std::vector<char> source(largest, 1);
+    for (const std::uint64_t size : sizes_) {
+      if (!origin) {
+        RMA_TRY(loop.follow({}, false));  // waits in the barrier, as a passive target does
+        continue;
+      }
+      char* dst = seg_.data();
+      auto led = loop.lead(
+          "floor/memcpy/" + std::to_string(size) + "/shm:floor", "wait",
+          [&] {
+            std::memcpy(dst, source.data(), size);
+            benchmark::ClobberMemory();
+            return rma::Status::ok();
+          },
+          static_cast<double>(size));
+      if (!led) return led.status();
+      annotate(led.value().entries, "memcpy", size, entries);
+    }
+    return rma::Status::ok();
+  }
+
+  void annotate(json& led, const std::string& op, std::uint64_t size, json& entries) const {
+    for (auto& e : led) {
+      e["pattern"] = reports::kFloorPatternName;
+      e["op"] = op;
+      e["sync"] = op;
+      e["size"] = size;
+      e["metric"] = "latency";
+      e["target"] = "wait";
+      e["backend"] = "shm";
+      e["path"] = "floor";
+      e["provider"] = "";
+      e["flavor"] = "";
+      e["ranks"] = 2;
+      e["impl"] = "hardware";
+      // No RMA call, so no packet: a measured zero, not a missing figure.
+      e["messages_expected"] = 0;
+      entries.push_back(std::move(e));
+    }
+  }
+
+  const suite::CaseSpec& spec_;
+  impl::Implementation& impl_;
+  launcher::ControlChannel& ctrl_;
+  StateBoard& board_;
+  std::vector<std::uint64_t> sizes_;
+  Segment seg_;
+  std::uint32_t seq_ = 0;
+};
+
+}  // namespace
+
+json run_floor_bench(const suite::CaseSpec& spec, impl::Implementation& impl,
+                     launcher::ControlChannel& ctrl, StateBoard& board) {
+  Floor f(spec, impl, ctrl, board);
+  return f.run();
+}
+
+}  // namespace harness::worker

@@ -1,0 +1,30 @@
+// floor_bench.hpp — the hardware floor of a run's shared-memory figures, measured in the same
+// run by the same benchmark loop (bench_loop.hpp): a case of mode "floor" on two rank
+// processes bound as every two-rank case is. Two benchmarks:
+//
+//   floor/cache_line_round_trip  rank 0 writes a flag in one cache line of a segment both
+//                                ranks map, rank 1 answers in the same line: two cache-line
+//                                handoffs between the two ranks' cores, the least a message
+//                                and its reply (an am lock-put-unlock) can cost;
+//   floor/memcpy/<size>          rank 0 copies `size` bytes from its own memory into the
+//                                segment (what a direct put of that size moves), for each
+//                                size in CaseSpec::bench["sizes"].
+//
+// The entries carry the same fields as a script's (pattern "floor", op the benchmark's name,
+// backend "shm", path "floor") so the console table, the HTML plots and the gate read them.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "impl/implementation.hpp"
+#include "launcher/control.hpp"
+#include "reports/bench_table_writer.hpp"
+#include "suite/case_spec.hpp"
+#include "worker/state_board.hpp"
+
+namespace harness::worker {
+
+nlohmann::json run_floor_bench(const suite::CaseSpec& spec, impl::Implementation& impl,
+                               launcher::ControlChannel& ctrl, StateBoard& board);
+
+}  // namespace harness::worker

@@ -1,0 +1,127 @@
+#include "reports/bench_table_writer.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace reports {
+namespace {
+
+using nlohmann::json;
+
+json entry(const std::string& impl, const std::string& backend, const std::string& path,
+           std::uint64_t size, double us, json msgs) {
+  return {{"name", "bench/latency/lock/" + std::to_string(size) + "/" + backend + ":" + path},
+          {"run_type", "iteration"},
+          {"real_time", us},
+          {"time_unit", "us"},
+          {"pattern", "bench/latency"},
+          {"op", "put"},
+          {"sync", "lock"},
+          {"size", size},
+          {"metric", "latency"},
+          {"target", "wait"},
+          {"backend", backend},
+          {"path", path},
+          {"provider", ""},
+          {"ranks", 2},
+          {"impl", impl},
+          {"messages_per_iteration", msgs},
+          {"messages_expected", 2}};
+}
+
+json floor_entry(const std::string& op, std::uint64_t size, double us) {
+  return {{"name", "floor/" + op}, {"run_type", "iteration"}, {"real_time", us},
+          {"time_unit", "us"},     {"pattern", "floor"},     {"op", op},
+          {"sync", op},            {"size", size},           {"metric", "latency"},
+          {"backend", "shm"},      {"path", "floor"},        {"ranks", 2},
+          {"impl", "hardware"},    {"bytes_per_second", 1e9}};
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+std::string table_of(const json& benchmarks) {
+  std::ostringstream out;
+  write_bench_table(benchmarks, out);
+  return out.str();
+}
+
+TEST(BenchTable, ImplementationsOfOnePatternShareOneTable) {
+  json b = json::array();
+  for (std::uint64_t size : {8, 4096}) {
+    b.push_back(entry("ref", "shm", "am", size, 1.0, 2));
+    b.push_back(entry("mpich 4.0.2", "mpi", "mpich", size, 3.0, nullptr));
+    b.push_back(entry("openmpi 4.1.4 osc=sm", "mpi", "openmpi", size, 0.5, nullptr));
+  }
+  const std::string text = table_of(b);
+  const auto lines = lines_of(text);
+  int titles = 0, rows = 0;
+  std::string groups;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].rfind("# bench/latency", 0) == 0) {
+      ++titles;
+      ASSERT_LT(i + 1, lines.size());
+      groups = lines[i + 1];
+    }
+    if (lines[i].rfind("  8 ", 0) == 0 || lines[i].rfind("  4096 ", 0) == 0) ++rows;
+  }
+  EXPECT_EQ(titles, 1) << text;
+  EXPECT_EQ(rows, 2) << text;  // one row per size, every implementation in it
+  // Column groups in the order the implementations ran.
+  const auto ref = groups.find("shm:am"), mpich = groups.find("mpich 4.0.2"),
+             ompi = groups.find("openmpi 4.1.4 osc=sm");
+  ASSERT_NE(ref, std::string::npos) << text;
+  ASSERT_NE(mpich, std::string::npos) << text;
+  ASSERT_NE(ompi, std::string::npos) << text;
+  EXPECT_LT(ref, mpich);
+  EXPECT_LT(mpich, ompi);
+  // Ratios against the reference, in the same row.
+  EXPECT_NE(text.find("ratio to shm:am"), std::string::npos) << text;
+  for (const auto& l : lines)
+    if (l.rfind("  8 ", 0) == 0) {
+      EXPECT_NE(l.find("3.00x"), std::string::npos) << l;
+      EXPECT_NE(l.find("0.50x"), std::string::npos) << l;
+    }
+}
+
+TEST(BenchTable, UnobservableMessagesAreNeverPrintedAsZero) {
+  json b = json::array({entry("ref", "shm", "am", 8, 1.0, 2),
+                        entry("mpich 4.0.2", "mpi", "mpich", 8, 3.0, nullptr)});
+  const std::string text = table_of(b);
+  // Only the reference's group has a msgs/iter column: one header, and its value.
+  EXPECT_EQ(text.find("msgs/iter"), text.rfind("msgs/iter")) << text;
+  json only_mpi = json::array({entry("mpich 4.0.2", "mpi", "mpich", 8, 3.0, nullptr)});
+  const std::string mpi_text = table_of(only_mpi);
+  EXPECT_EQ(mpi_text.find("msgs/iter"), std::string::npos) << mpi_text;
+  EXPECT_EQ(mpi_text.find(" 0 "), std::string::npos) << mpi_text;
+}
+
+TEST(BenchTable, SharedMemoryTablesReadFiguresAgainstTheFloor) {
+  json b = json::array({entry("ref", "shm", "am", 8, 1.0, 2),
+                        entry("ref", "fabric", "am", 8, 20.0, 2),
+                        floor_entry("cache_line_round_trip", 64, 0.25),
+                        floor_entry("memcpy", 8, 0.01)});
+  b[1]["sync"] = "flush";  // a table of its own, on fabric only
+  const std::string text = table_of(b);
+  EXPECT_NE(text.find("# floor, this run: cache-line round trip"), std::string::npos) << text;
+  EXPECT_EQ(text.find("# floor  "), std::string::npos) << text;  // no table of the floor itself
+  for (const auto& l : lines_of(text)) {
+    if (l.rfind("  8 ", 0) != 0) continue;
+    if (l.find("1.000") != std::string::npos) {
+      EXPECT_NE(l.find("4.00x"), std::string::npos) << l;  // 1.0 us over a 0.25 us round trip
+      EXPECT_NE(l.find("0.250"), std::string::npos) << l;
+    } else {
+      EXPECT_EQ(l.find("0.250"), std::string::npos) << l;  // fabric: its own round trip instead
+    }
+  }
+}
+
+}  // namespace
+}  // namespace reports

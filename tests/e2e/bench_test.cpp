@@ -1,0 +1,144 @@
+// End-to-end: `rmabench bench --impl ref,mpich,openmpi` — every implementation listed runs the
+// same pattern in one run and gets its rows (report entries carrying `impl`, one console table
+// with a column group each), and the hardware floor is measured after the shared-memory cases.
+// Structure only: nothing here looks at how fast anything was.
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "run_rmabench.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+// The MPIs this build has workers for, from `rmabench info`.
+std::vector<std::string> built_mpis() {
+  const auto info = e2e::run({"info"});
+  std::vector<std::string> out;
+  std::istringstream in(info.out);
+  bool listing = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("implementations under test", 0) == 0) {
+      listing = true;
+      continue;
+    }
+    if (!listing) continue;
+    if (line.empty()) break;
+    std::istringstream words(line);
+    std::string name, worker;
+    words >> name >> worker;
+    if (name != "ref" && worker.rfind("rmabench-worker-", 0) == 0) out.push_back(name);
+  }
+  return out;
+}
+
+int count_lines_starting(const std::string& text, const std::string& prefix) {
+  int n = 0;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) n += line.rfind(prefix, 0) == 0;
+  return n;
+}
+
+TEST(Bench, ImplementationsSideBySideInOneRun) {
+  const std::vector<std::string> mpis = built_mpis();
+  if (mpis.empty()) GTEST_SKIP() << "no MPI worker built (ci/setup.sh --with-extras installs both)";
+  std::string list = "ref";
+  for (const auto& m : mpis) list += "," + m;
+  const std::string dir = e2e::temp_dir("bench-impls");
+  const auto r = e2e::run({"bench", "lua_scripts/bench/latency.lua", "--impl", list, "--sizes",
+                           "8,64", "--min-time", "0.001", "--report-dir", dir, "--format", "json"},
+                          280);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const json report = e2e::read_json(dir + "/report.json");
+
+  // One case per implementation and the floor, all passed.
+  ASSERT_EQ(report["cases"].size(), mpis.size() + 2) << report["cases"].dump(2);
+  for (const auto& c : report["cases"]) EXPECT_EQ(c["status"], "pass") << c.dump(2);
+  EXPECT_EQ(report["cases"].back()["id"], "floor[shm,np=2]");
+
+  // Rows: every implementation at every size, each entry naming who ran it.
+  std::map<std::string, std::set<std::uint64_t>> sizes_by_impl;
+  std::set<std::string> names;
+  for (const auto& b : report["benchmarks"]) {
+    ASSERT_TRUE(b.contains("impl")) << b.dump(2);
+    EXPECT_TRUE(names.insert(b["name"].get<std::string>()).second) << "duplicate " << b["name"];
+    if (b["pattern"] == "bench/latency")
+      sizes_by_impl[b["impl"].get<std::string>()].insert(b["size"].get<std::uint64_t>());
+  }
+  ASSERT_EQ(sizes_by_impl.size(), mpis.size() + 1) << report["benchmarks"].dump(2);
+  EXPECT_EQ(sizes_by_impl["ref"], (std::set<std::uint64_t>{8, 64}));
+  for (const auto& m : mpis) {
+    bool found = false;
+    for (const auto& [impl, sizes] : sizes_by_impl)
+      if (impl.rfind(m + " ", 0) == 0) {
+        found = true;
+        EXPECT_EQ(sizes, (std::set<std::uint64_t>{8, 64})) << impl;
+      }
+    EXPECT_TRUE(found) << m << " has no rows";
+  }
+  // The MPIs' packets are not observable: null, never 0.
+  for (const auto& b : report["benchmarks"]) {
+    if (b["pattern"] == "bench/latency" && b["impl"] != "ref") {
+      EXPECT_TRUE(b["messages_per_iteration"].is_null()) << b.dump(2);
+    }
+  }
+
+  // The floor, over the sizes the run measured.
+  std::set<std::string> floor_ops;
+  std::set<std::uint64_t> memcpy_sizes;
+  for (const auto& b : report["benchmarks"])
+    if (b["pattern"] == "floor") {
+      floor_ops.insert(b["op"].get<std::string>());
+      if (b["op"] == "memcpy") memcpy_sizes.insert(b["size"].get<std::uint64_t>());
+    }
+  EXPECT_EQ(floor_ops, (std::set<std::string>{"cache_line_round_trip", "memcpy"}));
+  EXPECT_EQ(memcpy_sizes, (std::set<std::uint64_t>{8, 64}));
+
+  // The run's implementations in the context, each MPI with its launcher.
+  const json& impls = report["context"]["options"]["impls"];
+  ASSERT_EQ(impls.size(), mpis.size() + 1) << impls.dump(2);
+  EXPECT_EQ(impls[0]["impl"], "ref");
+  for (std::size_t i = 0; i < mpis.size(); ++i) {
+    EXPECT_EQ(impls[i + 1]["impl"], mpis[i]);
+    EXPECT_TRUE(impls[i + 1].contains("launcher"));
+  }
+
+  // One console table with a column group per implementation, read against the floor.
+  EXPECT_EQ(count_lines_starting(r.out, "# bench/latency"), 1) << r.out;
+  EXPECT_EQ(count_lines_starting(r.out, "# floor, this run"), 1) << r.out;
+  EXPECT_NE(r.out.find("xref"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("xrt"), std::string::npos) << r.out;
+  for (const auto& m : mpis) EXPECT_NE(r.out.find(m + " "), std::string::npos) << r.out;
+  EXPECT_TRUE(e2e::leftover_ranks(r.pid).empty());
+  EXPECT_TRUE(e2e::leftover_segments(r.pid).empty());
+}
+
+TEST(Bench, TheFloorIsSkippedOnRequest) {
+  const std::string dir = e2e::temp_dir("bench-nofloor");
+  const auto r = e2e::run({"bench", "lua_scripts/bench/pingpong.lua", "--min-time", "0.001",
+                           "--no-floor", "--report-dir", dir, "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const json report = e2e::read_json(dir + "/report.json");
+  ASSERT_EQ(report["cases"].size(), 1u);
+  for (const auto& b : report["benchmarks"]) {
+    EXPECT_EQ(b["impl"], "ref");
+    EXPECT_NE(b["pattern"], "floor");
+  }
+  EXPECT_EQ(r.out.find("# floor"), std::string::npos) << r.out;
+}
+
+TEST(Bench, AListOfImplementationsIsForBenchOnly) {
+  const auto r = e2e::run({"run", "lua_scripts/bench/pingpong.lua", "--impl", "ref,mpich"});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("a list is for `rmabench bench`"), std::string::npos) << r.err;
+  const auto twice = e2e::run({"bench", "lua_scripts/bench/pingpong.lua", "--impl", "ref,ref"});
+  EXPECT_EQ(twice.exit_code, 2) << twice.out << twice.err;
+  EXPECT_NE(twice.err.find("ref is listed twice"), std::string::npos) << twice.err;
+}
+
+}  // namespace
