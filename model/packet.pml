@@ -1,4 +1,5 @@
-/* packet.pml — the packet type and flag names of the am path, spelled as the code spells them:
+/* packet.pml — the packet type and flag names of the am path, spelled as the code spells them
+ * (one list for both protocols' models, ch3/ and fewest/):
  * the types of rma::PacketType (rma_impl/include/rma/counters.hpp) and the flags of
  * rma::progress::PacketFlag (rma_impl/progress/packet.hpp). check_names.py fails when the two
  * lists drift apart, so a new packet type or flag has to be modelled (or declared not
@@ -35,10 +36,7 @@ mtype = {
  *   (the scripts' point-to-point traffic and collectives, not RMA protocol)
  * not_modelled: flag_error
  *   (a target-side range error is reported on the ack or reply the op gets anyway)
- * not_modelled: flag_pscw
- *   (the fewest protocol's PSCW ops held until the matching post: the model checks the ch3
- *    protocol; the fewest protocol's model is still to be written)
  * not_modelled: flag_fence
  *   (the fewest protocol's fence: ops tagged with their fence epoch, held by a target not
- *    yet in it, counts riding on ops; declared by the fence branch, to be modelled in model/)
+ *    yet in it, counts riding on ops; the fence model is still ch3's)
  */

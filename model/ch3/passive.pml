@@ -28,7 +28,7 @@
 #define NOPS 2          /* most ops per epoch */
 #define CAP 4           /* channel capacity: more than a pair ever has in flight */
 
-#include "lock_manager.pml"
+#include "../lock_manager.pml"
 
 /* origin-side lock state (AmTarget::Lock) and closing modes (Closing) */
 #define L_NONE 0

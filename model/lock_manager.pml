@@ -1,5 +1,7 @@
-/* lock_manager.pml — the target's lock manager (rma_impl/am/lock_manager.cpp) for one window:
- * holders, and a FIFO of waiting requests, each possibly holding the op that came with it.
+/* lock_manager.pml — the target's lock manager (rma_impl/am/lock_manager.cpp) for one window,
+ * shared by both protocols' models: holders, and a FIFO of waiting requests, each possibly
+ * holding the op that came with it (ch3; fewest/passive.pml keeps its longer held lists per
+ * origin itself, an origin having at most one request waiting).
  * Grant rule: compatible with the holders (shared with shared, exclusive with nothing) and
  * nobody waiting before. A release grants the FIFO's head: one exclusive request, or every
  * shared request at the head. Ghost checks here: mutual exclusion and no overtaking. */
