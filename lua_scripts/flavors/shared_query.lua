@@ -15,8 +15,13 @@ return {
       error(win, 0)
     end
     ctx.win = win
+    -- The stores reach the window before rank 1's sync-then-load (MPI-3.1 ex. 11.21). The
+    -- sync sits in a passive-target epoch, as in the example: MPICH refuses MPI_Win_sync
+    -- outside one (RMA_SYNC).
+    ctx.win:lock_all()
     ctx.win:local_buffer("i64"):fill(10)
-    ctx.win:sync()  -- the stores reach the window before rank 1's sync-then-load (MPI-3.1 ex. 11.21)
+    ctx.win:sync()
+    ctx.win:unlock_all()
     ctx.note = rma.buffer(1, "u8")
   end,
   run = function(ctx)
