@@ -31,6 +31,10 @@ enum PacketFlag : std::uint16_t {
   // from its (seq-1)-th fence call. The payload may end with a fence note (am_fence.cpp).
   flag_fence = 1u << 9,
 };
+// Every flag above, for the tables that name them (the trace's flag names check they cover
+// it): a new flag goes into the enum and here, as the next bit.
+inline constexpr std::uint16_t kAllPacketFlags = (flag_fence << 1) - 1;
+static_assert((kAllPacketFlags & (kAllPacketFlags + 1)) == 0, "flags are contiguous bits");
 
 struct PacketHeader {
   PacketType type = PacketType::ack;

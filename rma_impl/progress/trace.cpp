@@ -91,8 +91,13 @@ std::vector<std::string> flag_names(std::uint16_t flags) {
       {flag_unlock, "unlock"},           {flag_ack_req, "ack_req"},
       {flag_done, "done"},               {flag_fence_last, "fence_last"},
       {flag_rndv, "rndv"},               {flag_error, "error"},
-      {flag_pscw, "pscw"},
+      {flag_pscw, "pscw"},               {flag_fence, "fence"},
   };
+  static_assert([] {
+    std::uint16_t all = 0;
+    for (const auto& n : names) all |= n.first;
+    return all == kAllPacketFlags;
+  }(), "every packet flag has a name here");
   std::vector<std::string> out;
   std::uint16_t known = 0;
   for (const auto& [bit, name] : names) {
