@@ -69,7 +69,11 @@ return {
     { script = "passive/shared_locks_concurrent.lua", ranks = {2, 3, 4, 8} },
     { script = "passive/shared_locks_concurrent.lua", ranks = {3}, paths = {"am", "direct"},
       options = { lock = {"exclusive"} }, expect = "deadlock", timeout = 2 },
-    { script = "passive/exclusive_lock_counter.lua", ranks = {2, 4, 8} },
+    { script = "passive/exclusive_lock_counter.lua", ranks = {2, 4} },
+    -- timeout: 8 ranks on 2 cores taking turns at one lock, 1,600 epochs: a library whose
+    -- waiters poll inside MPI calls (MPICH) needs 44 s for it alone and over 60 s under a
+    -- loaded machine; the pattern completes (docs/conformance-mpi.md), so it is given time.
+    { script = "passive/exclusive_lock_counter.lua", ranks = {8}, timeout = 180 },
     { script = "passive/exclusive_lock_counter.lua", ranks = {4}, paths = {"am"}, progress = {"calls"},
       options = { iterations = {50} } },
     { script = "passive/lock_all_flush.lua", ranks = {2, 3, 4, 8},

@@ -10,6 +10,9 @@ return {
   options = { iterations = {"critical sections per rank", 100} },
   setup = function(ctx)
     ctx.win = rma.window{ size = 16 }  -- [0] lock word, [1] counter (i64)
+    -- MPI_Win_allocate's memory starts undefined (MPI-3.1 §11.2.2): a lock word left as
+    -- allocated is never 0 to a compare_and_swap on Open MPI's osc/pt2pt (heap memory).
+    ctx.win:local_buffer("i64"):fill(0)
     ctx.val = rma.buffer(1, "i64")
   end,
   run = function(ctx)

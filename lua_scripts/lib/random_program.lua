@@ -166,6 +166,16 @@ local function issue(rec, op)
   elseif k == "rput" then req = win:rput(model.operand(op), t, d)
   elseif k == "get" then res = rma.buffer(op.count, op.dtype); win:get(res, t, d)
   elseif k == "rget" then res = rma.buffer(op.count, op.dtype); req = win:rget(res, t, d)
+  elseif (k == "accumulate" or k == "raccumulate") and op.op == "no_op" and rma.backend == "mpi" then
+    -- MPI defines no_op for the fetching accumulates only (MPI-3.1 §11.3.4): accumulate with
+    -- no_op is the reference's extension, erroneous on a library. There the program issues
+    -- MPI's equivalent, an atomic read of the same elements whose result nobody checks (the
+    -- window is unchanged either way); the reference still runs the program as generated.
+    local scratch = rma.buffer(op.count, op.dtype)
+    rec.scratch = rec.scratch or {}
+    rec.scratch[#rec.scratch + 1] = scratch
+    if k == "accumulate" then win:get_accumulate(nil, scratch, t, d, "no_op")
+    else req = win:rget_accumulate(nil, scratch, t, d, "no_op") end
   elseif k == "accumulate" then win:accumulate(model.operand(op), t, d, op.op)
   elseif k == "raccumulate" then req = win:raccumulate(model.operand(op), t, d, op.op)
   elseif k == "get_accumulate" or k == "rget_accumulate" then

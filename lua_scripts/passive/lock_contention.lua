@@ -12,6 +12,8 @@ return {
   options = { lock = {"shared or exclusive", "exclusive"}, reps = {"lock epochs per rank", 200} },
   setup = function(ctx)
     ctx.win = rma.window{ size = 8 * (9 + rma.size) }
+    -- MPI_Win_allocate's memory starts undefined (MPI-3.1 §11.2.2): the counter starts at 0.
+    ctx.win:local_buffer("i64"):fill(0)
     ctx.mine = rma.buffer(4, "i64"):fill(rma.rank)
     ctx.one = rma.buffer(1, "i64"):fill(1)
     ctx.got = rma.buffer(8, "i64")
