@@ -574,6 +574,17 @@ class Checker {
     }
   }
 
+  // A write that completes before every acquire of the word (its initialization in setup,
+  // then the harness barrier) cannot interleave with the sections. It must have written the
+  // free value, or no compare_and_swap would ever have found the word free.
+  bool initializes(const Access& a, const Section& s) const {
+    if (a.done == SIZE_MAX) return false;
+    for (const Section& o : sections_)
+      if (o.w == s.w && o.t == s.t && o.lo == s.lo && !clocks_.before(a.rank, a.done, o.rank, o.acq))
+        return false;
+    return true;
+  }
+
   void resolve_sections() {
     if (sections_.empty()) return;
     for (Section& s : sections_)
@@ -583,7 +594,7 @@ class Checker {
     for (Section& s : sections_) {
       for (const Access& a : acc_)
         if (a.w == s.w && a.t == s.t && a.lo < s.hi && a.hi > s.lo && a.writes() &&
-            (a.role == 0 || a.lo != s.lo || a.hi != s.hi)) {
+            (a.role == 0 || a.lo != s.lo || a.hi != s.hi) && !initializes(a, s)) {
           s.trusted = false;
           break;
         }
