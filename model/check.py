@@ -44,10 +44,9 @@ CHECKS = {
     "fewest_passive_live_flush_local": ("fewest/passive.pml", ["MODE1=2"], "epochs_complete"),
     "fewest_pscw_safety": ("fewest/pscw.pml", [], "safety"),
     "fewest_pscw_live": ("fewest/pscw.pml", [], "epochs_complete"),
-    # a finding on the code as it is: a single eager op goes with the lock request whatever the
-    # budget (piggyback_ok), so a hold_budget below one op's size is exceeded (expect/)
-    "finding_fewest_singleton_over_budget": ("fewest/passive.pml", ["MODE1=0", "BUDGET=100"],
-                                             "safety"),
+    # a budget below one op's size: that single op asks first, like any batch that does not fit
+    "fewest_passive_safety_budget_below_op": ("fewest/passive.pml", ["MODE1=0", "BUDGET=100"],
+                                              "safety"),
     # mutations: each must violate the property in model/expect/<name>.txt
     "mut_grant_ignores_table": ("ch3/passive.pml", ["MODE1=0", "GRANT_IGNORES_TABLE"], "safety"),
     "mut_shared_overtakes": ("ch3/passive.pml", ["MODE1=0", "SHARED_OVERTAKES"], "safety"),
@@ -70,6 +69,7 @@ CHECKS = {
     "mut_fewest_pscw_apply_ahead": ("fewest/pscw.pml", ["APPLY_AHEAD"], "safety"),
     "mut_fewest_pscw_ignore_unconfirmed": ("fewest/pscw.pml", ["IGNORE_UNCONFIRMED"], "safety"),
     "mut_fewest_pscw_done_on_first": ("fewest/pscw.pml", ["DONE_ON_FIRST"], "safety"),
+    "mut_fewest_pscw_done_free": ("fewest/pscw.pml", ["DONE_FREE"], "safety"),
 }
 
 MEMLIM_MB = 3000
