@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """check.py — runs the Spin checks of the am protocol model (model/ch3/*.pml for --protocol
-ch3, model/fewest/*.pml for the default protocol fewest; fence is one model for both).
+ch3, model/fewest/*.pml for the default protocol fewest).
 
 Each check is one pan run: the model generated with spin -a (with the check's -D switches),
 compiled with gcc, run exhaustively. A check of the correct model passes when pan reports
@@ -43,11 +43,14 @@ CHECKS = {
     "fewest_passive_live_flush": ("fewest/passive.pml", ["MODE1=1"], "epochs_complete"),
     "fewest_passive_live_flush_local": ("fewest/passive.pml", ["MODE1=2"], "epochs_complete"),
     "fewest_pscw_safety": ("fewest/pscw.pml", [], "safety"),
+    # fence: the messages exchange (auto's choice for 3 ranks) and rounds
+    "fewest_fence_safety_messages": ("fewest/fence.pml", [], "safety"),
+    "fewest_fence_safety_rounds": ("fewest/fence.pml", ["ROUNDS"], "safety"),
+    "fewest_fence_live_messages": ("fewest/fence.pml", [], "epochs_complete"),
     "fewest_pscw_live": ("fewest/pscw.pml", [], "epochs_complete"),
-    # a finding on the code as it is: a single eager op goes with the lock request whatever the
-    # budget (piggyback_ok), so a hold_budget below one op's size is exceeded (expect/)
-    "finding_fewest_singleton_over_budget": ("fewest/passive.pml", ["MODE1=0", "BUDGET=100"],
-                                             "safety"),
+    # a budget below one op's size: that single op asks first, like any batch that does not fit
+    "fewest_passive_safety_budget_below_op": ("fewest/passive.pml", ["MODE1=0", "BUDGET=100"],
+                                              "safety"),
     # mutations: each must violate the property in model/expect/<name>.txt
     "mut_grant_ignores_table": ("ch3/passive.pml", ["MODE1=0", "GRANT_IGNORES_TABLE"], "safety"),
     "mut_shared_overtakes": ("ch3/passive.pml", ["MODE1=0", "SHARED_OVERTAKES"], "safety"),
@@ -70,6 +73,18 @@ CHECKS = {
     "mut_fewest_pscw_apply_ahead": ("fewest/pscw.pml", ["APPLY_AHEAD"], "safety"),
     "mut_fewest_pscw_ignore_unconfirmed": ("fewest/pscw.pml", ["IGNORE_UNCONFIRMED"], "safety"),
     "mut_fewest_pscw_done_on_first": ("fewest/pscw.pml", ["DONE_ON_FIRST"], "safety"),
+    "mut_fewest_pscw_done_free": ("fewest/pscw.pml", ["DONE_FREE"], "safety"),
+    "mut_fewest_fence_count_twice": ("fewest/fence.pml", ["FENCE_COUNT_TWICE"], "safety"),
+    "mut_fewest_fence_apply_early": ("fewest/fence.pml", ["APPLY_EARLY"], "safety"),
+    "mut_fewest_fence_drop_last": ("fewest/fence.pml", ["DROP_FENCE_LAST"], "safety"),
+    "mut_fewest_fence_ignore_budget": ("fewest/fence.pml", ["IGNORE_BUDGET"], "safety"),
+    "mut_fewest_fence_contrib_alone": ("fewest/fence.pml", ["CONTRIB_ALONE"], "safety"),
+    "mut_fewest_fence_rounds_count_twice": ("fewest/fence.pml", ["ROUNDS", "FENCE_COUNT_TWICE"],
+                                            "safety"),
+    "mut_fewest_fence_rounds_apply_early": ("fewest/fence.pml", ["ROUNDS", "APPLY_EARLY"],
+                                            "safety"),
+    "mut_fewest_fence_rounds_drop_last": ("fewest/fence.pml", ["ROUNDS", "DROP_FENCE_LAST"],
+                                          "safety"),
 }
 
 MEMLIM_MB = 3000

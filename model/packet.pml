@@ -36,7 +36,4 @@ mtype = {
  *   (the scripts' point-to-point traffic and collectives, not RMA protocol)
  * not_modelled: flag_error
  *   (a target-side range error is reported on the ack or reply the op gets anyway)
- * not_modelled: flag_fence
- *   (the fewest protocol's fence: ops tagged with their fence epoch, held by a target not
- *    yet in it, counts riding on ops; the fence model is still ch3's)
  */

@@ -53,6 +53,7 @@ return {
     { script = "passive/lock_puts_get_unlock.lua", paths = {"am"}, protocols = {"fewest", "ch3"} },
     -- the hold budget's fallback, and lock contention (200 epochs per rank) on both protocols
     { script = "passive/lock_hold_budget.lua", paths = {"am"}, protocols = {"fewest", "ch3"} },
+    { script = "passive/lock_budget_below_op.lua", paths = {"am"}, protocols = {"fewest", "ch3"} },
     { script = "passive/lock_contention.lua", paths = {"direct"},
       options = { lock = {"exclusive", "shared"} } },
     { script = "passive/lock_contention.lua", paths = {"am"}, protocols = {"fewest", "ch3"},
@@ -87,6 +88,7 @@ return {
     { script = "pscw/post_start_empty.lua", paths = {"direct"} },
     { script = "pscw/post_start_empty.lua", paths = {"am"}, protocols = {"fewest", "ch3"} },
     { script = "pscw/pscw_hold_budget.lua", paths = {"am"}, protocols = {"fewest", "ch3"} },
+    { script = "pscw/pscw_empty_over_budget.lua", paths = {"am"}, protocols = {"fewest", "ch3"} },
     -- contention: overlapping groups and back-to-back fences, 200 in a row, both protocols
     { script = "pscw/pscw_groups.lua", ranks = {4}, paths = {"am"}, protocols = {"fewest", "ch3"},
       options = { layout = {"all"}, reps = {200} } },

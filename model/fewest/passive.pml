@@ -13,8 +13,9 @@
  * unlock, or by flush_local then unlock. Sizes as held_bytes() counts them: a 48-byte header
  * per op plus an accumulate's data, 8 bytes from origin 1, 64 from origin 2. BUDGET = 120:
  * every 2-op batch of origin 1 goes ahead (two accumulates: 112), of origin 2 only two gets
- * (96); its other 2-op batches (160, 224) ask first. A single op always fits (112 at most),
- * as at the defaults (64 KiB against the 16 KiB eager limit).
+ * (96); its other 2-op batches (160, 224) ask first. A single op fits (112 at most), as at
+ * the defaults (64 KiB against the 16 KiB eager limit); with -DBUDGET=100 origin 2's single
+ * accumulate (112) does not, and asks first.
  * The transport: one ordered reliable channel per direction per pair.
  *
  * A release the code runs nested inside a grant (a held op carrying the unlock) is queued
@@ -67,11 +68,11 @@
 #define P_ISSUED 3
 #define P_DONE 4
 
-#ifdef NO_SINGLETON   /* held_bytes() is SIZE_MAX and piggyback_ok() false: every epoch asks */
-#define SINGLETON 0
+/* fewest sends a batch ahead exactly when it fits (fits_hold_budget): a single op too, so a
+ * single op bigger than the budget asks first */
+#ifdef NO_SINGLETON   /* held_bytes() is SIZE_MAX: every epoch asks */
 #define FITS(b) false
 #else
-#define SINGLETON 1
 #ifdef IGNORE_BUDGET
 #define FITS(b) true
 #else
@@ -347,7 +348,7 @@ inline close(md) {
   :: atomic { phase == P_BEGIN && lock_st == L_NONE && qlen > 0 ->
      lock_st = L_REQ;
      if
-     :: FITS(qbytes) || (SINGLETON && qlen == 1) ->
+     :: FITS(qbytes) ->
         /* held epoch: the whole batch goes, the first op carrying the lock request */
         bfirst = lockflag;
         if :: md == C_UNLOCK -> blast = UNLOCK_FLAGS :: else -> blast = flag_ack_req fi;
@@ -432,13 +433,13 @@ proctype origin(byte o) {
   od;
   /* lock..unlock as docs/message-counts.md says for fewest: 0 with no op; else its ops and
    * their replies, the ack when there is no get (gets go last), and lock + lock_granted
-   * when the epoch asks first: exactly when it has two ops or more and they do not fit */
+   * when the epoch asks first: exactly when its ops do not fit the budget */
 #ifndef IGNORE_BUDGET   /* that mutation changes the cost by design; its target is the budget */
   if
   :: mode == C_UNLOCK ->
      message_count = (msgs[o] == ((nops == 0) -> 0 :
                                   (nops + ngets + ((ngets == 0) -> 1 : 0) +
-                                   ((nops == 1 || qbytes <= BUDGET) -> 0 : 2))));
+                                   ((qbytes <= BUDGET) -> 0 : 2))));
      assert(message_count)
   :: else
   fi;

@@ -11,7 +11,7 @@
  * Three ranks, ROUNDS epochs: rank 0 posts to ranks 1 and 2 and waits; each origin starts,
  * queues 0..NOPS ops (accumulate or get) to rank 0 and completes. Sizes as held_bytes()
  * counts them: a 48-byte header per op plus an accumulate's data, 8 bytes from origin 1, 64
- * from origin 2; BUDGET = 120, so an origin may run one epoch ahead but rarely two, and
+ * from origin 2, and a lone done's header; BUDGET = 120, so an origin may run one epoch ahead but rarely two, and
  * origin 2's larger batches ask first.
  *
  * Properties: exposed (an op is applied at rank 0 only inside the exposure epoch its access
@@ -21,7 +21,9 @@
  * never exceed BUDGET), invalid end states, LTL epochs_complete.
  * Mutations (-D): DONE_ON_FIRST (done on the first op of the batch, not the last),
  * APPLY_AHEAD (the target applies a pscw op at once instead of holding it to its post),
- * IGNORE_UNCONFIRMED (the origin's budget test forgets what it already sent ahead). */
+ * IGNORE_UNCONFIRMED (the origin's budget test forgets what it already sent ahead),
+ * DONE_FREE (the origin counts an empty epoch's lone done as 0 bytes, though the target
+ * holds its header). */
 
 #include "../packet.pml"
 
@@ -37,6 +39,8 @@
 #define BUDGET 120
 #endif
 #define OP_BYTES(k, o) (((k) == accumulate) -> (HDR + ACC_DATA(o)) : HDR)
+/* what a held packet occupies: an op's bytes, a lone done its header */
+#define HELD_BYTES(k, o) (((k) == accumulate || (k) == get || (k) == done) -> OP_BYTES(k, o) : 0)
 
 #ifdef DONE_ON_FIRST
 #define DONE_FLAG ((sc == 0) -> flag_done : 0)
@@ -102,7 +106,7 @@ inline on_packet(src, k, f, s, id) {
      hk[src * HMAX + hn[src]] = k; hf[src * HMAX + hn[src]] = f;
      hs[src * HMAX + hn[src]] = s; hid[src * HMAX + hn[src]] = id;
      hn[src]++;
-     if :: k == accumulate || k == get -> held_b[src] = held_b[src] + OP_BYTES(k, src) :: else fi;
+     held_b[src] = held_b[src] + HELD_BYTES(k, src);
      held_within_budget = (held_b[src] <= BUDGET);
      assert(held_within_budget)
   :: else -> deliver(src, k, f, s, id)
@@ -113,11 +117,7 @@ inline on_packet(src, k, f, s, id) {
 inline release_held(r) {
   do
   :: hn[r] > 0 && hs[r * HMAX] <= posts_made[r] ->
-     if
-     :: hk[r * HMAX] == accumulate || hk[r * HMAX] == get ->
-        held_b[r] = held_b[r] - OP_BYTES(hk[r * HMAX], r)
-     :: else
-     fi;
+     held_b[r] = held_b[r] - HELD_BYTES(hk[r * HMAX], r);
      deliver(r, hk[r * HMAX], hf[r * HMAX], hs[r * HMAX], hid[r * HMAX]);
      hi = 1;
      do
@@ -236,6 +236,9 @@ proctype origin(byte o) {
                       qbytes = qbytes + OP_BYTES(kind[k], o); k++
        :: else -> break
        od;
+#ifndef DONE_FREE   /* mutation: a lone done counted as 0 bytes (the code before this fix) */
+       if :: nops == 0 -> qbytes = HDR :: else fi;
+#endif
        sent_ops[round] = sent_ops[round] + nops;
        k = 0
      };

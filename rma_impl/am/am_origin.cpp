@@ -363,10 +363,13 @@ bool AmWin::advance(int t, Closing mode) {
             type == LockType::shared ? progress::flag_lock_shared : progress::flag_lock_exclusive;
         T.lock_type = type;
         T.lock = Lock::requested;
-        if (fits_hold_budget(t) || piggyback_ok(t)) {
+        const bool ahead = w_.info.protocol == Protocol::fewest ? fits_hold_budget(t)
+                                                                : piggyback_ok(t);
+        if (ahead) {
           // ch3: the singleton op carries the lock request; its reply (or ack) is the grant.
           // fewest: the whole batch goes, the first op carrying the request; the target
           // holds what arrives before the grant and applies it, in order, at the grant.
+          // A single op over the budget asks first like any batch: the budget is a bound.
           e_.count_epoch(true);
           issue_batch(t, lock_flag,
                       mode == Closing::unlock ? progress::flag_unlock | progress::flag_ack_req
@@ -527,7 +530,9 @@ Status AmWin::complete(core::Call& c) {
         // Epochs sent ahead that no post has confirmed yet count too: an origin may run
         // ahead of a slow target by at most hold_budget bytes.
         const std::uint32_t seq = ++T.access_epochs;
-        const std::size_t bytes = held_bytes(r);
+        // A lone `done` is held too: it occupies its header.
+        std::size_t bytes = held_bytes(r);
+        if (T.queue.empty() && bytes != SIZE_MAX) bytes = sizeof(progress::PacketHeader);
         if (bytes <= w_.info.hold_budget && T.unconfirmed <= w_.info.hold_budget - bytes) {
           T.unconfirmed += bytes;
           e_.count_epoch(true);

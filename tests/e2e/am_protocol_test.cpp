@@ -85,7 +85,11 @@ INSTANTIATE_TEST_SUITE_P(
         Count{"fence/fence_ring.lua", {"-n", "4", "--protocol", "ch3"}, 12,
               {{"fence_count", 8}, {"put", 4}}},
         Count{"passive/lock_put_unlock.lua", {"-o", "size=1048576", "--protocol", "ch3"}, 5,
-              {{"lock", 1}, {"lock_granted", 1}, {"put", 1}, {"cts", 1}, {"ack", 1}}}),
+              {{"lock", 1}, {"lock_granted", 1}, {"put", 1}, {"cts", 1}, {"ack", 1}}},
+        // a hold budget below one op (or a lone done's header): fewest asks first
+        Count{"passive/lock_budget_below_op.lua", {}, 4,
+              {{"lock", 1}, {"lock_granted", 1}, {"put", 1}, {"ack", 1}}},
+        Count{"pscw/pscw_empty_over_budget.lua", {}, 3, {{"post", 2}, {"done", 1}}}),
     count_name);
 
 TEST(StartRecvComplete, PassesWithAsyncAndCallsProgress) {
