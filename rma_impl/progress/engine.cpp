@@ -225,21 +225,29 @@ bool Engine::transmit(int dst, const PacketHeader& h, std::span<const std::byte>
 
 // --- --trace: the one place packets are recorded (sent here, received in deliver) ------
 
+namespace {
+trace::Event packet_event(trace::EventKind kind, const PacketHeader& h, int rank, int peer,
+                          std::uint32_t seq, std::size_t bytes, std::int64_t t0) {
+  trace::Event e;
+  e.kind = kind;
+  e.packet_type = static_cast<std::uint8_t>(h.type);
+  e.flags = h.flags;
+  e.rank = rank;
+  e.peer = peer;
+  e.seq = seq;
+  e.bytes = bytes;
+  e.t0 = t0;
+  return e;
+}
+}  // namespace
+
 // The time is read just after the transport took the packet: a receiver polling on another
 // core may handle it a few hundred nanoseconds "earlier" than that.
 void Engine::trace_sent(int dst, const PacketHeader& h, std::size_t bytes) {
   // Not numbered from the start (enabled after this engine was made): not recorded.
   if (dst == rank_ || trace_tx_.empty()) return;
-  trace::Event e;
-  e.kind = trace::EventKind::sent;
-  e.packet_type = static_cast<std::uint8_t>(h.type);
-  e.flags = h.flags;
-  e.rank = rank_;
-  e.peer = dst;
-  e.seq = ++trace_tx_[static_cast<std::size_t>(dst)];
-  e.bytes = bytes;
-  e.t0 = trace::now_ns();
-  trace::record(e);
+  trace::record(packet_event(trace::EventKind::sent, h, rank_, dst,
+                             ++trace_tx_[static_cast<std::size_t>(dst)], bytes, trace::now_ns()));
 }
 
 std::uint32_t Engine::trace_arrived(int src, const PacketHeader& h, std::size_t bytes, bool kept,
@@ -247,33 +255,14 @@ std::uint32_t Engine::trace_arrived(int src, const PacketHeader& h, std::size_t 
   if (src == rank_ || trace_rx_.empty()) return 0;
   at = trace::now_ns();
   const std::uint32_t seq = ++trace_rx_[static_cast<std::size_t>(src)];
-  if (kept) {
-    trace::Event e;
-    e.kind = trace::EventKind::arrived;
-    e.packet_type = static_cast<std::uint8_t>(h.type);
-    e.flags = h.flags;
-    e.rank = rank_;
-    e.peer = src;
-    e.seq = seq;
-    e.bytes = bytes;
-    e.t0 = at;
-    trace::record(e);
-  }
+  if (kept) trace::record(packet_event(trace::EventKind::arrived, h, rank_, src, seq, bytes, at));
   return seq;
 }
 
 void Engine::trace_handled(int src, const PacketHeader& h, std::size_t bytes, std::uint32_t seq,
                            std::int64_t arrived) {
   if (seq == 0) return;
-  trace::Event e;
-  e.kind = trace::EventKind::handled;
-  e.packet_type = static_cast<std::uint8_t>(h.type);
-  e.flags = h.flags;
-  e.rank = rank_;
-  e.peer = src;
-  e.seq = seq;
-  e.bytes = bytes;
-  e.t0 = arrived;
+  trace::Event e = packet_event(trace::EventKind::handled, h, rank_, src, seq, bytes, arrived);
   e.t1 = trace::now_ns();
   trace::record(e);
 }
