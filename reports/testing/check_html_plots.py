@@ -19,11 +19,11 @@ import argparse
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 
-SKIP = 77
+from headless import find_chromium, screenshot, skip
+
 FRAME = (0x2F, 0x3E, 0x4E)  # plot_frame_color
 SERIES = [(0x1F, 0x77, 0xB4), (0xD6, 0x27, 0x28), (0x2C, 0xA0, 0x2C), (0xFF, 0x7F, 0x0E),
           (0x94, 0x67, 0xBD), (0x8C, 0x56, 0x4B), (0xE3, 0x77, 0xC2), (0x17, 0xBE, 0xCF)]
@@ -31,32 +31,6 @@ FRAME_PIXELS = 1500   # the frame is 2 px wide around a 488 x 254 area: about 30
 SERIES_PIXELS = 200   # each marker alone is about 30; lines add far more
 TOLERANCE = 2         # per channel, for a renderer that rounds differently
 WIDTH, HEIGHT = 1280, 12000
-
-
-def skip(why):
-    print("SKIP: " + why)
-    sys.exit(SKIP)
-
-
-def find_chromium():
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        path = shutil.which(name)
-        if path:
-            return path
-    return None
-
-
-def screenshot(chromium, html, png, profile):
-    cmd = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-           "--no-first-run", "--disable-background-networking", "--disable-component-update",
-           "--disable-sync", "--hide-scrollbars", "--force-color-profile=srgb",
-           "--user-data-dir=" + profile, "--screenshot=" + png,
-           "--window-size=%d,%d" % (WIDTH, HEIGHT), "file://" + os.path.abspath(html)]
-    # A guard against a browser that never exits, not a measurement.
-    done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=240)
-    if done.returncode != 0 or not os.path.exists(png):
-        sys.exit("chromium failed (exit %d):\n%s" % (done.returncode,
-                                                    done.stdout.decode(errors="replace")[-2000:]))
 
 
 def count_pixels(png):
@@ -111,7 +85,7 @@ def main():
                 f.write(html_text.replace(
                     "</head>", "<style>svg.plot * { visibility: hidden; }</style></head>", 1))
         png = os.path.join(tmp, "page.png")
-        screenshot(chromium, page, png, os.path.join(tmp, "profile"))
+        screenshot(chromium, page, png, os.path.join(tmp, "profile"), WIDTH, HEIGHT)
         frame, series, size = count_pixels(png)
         if args.keep_png:
             shutil.copyfile(png, args.keep_png)

@@ -19,41 +19,15 @@ import argparse
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 
-SKIP = 77
+from headless import find_chromium, screenshot, skip
+
 ARROW = (0xB8, 0x33, 0x6A)  # sequence_arrow_color
 ARROW_PIXELS = 120          # a 2 px line across one lane (about 140 px) and its head
 TOLERANCE = 2
 WIDTH, HEIGHT = 1280, 6000
-
-
-def skip(why):
-    print("SKIP: " + why)
-    sys.exit(SKIP)
-
-
-def find_chromium():
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        path = shutil.which(name)
-        if path:
-            return path
-    return None
-
-
-def screenshot(chromium, html, png, profile):
-    cmd = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-           "--no-first-run", "--disable-background-networking", "--disable-component-update",
-           "--disable-sync", "--hide-scrollbars", "--force-color-profile=srgb",
-           "--user-data-dir=" + profile, "--screenshot=" + png,
-           "--window-size=%d,%d" % (WIDTH, HEIGHT), "file://" + os.path.abspath(html)]
-    # A guard against a browser that never exits, not a measurement.
-    done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=240)
-    if done.returncode != 0 or not os.path.exists(png):
-        sys.exit("chromium failed (exit %d):\n%s" % (done.returncode,
-                                                    done.stdout.decode(errors="replace")[-2000:]))
 
 
 def arrow_pixels(png):
@@ -112,7 +86,7 @@ def main():
                     "</head>", "<style>svg.sequence g.packet { visibility: hidden; }</style></head>",
                     1))
         png = os.path.join(tmp, "page.png")
-        screenshot(chromium, page, png, os.path.join(tmp, "profile"))
+        screenshot(chromium, page, png, os.path.join(tmp, "profile"), WIDTH, HEIGHT)
         pixels, size = arrow_pixels(png)
         if args.keep_png:
             shutil.copyfile(png, args.keep_png)
