@@ -47,12 +47,15 @@ struct Cell {
   bool from_median = false;
 };
 
-// Where a figure ran: the reference's backend and path, or an MPI library by name.
+// Where a figure ran: the reference's backend and path (and am protocol, where it is not the
+// default), or an MPI library by name.
 std::string column_of(const json& e) {
   const std::string impl = str(e, "impl");
   if (!impl.empty() && impl != "ref") return impl;
+  const std::string protocol = str(e, "protocol");
   return str(e, "backend") + ":" + str(e, "path") +
-         (str(e, "provider").empty() ? "" : "(" + str(e, "provider") + ")");
+         (str(e, "provider").empty() ? "" : "(" + str(e, "provider") + ")") +
+         (protocol.empty() || protocol == "fewest" ? "" : " protocol=" + protocol);
 }
 
 bool is_reference(const json& e) {

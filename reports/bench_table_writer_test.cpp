@@ -53,6 +53,29 @@ std::string table_of(const json& benchmarks) {
   return out.str();
 }
 
+TEST(BenchTable, BothAmProtocolsAreColumnsOfOneTable) {
+  json b = json::array();
+  json fewest = entry("ref", "shm", "am", 8, 1.0, 1);
+  fewest["protocol"] = "fewest";
+  json ch3 = entry("ref", "shm", "am", 8, 2.0, 2);
+  ch3["protocol"] = "ch3";
+  ch3["name"] = "bench/latency/lock/8/shm:am/protocol:ch3";
+  b.push_back(fewest);
+  b.push_back(ch3);
+  const std::string text = table_of(b);
+  const auto lines = lines_of(text);
+  std::string groups, row;
+  for (std::size_t i = 0; i + 1 < lines.size(); ++i)
+    if (lines[i].rfind("# bench/latency", 0) == 0) groups = lines[i + 1];
+  for (const auto& l : lines)
+    if (l.rfind("  8 ", 0) == 0) row = l;
+  const auto a = groups.find("shm:am"), c = groups.find("shm:am protocol=ch3");
+  ASSERT_NE(a, std::string::npos) << text;
+  ASSERT_NE(c, std::string::npos) << text;
+  EXPECT_LT(a, c) << text;
+  EXPECT_NE(row.find("2.00x"), std::string::npos) << text;  // ch3 read against the default
+}
+
 TEST(BenchTable, ImplementationsOfOnePatternShareOneTable) {
   json b = json::array();
   for (std::uint64_t size : {8, 4096}) {

@@ -356,13 +356,14 @@ struct Varies {
 };
 
 // Backend and path always (an MPI library by its name and version instead), provider where
-// there is one; flavor, rank count and target mode only when they vary within the plot, so
+// there is one, the am protocol where it is not the default; flavor, rank count and target mode only when they vary within the plot, so
 // labels stay short.
 std::string series_label(const BenchmarkRun& b, const Varies& v) {
   std::string s = !b.impl.empty() && b.impl != "ref" && b.impl != "hardware"
                       ? b.impl
                       : (b.backend.empty() ? "?" : b.backend) + ":" + (b.path.empty() ? "?" : b.path);
   if (!b.provider.empty()) s += " (" + b.provider + ")";
+  if (!b.protocol.empty() && b.protocol != "fewest") s += " protocol=" + b.protocol;
   if (v.flavor && !b.flavor.empty()) s += " " + b.flavor;
   if (v.ranks && b.ranks > 0) s += " np=" + std::to_string(b.ranks);
   if (v.target && !b.target.empty()) s += " target:" + b.target;

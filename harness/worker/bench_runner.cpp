@@ -136,10 +136,16 @@ class Bench {
     return p.empty() ? spec_.path : p;
   }
 
+  // The am protocol the figure ran under; empty where there is none (the direct path, an MPI).
+  std::string protocol() const {
+    return spec_.impl == "ref" && path_text() == "am" ? spec_.protocol : std::string();
+  }
+
   std::string name(const Config& c) const {
     std::string n = c.pattern + "/" + c.sync + "/" + (c.has_size ? size_text(c.size) : "0") + "/" +
                     spec_.backend + ":" + (spec_.impl == "ref" ? path_text() : spec_.impl);
     if (c.target == "compute") n += "/target:compute";
+    if (!protocol().empty()) n += "/protocol:" + protocol();
     return n;
   }
 
@@ -165,6 +171,7 @@ class Bench {
       e["flavor"] = cfg.flavor;
       e["ranks"] = impl_.size();
       e["impl"] = impl_.name();
+      if (!protocol().empty()) e["protocol"] = protocol();
       if (!led.value().messages_measured)
         e["messages_reason"] = "not observable in " + impl_.name();
       if (expected.is_object() && expected.contains("total"))
