@@ -502,7 +502,27 @@ void AmWin::release_held_pscw(int origin) {
     HeldPacket p = std::move(T.held_pscw.front());
     T.held_pscw.pop_front();
     on_packet(origin, p.header, p.payload);
+    give_back_payload(std::move(p.payload));
   }
+}
+
+// An origin ahead of its target has every epoch's packet held here until the post: the
+// buffers are reused, so a loop of epochs copies each payload but allocates nothing.
+std::vector<std::byte> AmWin::take_spare_payload(std::span<const std::byte> payload) {
+  std::vector<std::byte> v;
+  if (!spare_payloads_.empty()) {
+    v = std::move(spare_payloads_.back());
+    spare_payloads_.pop_back();
+  }
+  v.assign(payload.begin(), payload.end());
+  return v;
+}
+
+void AmWin::give_back_payload(std::vector<std::byte> v) {
+  constexpr std::size_t kSpares = 64;
+  constexpr std::size_t kLargest = 4096;  // a rendezvous-sized buffer is not kept
+  if (spare_payloads_.size() < kSpares && v.capacity() <= kLargest)
+    spare_payloads_.push_back(std::move(v));
 }
 
 // The ops of access epoch `seq` to `t` (or a lone done), each tagged with the epoch.
@@ -516,7 +536,8 @@ void AmWin::issue_pscw(int t, std::uint32_t seq) {
 Status AmWin::start(core::Call&, std::span<const int>, unsigned) { return Status::ok(); }
 
 Status AmWin::complete(core::Call& c) {
-  const std::vector<int> group = w_.epochs.start_group();
+  // The start group stays as it is until did_complete(), after this call.
+  const std::vector<int>& group = w_.epochs.start_group();
   const bool nocheck = w_.epochs.start_nocheck();
   const bool fewest = w_.info.protocol == Protocol::fewest;
   using Phase = AmTarget::Phase;

@@ -87,7 +87,7 @@ void AmWin::on_packet(int src, const progress::PacketHeader& h,
   AmTarget& T = t_[static_cast<std::size_t>(src)];
   if ((h.flags & progress::flag_pscw) && h.type != PacketType::post && h.seq > T.posts_made) {
     // fewest PSCW: ahead of this target's post for that epoch; applied when it posts.
-    T.held_pscw.push_back(HeldPacket{h, {payload.begin(), payload.end()}});
+    T.held_pscw.push_back(HeldPacket{h, take_spare_payload(payload)});
     return;
   }
   switch (h.type) {

@@ -49,6 +49,31 @@ struct AmOp final : progress::SendDone {
   void sent() override;
 };
 
+// Packets held in arrival order, consumed from the front. An origin running ahead of its
+// target keeps this queue busy every epoch, so it reuses its storage (a deque would take and
+// give back a block every few packets).
+class HeldQueue {
+ public:
+  bool empty() const { return head_ == v_.size(); }
+  HeldPacket& front() { return v_[head_]; }
+  void pop_front() { ++head_; }
+  void push_back(HeldPacket p) {
+    if (empty()) {
+      v_.clear();
+      head_ = 0;
+    } else if (head_ >= kCompactAt && 2 * head_ >= v_.size()) {
+      v_.erase(v_.begin(), v_.begin() + static_cast<std::ptrdiff_t>(head_));
+      head_ = 0;
+    }
+    v_.push_back(std::move(p));
+  }
+
+ private:
+  static constexpr std::size_t kCompactAt = 64;
+  std::vector<HeldPacket> v_;
+  std::size_t head_ = 0;
+};
+
 // How far a synchronization call has taken one target.
 enum class Closing : std::uint8_t { flush_local, flush, unlock };
 
@@ -79,7 +104,7 @@ struct AmTarget {
   std::uint32_t access_epochs = 0;
   std::size_t unconfirmed = 0;  // bytes sent ahead of posts since the last post received
   std::uint32_t posts_made = 0;
-  progress::LazyDeque<HeldPacket> held_pscw;
+  HeldQueue held_pscw;
   std::uint32_t post_asked = 0;
 
   // Progress of the current synchronization call on this target.
@@ -136,6 +161,8 @@ class AmWin final : public core::ProtocolWin {
                    std::uint16_t every_flags = 0);
   void issue_pscw(int t, std::uint32_t seq);
   void release_held_pscw(int origin);
+  std::vector<std::byte> take_spare_payload(std::span<const std::byte> payload);
+  void give_back_payload(std::vector<std::byte> v);
   void pump(int t);
   void send_op(int t, AmOp* op, std::uint16_t flags, std::uint32_t seq,
                std::span<const std::uint32_t> note = {});
@@ -193,6 +220,7 @@ class AmWin final : public core::ProtocolWin {
   LockManager locks_;
   bool self_lock_held_ = false;
   std::uint32_t done_received_ = 0;       // PSCW: dones for the current exposure epoch
+  std::vector<std::vector<std::byte>> spare_payloads_;  // held PSCW packets' buffers, reused
 
   // fence
   bool fence_open_ = false;               // a fence without nosucceed came last

@@ -70,11 +70,11 @@ Status Epochs::can_fence(unsigned asserts, bool ops_pending) const {
 
 void Epochs::did_fence(unsigned asserts) {
   if (asserts & assert_nosucceed) {
-    access_ = Access::none;
-    exposure_ = Exposure::none;
+    access_.store(Access::none, std::memory_order_relaxed);
+    exposure_.store(Exposure::none, std::memory_order_relaxed);
   } else {
-    access_ = Access::fence_open;
-    exposure_ = Exposure::fence;
+    access_.store(Access::fence_open, std::memory_order_relaxed);
+    exposure_.store(Exposure::fence, std::memory_order_relaxed);
   }
 }
 
@@ -95,8 +95,8 @@ Status Epochs::can_start(std::span<const int> group, unsigned asserts) const {
 }
 
 void Epochs::did_start(std::span<const int> group, unsigned asserts) {
-  access_ = Access::pscw;
-  if (exposure_ == Exposure::fence) exposure_ = Exposure::none;
+  access_.store(Access::pscw, std::memory_order_relaxed);
+  if (exposure_ == Exposure::fence) exposure_.store(Exposure::none, std::memory_order_relaxed);
   start_group_.assign(group.begin(), group.end());
   start_nocheck_ = asserts & assert_nocheck;
 }
@@ -107,7 +107,7 @@ Status Epochs::can_complete() const {
 }
 
 void Epochs::did_complete() {
-  access_ = Access::none;
+  access_.store(Access::none, std::memory_order_relaxed);
   start_group_.clear();
   start_nocheck_ = false;
 }
@@ -121,8 +121,8 @@ Status Epochs::can_post(std::span<const int> group, unsigned asserts) const {
 }
 
 void Epochs::did_post(std::span<const int> group, unsigned asserts) {
-  exposure_ = Exposure::post;
-  if (access_ == Access::fence_open) access_ = Access::none;
+  exposure_.store(Exposure::post, std::memory_order_relaxed);
+  if (access_ == Access::fence_open) access_.store(Access::none, std::memory_order_relaxed);
   post_group_.assign(group.begin(), group.end());
   post_nocheck_ = asserts & assert_nocheck;
 }
@@ -133,7 +133,7 @@ Status Epochs::can_wait(const char* call) const {
 }
 
 void Epochs::did_wait() {
-  exposure_ = Exposure::none;
+  exposure_.store(Exposure::none, std::memory_order_relaxed);
   post_group_.clear();
   post_nocheck_ = false;
 }
@@ -156,8 +156,8 @@ Status Epochs::can_lock(int target, unsigned asserts, bool no_locks) const {
 // PROC_NULL is a valid target: its lock opens an epoch with no target (so ops to PROC_NULL
 // are legal in it) and its unlock closes it.
 void Epochs::did_lock(int target, LockType type, unsigned asserts) {
-  access_ = Access::lock;
-  if (exposure_ == Exposure::fence) exposure_ = Exposure::none;
+  access_.store(Access::lock, std::memory_order_relaxed);
+  if (exposure_ == Exposure::fence) exposure_.store(Exposure::none, std::memory_order_relaxed);
   if (target == proc_null) null_lock_ = true;
   else locks_[static_cast<std::size_t>(target)] = {true, type, (asserts & assert_nocheck) != 0};
   ++locked_count_;
@@ -174,7 +174,7 @@ Status Epochs::can_unlock(int target) const {
 void Epochs::did_unlock(int target) {
   if (target == proc_null) null_lock_ = false;
   else locks_[static_cast<std::size_t>(target)] = {};
-  if (--locked_count_ == 0) access_ = Access::none;
+  if (--locked_count_ == 0) access_.store(Access::none, std::memory_order_relaxed);
 }
 
 Status Epochs::can_lock_all(unsigned asserts, bool no_locks) const {
@@ -192,8 +192,8 @@ Status Epochs::can_lock_all(unsigned asserts, bool no_locks) const {
 }
 
 void Epochs::did_lock_all(unsigned asserts) {
-  access_ = Access::lock_all;
-  if (exposure_ == Exposure::fence) exposure_ = Exposure::none;
+  access_.store(Access::lock_all, std::memory_order_relaxed);
+  if (exposure_ == Exposure::fence) exposure_.store(Exposure::none, std::memory_order_relaxed);
   lock_all_nocheck_ = asserts & assert_nocheck;
 }
 
@@ -203,7 +203,7 @@ Status Epochs::can_unlock_all() const {
 }
 
 void Epochs::did_unlock_all() {
-  access_ = Access::none;
+  access_.store(Access::none, std::memory_order_relaxed);
   lock_all_nocheck_ = false;
 }
 
@@ -240,7 +240,7 @@ Status Epochs::can_access(const char* call, int target, bool request_based) cons
 }
 
 void Epochs::did_access() {
-  if (access_ == Access::fence_open) access_ = Access::fence;
+  if (access_ == Access::fence_open) access_.store(Access::fence, std::memory_order_relaxed);
 }
 
 Status Epochs::can_free() const {

@@ -92,7 +92,8 @@ class Epochs {
   };
   int win_;
   // Atomic only so that a state dump may read them while the application thread runs a
-  // call that holds no lock (direct path); the application thread is their only writer.
+  // call that holds no lock (direct path); the application thread is their only writer, so
+  // it stores them relaxed (a seq_cst store is a full fence on every synchronization call).
   std::atomic<Access> access_{Access::none};
   std::atomic<Exposure> exposure_{Exposure::none};
   std::vector<TargetLock> locks_;

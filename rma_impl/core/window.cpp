@@ -3,7 +3,7 @@
 // call to the window's table of operations. A failed call changes no state.
 #include <algorithm>
 #include <limits>
-#include <set>
+#include <vector>
 
 #include "core/runtime_impl.hpp"
 #include "core/window_ops.hpp"
@@ -123,11 +123,20 @@ Status communicate(Win& w, const char* name, Slot core::WindowOps::*slot, RmaOp 
 Result<Request> request_op(Win& w, const char* name, Slot core::WindowOps::*slot, RmaOp op,
                            std::uint64_t disp);
 
+// Every start and post checks its group: small groups (the common case) pairwise, so the
+// check allocates nothing; large ones with a mark per rank.
 Status check_group(const Win& w, const char* call, std::span<const int> group) {
-  std::set<int> seen;
-  for (int r : group) {
+  constexpr std::size_t kPairwise = 32;
+  std::vector<char> seen;
+  if (group.size() > kPairwise) seen.assign(static_cast<std::size_t>(w.rt.size()), 0);
+  for (std::size_t i = 0; i < group.size(); ++i) {
+    const int r = group[i];
     RMA_TRY(w.rt.check_peer(call, r, false));
-    if (!seen.insert(r).second)
+    const bool twice =
+        seen.empty() ? std::find(group.begin(), group.begin() + static_cast<std::ptrdiff_t>(i),
+                                 r) != group.begin() + static_cast<std::ptrdiff_t>(i)
+                     : seen[static_cast<std::size_t>(r)]++ != 0;
+    if (twice)
       return {ErrorClass::arg, where(w, call, -1) + ": rank " + std::to_string(r) +
                                    " appears twice in the group"};
   }

@@ -121,16 +121,25 @@ class Engine::Agent {
   // starts computing has its agent back that soon.
   void park() {
     std::unique_lock lk(e_.park_mu_);
+    e_.agent_parked_.store(true, std::memory_order_relaxed);
+    std::uint64_t polls = e_.app_call_polls_.load(std::memory_order_relaxed);
     for (;;) {
       e_.park_cv_.wait_for(lk, e_.tuning_.park_check, [&] { return stop_.load(); });
       if (stop_.load() || e_.app_waiting_.load(std::memory_order_seq_cst)) {
-        if (stop_.load()) return;
+        if (stop_.load()) break;
+        continue;
+      }
+      // Synchronization calls polled since the last check: the thread serves itself.
+      const std::uint64_t now_polls = e_.app_call_polls_.load(std::memory_order_relaxed);
+      if (now_polls != polls) {
+        polls = now_polls;
         continue;
       }
       const auto ended =
           Clock::time_point(Clock::duration(e_.app_wait_end_.load(std::memory_order_relaxed)));
-      if (Clock::now() - ended >= kParkGrace) return;
+      if (Clock::now() - ended >= kParkGrace) break;
     }
+    e_.agent_parked_.store(false, std::memory_order_relaxed);
   }
   static constexpr auto kParkGrace = std::chrono::microseconds(100);
 
@@ -397,7 +406,13 @@ void Engine::call_progress(bool sync_call) {
     if (sync_call) progress(Ctx::rma_sync);
     return;
   }
-  if (!agent_) progress(Ctx::any_call);
+  if (!agent_) {
+    progress(Ctx::any_call);
+  } else if (sync_call && agent_parked_.load(std::memory_order_relaxed)) {
+    progress(Ctx::any_call);
+    app_call_polls_.store(app_call_polls_.load(std::memory_order_relaxed) + 1,
+                          std::memory_order_relaxed);
+  }
 }
 
 Counters Engine::counters() const {

@@ -99,8 +99,12 @@ class Engine final : public PacketSink {
   // wait (ops to itself, test) must still serve its peers; in `sync_only` mode only
   // synchronization calls do.
   void call_progress(bool sync_call);
+  // In async mode a synchronization call also polls while the agent is parked: the
+  // application thread then makes its own progress call by call, and the agent stays parked
+  // instead of taking packets (and the engine lock) from under it.
   bool wants_call_progress(bool sync_call) const {
-    return mode_ == ProgressMode::sync_only ? sync_call : !agent_;
+    if (mode_ == ProgressMode::sync_only) return sync_call;
+    return !agent_ || (sync_call && agent_parked_.load(std::memory_order_relaxed));
   }
 
   // Waits until pred() (called with the mutex held) is true. PROC_FAILED if the peer named
@@ -195,6 +199,10 @@ class Engine final : public PacketSink {
   // When the last wait loop ended (steady clock ticks): the agent leaves its parking only
   // once the application thread has stayed out of library waits for a while.
   std::atomic<std::int64_t> app_wait_end_{0};
+  // The agent is parked; synchronization calls polled on entry so far (async mode): a parked
+  // agent stays parked while these go up, as it does while the thread waits.
+  std::atomic<bool> agent_parked_{false};
+  std::atomic<std::uint64_t> app_call_polls_{0};
   std::mutex park_mu_;
   std::condition_variable park_cv_;
 
