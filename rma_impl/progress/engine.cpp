@@ -114,25 +114,24 @@ class Engine::Agent {
   }
 
   // Waits while the application thread is making its own progress: inside a wait loop, or
-  // out of one for less than kParkGrace (between the calls of an epoch). It polls and sleeps
-  // in the transport itself, and a second thread there only steals its completions and its
-  // core (measured: lock-put-unlock two to three times slower with both awake). Checks
-  // every tuning_.park_check (kParkGrace unless the node is oversubscribed), so a rank that
-  // starts computing has its agent back that soon.
+  // out of one for less than a check interval (between the calls of an epoch). It polls and
+  // sleeps in the transport itself, and a second thread there only steals its completions
+  // and its core (measured: lock-put-unlock two to three times slower with both awake).
+  // Checks every tuning_.park_check (100 us unless the node is oversubscribed) and leaves
+  // once a whole interval passed with no wait loop ending and none running, so a rank that
+  // starts computing has its agent back within two intervals. Counting wait loops instead
+  // of reading the clock at the end of each keeps the clock off every library call's path.
   void park() {
     std::unique_lock lk(e_.park_mu_);
+    std::uint64_t seen = e_.app_waits_.load(std::memory_order_relaxed);
     for (;;) {
       e_.park_cv_.wait_for(lk, e_.tuning_.park_check, [&] { return stop_.load(); });
-      if (stop_.load() || e_.app_waiting_.load(std::memory_order_seq_cst)) {
-        if (stop_.load()) return;
-        continue;
-      }
-      const auto ended =
-          Clock::time_point(Clock::duration(e_.app_wait_end_.load(std::memory_order_relaxed)));
-      if (Clock::now() - ended >= kParkGrace) return;
+      if (stop_.load()) return;
+      const std::uint64_t waits = e_.app_waits_.load(std::memory_order_relaxed);
+      if (!e_.app_waiting_.load(std::memory_order_seq_cst) && waits == seen) return;
+      seen = waits;
     }
   }
-  static constexpr auto kParkGrace = std::chrono::microseconds(100);
 
   // Keeps polling for up to the linger time without sleeping, counting as awake so senders
   // need not ring: checks has_incoming() every turn and, since some transports only learn
@@ -460,7 +459,7 @@ WaitLoop::WaitLoop(Engine& e, std::unique_lock<std::mutex>& lk, const WaitInfo& 
 
 WaitLoop::~WaitLoop() {
   e_.app_polling_.store(false, std::memory_order_relaxed);
-  e_.app_wait_end_.store(Clock::now().time_since_epoch().count(), std::memory_order_relaxed);
+  e_.app_waits_.store(e_.app_waits_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   e_.app_waiting_.store(false, std::memory_order_seq_cst);
   e_.transport_->awake_leave();
   if (marked_blocked_) e_.calls_.clear_blocked();
@@ -488,7 +487,7 @@ WaitLoop::Next WaitLoop::step() {
     idle_since_ = now;
     // A wait that lasts is worth reporting (state dumps); a short one is not worth a lock.
     if (!marked_blocked_) {
-      e_.calls_.set_blocked(why_.what);
+      e_.calls_.set_blocked(why_.text());
       marked_blocked_ = true;
       last_check_ = now;
     }
