@@ -5,15 +5,10 @@
 // in the rank count. A producer reserves a record's bytes by advancing `tail` with a CAS,
 // copies the packet header and payload in, and publishes the record by storing its first
 // word (lengths, never zero) last. The consumer polls the first word of the record at
-// `next`: a small packet is one cache line from producer to consumer, nothing else shared is
-// touched. Records start on 64-byte boundaries. Before the producers get cells back the
-// consumer zeroes the first word of every 64-byte cell of the records it handled, then
-// advances `head`, so a cell the producers get back always reads "not yet written". It does
-// that at its next read, not right after handling a record: zeroing writes the line the
-// producer just wrote, and the ownership transfer that costs (a cache-line handoff) would
-// otherwise stall the consumer's very next fence, on the way to its answer; at the next read
-// the consumer is usually idle. (It also gives room back as soon as a quarter of the queue
-// waits to be given back, so a full queue drains at once.) Records never wrap: a wrap marker sends
+// `head`: a small packet is one cache line from producer to consumer, nothing else shared is
+// touched. Records start on 64-byte boundaries; after handling a record the consumer zeroes
+// the first word of every 64-byte cell it covered, then advances `head`, so a cell the
+// producers get back always reads "not yet written". Records never wrap: a wrap marker sends
 // the consumer back to the start. Packets from one producer stay in order (reservations
 // are ordered by the CAS); packets of different producers interleave.
 //
@@ -38,7 +33,6 @@ namespace rma::shm {
 struct alignas(64) QueueCtl {
   alignas(64) std::atomic<std::uint64_t> tail{0};  // reserved up to here (producers, CAS)
   alignas(64) std::atomic<std::uint64_t> head{0};  // consumed and cleared up to here
-  std::atomic<std::uint64_t> next{0};  // consumed up to here (>= head): where the next record is
 };
 static_assert(sizeof(QueueCtl) == 128);
 
@@ -139,38 +133,30 @@ class QueueReader {
  public:
   QueueReader() = default;
   QueueReader(QueueCtl* ctl, std::byte* data, std::size_t bytes)
-      : ctl_(ctl),
-        data_(data),
-        cap_(bytes),
-        head_(ctl->head.load(std::memory_order_relaxed)),
-        next_(head_) {
-    ctl_->next.store(next_, std::memory_order_relaxed);
-  }
+      : ctl_(ctl), data_(data), cap_(bytes), head_(ctl->head.load(std::memory_order_relaxed)) {}
 
   // Any thread of the consumer's rank: is a record waiting? A false answer while the
-  // consumer is between handling a record and publishing `next` is possible; the consumer is
-  // then awake and polling, and leaving that state re-checks (awake_leave).
+  // consumer is between clearing a record and publishing the new head is possible; the
+  // consumer is then awake and polling, and leaving that state re-checks (awake_leave).
   bool has_data() const {
-    std::uint64_t n = ctl_->next.load(std::memory_order_seq_cst);
+    std::uint64_t h = ctl_->head.load(std::memory_order_seq_cst);
     for (int tries = 0; tries < 4; ++tries) {
-      if (queue_detail::first_word(data_ + (n & (cap_ - 1))).load(std::memory_order_seq_cst) != 0)
+      if (queue_detail::first_word(data_ + (h & (cap_ - 1))).load(std::memory_order_seq_cst) != 0)
         return true;
-      const std::uint64_t again = ctl_->next.load(std::memory_order_seq_cst);
-      if (again == n) return false;
-      n = again;
+      const std::uint64_t again = ctl_->head.load(std::memory_order_seq_cst);
+      if (again == h) return false;
+      h = again;
     }
     return true;  // the consumer keeps moving: say yes, a spurious wake-up is harmless
   }
 
-  // Hands up to `max` records to fn(src, header, payload); returns how many. Gives back the
-  // room of the records handled by earlier reads first.
+  // Hands up to `max` records to fn(src, header, payload); returns how many.
   template <class F>
   int read(F&& fn, int max) {
     using namespace queue_detail;
-    if (next_ != head_) give_back();
     int n = 0;
     while (n < max) {
-      const std::size_t pos = next_ & (cap_ - 1);
+      const std::size_t pos = head_ & (cap_ - 1);
       const std::uint64_t w = first_word(data_ + pos).load(std::memory_order_acquire);
       if (w == 0) break;
       const RecordHead rh = unpack(w);
@@ -181,28 +167,25 @@ class QueueReader {
            std::span<const std::byte>(data_ + pos + kOverhead, rh.payload_bytes));
         ++n;
       }
-      next_ += std::size_t{rh.cells} * kCell;
-      ctl_->next.store(next_, std::memory_order_release);
-      if (next_ - head_ >= cap_ / 4) give_back();
+      release(pos, std::size_t{rh.cells} * kCell);
     }
     return n;
   }
 
  private:
-  // Clears the first word of every cell from head to next, then hands those bytes back.
-  void give_back() {
+  // Clears the first word of every cell of the record, then hands its bytes back.
+  void release(std::size_t pos, std::size_t bytes) {
     using namespace queue_detail;
-    for (std::uint64_t c = head_; c != next_; c += kCell)
-      first_word(data_ + (c & (cap_ - 1))).store(0, std::memory_order_relaxed);
-    head_ = next_;
+    for (std::size_t c = pos; c < pos + bytes; c += kCell)
+      first_word(data_ + c).store(0, std::memory_order_relaxed);
+    head_ += bytes;
     ctl_->head.store(head_, std::memory_order_release);
   }
 
   QueueCtl* ctl_ = nullptr;
   std::byte* data_ = nullptr;
   std::size_t cap_ = 0;
-  std::uint64_t head_ = 0;  // given back up to here
-  std::uint64_t next_ = 0;  // read up to here
+  std::uint64_t head_ = 0;
 };
 
 }  // namespace rma::shm
