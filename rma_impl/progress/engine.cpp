@@ -14,6 +14,8 @@ namespace rma::progress {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+// How long a thread with packets waiting for room at a receiver naps between attempts.
+constexpr auto kRoomNap = std::chrono::microseconds(50);
 
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -102,6 +104,12 @@ class Engine::Agent {
       }
       if (e_.app_waiting_.load(std::memory_order_seq_cst)) {
         park();
+        continue;
+      }
+      if (e_.out_pending_.load(std::memory_order_relaxed) != 0) {
+        // Packets wait for room at a receiver, which rings nobody when it frees some: nap
+        // instead of sleeping until a packet comes.
+        std::this_thread::sleep_for(kRoomNap);
         continue;
       }
       std::uint64_t token = t.sleep_prepare();
@@ -507,6 +515,14 @@ WaitLoop::Next WaitLoop::step() {
   if (idle < e_.tuning_.spin + e_.tuning_.yield) {
     lk_.unlock();
     sched_yield();
+    lk_.lock();
+    return Next::again;
+  }
+  if (e_.out_pending_ != 0) {
+    // Packets wait for room at a receiver, and a receiver that frees room rings nobody: nap
+    // briefly instead of blocking until a packet or the sleep slice comes.
+    lk_.unlock();
+    std::this_thread::sleep_for(kRoomNap);
     lk_.lock();
     return Next::again;
   }

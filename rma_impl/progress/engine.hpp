@@ -174,7 +174,8 @@ class Engine final : public PacketSink {
 
   std::array<Handler, packet_type_count> handlers_;
   std::vector<LazyDeque<OutItem>> out_;  // per destination; most never need one
-  std::size_t out_pending_ = 0;
+  // Packets queued for lack of room; atomic: the agent reads it without the lock.
+  std::atomic<std::size_t> out_pending_{0};
   std::deque<Stashed> stash_;
   std::vector<std::uint32_t> trace_tx_, trace_rx_;  // --trace: packets per peer so far
   Ctx ctx_ = Ctx::any_call;
