@@ -229,6 +229,7 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
     if (!op.empty() && op != "script") out << "  op=" << op;
     out << "  sync=" << sync << "  ranks=" << ranks;
     if (target == "compute") out << "  target computing";
+    if (target == "recv") out << "  target in recv";
     out << "  " << (bw ? "bandwidth (MB/s)" : "latency (us)");
     if (t.columns.size() > 1) out << "; x" << "ref: ratio to " << base;
     if (with_floor)

@@ -7,6 +7,7 @@
 // turn, in the order listed, in one run: the tables put them side by side against the
 // reference. A run with a figure on shared memory (the reference's shm backend, an MPI) ends
 // with the hardware floor (worker/floor_bench.hpp), measured over the sizes the run used.
+#include <algorithm>
 #include <set>
 
 #include "cli/commands.hpp"
@@ -56,8 +57,14 @@ nlohmann::json bench_settings(const BenchArgs& args) {
   }
   bench["repetitions"] = args.repetitions;
   bench["min_time_s"] = args.min_time_s;
-  bench["targets"] = args.target_mode == "both" ? std::vector<std::string>{"wait", "compute"}
-                                                : std::vector<std::string>{args.target_mode};
+  std::vector<std::string> targets;
+  for (const auto& t : split(args.target_mode == "both" ? "wait,compute" : args.target_mode)) {
+    if (t != "wait" && t != "recv" && t != "compute")
+      throw suite::UsageError("--target-mode " + t + ": expected wait, recv, compute, both or a list of them");
+    if (std::find(targets.begin(), targets.end(), t) == targets.end()) targets.push_back(t);
+  }
+  if (targets.empty()) throw suite::UsageError("--target-mode: empty");
+  bench["targets"] = targets;
   return bench;
 }
 

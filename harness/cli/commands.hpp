@@ -34,7 +34,7 @@ struct BenchArgs {
   std::string sync;            // "lock,flush"; sets the scripts' `sync` option
   int repetitions = 1;
   double min_time_s = 0.05;    // Google Benchmark's minimum time per benchmark
-  std::string target_mode = "wait";  // wait | compute | both: the passive target during batches
+  std::string target_mode = "wait";  // wait, recv, compute (a list) or both: the passive target during batches
   bool no_floor = false;       // skip the hardware floor measured after shared-memory cases
 };
 int bench_command(BenchArgs& args);

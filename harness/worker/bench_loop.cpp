@@ -17,6 +17,8 @@ using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
 enum Cmd : std::uint64_t { cmd_batch = 1, cmd_done = 2 };
+// What a rank with no iteration of its own does during a batch (--target-mode).
+enum Target : std::uint64_t { target_wait = 0, target_compute = 1, target_recv = 2 };
 // A rank's message count where its implementation cannot observe packets.
 constexpr std::uint64_t kNotMeasured = std::numeric_limits<std::uint64_t>::max();
 
@@ -24,7 +26,7 @@ struct Command {
   std::uint64_t cmd = 0;
   std::uint64_t iterations = 0;
   std::uint64_t batch = 0;
-  std::uint64_t compute = 0;
+  std::uint64_t target = target_wait;
 };
 
 // RMA packets sent since `before`, or kNotMeasured.
@@ -60,7 +62,10 @@ rma::Result<BenchLoop::Led> BenchLoop::lead(const std::string& name, const std::
   auto body = [&](benchmark::State& state) {
     const auto n = static_cast<std::uint64_t>(state.max_iterations);
     ++batch;
-    Command c{cmd_batch, n, batch, target == "compute" ? 1u : 0u};
+    const std::uint64_t mode = target == "compute" ? target_compute
+                               : target == "recv"  ? target_recv
+                                                   : target_wait;
+    Command c{cmd_batch, n, batch, mode};
     if (status) status = send_all(impl_, c);
     // Snapshots between two barriers, as for conformance cases: no rank's first op of the
     // batch may reach a rank that has not taken its snapshot.
@@ -80,8 +85,14 @@ rma::Result<BenchLoop::Led> BenchLoop::lead(const std::string& name, const std::
       total_s += dt;
       state.SetIterationTime(dt);
     }
-    // A computing target stops when the parent relays this; a waiting one is in the barrier.
-    if (c.compute) ctrl_.send({{"t", "batch_done"}, {"batch", batch}});
+    // A computing target stops when the parent relays this; a waiting one is in the barrier,
+    // or in the recv this message ends.
+    if (c.target == target_compute) ctrl_.send({{"t", "batch_done"}, {"batch", batch}});
+    if (c.target == target_recv && status) {
+      const std::uint64_t over = batch;
+      for (int r = 1; r < impl_.size() && status; ++r)
+        status = impl_.send(r, &over, sizeof over, kBenchReleaseTag);
+    }
     if (status) status = impl_.barrier();
     std::uint64_t msgs = messages_since(impl_, before);
     for (int r = 1; r < impl_.size() && status; ++r) {
@@ -122,7 +133,7 @@ rma::Result<BenchLoop::Led> BenchLoop::lead(const std::string& name, const std::
   reporter.SetErrorStream(&err);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::ClearRegisteredBenchmarks();
-  rma::Status done = send_all(impl_, Command{cmd_done, 0, 0, 0});
+  rma::Status done = send_all(impl_, Command{cmd_done, 0, 0, target_wait});
   if (!status) return status;
   if (!done) return done;
 
@@ -142,12 +153,16 @@ rma::Status BenchLoop::follow(const Iteration& iteration, bool compute_when_idle
     RMA_TRY(impl_.barrier());
     const std::optional<rma::Counters> before = impl_.counters();
     RMA_TRY(impl_.barrier());
-    if (!iteration && compute_when_idle && c.compute) {
+    if (!iteration && compute_when_idle && c.target == target_compute) {
       // Truly passive: no library call until the origin's batch is over.
       volatile std::uint64_t work = 0;
       while (compute_stop_batch().load(std::memory_order_acquire) < c.batch) work = work + 1;
     } else if (iteration) {
       for (std::uint64_t i = 0; i < c.iterations; ++i) RMA_TRY(iteration());
+    }
+    if (c.target == target_recv) {  // every follower, so rank 0's message never waits unread
+      std::uint64_t over = 0;
+      RMA_TRY(impl_.recv(0, &over, sizeof over, kBenchReleaseTag));
     }
     RMA_TRY(impl_.barrier());
     const std::uint64_t mine = messages_since(impl_, before);

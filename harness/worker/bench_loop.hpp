@@ -2,7 +2,8 @@
 // (the origin) registers the benchmark with Google Benchmark (manual timing, the run's min
 // time and repetitions) and, before each batch Google Benchmark asks for, tells the other
 // ranks how many iterations follow; they run theirs in lockstep (or, for a passive target with
-// nothing to do, wait in the closing barrier — or compute without calling the library). One
+// nothing to do, wait in the closing barrier, or in a recv of rank 0's "batch over" message —
+// or compute without calling the library). One
 // iteration is whatever the caller gives: a recorded op program's replay (bench_runner.cpp) or
 // the hardware floor's cache-line round trip and memcpy (floor_bench.cpp), so every figure and
 // its floor are timed the same way.
@@ -36,6 +37,7 @@ std::string json_without_nan(const std::string& text);
 // guarantees (MPICH's is not much larger); scripts must not use them.
 inline constexpr int kBenchCommandTag = 32767;
 inline constexpr int kBenchCountTag = 32766;
+inline constexpr int kBenchReleaseTag = 32765;  // target mode recv: the batch is over
 
 class BenchLoop {
  public:
@@ -50,13 +52,15 @@ class BenchLoop {
     nlohmann::json entries = nlohmann::json::array();  // Google Benchmark's, unannotated
     bool messages_measured = true;  // false: some rank could not observe its packets
   };
-  // Rank 0: runs the benchmark `name`; `target` is "wait" or "compute" (what the other ranks
-  // do when they have no iteration of their own). Ends with the followers' release.
+  // Rank 0: runs the benchmark `name`; `target` is "wait", "recv" or "compute" (what the
+  // other ranks do when they have no iteration of their own: wait in the barrier, wait in a
+  // recv, compute). Ends with the followers' release.
   rma::Result<Led> lead(const std::string& name, const std::string& target,
                         const Iteration& iteration, double bytes_per_iteration = 0);
   // Other ranks: run `iteration` as often as each batch says, until rank 0 is done. With
   // `compute_when_idle`, a rank with no iteration of its own (`iteration` empty) computes
-  // without calling the library instead of waiting in the barrier (the truly-passive case).
+  // without calling the library instead of waiting in the barrier (the truly-passive case);
+  // in target mode recv (told by rank 0) it waits in a recv, then the barrier.
   rma::Status follow(const Iteration& iteration, bool compute_when_idle);
 
  private:

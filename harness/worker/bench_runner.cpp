@@ -144,7 +144,7 @@ class Bench {
   std::string name(const Config& c) const {
     std::string n = c.pattern + "/" + c.sync + "/" + (c.has_size ? size_text(c.size) : "0") + "/" +
                     spec_.backend + ":" + (spec_.impl == "ref" ? path_text() : spec_.impl);
-    if (c.target == "compute") n += "/target:compute";
+    if (c.target != "wait") n += "/target:" + c.target;
     if (!protocol().empty()) n += "/protocol:" + protocol();
     return n;
   }

@@ -14,6 +14,8 @@ namespace rma::progress {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+// How long a thread with packets waiting for room at a receiver naps between attempts.
+constexpr auto kRoomNap = std::chrono::microseconds(50);
 
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -104,6 +106,12 @@ class Engine::Agent {
         park();
         continue;
       }
+      if (e_.out_pending_.load(std::memory_order_relaxed) != 0) {
+        // Packets wait for room at a receiver, which rings nobody when it frees some: nap
+        // instead of sleeping until a packet comes.
+        std::this_thread::sleep_for(kRoomNap);
+        continue;
+      }
       std::uint64_t token = t.sleep_prepare();
       if (stop_.load() || t.has_incoming()) {
         t.sleep_cancel();
@@ -114,34 +122,32 @@ class Engine::Agent {
   }
 
   // Waits while the application thread is making its own progress: inside a wait loop, or
-  // out of one for less than kParkGrace (between the calls of an epoch). It polls and sleeps
-  // in the transport itself, and a second thread there only steals its completions and its
-  // core (measured: lock-put-unlock two to three times slower with both awake). Checks
-  // every tuning_.park_check (kParkGrace unless the node is oversubscribed), so a rank that
-  // starts computing has its agent back that soon.
+  // out of one for less than a check interval (between the calls of an epoch). It polls and
+  // sleeps in the transport itself, and a second thread there only steals its completions
+  // and its core (measured: lock-put-unlock two to three times slower with both awake).
+  // Checks every tuning_.park_check (100 us unless the node is oversubscribed) and leaves
+  // once a whole interval passed with no wait loop ending and none running, so a rank that
+  // starts computing has its agent back within two intervals. Counting wait loops instead
+  // of reading the clock at the end of each keeps the clock off every library call's path.
   void park() {
     std::unique_lock lk(e_.park_mu_);
     e_.agent_parked_.store(true, std::memory_order_relaxed);
+    std::uint64_t seen = e_.app_waits_.load(std::memory_order_relaxed);
     std::uint64_t polls = e_.app_call_polls_.load(std::memory_order_relaxed);
     for (;;) {
       e_.park_cv_.wait_for(lk, e_.tuning_.park_check, [&] { return stop_.load(); });
-      if (stop_.load() || e_.app_waiting_.load(std::memory_order_seq_cst)) {
-        if (stop_.load()) break;
-        continue;
-      }
-      // Synchronization calls polled since the last check: the thread serves itself.
+      if (stop_.load()) break;
+      // Wait loops ended, or synchronization calls polled, since the last check: the
+      // application thread serves itself.
+      const std::uint64_t waits = e_.app_waits_.load(std::memory_order_relaxed);
       const std::uint64_t now_polls = e_.app_call_polls_.load(std::memory_order_relaxed);
-      if (now_polls != polls) {
-        polls = now_polls;
-        continue;
-      }
-      const auto ended =
-          Clock::time_point(Clock::duration(e_.app_wait_end_.load(std::memory_order_relaxed)));
-      if (Clock::now() - ended >= kParkGrace) break;
+      if (!e_.app_waiting_.load(std::memory_order_seq_cst) && waits == seen && now_polls == polls)
+        break;
+      seen = waits;
+      polls = now_polls;
     }
     e_.agent_parked_.store(false, std::memory_order_relaxed);
   }
-  static constexpr auto kParkGrace = std::chrono::microseconds(100);
 
   // Keeps polling for up to the linger time without sleeping, counting as awake so senders
   // need not ring: checks has_incoming() every turn and, since some transports only learn
@@ -475,7 +481,7 @@ WaitLoop::WaitLoop(Engine& e, std::unique_lock<std::mutex>& lk, const WaitInfo& 
 
 WaitLoop::~WaitLoop() {
   e_.app_polling_.store(false, std::memory_order_relaxed);
-  e_.app_wait_end_.store(Clock::now().time_since_epoch().count(), std::memory_order_relaxed);
+  e_.app_waits_.store(e_.app_waits_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   e_.app_waiting_.store(false, std::memory_order_seq_cst);
   e_.transport_->awake_leave();
   if (marked_blocked_) e_.calls_.clear_blocked();
@@ -503,7 +509,7 @@ WaitLoop::Next WaitLoop::step() {
     idle_since_ = now;
     // A wait that lasts is worth reporting (state dumps); a short one is not worth a lock.
     if (!marked_blocked_) {
-      e_.calls_.set_blocked(why_.what);
+      e_.calls_.set_blocked(why_.text());
       marked_blocked_ = true;
       last_check_ = now;
     }
@@ -523,6 +529,14 @@ WaitLoop::Next WaitLoop::step() {
   if (idle < e_.tuning_.spin + e_.tuning_.yield) {
     lk_.unlock();
     sched_yield();
+    lk_.lock();
+    return Next::again;
+  }
+  if (e_.out_pending_ != 0) {
+    // Packets wait for room at a receiver, and a receiver that frees room rings nobody: nap
+    // briefly instead of blocking until a packet or the sleep slice comes.
+    lk_.unlock();
+    std::this_thread::sleep_for(kRoomNap);
     lk_.lock();
     return Next::again;
   }

@@ -50,6 +50,11 @@ struct WaitInfo {
   Ctx ctx = Ctx::any_call;
   std::string_view what;  // what the wait needs, for state dumps: "ack from 1"
   int peer = -2;          // the peer whose death ends the wait with PROC_FAILED (-2: any)
+  // When set, the text for state dumps is describe(*this), built only once the wait lasts:
+  // a short wait (most point-to-point messages) formats nothing and allocates nothing.
+  std::string (*describe)(const WaitInfo&) = nullptr;
+  int tag = 0;  // for describe
+  std::string text() const { return describe ? describe(*this) : std::string(what); }
 };
 
 // Backoff of a waiting thread; environment variables RMA_SPIN_US, RMA_YIELD_US override.
@@ -173,7 +178,8 @@ class Engine final : public PacketSink {
 
   std::array<Handler, packet_type_count> handlers_;
   std::vector<LazyDeque<OutItem>> out_;  // per destination; most never need one
-  std::size_t out_pending_ = 0;
+  // Packets queued for lack of room; atomic: the agent reads it without the lock.
+  std::atomic<std::size_t> out_pending_{0};
   std::deque<Stashed> stash_;
   std::vector<std::uint32_t> trace_tx_, trace_rx_;  // --trace: packets per peer so far
   Ctx ctx_ = Ctx::any_call;
@@ -196,9 +202,9 @@ class Engine final : public PacketSink {
   // makes its own progress, and the agent parks rather than compete with it for the core
   // and the completion queue.
   std::atomic<bool> app_waiting_{false};
-  // When the last wait loop ended (steady clock ticks): the agent leaves its parking only
-  // once the application thread has stayed out of library waits for a while.
-  std::atomic<std::int64_t> app_wait_end_{0};
+  // Wait loops ended so far (written by the application thread only): the agent leaves its
+  // parking only once the application thread has stayed out of library waits for a while.
+  std::atomic<std::uint64_t> app_waits_{0};
   // The agent is parked; synchronization calls polled on entry so far (async mode): a parked
   // agent stays parked while these go up, as it does while the thread waits.
   std::atomic<bool> agent_parked_{false};

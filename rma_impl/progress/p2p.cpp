@@ -15,11 +15,20 @@ struct SentFlag final : SendDone {
 std::uint32_t tag_bits(int tag) { return static_cast<std::uint32_t>(tag); }
 int tag_of(const PacketHeader& h) { return static_cast<int>(h.win); }
 
-std::string peer_text(const char* what, int peer, int tag) {
-  std::string s = std::string(what) + " " + std::to_string(peer);
-  if (tag >= 0) return s + " tag " + std::to_string(tag);
-  if (tag <= kTagBarrier && tag > kTagAllgather) return s + " (barrier round " + std::to_string(kTagBarrier - tag) + ")";
+std::string peer_text(const WaitInfo& w) {
+  std::string s = std::string(w.what) + " " + std::to_string(w.peer);
+  if (w.tag >= 0) return s + " tag " + std::to_string(w.tag);
+  if (w.tag <= kTagBarrier && w.tag > kTagAllgather)
+    return s + " (barrier round " + std::to_string(kTagBarrier - w.tag) + ")";
   return s + " (window setup)";
+}
+
+// What a point-to-point wait is for, formatted only if the wait lasts (WaitInfo::describe).
+WaitInfo waiting(const char* what, int peer, int tag) {
+  WaitInfo w{Ctx::any_call, what, peer};
+  w.describe = peer_text;
+  w.tag = tag;
+  return w;
 }
 
 }  // namespace
@@ -106,14 +115,14 @@ void P2p::accept_rts(int src, std::uint64_t bytes, std::uint64_t sender_cookie, 
 Status P2p::send(std::unique_lock<std::mutex>& lk, int dst, const void* buf, std::size_t bytes,
                  int tag, PacketType type) {
   const auto data = std::span<const std::byte>(static_cast<const std::byte*>(buf), bytes);
-  const std::string what = peer_text("sending to", dst, tag);
+  const WaitInfo what = waiting("sending to", dst, tag);
   if (bytes <= eager_limit_) {
     PacketHeader h = make_header(type);
     h.win = tag_bits(tag);
     h.count = bytes;
     SentFlag done;
     e_.send_ref(dst, h, data, &done);
-    return e_.wait_until(lk, [&] { return done.flag; }, {Ctx::any_call, what, dst});
+    return e_.wait_until(lk, [&] { return done.flag; }, what);
   }
   RtsWait w;
   const std::uint64_t id = next_cookie_++;
@@ -124,7 +133,7 @@ Status P2p::send(std::unique_lock<std::mutex>& lk, int dst, const void* buf, std
   rts.cookie = id;
   e_.send(dst, rts);
   Status s = e_.wait_until(lk, [&] { return w.cts; },
-                           {Ctx::any_call, peer_text("p2p_cts from", dst, tag), dst});
+                           waiting("p2p_cts from", dst, tag));
   if (!s) {
     rts_waiting_.erase(id);
     return s;
@@ -132,7 +141,7 @@ Status P2p::send(std::unique_lock<std::mutex>& lk, int dst, const void* buf, std
   PacketHeader frag = make_header(PacketType::data);
   frag.cookie = w.receiver_id;
   e_.send_stream(dst, frag, data, &w);
-  return e_.wait_until(lk, [&] { return w.all_sent; }, {Ctx::any_call, what, dst});
+  return e_.wait_until(lk, [&] { return w.all_sent; }, what);
 }
 
 Status P2p::recv(std::unique_lock<std::mutex>& lk, int src, void* buf, std::size_t bytes, int tag,
@@ -160,9 +169,9 @@ Status P2p::receive(std::unique_lock<std::mutex>& lk, int src, std::byte* buf, s
     posted_.push_back(&p);
   }
   Status s = e_.wait_until(lk, [&] { return p.done; },
-                           {Ctx::any_call, peer_text("message from", src, tag), src});
+                           waiting("message from", src, tag));
   if (!s) {
-    posted_.remove(&p);
+    std::erase(posted_, &p);
     return s;
   }
   if (received) *received = p.len;
@@ -229,7 +238,7 @@ std::string P2p::describe() const {
   std::string s;
   for (const Posted* p : posted_) {
     if (!s.empty()) s += "; ";
-    s += peer_text("posted recv from", p->src, p->tag);
+    s += peer_text(waiting("posted recv from", p->src, p->tag));
   }
   if (!unexpected_.empty()) {
     if (!s.empty()) s += "; ";

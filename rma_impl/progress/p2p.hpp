@@ -9,7 +9,6 @@
 
 #include <cstdint>
 #include <deque>
-#include <list>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -73,7 +72,7 @@ class P2p {
   BulkRegistry& bulk_;
   std::size_t eager_limit_;
   std::deque<Unexpected> unexpected_;
-  std::list<Posted*> posted_;
+  std::vector<Posted*> posted_;  // in posting order; a vector: no allocation per recv
   std::unordered_map<std::uint64_t, RtsWait*> rts_waiting_;
   std::uint64_t next_cookie_ = 1;
 };

@@ -19,8 +19,9 @@ long futex(std::atomic<std::uint32_t>* addr, int op, std::uint32_t val, const ti
 }  // namespace
 
 bool Doorbell::notify() {
-  if (awake.load(std::memory_order_seq_cst) != 0) return false;
+  // sleepers first: it is zero in the common case, and its line is rarely written.
   if (sleepers.load(std::memory_order_seq_cst) == 0) return false;
+  if (awake.load(std::memory_order_seq_cst) != 0) return false;
   ring();
   return true;
 }

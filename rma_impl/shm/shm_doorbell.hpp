@@ -18,7 +18,11 @@ namespace rma::shm {
 struct alignas(64) Doorbell {
   std::atomic<std::uint32_t> seq{0};
   std::atomic<std::uint32_t> sleepers{0};
-  std::atomic<std::uint32_t> awake{0};
+  // On a line of its own: the rank's threads change it at every wait, while senders read the
+  // line above at every packet. Apart, a sender reads `sleepers` from its own cache (it
+  // changes only when a thread goes to sleep) and the waiter's changes to `awake` stay in
+  // its cache: no cache-line handoff on either side of a message.
+  alignas(64) std::atomic<std::uint32_t> awake{0};
 
   // Sender side, after publishing a packet. Returns true if it had to ring.
   bool notify();

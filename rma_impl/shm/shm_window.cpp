@@ -15,6 +15,7 @@
 #include "core/window_ops.hpp"
 #include "rma/dtype_visit.hpp"
 #include "shm/shm_backend.hpp"
+#include "shm/shm_copy.hpp"
 
 namespace rma::shm {
 namespace {
@@ -129,8 +130,8 @@ void finish(const RmaOp& op) {
 Status direct_put(Call& c, RmaOp& op) {
   RMA_TRY(ensure_access(c, op.target));
   const std::size_t bytes = op.bytes();
-  std::memcpy(target_address(c, op), op.origin,
-              core::fault(core::Fault::put_short) && bytes ? bytes - 1 : bytes);
+  copy_bytes(target_address(c, op), op.origin,
+             core::fault(core::Fault::put_short) && bytes ? bytes - 1 : bytes);
   count(c, DirectOp::put);
   finish(op);
   return Status::ok();
@@ -138,7 +139,7 @@ Status direct_put(Call& c, RmaOp& op) {
 
 Status direct_get(Call& c, RmaOp& op) {
   RMA_TRY(ensure_access(c, op.target));
-  std::memcpy(op.result, target_address(c, op), op.bytes());
+  copy_bytes(op.result, target_address(c, op), op.bytes());
   count(c, DirectOp::get);
   finish(op);
   return Status::ok();
