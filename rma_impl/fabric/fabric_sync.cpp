@@ -292,6 +292,9 @@ Status direct_flush_all(Call& c) {
   RMA_TRY(resolve_deferred_here(c, -1));
   return wait_native(c, -1);
 }
+// The kept put is a copy: its origin buffer is free already, so it stays deferred.
+Status direct_flush_local(Call& c, int t) { return wait_native(c, t); }
+Status direct_flush_local_all(Call& c) { return wait_native(c, -1); }
 
 // MPI_Win_sync orders this process's loads and stores of its window memory with the
 // provider's: a sequentially consistent read-modify-write is a full barrier (and, unlike a
@@ -463,9 +466,9 @@ void install_sync_slots(core::WindowOps& t) {
   t.lock_all = direct_lock_all;
   t.unlock_all = direct_unlock_all;
   t.flush = direct_flush;
-  t.flush_local = direct_flush;
+  t.flush_local = direct_flush_local;
   t.flush_all = direct_flush_all;
-  t.flush_local_all = direct_flush_all;
+  t.flush_local_all = direct_flush_local_all;
   t.sync = direct_sync;
   t.request_wait = direct_request_wait;
   t.request_test = direct_request_test;
