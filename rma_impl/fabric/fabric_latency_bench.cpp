@@ -85,14 +85,14 @@ double lock_put_unlock(rma::Runtime& rt, rma::Window& win, int iterations) {
 }
 
 // Microseconds per step of the direct path, each alone: lock-unlock with no op (sends
-// nothing), lock-put-unlock of 1 KiB (too large to travel with the lock request: request,
+// nothing), lock-put-unlock of 8 KiB (too large to travel with the lock request: request,
 // grant, fi_write, release), and one op completed by flush inside a lock_all held
 // throughout (the provider's round trip for a write, a fetching atomic, a compare-and-swap).
 enum class Step { lock_unlock, lock_big_put_unlock, put_flush, fetch_flush, cas_flush };
 constexpr int kSteps = 5;
 double step(rma::Runtime& rt, rma::Window& win, Step k, int iterations) {
   std::uint64_t v = 42, r = 0, cmp = 0;
-  static std::uint8_t big[1024] = {};
+  static std::uint8_t big[8192] = {};
   if (!rt.barrier()) die("barrier", rma::Status{rma::ErrorClass::other, "failed"});
   double us = 0;
   if (rt.rank() == 0) {
@@ -146,7 +146,7 @@ void rank_main(int fd, int rank, const Options& o) {
   auto am = r.create_window({.flavor = rma::Flavor::allocate, .size = 64, .info = {{"path", "am"}}});
   if (!am) die("am window", am.status());
   auto direct =
-      r.create_window({.flavor = rma::Flavor::allocate, .size = 1024, .info = {{"path", "direct"}}});
+      r.create_window({.flavor = rma::Flavor::allocate, .size = 8192, .info = {{"path", "direct"}}});
   if (!direct) die("direct window", direct.status());
 
   const int warmup = std::max(100, o.iterations / 10);
@@ -171,7 +171,7 @@ void rank_main(int fd, int rank, const Options& o) {
     std::printf("  send/recv round trip        %8.2f us\n", t);
     std::printf("  lock-put-unlock, am          %8.2f us  = %.2f x round trip\n", a, a / t);
     std::printf("  lock-put-unlock, direct      %8.2f us  = %.2f x round trip\n", d, d / t);
-    const char* names[kSteps] = {"lock-unlock, no op", "lock-put-unlock, 1 KiB",
+    const char* names[kSteps] = {"lock-unlock, no op", "lock-put-unlock, 8 KiB",
                                  "put + flush in lock_all", "fetch_and_op + flush",
                                  "compare_and_swap + flush"};
     for (int k = 0; k < kSteps; ++k) {

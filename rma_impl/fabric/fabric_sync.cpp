@@ -134,9 +134,11 @@ namespace {
 
 // --- passive target -------------------------------------------------------------------------
 
-// Largest put that travels with the lock request: it fits a small send buffer of the
-// transport, and a larger one is better moved by fi_write (no copies).
-constexpr std::size_t kKeptPutMax = 512;
+// Largest put that travels with the lock request. Copying it twice costs far less than the
+// round trip it saves; the bound keeps the message well below rxm's eager size (16 KiB by
+// default: above it rxm adds a rendezvous round trip of its own) and the transport's
+// largest packet (16 KiB at 1024 ranks).
+constexpr std::size_t kKeptPutMax = 4096;
 
 // Requests `t`'s lock in window `f` and waits for the grant. A deferred epoch's kept put
 // travels with the request. (`f` may be another window than the call's: see

@@ -12,7 +12,7 @@
 //     target), so no native op touches the target's memory before; unlock waits for remote
 //     completion of the native ops (FI_DELIVERY_COMPLETE) and sends the release;
 //   - except the epoch a rank opens while it holds no other lock (fabric_sync.cpp,
-//     "deferred"): lock() sends nothing, a single small put is kept, and unlock sends it
+//     "deferred"): lock() sends nothing, a single put of up to 4 KiB is kept, and unlock sends it
 //     with the lock request and the release in one control message, which the target
 //     applies once it can grant and answers with `released`: one round trip. Anything else
 //     in the epoch (a second op, a flush, another lock) first acquires the lock as above,

@@ -65,10 +65,10 @@ TEST(FabricDirect, LockPutUnlockIsOneControlMessageEachWayAndNoPacket) {
 
 TEST(FabricDirect, LargerPutInALockEpochIsANativeWriteAfterTheGrant) {
   ASSERT_TRUE(run_job(2, direct_config(), [](Runtime& rt) {
-    auto w = rt.create_window({.flavor = Flavor::allocate, .size = 4096});
+    auto w = rt.create_window({.flavor = Flavor::allocate, .size = 16384});
     ASSERT_TRUE(w) << w.status().to_string();
     Window& win = *w.value();
-    std::vector<std::uint8_t> v(2048);
+    std::vector<std::uint8_t> v(8192);  // above what travels with the lock request
     std::iota(v.begin(), v.end(), std::uint8_t{3});
     const Counters before = rt.counters();
     ASSERT_TRUE(rt.barrier());
