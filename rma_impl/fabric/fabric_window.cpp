@@ -176,7 +176,10 @@ Status direct_put(Call& c, RmaOp& op) {
   if (keep_in_deferred_epoch(c, op)) return Status::ok();
   return native_rma(c, op, true);
 }
-Status direct_get(Call& c, RmaOp& op) { return native_rma(c, op, false); }
+Status direct_get(Call& c, RmaOp& op) {
+  if (keep_in_deferred_epoch(c, op)) return Status::ok();
+  return native_rma(c, op, false);
+}
 
 // The native kind of an accumulate-style op, or nullopt when it must fall back: the
 // provider lacks the (op, dtype), the target element is misaligned, or the op is larger

@@ -12,11 +12,11 @@
 //     target), so no native op touches the target's memory before; unlock waits for remote
 //     completion of the native ops (FI_DELIVERY_COMPLETE) and sends the release;
 //   - except the epoch a rank opens while it holds no other lock (fabric_sync.cpp,
-//     "deferred"): lock() sends nothing, a single put of up to 4 KiB is kept, and unlock sends it
-//     with the lock request and the release in one control message, which the target
-//     applies once it can grant and answers with `released`: one round trip. Anything else
-//     in the epoch (a second op, a flush, another lock) first acquires the lock as above,
-//     the kept put riding on the request.
+//     "deferred"): lock() sends nothing, a single put or get of up to 4 KiB is kept, and
+//     unlock sends it with the lock request and the release in one control message, which
+//     the target carries out once it can grant and answers with `released` (a get's data
+//     in it): one round trip. Anything else in the epoch (a second op, a flush, another
+//     lock) first acquires the lock as above, the kept op riding on the request.
 //   - fence: wait for remote completion of this rank's native ops, then a dissemination
 //     barrier of control messages; so every op of an epoch is complete at its target
 //     before anyone leaves the fence, and no op of the next one arrives early;
@@ -61,8 +61,9 @@ struct Control {
     post,
     done,
     barrier,
-    put_lock,  // a lock request carrying a put (PutLock and the data follow)
-    released,  // the answer to a put_lock with `release`: applied, and the lock given back
+    op_lock,   // a lock request carrying a put or a get (OpLock, then a put's data)
+    released,  // the answer to an op_lock with `release`: done, the lock given back (a
+               // get's data follows; a grant answering an op_lock carries it the same way)
   };
   std::uint32_t win = 0;
   Type type = lock_shared;
@@ -72,15 +73,16 @@ struct Control {
 };
 static_assert(sizeof(Control) == 16);
 
-// After a put_lock's Control: where the data goes, and what to do once it is there.
-struct PutLock {
+// After an op_lock's Control: which bytes of the window, and what to do once granted.
+struct OpLock {
   std::uint64_t disp = 0;  // bytes into the target's window
   std::uint32_t bytes = 0;
   std::uint8_t exclusive = 0;
   std::uint8_t release = 0;  // 1: give the lock back and answer `released`; 0: answer `grant`
-  std::uint8_t reserved[2] = {};
+  std::uint8_t get = 0;      // 1: read the bytes and send them back; 0: write the data
+  std::uint8_t reserved = 0;
 };
-static_assert(sizeof(PutLock) == 16);
+static_assert(sizeof(OpLock) == 16);
 
 class FabricWin;
 
@@ -135,12 +137,20 @@ class FabricWin final : public core::BackendWin {
   enum class Held : std::uint8_t { none, deferred, requested, shared, exclusive, nocheck };
   std::vector<Held> held;           // origin side, per target
   std::vector<LockType> requested;  // the type asked for while `requested` or `deferred`
-  // The put kept in the deferred epoch (at most one, to deferred_target of `epochs`).
-  struct KeptPut {
+  // The op kept in the deferred epoch (at most one, to deferred_target of `epochs`): a put
+  // with its data, or a get with where its answer goes.
+  struct KeptOp {
     bool present = false;
+    bool get = false;
     std::uint64_t disp = 0;
-    std::vector<std::byte> data;
+    std::size_t bytes = 0;
+    std::vector<std::byte> data;  // a put's
+    std::byte* result = nullptr;  // a get's
   } kept;
+  // A get sent with an op_lock: its answer (grant or released) is copied here.
+  std::byte* get_result = nullptr;
+  std::size_t get_bytes = 0;
+  int get_target = -1;
   std::vector<std::uint8_t> released;  // per target: its `released` answer came
   LockEpochs* epochs = nullptr;        // the backend's; null: no deferral
   bool lock_all = false;
@@ -157,14 +167,16 @@ class FabricWin final : public core::BackendWin {
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> barrier_in;  // (epoch, round)
 
   void send(int dst, Control::Type type, std::uint32_t epoch = 0, std::uint32_t round = 0);
-  // `msg` is the whole control message (a put_lock's data follows its Control).
+  // `msg` is the whole control message (an op_lock's data follows its Control).
   void on_control(int src, std::span<const std::byte> msg);
   void grant(const am::LockRequest& r);
-  // Sends the kept put of the deferred epoch on `t` with its lock request (or a bare lock
-  // request when nothing was kept); `release`: and the release in the same message.
-  void send_put_lock(int t, bool release);
-  // Target side of a granted put_lock: `body` is its PutLock and data.
-  void apply_put_lock(int origin, std::span<const std::byte> body);
+  // Sends the kept op of the deferred epoch on `t` with its lock request; `release`: and
+  // the release in the same message.
+  void send_op_lock(int t, bool release);
+  // Target side of a granted op_lock: `body` is its OpLock and a put's data.
+  void apply_op_lock(int origin, std::span<const std::byte> body);
+  // Origin side: the data that came with a grant or `released` is the kept get's answer.
+  void take_get_answer(int src, std::span<const std::byte> data);
 
   void describe(WindowState& s) const override;
 

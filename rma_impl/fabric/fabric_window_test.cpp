@@ -153,6 +153,42 @@ TEST(FabricDirect, DeferredEpochWithAFlushAndMoreOps) {
   }));
 }
 
+TEST(FabricDirect, LockGetUnlockIsOneControlMessageEachWay) {
+  // A small get alone in an epoch travels with the lock request; its data comes back in the
+  // target's `released` answer. A second epoch converts on a flush: the answer then comes
+  // with the grant.
+  ASSERT_TRUE(run_job(2, direct_config(), [](Runtime& rt) {
+    auto w = rt.create_window({.flavor = Flavor::allocate, .size = 64});
+    ASSERT_TRUE(w) << w.status().to_string();
+    Window& win = *w.value();
+    const std::uint64_t mine[2] = {0x1111 + static_cast<std::uint64_t>(rt.rank()), 0x2222};
+    std::memcpy(win.base(), mine, sizeof mine);
+    const Counters before = rt.counters();
+    ASSERT_TRUE(rt.barrier());
+    if (rt.rank() == 0) {
+      std::uint64_t got = 0;
+      ASSERT_TRUE(win.lock(LockType::shared, 1));
+      ASSERT_TRUE(win.get(&got, 1, Dtype::u64, 1, 0));
+      ASSERT_TRUE(win.unlock(1));
+      EXPECT_EQ(got, 0x1112u);
+      const Counters d = rt.counters() - before;
+      EXPECT_EQ(d.rma_messages(), 0u);
+      EXPECT_EQ(direct_count(d, DirectOp::get), 1u);
+      EXPECT_EQ(direct_count(d, DirectOp::sync_word), 1u);
+      std::uint64_t two[2] = {};
+      ASSERT_TRUE(win.lock(LockType::exclusive, 1));
+      ASSERT_TRUE(win.get(&two[0], 1, Dtype::u64, 1, 8));
+      ASSERT_TRUE(win.flush(1));
+      EXPECT_EQ(two[0], 0x2222u);
+      ASSERT_TRUE(win.get(&two[1], 1, Dtype::u64, 1, 0));
+      ASSERT_TRUE(win.unlock(1));
+      EXPECT_EQ(two[1], 0x1112u);
+    }
+    ASSERT_TRUE(rt.barrier());
+    ASSERT_TRUE(win.free());
+  }));
+}
+
 TEST(FabricDirect, FenceRingOfNativeAccumulates) {
   constexpr int kEpochs = 10;
   ASSERT_TRUE(run_job(4, direct_config(), [](Runtime& rt) {
