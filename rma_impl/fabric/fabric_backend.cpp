@@ -42,7 +42,7 @@ class FabricBackend final : public core::Backend, public ControlSink {
     Control m;
     std::memcpy(&m, msg.data(), sizeof m);
     auto it = wins_.find(m.win);
-    if (it != wins_.end()) it->second->on_control(src, m);
+    if (it != wins_.end()) it->second->on_control(src, msg);
   }
 
  private:
@@ -51,6 +51,7 @@ class FabricBackend final : public core::Backend, public ControlSink {
   AtomicTable atomics_;
   bool usable_ = false;
   std::map<std::uint32_t, FabricWin*> wins_;
+  LockEpochs lock_epochs_;  // this rank's, over all its direct windows
   core::AllocMem allocs_;
 };
 
@@ -67,6 +68,7 @@ Status FabricBackend::map_window(core::Call& c, const WindowConfig& cfg, const c
   auto state = std::make_unique<FabricWin>(w, t_, atomics_);
   // Registered before the exchange: once a peer has our key it may send control messages.
   state->registry = &wins_;
+  state->epochs = &lock_epochs_;
   wins_[w.id] = state.get();
 
   std::shared_ptr<void> memory;

@@ -84,6 +84,57 @@ double lock_put_unlock(rma::Runtime& rt, rma::Window& win, int iterations) {
   return us;
 }
 
+// Microseconds per step of the direct path, each alone: lock-unlock with no op (sends
+// nothing), lock-put-unlock of 8 KiB (too large to travel with the lock request: request,
+// grant, fi_write, release), and one op completed by flush inside a lock_all held
+// throughout (the provider's round trip for a write, a fetching atomic, a compare-and-swap).
+enum class Step { lock_unlock, lock_big_put_unlock, put_flush, fetch_flush, cas_flush };
+constexpr int kSteps = 5;
+double step(rma::Runtime& rt, rma::Window& win, Step k, int iterations) {
+  std::uint64_t v = 42, r = 0, cmp = 0;
+  static std::uint8_t big[8192] = {};
+  if (!rt.barrier()) die("barrier", rma::Status{rma::ErrorClass::other, "failed"});
+  double us = 0;
+  if (rt.rank() == 0) {
+    const bool held = k != Step::lock_unlock && k != Step::lock_big_put_unlock;
+    if (held)
+      if (auto s = win.lock_all(); !s) die("lock_all", s);
+    const auto t0 = Clock::now();
+    for (int i = 0; i < iterations; ++i) {
+      rma::Status s;
+      switch (k) {
+        case Step::lock_unlock:
+          s = win.lock(rma::LockType::exclusive, 1);
+          if (s) s = win.unlock(1);
+          break;
+        case Step::lock_big_put_unlock:
+          s = win.lock(rma::LockType::exclusive, 1);
+          if (s) s = win.put(big, sizeof big, rma::Dtype::u8, 1, 0);
+          if (s) s = win.unlock(1);
+          break;
+        case Step::put_flush:
+          s = win.put(&v, 1, rma::Dtype::u64, 1, 0);
+          if (s) s = win.flush(1);
+          break;
+        case Step::fetch_flush:
+          s = win.fetch_and_op(&v, &r, rma::Dtype::u64, 1, 0, rma::Op::sum);
+          if (s) s = win.flush(1);
+          break;
+        case Step::cas_flush:
+          s = win.compare_and_swap(&v, &cmp, &r, rma::Dtype::u64, 1, 0);
+          if (s) s = win.flush(1);
+          break;
+      }
+      if (!s) die("step", s);
+    }
+    us = std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / iterations;
+    if (held)
+      if (auto s = win.unlock_all(); !s) die("unlock_all", s);
+  }
+  if (auto s = rt.barrier(); !s) die("barrier", s);
+  return us;
+}
+
 void rank_main(int fd, int rank, const Options& o) {
   auto boot = rma::bootstrap::launcher_client(fd, rank, 2);
   rma::RuntimeConfig cfg;
@@ -95,11 +146,12 @@ void rank_main(int fd, int rank, const Options& o) {
   auto am = r.create_window({.flavor = rma::Flavor::allocate, .size = 64, .info = {{"path", "am"}}});
   if (!am) die("am window", am.status());
   auto direct =
-      r.create_window({.flavor = rma::Flavor::allocate, .size = 64, .info = {{"path", "direct"}}});
+      r.create_window({.flavor = rma::Flavor::allocate, .size = 8192, .info = {{"path", "direct"}}});
   if (!direct) die("direct window", direct.status());
 
   const int warmup = std::max(100, o.iterations / 10);
   std::vector<double> rtt, am_lpu, direct_lpu;
+  std::vector<double> steps[kSteps];
   for (int rep = 0; rep < o.repetitions; ++rep) {
     ping_pong(r, warmup);
     rtt.push_back(ping_pong(r, o.iterations));
@@ -107,6 +159,10 @@ void rank_main(int fd, int rank, const Options& o) {
     am_lpu.push_back(lock_put_unlock(r, *am.value(), o.iterations));
     lock_put_unlock(r, *direct.value(), warmup);
     direct_lpu.push_back(lock_put_unlock(r, *direct.value(), o.iterations));
+    for (int k = 0; k < kSteps; ++k) {
+      step(r, *direct.value(), static_cast<Step>(k), warmup);
+      steps[k].push_back(step(r, *direct.value(), static_cast<Step>(k), o.iterations));
+    }
   }
   if (rank == 0) {
     const double t = median(rtt), a = median(am_lpu), d = median(direct_lpu);
@@ -115,6 +171,13 @@ void rank_main(int fd, int rank, const Options& o) {
     std::printf("  send/recv round trip        %8.2f us\n", t);
     std::printf("  lock-put-unlock, am          %8.2f us  = %.2f x round trip\n", a, a / t);
     std::printf("  lock-put-unlock, direct      %8.2f us  = %.2f x round trip\n", d, d / t);
+    const char* names[kSteps] = {"lock-unlock, no op", "lock-put-unlock, 8 KiB",
+                                 "put + flush in lock_all", "fetch_and_op + flush",
+                                 "compare_and_swap + flush"};
+    for (int k = 0; k < kSteps; ++k) {
+      const double x = median(steps[k]);
+      std::printf("    direct: %-25s %8.2f us  = %.2f x round trip\n", names[k], x, x / t);
+    }
     const rma::Counters c = r.counters();
     std::printf("  rank 0 transport counters:");
     for (const auto& [k, v] : c.transport) std::printf(" %s=%llu", k.c_str(), static_cast<unsigned long long>(v));

@@ -1,7 +1,9 @@
 // The fabric direct path's synchronization (see fabric_window.hpp): locks, fence and PSCW
 // on control messages, each waiting for remote completion of the native ops it closes.
+#include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <vector>
 
 #include "am/am_ops.hpp"
 #include "core/runtime_impl.hpp"
@@ -38,15 +40,94 @@ void FabricWin::send(int dst, Control::Type type, std::uint32_t epoch, std::uint
   w.engine.count_direct(w.id, DirectOp::sync_word);
 }
 
+void FabricWin::send_op_lock(int t, bool release) {
+  const auto ti = static_cast<std::size_t>(t);
+  Control m;
+  m.win = w.id;
+  m.type = Control::op_lock;
+  OpLock p;
+  p.disp = kept.disp;
+  p.bytes = static_cast<std::uint32_t>(kept.bytes);
+  p.exclusive = requested[ti] == LockType::exclusive ? 1 : 0;
+  p.release = release ? 1 : 0;
+  p.get = kept.get ? 1 : 0;
+  std::vector<std::byte> msg(sizeof m + sizeof p + kept.data.size());
+  std::memcpy(msg.data(), &m, sizeof m);
+  std::memcpy(msg.data() + sizeof m, &p, sizeof p);
+  if (!kept.data.empty()) std::memcpy(msg.data() + sizeof m + sizeof p, kept.data.data(), kept.data.size());
+  transport.send_control(t, msg);
+  w.engine.count_direct(w.id, DirectOp::sync_word);
+  if (kept.get) {
+    get_result = kept.result;
+    get_bytes = kept.bytes;
+    get_target = t;
+  }
+  kept.present = false;
+  kept.data.clear();
+}
+
+void FabricWin::apply_op_lock(int origin, std::span<const std::byte> body) {
+  OpLock p;
+  std::memcpy(&p, body.data(), sizeof p);
+  // The origin checked the range against this window; a message that disagrees touches
+  // nothing, but is still answered, so that nobody waits for ever.
+  const bool in_range = w.base && p.disp <= w.size && p.bytes <= w.size - p.disp && p.bytes > 0;
+  std::span<const std::byte> answer;
+  if (in_range && p.get) answer = {w.base + p.disp, p.bytes};
+  else if (in_range) std::memcpy(w.base + p.disp, body.data() + sizeof p, p.bytes);
+  Control m;
+  m.win = w.id;
+  m.type = p.release ? Control::released : Control::grant;
+  std::vector<std::byte> msg(sizeof m + answer.size());
+  std::memcpy(msg.data(), &m, sizeof m);
+  if (!answer.empty()) std::memcpy(msg.data() + sizeof m, answer.data(), answer.size());
+  transport.send_control(origin, msg);
+  w.engine.count_direct(w.id, DirectOp::sync_word);
+  if (p.release)
+    for (const am::LockRequest& g : locks.release(origin)) grant(g);
+}
+
+void FabricWin::take_get_answer(int src, std::span<const std::byte> data) {
+  if (!get_result || src != get_target) return;
+  std::memcpy(get_result, data.data(), std::min(data.size(), get_bytes));
+  get_result = nullptr;
+  get_bytes = 0;
+  get_target = -1;
+}
+
 void FabricWin::grant(const am::LockRequest& r) {
   const auto o = static_cast<std::size_t>(r.origin);
   if (r.origin == w.rank()) held[o] = r.type == LockType::exclusive ? Held::exclusive : Held::shared;
+  else if (!r.held.empty()) apply_op_lock(r.origin, r.held.front().payload);
   else send(r.origin, Control::grant);
 }
 
-void FabricWin::on_control(int src, const Control& m) {
+void FabricWin::on_control(int src, std::span<const std::byte> msg) {
   const auto s = static_cast<std::size_t>(src);
+  Control m;
+  std::memcpy(&m, msg.data(), sizeof m);
   switch (m.type) {
+    case Control::op_lock: {
+      const auto body = msg.subspan(sizeof m);
+      OpLock p;
+      if (body.size() < sizeof p) return;
+      std::memcpy(&p, body.data(), sizeof p);
+      if (body.size() < sizeof p + (p.get ? 0 : p.bytes)) return;
+      const LockType type = p.exclusive ? LockType::exclusive : LockType::shared;
+      if (locks.try_grant(src, type)) {
+        apply_op_lock(src, body);
+        return;
+      }
+      // Waits in the FIFO with its data; grant() applies it.
+      am::LockRequest r{src, type, {}};
+      r.held.push_back(am::HeldPacket{{}, {body.begin(), body.end()}});
+      (void)locks.request(std::move(r));
+      return;
+    }
+    case Control::released:
+      take_get_answer(src, msg.subspan(sizeof m));
+      released[s] = 1;
+      return;
     case Control::lock_shared:
     case Control::lock_exclusive: {
       const LockType type = m.type == Control::lock_shared ? LockType::shared : LockType::exclusive;
@@ -54,6 +135,7 @@ void FabricWin::on_control(int src, const Control& m) {
       return;
     }
     case Control::grant:
+      take_get_answer(src, msg.subspan(sizeof m));
       held[s] = requested[s] == LockType::exclusive ? Held::exclusive : Held::shared;
       return;
     case Control::unlock:
@@ -75,18 +157,50 @@ namespace {
 
 // --- passive target -------------------------------------------------------------------------
 
-Status acquire(Call& c, int t, LockType type) {
-  FabricWin& f = fabric_win(c);
+// Largest put or get that travels with the lock request. Copying it twice costs far less than the
+// round trip it saves; the bound keeps the message well below rxm's eager size (16 KiB by
+// default: above it rxm adds a rendezvous round trip of its own) and the transport's
+// largest packet (16 KiB at 1024 ranks).
+constexpr std::size_t kKeptMax = 4096;
+
+// Requests `t`'s lock in window `f` and waits for the grant. A deferred epoch's kept op
+// travels with the request. (`f` may be another window than the call's: see
+// resolve_deferred.)
+Status acquire(Call& c, FabricWin& f, int t, LockType type) {
   const auto ti = static_cast<std::size_t>(t);
+  const bool with_op = f.held[ti] == FabricWin::Held::deferred && f.kept.present;
   f.held[ti] = FabricWin::Held::requested;
   f.requested[ti] = type;
-  if (t == c.w.rank()) {
+  if (t == f.w.rank()) {
     if (f.locks.request(am::LockRequest{t, type, {}})) f.grant({t, type, {}});
+  } else if (with_op) {
+    f.send_op_lock(t, false);
   } else {
     f.send(t, type == LockType::exclusive ? Control::lock_exclusive : Control::lock_shared);
   }
   return wait_for(c, "lock grant from the target", t,
                   [&] { return f.held[ti] != FabricWin::Held::requested; });
+}
+
+Status acquire(Call& c, int t, LockType type) { return acquire(c, fabric_win(c), t, type); }
+
+// Turns the rank's deferred epoch, if any, into an acquired one.
+Status resolve_deferred(Call& c) {
+  LockEpochs* e = fabric_win(c).epochs;
+  if (!e || !e->deferred_win) return Status::ok();
+  FabricWin& d = *e->deferred_win;
+  const int t = e->deferred_target;
+  e->deferred_win = nullptr;
+  e->deferred_target = -1;
+  return acquire(c, d, t, d.requested[static_cast<std::size_t>(t)]);
+}
+
+// The same, when the deferred epoch is this window's on `t` (t < 0: any target).
+Status resolve_deferred_here(Call& c, int t) {
+  FabricWin& f = fabric_win(c);
+  if (!f.epochs || f.epochs->deferred_win != &f || (t >= 0 && f.epochs->deferred_target != t))
+    return Status::ok();
+  return resolve_deferred(c);
 }
 
 void release(Call& c, int t) {
@@ -106,22 +220,68 @@ void release(Call& c, int t) {
 // several targets in one order everywhere must acquire them in that order, or two origins
 // each holding one lock could wait for the other's. (This rank's own window needs it then
 // anyway: the caller may load and store it directly once lock() returns.)
+//
+// The exception is the deferred epoch: a lock on another rank opened while this rank holds
+// no other lock (on any direct window) sends nothing yet. Its lock is acquired only when
+// something needs it (a second op, a flush, another lock), or at unlock, where a single
+// small put or get kept meanwhile travels with the request and the release in one control
+// message (one round trip instead of two). Holding no other lock, the rank cannot be part of a
+// cycle of lock waits while its deferred lock is not acquired; and a rank that opens another
+// lock acquires the deferred one first, so the order of lock() calls is kept.
 Status direct_lock(Call& c, LockType type, int t, unsigned asserts) {
   FabricWin& f = fabric_win(c);
+  const auto ti = static_cast<std::size_t>(t);
   if (asserts & assert_nocheck) {
-    f.held[static_cast<std::size_t>(t)] = FabricWin::Held::nocheck;
+    f.held[ti] = FabricWin::Held::nocheck;
     return Status::ok();
   }
-  f.held[static_cast<std::size_t>(t)] = FabricWin::Held::none;
-  return acquire(c, t, type);
+  RMA_TRY(resolve_deferred(c));
+  f.held[ti] = FabricWin::Held::none;
+  if (!f.epochs) return acquire(c, t, type);
+  if (f.epochs->open++ == 0 && t != c.w.rank()) {
+    f.held[ti] = FabricWin::Held::deferred;
+    f.requested[ti] = type;
+    f.epochs->deferred_win = &f;
+    f.epochs->deferred_target = t;
+    return Status::ok();
+  }
+  Status s = acquire(c, t, type);
+  if (!s) --f.epochs->open;
+  return s;
+}
+
+void close_lock_epoch(FabricWin& f) {
+  if (f.epochs && f.epochs->open > 0) --f.epochs->open;
+}
+
+// A deferred epoch: its kept op, the lock request and the release in one message, and the
+// target's `released` answer (with a get's data); nothing at all without an op.
+Status unlock_deferred(Call& c, int t) {
+  FabricWin& f = fabric_win(c);
+  const auto ti = static_cast<std::size_t>(t);
+  f.epochs->deferred_win = nullptr;
+  f.epochs->deferred_target = -1;
+  close_lock_epoch(f);
+  f.held[ti] = FabricWin::Held::none;
+  if (!f.kept.present) return Status::ok();
+  f.released[ti] = 0;
+  f.send_op_lock(t, true);
+  RMA_TRY(wait_for(c, "op done and lock released by the target", t,
+                   [&] { return f.released[ti] != 0; }));
+  f.released[ti] = 0;
+  return Status::ok();
 }
 
 // Ops that went to the am slots may have taken the am protocol's lock at the target (the
 // piggybacked request of their flush): the am table's unlock releases it before ours goes.
 Status direct_unlock(Call& c, int t) {
+  FabricWin& f = fabric_win(c);
+  const FabricWin::Held h = f.held[static_cast<std::size_t>(t)];
+  if (h == FabricWin::Held::deferred) return unlock_deferred(c, t);
   RMA_TRY(wait_native(c, t));
   RMA_TRY(am::am_ops().unlock(c, t));
   release(c, t);
+  if (h != FabricWin::Held::nocheck) close_lock_epoch(f);
   return Status::ok();
 }
 
@@ -129,6 +289,10 @@ Status direct_lock_all(Call& c, unsigned asserts) {
   FabricWin& f = fabric_win(c);
   f.lock_all = true;
   f.lock_all_nocheck = asserts & assert_nocheck;
+  if (f.lock_all_nocheck) return Status::ok();
+  // Its locks are taken at the first op to each target: any deferred one goes first.
+  RMA_TRY(resolve_deferred(c));
+  if (f.epochs) ++f.epochs->open;
   return Status::ok();
 }
 
@@ -138,13 +302,33 @@ Status direct_unlock_all(Call& c) {
   RMA_TRY(am::am_ops().unlock_all(c));
   for (int t = 0; t < c.w.ranks(); ++t) release(c, t);
   f.lock_all = false;
+  if (!f.lock_all_nocheck) close_lock_epoch(f);
   return Status::ok();
 }
 
 // Ops that fell back are complete when their call returns; native ones when their
-// delivery-complete completion arrives. Local completion is no weaker here.
-Status direct_flush(Call& c, int t) { return wait_native(c, t); }
-Status direct_flush_all(Call& c) { return wait_native(c, -1); }
+// delivery-complete completion arrives. Local completion is no weaker here. A deferred
+// epoch's kept op is complete once its lock request is granted.
+Status direct_flush(Call& c, int t) {
+  RMA_TRY(resolve_deferred_here(c, t));
+  return wait_native(c, t);
+}
+Status direct_flush_all(Call& c) {
+  RMA_TRY(resolve_deferred_here(c, -1));
+  return wait_native(c, -1);
+}
+// A kept put is a copy: its origin buffer is free already, so it stays deferred. A kept
+// get is only complete with its answer.
+Status direct_flush_local(Call& c, int t) {
+  FabricWin& f = fabric_win(c);
+  if (f.kept.present && f.kept.get) RMA_TRY(resolve_deferred_here(c, t));
+  return wait_native(c, t);
+}
+Status direct_flush_local_all(Call& c) {
+  FabricWin& f = fabric_win(c);
+  if (f.kept.present && f.kept.get) RMA_TRY(resolve_deferred_here(c, -1));
+  return wait_native(c, -1);
+}
 
 // MPI_Win_sync orders this process's loads and stores of its window memory with the
 // provider's: a sequentially consistent read-modify-write is a full barrier (and, unlike a
@@ -276,6 +460,7 @@ Status ensure_access(Call& c, int t) {
       }
       return Status::ok();
     case core::Access::lock:
+      if (f.held[ti] == FabricWin::Held::deferred) return resolve_deferred_here(c, t);
       if (f.held[ti] == FabricWin::Held::none) return acquire(c, t, c.w.epochs.lock_type(t));
       return Status::ok();
     case core::Access::lock_all:
@@ -287,6 +472,26 @@ Status ensure_access(Call& c, int t) {
     default:  // fence: the fence was a barrier
       return Status::ok();
   }
+}
+
+bool keep_in_deferred_epoch(Call& c, const core::RmaOp& op) {
+  FabricWin& f = fabric_win(c);
+  const auto ti = static_cast<std::size_t>(op.target);
+  const bool get = op.kind == PacketType::get;
+  if ((op.kind != PacketType::put && !get) || op.request ||
+      c.w.epochs.access() != core::Access::lock || f.held[ti] != FabricWin::Held::deferred ||
+      f.kept.present || op.bytes() > kKeptMax)
+    return false;
+  f.kept.present = true;
+  f.kept.get = get;
+  f.kept.disp = op.disp;
+  f.kept.bytes = op.bytes();
+  f.kept.result = get ? static_cast<std::byte*>(op.result) : nullptr;
+  const auto* from = static_cast<const std::byte*>(op.origin);
+  if (get) f.kept.data.clear();
+  else f.kept.data.assign(from, from + op.bytes());
+  c.w.engine.count_direct(c.w.id, get ? DirectOp::get : DirectOp::put);
+  return true;
 }
 
 void install_sync_slots(core::WindowOps& t) {
@@ -301,9 +506,9 @@ void install_sync_slots(core::WindowOps& t) {
   t.lock_all = direct_lock_all;
   t.unlock_all = direct_unlock_all;
   t.flush = direct_flush;
-  t.flush_local = direct_flush;
+  t.flush_local = direct_flush_local;
   t.flush_all = direct_flush_all;
-  t.flush_local_all = direct_flush_all;
+  t.flush_local_all = direct_flush_local_all;
   t.sync = direct_sync;
   t.request_wait = direct_request_wait;
   t.request_test = direct_request_test;

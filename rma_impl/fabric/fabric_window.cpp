@@ -172,8 +172,14 @@ Status native_rma(Call& c, RmaOp& op, bool write) {
   });
 }
 
-Status direct_put(Call& c, RmaOp& op) { return native_rma(c, op, true); }
-Status direct_get(Call& c, RmaOp& op) { return native_rma(c, op, false); }
+Status direct_put(Call& c, RmaOp& op) {
+  if (keep_in_deferred_epoch(c, op)) return Status::ok();
+  return native_rma(c, op, true);
+}
+Status direct_get(Call& c, RmaOp& op) {
+  if (keep_in_deferred_epoch(c, op)) return Status::ok();
+  return native_rma(c, op, false);
+}
 
 // The native kind of an accumulate-style op, or nullopt when it must fall back: the
 // provider lacks the (op, dtype), the target element is misaligned, or the op is larger
@@ -290,10 +296,15 @@ FabricWin::FabricWin(core::Win& win, FabricTransport& t, const AtomicTable& a)
   post_seen.assign(n, 0);
   dones_received.assign(n, 0);
   dones_consumed.assign(n, 0);
+  released.assign(n, 0);
 }
 
 FabricWin::~FabricWin() {
   if (registry) registry->erase(w.id);
+  if (epochs && epochs->deferred_win == this) {
+    epochs->deferred_win = nullptr;
+    epochs->deferred_target = -1;
+  }
   // Completions still due would name ops of this window: wait a moment for them, and if
   // the provider never reports them, keep the ops alive rather than let it write into
   // freed memory.
@@ -351,6 +362,7 @@ void FabricWin::describe(WindowState& s) const {
     TargetState ts;
     ts.target = static_cast<int>(t);
     ts.lock = held[t] == Held::none        ? "none"
+              : held[t] == Held::deferred  ? "deferred (requested at unlock or when needed)"
               : held[t] == Held::requested ? "requested (control message)"
               : held[t] == Held::shared    ? "held shared"
               : held[t] == Held::exclusive ? "held exclusive"

@@ -11,6 +11,12 @@
 //     (core::LockManager) and waits for the grant (lock_all: at the first op to each
 //     target), so no native op touches the target's memory before; unlock waits for remote
 //     completion of the native ops (FI_DELIVERY_COMPLETE) and sends the release;
+//   - except the epoch a rank opens while it holds no other lock (fabric_sync.cpp,
+//     "deferred"): lock() sends nothing, a single put or get of up to 4 KiB is kept, and
+//     unlock sends it with the lock request and the release in one control message, which
+//     the target carries out once it can grant and answers with `released` (a get's data
+//     in it): one round trip. Anything else in the epoch (a second op, a flush, another
+//     lock) first acquires the lock as above, the kept op riding on the request.
 //   - fence: wait for remote completion of this rank's native ops, then a dissemination
 //     barrier of control messages; so every op of an epoch is complete at its target
 //     before anyone leaves the fence, and no op of the next one arrives early;
@@ -25,6 +31,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -46,7 +53,18 @@ void install_sync_slots(core::WindowOps& t);
 
 // A synchronization message of the direct path (a control message of the transport).
 struct Control {
-  enum Type : std::uint8_t { lock_shared, lock_exclusive, grant, unlock, post, done, barrier };
+  enum Type : std::uint8_t {
+    lock_shared,
+    lock_exclusive,
+    grant,
+    unlock,
+    post,
+    done,
+    barrier,
+    op_lock,   // a lock request carrying a put or a get (OpLock, then a put's data)
+    released,  // the answer to an op_lock with `release`: done, the lock given back (a
+               // get's data follows; a grant answering an op_lock carries it the same way)
+  };
   std::uint32_t win = 0;
   Type type = lock_shared;
   std::uint8_t reserved[3] = {};
@@ -55,7 +73,28 @@ struct Control {
 };
 static_assert(sizeof(Control) == 16);
 
+// After an op_lock's Control: which bytes of the window, and what to do once granted.
+struct OpLock {
+  std::uint64_t disp = 0;  // bytes into the target's window
+  std::uint32_t bytes = 0;
+  std::uint8_t exclusive = 0;
+  std::uint8_t release = 0;  // 1: give the lock back and answer `released`; 0: answer `grant`
+  std::uint8_t get = 0;      // 1: read the bytes and send them back; 0: write the data
+  std::uint8_t reserved = 0;
+};
+static_assert(sizeof(OpLock) == 16);
+
 class FabricWin;
+
+// Lock epochs of this rank's direct windows (one per backend): deferral is only safe while
+// the deferred epoch is the rank's only lock, because a deferred lock is acquired at unlock
+// rather than at lock(). A rank that then opens another lock epoch acquires the deferred
+// one first, so locks are still acquired in the order lock() was called.
+struct LockEpochs {
+  int open = 0;  // lock and lock_all epochs open on direct windows, nocheck ones excluded
+  FabricWin* deferred_win = nullptr;
+  int deferred_target = -1;
+};
 
 // One native operation in flight: its completion updates the window's counts.
 struct NativeOp : Completion {
@@ -95,9 +134,25 @@ class FabricWin final : public core::BackendWin {
   static void op_done(Completion& c, std::size_t len, int err);
 
   // --- passive target ---
-  enum class Held : std::uint8_t { none, requested, shared, exclusive, nocheck };
+  enum class Held : std::uint8_t { none, deferred, requested, shared, exclusive, nocheck };
   std::vector<Held> held;           // origin side, per target
-  std::vector<LockType> requested;  // the type asked for while `requested`
+  std::vector<LockType> requested;  // the type asked for while `requested` or `deferred`
+  // The op kept in the deferred epoch (at most one, to deferred_target of `epochs`): a put
+  // with its data, or a get with where its answer goes.
+  struct KeptOp {
+    bool present = false;
+    bool get = false;
+    std::uint64_t disp = 0;
+    std::size_t bytes = 0;
+    std::vector<std::byte> data;  // a put's
+    std::byte* result = nullptr;  // a get's
+  } kept;
+  // A get sent with an op_lock: its answer (grant or released) is copied here.
+  std::byte* get_result = nullptr;
+  std::size_t get_bytes = 0;
+  int get_target = -1;
+  std::vector<std::uint8_t> released;  // per target: its `released` answer came
+  LockEpochs* epochs = nullptr;        // the backend's; null: no deferral
   bool lock_all = false;
   bool lock_all_nocheck = false;
   am::LockManager locks;  // target side
@@ -112,8 +167,16 @@ class FabricWin final : public core::BackendWin {
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> barrier_in;  // (epoch, round)
 
   void send(int dst, Control::Type type, std::uint32_t epoch = 0, std::uint32_t round = 0);
-  void on_control(int src, const Control& m);
+  // `msg` is the whole control message (an op_lock's data follows its Control).
+  void on_control(int src, std::span<const std::byte> msg);
   void grant(const am::LockRequest& r);
+  // Sends the kept op of the deferred epoch on `t` with its lock request; `release`: and
+  // the release in the same message.
+  void send_op_lock(int t, bool release);
+  // Target side of a granted op_lock: `body` is its OpLock and a put's data.
+  void apply_op_lock(int origin, std::span<const std::byte> body);
+  // Origin side: the data that came with a grant or `released` is the kept get's answer.
+  void take_get_answer(int src, std::span<const std::byte> data);
 
   void describe(WindowState& s) const override;
 
@@ -124,6 +187,8 @@ class FabricWin final : public core::BackendWin {
 
 // The slots' synchronization helpers (fabric_sync.cpp), shared with the data ops.
 Status ensure_access(core::Call& c, int target);
+// Keeps `op` in its target's deferred epoch if it may travel with the lock request there.
+bool keep_in_deferred_epoch(core::Call& c, const core::RmaOp& op);
 Status wait_native(core::Call& c, int target);  // target -1: every target
 Status wait_for(core::Call& c, const char* what, int peer, const std::function<bool()>& pred);
 inline FabricWin& fabric_win(core::Call& c) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <numeric>
@@ -29,7 +30,9 @@ RuntimeConfig direct_config() {
 
 std::uint64_t direct_count(const Counters& c, DirectOp d) { return c.direct[index(d)]; }
 
-TEST(FabricDirect, LockPutUnlockIsOneNativeWriteAndNoPacket) {
+TEST(FabricDirect, LockPutUnlockIsOneControlMessageEachWayAndNoPacket) {
+  // A small put in an epoch that is the rank's only lock travels with the lock request and
+  // the release; the target answers once it is applied.
   ASSERT_TRUE(run_job(2, direct_config(), [](Runtime& rt) {
     auto w = rt.create_window({.flavor = Flavor::allocate, .size = 64});
     ASSERT_TRUE(w) << w.status().to_string();
@@ -48,14 +51,140 @@ TEST(FabricDirect, LockPutUnlockIsOneNativeWriteAndNoPacket) {
     EXPECT_EQ(d.rma_messages(), 0u);
     if (rt.rank() == 0) {
       EXPECT_EQ(direct_count(d, DirectOp::put), 1u);
-      EXPECT_EQ(direct_count(d, DirectOp::sync_word), 2u);  // lock request, release
+      EXPECT_EQ(direct_count(d, DirectOp::sync_word), 1u);  // lock request + put + release
       EXPECT_EQ(direct_count(d, DirectOp::am_fallback), 0u);
     } else {
-      EXPECT_EQ(direct_count(d, DirectOp::sync_word), 1u);  // the grant
+      EXPECT_EQ(direct_count(d, DirectOp::sync_word), 1u);  // `released`
       std::uint64_t got;
       std::memcpy(&got, static_cast<std::byte*>(win.base()) + 8, 8);
       EXPECT_EQ(got, v);
     }
+    ASSERT_TRUE(win.free());
+  }));
+}
+
+TEST(FabricDirect, LargerPutInALockEpochIsANativeWriteAfterTheGrant) {
+  ASSERT_TRUE(run_job(2, direct_config(), [](Runtime& rt) {
+    auto w = rt.create_window({.flavor = Flavor::allocate, .size = 16384});
+    ASSERT_TRUE(w) << w.status().to_string();
+    Window& win = *w.value();
+    std::vector<std::uint8_t> v(8192);  // above what travels with the lock request
+    std::iota(v.begin(), v.end(), std::uint8_t{3});
+    const Counters before = rt.counters();
+    ASSERT_TRUE(rt.barrier());
+    if (rt.rank() == 0) {
+      ASSERT_TRUE(win.lock(LockType::exclusive, 1));
+      ASSERT_TRUE(win.put(v.data(), v.size(), Dtype::u8, 1, 0));
+      ASSERT_TRUE(win.unlock(1));
+    }
+    ASSERT_TRUE(rt.barrier());
+    const Counters d = rt.counters() - before;
+    EXPECT_EQ(d.rma_messages(), 0u);
+    if (rt.rank() == 0) {
+      EXPECT_EQ(direct_count(d, DirectOp::put), 1u);
+      EXPECT_EQ(direct_count(d, DirectOp::sync_word), 2u);  // lock request, release
+    } else {
+      EXPECT_EQ(direct_count(d, DirectOp::sync_word), 1u);  // the grant
+      EXPECT_EQ(std::memcmp(win.base(), v.data(), v.size()), 0);
+    }
+    ASSERT_TRUE(win.free());
+  }));
+}
+
+TEST(FabricDirect, DeferredPutWaitsForALockTheTargetHolds) {
+  // Rank 1 holds its own window exclusively while rank 0's lock-put-unlock arrives: the put
+  // waits at the target in the lock manager's queue and lands only after rank 1 unlocks.
+  ASSERT_TRUE(run_job(2, direct_config(), [](Runtime& rt) {
+    auto w = rt.create_window({.flavor = Flavor::allocate, .size = 64});
+    ASSERT_TRUE(w) << w.status().to_string();
+    Window& win = *w.value();
+    std::memset(win.base(), 0, 64);
+    ASSERT_TRUE(rt.barrier());
+    std::uint64_t token = 1, v = 77;
+    if (rt.rank() == 1) {
+      ASSERT_TRUE(win.lock(LockType::exclusive, 1));
+      ASSERT_TRUE(rt.send(0, &token, sizeof token, 5));
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));  // no library call
+      std::uint64_t now;
+      std::memcpy(&now, win.base(), 8);
+      EXPECT_EQ(now, 0u) << "the put landed while the target held its lock";
+      ASSERT_TRUE(win.unlock(1));
+    } else {
+      ASSERT_TRUE(rt.recv(1, &token, sizeof token, 5));
+      ASSERT_TRUE(win.lock(LockType::exclusive, 1));
+      ASSERT_TRUE(win.put(&v, 1, Dtype::u64, 1, 0));
+      ASSERT_TRUE(win.unlock(1));
+    }
+    ASSERT_TRUE(rt.barrier());
+    if (rt.rank() == 1) {
+      std::uint64_t got;
+      std::memcpy(&got, win.base(), 8);
+      EXPECT_EQ(got, v);
+    }
+    ASSERT_TRUE(win.free());
+  }));
+}
+
+TEST(FabricDirect, DeferredEpochWithAFlushAndMoreOps) {
+  // The kept put travels with the lock request the flush makes; the next ops are native.
+  ASSERT_TRUE(run_job(2, direct_config(), [](Runtime& rt) {
+    auto w = rt.create_window({.flavor = Flavor::allocate, .size = 64});
+    ASSERT_TRUE(w) << w.status().to_string();
+    Window& win = *w.value();
+    std::uint64_t a = 11, b = 22, c = 0;
+    ASSERT_TRUE(rt.barrier());
+    if (rt.rank() == 0) {
+      ASSERT_TRUE(win.lock(LockType::shared, 1));
+      ASSERT_TRUE(win.put(&a, 1, Dtype::u64, 1, 0));
+      ASSERT_TRUE(win.flush(1));
+      ASSERT_TRUE(win.put(&b, 1, Dtype::u64, 1, 8));
+      ASSERT_TRUE(win.get(&c, 1, Dtype::u64, 1, 0));
+      ASSERT_TRUE(win.unlock(1));
+      EXPECT_EQ(c, a);
+    }
+    ASSERT_TRUE(rt.barrier());
+    if (rt.rank() == 1) {
+      std::uint64_t got[2];
+      std::memcpy(got, win.base(), 16);
+      EXPECT_EQ(got[0], a);
+      EXPECT_EQ(got[1], b);
+    }
+    ASSERT_TRUE(win.free());
+  }));
+}
+
+TEST(FabricDirect, LockGetUnlockIsOneControlMessageEachWay) {
+  // A small get alone in an epoch travels with the lock request; its data comes back in the
+  // target's `released` answer. A second epoch converts on a flush: the answer then comes
+  // with the grant.
+  ASSERT_TRUE(run_job(2, direct_config(), [](Runtime& rt) {
+    auto w = rt.create_window({.flavor = Flavor::allocate, .size = 64});
+    ASSERT_TRUE(w) << w.status().to_string();
+    Window& win = *w.value();
+    const std::uint64_t mine[2] = {0x1111 + static_cast<std::uint64_t>(rt.rank()), 0x2222};
+    std::memcpy(win.base(), mine, sizeof mine);
+    const Counters before = rt.counters();
+    ASSERT_TRUE(rt.barrier());
+    if (rt.rank() == 0) {
+      std::uint64_t got = 0;
+      ASSERT_TRUE(win.lock(LockType::shared, 1));
+      ASSERT_TRUE(win.get(&got, 1, Dtype::u64, 1, 0));
+      ASSERT_TRUE(win.unlock(1));
+      EXPECT_EQ(got, 0x1112u);
+      const Counters d = rt.counters() - before;
+      EXPECT_EQ(d.rma_messages(), 0u);
+      EXPECT_EQ(direct_count(d, DirectOp::get), 1u);
+      EXPECT_EQ(direct_count(d, DirectOp::sync_word), 1u);
+      std::uint64_t two[2] = {};
+      ASSERT_TRUE(win.lock(LockType::exclusive, 1));
+      ASSERT_TRUE(win.get(&two[0], 1, Dtype::u64, 1, 8));
+      ASSERT_TRUE(win.flush(1));
+      EXPECT_EQ(two[0], 0x2222u);
+      ASSERT_TRUE(win.get(&two[1], 1, Dtype::u64, 1, 0));
+      ASSERT_TRUE(win.unlock(1));
+      EXPECT_EQ(two[1], 0x1112u);
+    }
+    ASSERT_TRUE(rt.barrier());
     ASSERT_TRUE(win.free());
   }));
 }
