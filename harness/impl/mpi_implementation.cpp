@@ -372,7 +372,7 @@ class MpiImpl final : public Implementation {
     MPI_Comm_group(MPI_COMM_WORLD, &world_group_);
     // A private communicator for poke(): probing it never matches a script's message.
     MPI_Comm_dup(MPI_COMM_WORLD, &poke_comm_);
-    name_ = mpi_library_name() + (osc_.empty() ? "" : " osc=" + osc_);
+    name_ = mpi_impl_name(osc_);
   }
 
   std::string name() const override { return name_; }
@@ -839,6 +839,10 @@ std::string mpi_library_name() {
   std::string first = v.substr(0, v.find('\n'));
   if (first.size() > 60) first.resize(60);
   return first.empty() ? "mpi (version unknown)" : first;
+}
+
+std::string mpi_impl_name(const std::string& osc) {
+  return mpi_library_name() + (osc.empty() ? "" : " osc=" + osc);
 }
 
 rma::Result<std::unique_ptr<Implementation>> make_mpi_implementation(const MpiOptions& options) {

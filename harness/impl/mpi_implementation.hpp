@@ -36,4 +36,8 @@ rma::Status finalize_mpi(Implementation& impl);
 // MPI_Get_library_version says, in the report's spelling. Callable before MPI_Init.
 std::string mpi_library_name();
 
+// The implementation's name as cases report it: mpi_library_name(), with " osc=NAME" when
+// Open MPI's one-sided component was chosen ("openmpi 4.1.4 osc=sm"). Callable before MPI_Init.
+std::string mpi_impl_name(const std::string& osc);
+
 }  // namespace harness::impl

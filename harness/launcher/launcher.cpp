@@ -532,6 +532,8 @@ class CaseRun {
     const std::string t = m.value("t", "");
     if (t == "hello") {
       r.hello = true;
+      // An MPI rank names its library with the version (mpi_rank.hpp).
+      if (m.contains("impl") && m["impl"].is_string()) named_impl_ = m["impl"].get<std::string>();
       json c = suite::to_json(spec_);
       c["t"] = "case";
       r.ctrl->send(c);
@@ -854,7 +856,7 @@ class CaseRun {
   void merge_rank_results() {
     std::vector<json> results;
     for (const auto& r : ranks_) results.push_back(r.result ? r.result_msg : json());
-    launcher::merge_rank_results(results, result_);
+    launcher::merge_rank_results(results, result_, named_impl_);
     if (spec_.trace) attach_trace();
   }
 
@@ -895,6 +897,7 @@ class CaseRun {
   bool interrupted_ = false;
   bool states_collected_ = false;
   reports::CaseResult result_;
+  std::string named_impl_;  // the library and version an MPI rank's hello named
 };
 
 }  // namespace

@@ -207,7 +207,32 @@ TEST(ImplDefined, LibraryResultsNameTheLibraryAndNullTheirCount) {
   reports::CaseResult crashed = base_result(library_spec(""));
   crashed.status = reports::Verdict::crash;
   merge_rank_results({nlohmann::json(), nlohmann::json()}, crashed);
-  EXPECT_EQ(crashed.messages.unobservable, "not observable in mpich");
+  EXPECT_EQ(crashed.messages.unobservable,
+            "not observable in mpich (its version unknown: no rank named it)");
+}
+
+TEST(ImplDefined, ACaseWithoutResultsNamesTheLibraryItsRanksSaidHelloWith) {
+  // A crash or deadlock before any result: the hellos named the library with its version.
+  reports::CaseResult crashed = base_result(library_spec(""));
+  crashed.status = reports::Verdict::crash;
+  merge_rank_results({nlohmann::json(), nlohmann::json()}, crashed, "mpich 4.0.2");
+  EXPECT_EQ(crashed.impl, "mpich 4.0.2");
+  EXPECT_EQ(crashed.path, "");
+  EXPECT_FALSE(crashed.messages.measured);
+  EXPECT_EQ(crashed.messages.unobservable, "not observable in mpich 4.0.2");
+  EXPECT_EQ(crashed.status, reports::Verdict::crash);
+  // A rank's result names it too; the two agree, the result's wins.
+  reports::CaseResult one = base_result(library_spec(""));
+  merge_rank_results({{{"status", "fail"}, {"impl", "openmpi 4.1.4 osc=ucx"}, {"messages", nullptr}},
+                      nlohmann::json()},
+                     one, "openmpi 4.1.4 osc=sm");
+  EXPECT_EQ(one.impl, "openmpi 4.1.4 osc=ucx");
+  EXPECT_EQ(one.messages.unobservable, "not observable in openmpi 4.1.4 osc=ucx");
+  // The reference is never renamed.
+  reports::CaseResult ref = base_result(spec("am", "async"));
+  merge_rank_results({nlohmann::json()}, ref, "mpich 4.0.2");
+  EXPECT_EQ(ref.impl, "ref");
+  EXPECT_EQ(ref.messages.unobservable, "");
 }
 }  // namespace
 }  // namespace harness::launcher

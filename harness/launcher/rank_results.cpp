@@ -48,7 +48,8 @@ reports::CaseResult base_result(const suite::CaseSpec& spec) {
 
 // Combines the ranks' results: status (error > fail > skip > pass), failures, metrics, paths,
 // and RMA packets during `run` summed over ranks, checked against the declaration.
-void merge_rank_results(const std::vector<json>& results, reports::CaseResult& result_) {
+void merge_rank_results(const std::vector<json>& results, reports::CaseResult& result_,
+                        const std::string& named_impl) {
   int rank_rank = -1;  // worst status seen: 0 pass, 1 skip, 2 fail, 3 error
   std::map<std::string, std::uint64_t> by_type, transport, direct;
   std::set<std::string> paths;
@@ -100,10 +101,17 @@ void merge_rank_results(const std::vector<json>& results, reports::CaseResult& r
     result_.impl = p;
     result_.path.clear();
   }
+  if (impls.empty() && !named_impl.empty() && result_.impl != "ref") {
+    result_.impl = named_impl;  // no result named it: the ranks' hellos did
+    result_.path.clear();
+  }
   if (!measured && result_.impl != "ref") {
-    // Null with the reason, whatever became of the ranks (a crash reports no result).
-    result_.messages.unobservable =
-        unobservable.empty() ? "not observable in " + result_.impl : unobservable;
+    // Null with the reason, whatever became of the ranks (a crash reports no result). With
+    // no rank heard from, only the run's spelling is known, not the version: say so.
+    const std::string in = impls.empty() && named_impl.empty()
+                               ? result_.impl + " (its version unknown: no rank named it)"
+                               : result_.impl;
+    result_.messages.unobservable = unobservable.empty() ? "not observable in " + in : unobservable;
   }
   if (result_.status != reports::Verdict::crash && result_.status != reports::Verdict::deadlock &&
       result_.status != reports::Verdict::timeout) {

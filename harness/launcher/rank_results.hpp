@@ -4,6 +4,7 @@
 // checked. Used by the launcher and by runs under an external launcher (PMIx).
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -16,8 +17,12 @@ namespace harness::launcher {
 // The result's fields that come from the case itself (id, ranks, backend, ...).
 reports::CaseResult base_result(const suite::CaseSpec& spec);
 
-// `results[r]` is rank r's result message (null if it sent none); fills `out`.
-void merge_rank_results(const std::vector<nlohmann::json>& results, reports::CaseResult& out);
+// `results[r]` is rank r's result message (null if it sent none); fills `out`. On an MPI
+// library, `named_impl` is the library with its version as the ranks' hellos named it
+// ("mpich 4.0.2"): the case's `impl`, and the name in the reason its message counts are
+// null, when no rank's result names it (a crash or deadlock before any result).
+void merge_rank_results(const std::vector<nlohmann::json>& results, reports::CaseResult& out,
+                        const std::string& named_impl = "");
 
 // On an MPI library (never on the reference), a case that did not pass, was not skipped and
 // not interrupted, whose spec carries an `impl_defined` reason, gets the verdict

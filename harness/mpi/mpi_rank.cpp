@@ -40,7 +40,7 @@ void on_fatal_signal(int sig) {
 
 }  // namespace
 
-std::optional<RankLink> connect_to_parent() {
+std::optional<RankLink> connect_to_parent(const std::string& impl) {
   const char* sock = std::getenv("RMABENCH_CONTROL");
   const char* size = std::getenv("RMABENCH_SIZE");
   if (!sock || !size) {
@@ -59,7 +59,9 @@ std::optional<RankLink> connect_to_parent() {
     return std::nullopt;
   }
   link.ctrl = new launcher::ControlChannel(fd);
-  link.ctrl->send({{"t", "hello"}, {"rank", link.rank}, {"pid", ::getpid()}});
+  nlohmann::json hello = {{"t", "hello"}, {"rank", link.rank}, {"pid", ::getpid()}};
+  if (!impl.empty()) hello["impl"] = impl;
+  link.ctrl->send(hello);
   auto msg = link.ctrl->receive();
   if (!msg || msg->value("t", "") != "case") return std::nullopt;
   link.spec = suite::case_from_json(*msg);

@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "launcher/control.hpp"
 #include "suite/case_spec.hpp"
@@ -20,7 +21,9 @@ struct RankLink {
 };
 
 // nullopt (and a line on stderr) when the rank was not started by rmabench's MPI path.
-std::optional<RankLink> connect_to_parent();
+// `impl` ("mpich 4.0.2", "openmpi 4.1.4 osc=sm"; "" if unknown) travels in the hello, so that
+// the parent can name the library with its version even when no rank gets to send a result.
+std::optional<RankLink> connect_to_parent(const std::string& impl = "");
 
 // SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT: a {"t":"signal"} line on `fd`, then the signal's
 // default action. Installed after MPI_Init, so that it replaces the library's own handlers.

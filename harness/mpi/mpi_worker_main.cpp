@@ -29,7 +29,11 @@ int main() {
   using namespace harness;
   // The launcher's proxy is this process's parent: die with it.
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-  auto link = mpi::connect_to_parent();
+  // Open MPI's one-sided component, as `--mca osc NAME` set it for the ranks.
+  std::string osc;
+  if (const char* o = std::getenv("OMPI_MCA_osc")) osc = o;
+  const std::string impl_name = impl::mpi_impl_name(osc);
+  auto link = mpi::connect_to_parent(impl_name);
   if (!link) return 70;
   launcher::ControlChannel* ctrl = link->ctrl;
   const int rank = link->rank;
@@ -52,13 +56,14 @@ int main() {
   // MPICH's asynchronous progress thread (MPIR_CVAR_ASYNC_PROGRESS, set by the parent for
   // progress=async) needs MPI_THREAD_MULTIPLE.
   options.thread_multiple = spec.progress == "async";
-  if (const char* osc = std::getenv("OMPI_MCA_osc")) options.osc = osc;
+  options.osc = osc;
   auto made = impl::make_mpi_implementation(options);
   if (!made) {
     ctrl->send({{"t", "result"},
                 {"rank", rank},
                 {"status", "error"},
                 {"early", true},
+                {"impl", impl_name},
                 {"failures", {{{"where", "MPI_Init"}, {"message", made.status().to_string()}}}}});
     wait_to_be_stopped();
   }

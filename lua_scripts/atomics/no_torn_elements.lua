@@ -53,6 +53,9 @@ return {
   setup = function(ctx)
     local t = rma.opt.dtype
     ctx.win = rma.window{ size = rma.opt.count * rma.buffer(1, t):bytes() }
+    -- The memory of MPI_Win_allocate starts undefined (MPI-3.1 §11.2.2); "the initial 0"
+    -- below needs it zeroed (a local store: no message; setup ends in a barrier).
+    ctx.win:local_buffer(t):fill(0)
     ctx.data = rma.buffer(rma.opt.count, t)
     if is_float(t) then
       ctx.allowed = {}

@@ -10,10 +10,10 @@ local function size_of(r) return r % 2 == 0 and 8 * rma.size or 0 end
 
 return {
   ranks = 4,
-  -- RMA_RANGE here is the reference's check: MPI makes such an access erroneous only.
-  impl_defined = "an access outside the target window is erroneous and MPI does not " ..
-                 "require an implementation to detect it (MPI-3.1 §11.2, §8.3): the " ..
-                 "RMA_RANGE checks are the reference's",
+  -- RMA_RANGE for an access outside the target window is the reference's check: MPI makes
+  -- such an access erroneous only, and does not require detecting it (MPI-3.1 §11.2, §8.3;
+  -- errors/misuse's disp_past_end checks it on a library, declared impl_defined there). On a
+  -- library the erroneous access is not made, so that the case judges the rest.
   options = { flavor = {"allocate, create or shared", "allocate"} },
   setup = function(ctx)
     local ok, win = pcall(rma.window, { size = size_of(rma.rank), flavor = rma.opt.flavor, disp_unit = 8 })
@@ -40,7 +40,9 @@ return {
         win:put(ctx.none, t, 0)
         win:get(ctx.none, t, 0)
         win:accumulate(ctx.none, t, 0, "sum")
-        rma.expect_error("RMA_RANGE", function() win:put(ctx.mine, t, 0) end)
+        if rma.backend ~= "mpi" then
+          rma.expect_error("RMA_RANGE", function() win:put(ctx.mine, t, 0) end)
+        end
       end
     end
     win:unlock_all()

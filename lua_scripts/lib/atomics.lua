@@ -57,13 +57,20 @@ end
 -- The window's slots: one per valid (op, dtype) that the `dtype` and `op` options pick, each
 -- holding its dtype's pairs, 8-byte aligned. A slot is { op, dtype, pairs, es (element
 -- bytes), off (byte displacement), elem (element index) }. Returns the slots, the bytes they
--- take, and the (op, dtype) combinations that are not valid.
-local function layout()
+-- take, and the (op, dtype) combinations that are not valid. `leave_out[op]` true: that op
+-- gets no slot unless the `op` option names it.
+local function layout(leave_out)
   local slots, off, invalid = {}, 0, {}
+  local ops = pick(rma.ops, rma.opt.op)
+  if leave_out and rma.opt.op == "all" then
+    local kept = {}
+    for _, op in ipairs(ops) do if not leave_out[op] then kept[#kept + 1] = op end end
+    ops = kept
+  end
   for _, dtype in ipairs(pick(rma.dtypes, rma.opt.dtype)) do
     local pairs_ = PAIRS[dtype:sub(1, 1)]
     local es = rma.buffer(1, dtype):bytes()
-    for _, op in ipairs(pick(rma.ops, rma.opt.op)) do
+    for _, op in ipairs(ops) do
       if valid(op, dtype) then
         slots[#slots + 1] = { op = op, dtype = dtype, pairs = pairs_, es = es, off = off,
                               elem = off // es }
@@ -78,9 +85,9 @@ end
 
 -- The slots (layout above) and a window for them, created collectively; a rank for which
 -- `initialize` is true stores every slot's initial values in its own window. Returns the
--- slots, the window and the invalid (op, dtype) combinations.
-function atomics.window(initialize)
-  local slots, size, invalid = layout()
+-- slots, the window and the invalid (op, dtype) combinations. `leave_out`: as for layout.
+function atomics.window(initialize, leave_out)
+  local slots, size, invalid = layout(leave_out)
   local win = rma.window{ size = math.max(size, 8) }
   if initialize then
     for _, s in ipairs(slots) do atomics.view(win, s):copy_from(atomics.column(s, 1)) end
