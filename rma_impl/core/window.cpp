@@ -28,9 +28,10 @@ struct Entry {
         scope(win.rt.calls(), name, static_cast<int>(win.id), target),
         lk(win.engine.mutex(), std::defer_lock),
         call{win, lk, name} {
-    const bool progress = win.engine.wants_call_progress(sync_call);
-    if (progress || !win.ops || win.ops->needs_engine_lock) lk.lock();
-    if (progress) win.engine.call_progress(sync_call);
+    const bool packets = !win.ops || win.ops->needs_engine_lock;
+    const bool progress = win.engine.wants_call_progress(sync_call, packets);
+    if (progress || packets) lk.lock();
+    if (progress) win.engine.call_progress(sync_call, packets);
   }
 
   Status usable() const {

@@ -407,14 +407,14 @@ bool Engine::progress(Ctx ctx) {
   return did;
 }
 
-void Engine::call_progress(bool sync_call) {
+void Engine::call_progress(bool sync_call, bool packet_window) {
   if (mode_ == ProgressMode::sync_only) {
     if (sync_call) progress(Ctx::rma_sync);
     return;
   }
   if (!agent_) {
     progress(Ctx::any_call);
-  } else if (sync_call && agent_parked_.load(std::memory_order_relaxed)) {
+  } else if (sync_call && packet_window && agent_parked_.load(std::memory_order_relaxed)) {
     progress(Ctx::any_call);
     app_call_polls_.store(app_call_polls_.load(std::memory_order_relaxed) + 1,
                           std::memory_order_relaxed);
