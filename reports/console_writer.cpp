@@ -1,6 +1,7 @@
 #include "reports/console_writer.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "reports/rank_state_text.hpp"
 #include "reports/text_format.hpp"
@@ -65,6 +66,13 @@ void ConsoleWriter::case_line(const CaseResult& c, std::string_view progress) {
   line += "  " + right_aligned(format_seconds(c.duration_s), 9);
   if (c.messages.measured) line += "  msgs " + std::to_string(c.messages.total);
   if (!c.messages.unobservable.empty()) line += "  msgs \u2014";  // not measured, not 0
+  // What the script measured (rma.metric), e.g. a truly passive epoch's duration: the figure
+  // a library's case is run for, so it belongs on the line, not only in the report files.
+  for (const auto& [name, value] : c.metrics) {
+    char v[32];
+    std::snprintf(v, sizeof v, "%#.4g", value);
+    line += "  " + name + "=" + v;
+  }
   if (const std::string n = note(c); !n.empty()) line += "  " + paint(n, dim);
   // Flushed per case: a CI log piped to a file shows how far a long run got.
   out_ << line << '\n' << std::flush;

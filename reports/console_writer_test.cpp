@@ -84,6 +84,15 @@ TEST(ConsoleCaseLine, ProgressLeadsTheLine) {
   EXPECT_EQ(lines[1].rfind("PASS     s/b[", 0), 0u) << lines[1];
 }
 
+TEST(ConsoleCaseLine, MetricsAreOnTheLine) {
+  std::ostringstream out;
+  ConsoleWriter con(out, false);
+  CaseResult a = passed_case("s/a[impl=mpich,np=2]");
+  a.metrics["rank0.epoch_s"] = 2.000209;
+  con.case_line(a);
+  EXPECT_NE(out.str().find("rank0.epoch_s=2"), std::string::npos) << out.str();
+}
+
 TEST(ConsoleCaseLine, ColumnsAlign) {
   std::ostringstream out;
   ConsoleWriter con(out, false);
