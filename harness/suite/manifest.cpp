@@ -461,6 +461,11 @@ Expansion expand(const std::string& input, const Overrides& o) {
         lua_pushnil(L);
         while (lua_next(L, ot)) {
           lua_pop(L, 1);
+          // lua_tostring would turn a number key into a string in place, and lua_next then
+          // fails on the changed key: only a name is an option.
+          if (lua_type(L, -1) != LUA_TSTRING)
+            throw UsageError(where + ": `options` keys must be option names, not a " +
+                             luaL_typename(L, -1) + " (write `name = {values}`)");
           const std::string k = lua_tostring(L, -1);
           options[k] = string_list(L, ot, k.c_str(), where);
         }

@@ -44,6 +44,16 @@ TEST(Manifest, UnknownEntryKeyIsNamed) {
   EXPECT_EQ(rejection(p), p + ": cases[1]: unknown field 'expct' (did you mean 'expect'?)");
 }
 
+TEST(Manifest, AnOptionsKeyThatIsNoNameIsNamed) {
+  // Found by manifest_fuzz: `options = { seed = {1}, {4} }` has the key 1, and turning it into
+  // a string in place broke the traversal (a Lua panic, the process aborted).
+  const auto p = manifest(
+      "optkey",
+      "return { name = \"s\", cases = { { script = \"one.lua\", options = { n = {1}, {4} } } } }\n");
+  EXPECT_EQ(rejection(p),
+            p + ": cases[1]: `options` keys must be option names, not a number (write `name = {values}`)");
+}
+
 TEST(Manifest, ProgressOldSpellingIsAcceptedAndNormalised) {
   const auto p = manifest("prog",
                           "return { name = \"s\", cases = { { script = \"one.lua\", progress = "
