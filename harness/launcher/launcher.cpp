@@ -22,7 +22,6 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -733,25 +732,21 @@ class CaseRun {
     return s;
   }
 
-  // The launcher's own report of a rank that ended without saying how: hydra's "PID n RUNNING
-  // AT host / EXIT CODE: c" (a pid a rank told us), Open MPI's "Process name: [[job,1],rank]
-  // ... Exit code: c". What a rank reported itself (its signal) stays first.
+  // The launcher's own report of a rank that ended without saying how (parse_launcher_report).
+  // What a rank reported itself (its signal) stays first.
   void apply_launcher_report() {
-    static const std::regex hydra(R"(PID (\d+) RUNNING AT \S+\s*=*\s*EXIT CODE: (\d+))");
-    static const std::regex ompi(R"(Process name: \[\[\d+,\d+\],(\d+)\]\s*Exit code:\s*(\d+))");
-    for (std::sregex_iterator it(launcher_text_.begin(), launcher_text_.end(), hydra), end;
-         it != end; ++it)
+    const LauncherReport rep = parse_launcher_report(launcher_text_);
+    for (const auto& [pid, code] : rep.code_by_pid)
       for (auto& r : ranks_)
-        if (r.pid == std::stoi((*it)[1]) && r.exit_code == -1) {
-          r.exit_code = std::stoi((*it)[2]);
+        if (r.pid == pid && r.exit_code == -1) {
+          r.exit_code = code;
           r.code_from_launcher = true;
         }
-    for (std::sregex_iterator it(launcher_text_.begin(), launcher_text_.end(), ompi), end;
-         it != end; ++it) {
-      const auto rank = static_cast<std::size_t>(std::stoi((*it)[1]));
-      if (rank < ranks_.size() && ranks_[rank].exit_code == -1) {
-        ranks_[rank].exit_code = std::stoi((*it)[2]);
-        ranks_[rank].code_from_launcher = true;
+    for (const auto& [rank, code] : rep.code_by_rank) {
+      const auto at = static_cast<std::size_t>(rank);
+      if (at < ranks_.size() && ranks_[at].exit_code == -1) {
+        ranks_[at].exit_code = code;
+        ranks_[at].code_from_launcher = true;
       }
     }
   }

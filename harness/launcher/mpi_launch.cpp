@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -258,6 +259,22 @@ int connect_control_socket(const std::string& at_name) {
     return -1;
   }
   return fd;
+}
+
+LauncherReport parse_launcher_report(const std::string& text) {
+  static const std::regex hydra(R"(PID (\d+) RUNNING AT \S+\s*=*\s*EXIT CODE: (\d+))");
+  static const std::regex hydra_signal(R"(EXIT STRING: [^\n]*\(signal (\d+)\))");
+  static const std::regex ompi(R"(Process name: \[\[\d+,\d+\],(\d+)\]\s*Exit code:\s*(\d+))");
+  LauncherReport out;
+  int job_signal = -1;
+  if (std::smatch m; std::regex_search(text, m, hydra_signal)) job_signal = std::stoi(m[1]);
+  for (std::sregex_iterator it(text.begin(), text.end(), hydra), end; it != end; ++it) {
+    const int code = std::stoi((*it)[2]);
+    if (code != job_signal) out.code_by_pid.emplace_back(std::stoi((*it)[1]), code);
+  }
+  for (std::sregex_iterator it(text.begin(), text.end(), ompi), end; it != end; ++it)
+    out.code_by_rank.emplace_back(std::stoi((*it)[1]), std::stoi((*it)[2]));
+  return out;
 }
 
 }  // namespace harness::launcher

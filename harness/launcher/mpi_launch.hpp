@@ -69,6 +69,18 @@ std::vector<std::pair<std::string, std::string>> mpi_case_env(const MpiLaunch& m
 std::vector<std::string> mpi_command(const MpiLaunch& mpi, int ranks,
                                      const std::vector<std::pair<std::string, std::string>>& env);
 
+// What an MPI launcher's own report says of ranks that ended without telling us how: hydra's
+// "PID n RUNNING AT host / EXIT CODE: c" (by pid), Open MPI's "Process name: [[job,1],rank]
+// ... Exit code: c" (by rank). A hydra code equal to the number of the signal its exit string
+// names ("EXIT STRING: Hangup (signal 1)") is left out: once its cleanup has signalled the
+// job, hydra may give that number as a pid's code (seen in CI for a rank that had called
+// exit(3)), so it says nothing certain about the rank.
+struct LauncherReport {
+  std::vector<std::pair<int, int>> code_by_pid;   // (pid, code)
+  std::vector<std::pair<int, int>> code_by_rank;  // (rank, code)
+};
+LauncherReport parse_launcher_report(const std::string& text);
+
 // The names in /dev/shm now, and those some live process has mapped or open (from /proc):
 // what an MPI left behind is a new name in neither.
 std::set<std::string> shm_entries();

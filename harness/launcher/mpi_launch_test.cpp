@@ -234,5 +234,44 @@ TEST(ImplDefined, ACaseWithoutResultsNamesTheLibraryItsRanksSaidHelloWith) {
   EXPECT_EQ(ref.impl, "ref");
   EXPECT_EQ(ref.messages.unobservable, "");
 }
+
+// The launcher's own words about ranks that ended without a result: hydra names pids, Open MPI
+// ranks; a hydra code that is the number of the signal its cleanup ended the job with says
+// nothing certain about the rank and is not taken.
+TEST(LauncherReport, HydraAndOpenMpiCodes) {
+  const std::string hydra =
+      "===================================================================================\n"
+      "=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES\n"
+      "=   PID 4242 RUNNING AT host1\n"
+      "=   EXIT CODE: 3\n"
+      "=   CLEANING UP REMAINING PROCESSES\n";
+  const LauncherReport h = parse_launcher_report(hydra);
+  ASSERT_EQ(h.code_by_pid.size(), 1u);
+  EXPECT_EQ(h.code_by_pid[0], std::make_pair(4242, 3));
+  EXPECT_TRUE(h.code_by_rank.empty());
+
+  const std::string ompi =
+      "Primary job  terminated normally, but 1 process returned\n"
+      "  Process name: [[1234,1],1]\n  Exit code:    3\n";
+  const LauncherReport o = parse_launcher_report(ompi);
+  ASSERT_EQ(o.code_by_rank.size(), 1u);
+  EXPECT_EQ(o.code_by_rank[0], std::make_pair(1, 3));
+}
+
+TEST(LauncherReport, HydraCodeThatIsTheJobsSignalIsNotTaken) {
+  const std::string text =
+      "=   PID 4242 RUNNING AT host1\n"
+      "=   EXIT CODE: 1\n"
+      "YOUR APPLICATION TERMINATED WITH THE EXIT STRING: Hangup (signal 1)\n";
+  EXPECT_TRUE(parse_launcher_report(text).code_by_pid.empty());
+  // Another code beside that exit string is the rank's own.
+  const std::string other =
+      "=   PID 4242 RUNNING AT host1\n"
+      "=   EXIT CODE: 3\n"
+      "YOUR APPLICATION TERMINATED WITH THE EXIT STRING: Hangup (signal 1)\n";
+  ASSERT_EQ(parse_launcher_report(other).code_by_pid.size(), 1u);
+  EXPECT_EQ(parse_launcher_report(other).code_by_pid[0].second, 3);
+}
+
 }  // namespace
 }  // namespace harness::launcher
