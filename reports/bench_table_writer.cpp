@@ -44,6 +44,10 @@ struct Cell {
   double mbps = 0;
   std::optional<double> msgs;  // nullopt: not observable in this implementation
   std::optional<double> expected;
+  // The round trip measured just before this figure (reference figures on shm): its xrt is
+  // read against it rather than the run's floor, which may have been taken under another
+  // placement of the two cores.
+  std::optional<double> floor_rt_us;
   bool from_median = false;
 };
 
@@ -180,6 +184,7 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
   };
   std::vector<Key> order;
   std::map<Key, Table> tables;
+  std::optional<double> own_lo, own_hi;  // the range of the figures' own round trips
   for (const auto& e : benchmarks) {
     if (!e.is_object() || !shown(e) || str(e, "pattern") == kFloorPatternName) continue;
     const Key k{str(e, "pattern"), str(e, "op"), str(e, "sync"), str(e, "target"),
@@ -202,13 +207,31 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
     c.msgs = opt_num(e, "messages_per_iteration");
     if (c.msgs) t.measured[col] = true;
     c.expected = opt_num(e, "messages_expected");
+    c.floor_rt_us = opt_num(e, "floor_round_trip_us");
+    if (c.floor_rt_us) {
+      own_lo = std::min(own_lo.value_or(*c.floor_rt_us), *c.floor_rt_us);
+      own_hi = std::max(own_hi.value_or(*c.floor_rt_us), *c.floor_rt_us);
+    }
     c.from_median = median;
   }
 
   const Floor floor = floor_of(benchmarks);
-  if (floor.round_trip_us)
+  if (floor.round_trip_us && !own_lo)
     out << "# floor, this run: cache-line round trip between the ranks' cores "
         << fixed(*floor.round_trip_us, 3) << " us (the shm tables read every figure against it)\n\n";
+  if (own_lo) {
+    out << "# floor: cache-line round trip between the ranks' cores, measured just before each "
+           "reference figure: "
+        << fixed(*own_lo, 3);
+    if (*own_hi != *own_lo) out << "-" << fixed(*own_hi, 3);
+    out << " us; each xrt reads its figure against its own";
+    if (floor.round_trip_us) out << " (the run's floor case: " << fixed(*floor.round_trip_us, 3) << " us)";
+    out << "\n";
+    if (*own_hi > 1.5 * *own_lo)
+      out << "# the floor moved during this run: the host placed the two virtual cores "
+             "differently between figures; compare figures through their xrt, not their us\n";
+    out << "\n";
+  }
 
   for (const Key& k : order) {
     const Table& t = tables.at(k);
@@ -223,7 +246,8 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
       }
     bool shm = false;
     for (const auto& c : t.columns) shm |= t.shared_memory.at(c);
-    const bool with_floor = shm && (bw ? !floor.memcpy_mbps.empty() : floor.round_trip_us.has_value());
+    const bool with_floor =
+        shm && (bw ? !floor.memcpy_mbps.empty() : floor.round_trip_us.has_value() || own_lo.has_value());
 
     out << "# " << pattern;
     if (!op.empty() && op != "script") out << "  op=" << op;
@@ -273,8 +297,10 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
             r.push_back("—");
           else if (bw)
             r.push_back(memcpy_mbps == floor.memcpy_mbps.end() ? "—" : ratio_text(v, memcpy_mbps->second));
+          else if (it->second.floor_rt_us || floor.round_trip_us)
+            r.push_back(ratio_text(v, it->second.floor_rt_us.value_or(floor.round_trip_us.value_or(0))));
           else
-            r.push_back(ratio_text(v, *floor.round_trip_us));
+            r.push_back("—");
         }
         if (t.measured.count(col)) {
           std::string m = "—";
@@ -289,7 +315,7 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
         }
       }
       if (with_floor) {
-        if (!bw) r.push_back(fixed(*floor.round_trip_us, 3));
+        if (!bw) r.push_back(floor.round_trip_us ? fixed(*floor.round_trip_us, 3) : "—");
         if (bw)
           r.push_back(memcpy_mbps == floor.memcpy_mbps.end() ? "—" : fixed(memcpy_mbps->second, 1));
         else

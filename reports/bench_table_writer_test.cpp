@@ -146,5 +146,35 @@ TEST(BenchTable, SharedMemoryTablesReadFiguresAgainstTheFloor) {
   }
 }
 
+// A reference figure that carries the round trip measured just before it is read against that
+// one, not the run's floor case (taken at the end, possibly under another placement of the two
+// cores); a run whose own floors spread says the floor moved.
+TEST(BenchTable, AFigureIsReadAgainstTheRoundTripMeasuredJustBeforeIt) {
+  json am = entry("ref", "shm", "am", 8, 1.0, 2);
+  am["floor_round_trip_us"] = 0.5;
+  json direct = entry("ref", "shm", "direct", 8, 0.2, 0);
+  direct["floor_round_trip_us"] = 0.05;
+  json b = json::array({am, direct, floor_entry("cache_line_round_trip", 64, 0.25),
+                        floor_entry("memcpy", 8, 0.01)});
+  const std::string text = table_of(b);
+  EXPECT_NE(text.find("measured just before each reference figure: 0.050-0.500 us"),
+            std::string::npos) << text;
+  EXPECT_NE(text.find("the run's floor case: 0.250 us"), std::string::npos) << text;
+  EXPECT_NE(text.find("the floor moved during this run"), std::string::npos) << text;
+  bool row = false;
+  for (const auto& l : lines_of(text)) {
+    if (l.rfind("  8 ", 0) != 0) continue;
+    row = true;
+    EXPECT_NE(l.find("2.00x"), std::string::npos) << l;  // am: 1.0 us over its own 0.5
+    EXPECT_NE(l.find("4.00x"), std::string::npos) << l;  // direct: 0.2 us over its own 0.05
+    EXPECT_EQ(l.find("0.80x"), std::string::npos) << l;  // not 0.2 over the run's 0.25
+  }
+  EXPECT_TRUE(row) << text;
+
+  // Own floors that agree: no warning.
+  b[1]["floor_round_trip_us"] = 0.45;
+  EXPECT_EQ(table_of(b).find("the floor moved"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace reports

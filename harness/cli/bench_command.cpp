@@ -150,8 +150,13 @@ int bench_command(BenchArgs& args) {
     c.bench = bench;
     shared_memory |= on_shared_memory(c);
   }
-  if (!args.no_floor && shared_memory && !plan.expansion.cases.empty())
+  if (!args.no_floor && shared_memory && !plan.expansion.cases.empty()) {
+    // Every reference figure on shm also gets the round trip measured just before it
+    // (worker/floor_bench.hpp, floor_round_trip_us), the run's floor case its memcpy too.
+    for (auto& c : plan.expansion.cases)
+      if (c.impl == "ref" && c.backend == "shm") c.bench["floor_each"] = true;
     plan.expansion.cases.push_back(floor_case(plan.expansion.cases.front(), bench));
+  }
   plan.command = args.run.command_line;
   plan.options = {{"input", args.run.input},
                   {"mode", "bench"},

@@ -2,12 +2,14 @@
 
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 
 #include "impl/program.hpp"
 #include "rma/trace.hpp"
 #include "worker/bench_loop.hpp"
+#include "worker/floor_bench.hpp"
 #include "worker/script_session.hpp"
 #include "worker/trace_record.hpp"
 
@@ -86,8 +88,19 @@ class Bench {
         Config cfg = describe(opts, declared);
         for (const auto& target : targets) {
           cfg.target = target;
+          std::optional<double> floor_us;
+          if (spec_.bench.value("floor_each", false) && impl_.size() >= 2) {
+            s_.phase("floor (cache-line round trip)");
+            auto rt = floor_round_trip_us(spec_, impl_, s_.ctrl(), std::to_string(floors_++));
+            if (!rt) {
+              f.where = "benchmark floor";
+              f.message = rt.status().to_string();
+              return s_.ended(f);
+            }
+            floor_us = rt.value();
+          }
           s_.phase("run (benchmark)");
-          rma::Status st = impl_.rank() == 0 ? lead(program, cfg, expected, entries)
+          rma::Status st = impl_.rank() == 0 ? lead(program, cfg, expected, floor_us, entries)
                                            : follow(program, target == "compute");
           if (!st) {
             f.where = "benchmark " + cfg.pattern;
@@ -152,7 +165,7 @@ class Bench {
 
   // Rank 0: the loop times the replays and the entries get what ran.
   rma::Status lead(const impl::Program& program, const Config& cfg, const json& expected,
-                   json& entries) {
+                   std::optional<double> floor_us, json& entries) {
     BenchLoop loop(impl_, s_.ctrl(), spec_.bench);
     auto led = loop.lead(name(cfg), cfg.target, [&] { return program.replay(impl_); },
                          cfg.metric == "bandwidth"
@@ -177,6 +190,7 @@ class Bench {
         e["messages_reason"] = "not observable in " + impl_.name();
       if (expected.is_object() && expected.contains("total"))
         e["messages_expected"] = expected["total"];
+      if (floor_us) e["floor_round_trip_us"] = *floor_us;
       entries.push_back(std::move(e));
     }
     return rma::Status::ok();
@@ -193,6 +207,7 @@ class Bench {
   impl::Implementation& impl_;
   const suite::CaseSpec& spec_;
   json trace_;  // --trace: this rank's record of the first recording run
+  int floors_ = 0;  // round trips measured so far (each maps a segment of its own name)
 };
 
 }  // namespace

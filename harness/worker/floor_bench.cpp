@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
+#include <optional>
 #include <vector>
 
 #include "worker/bench_loop.hpp"
@@ -83,6 +84,42 @@ class Segment {
   std::size_t bytes_ = 0;
 };
 
+// Rank 0 writes `ping`, rank 1 answers in `pong` of the same line; ranks past 1 wait in the
+// loop's barrier. Rank 0 gets the loop's entries, the others an empty Led.
+rma::Result<BenchLoop::Led> round_trip(BenchLoop& loop, impl::Implementation& impl, Line& line,
+                                       const std::string& name) {
+  std::uint32_t seq = 0;
+  if (impl.rank() == 0)
+    return loop.lead(name, "wait", [&] {
+      line.ping.store(++seq, std::memory_order_release);
+      wait_for(line.pong, seq);
+      return rma::Status::ok();
+    });
+  if (impl.rank() == 1)
+    RMA_TRY(loop.follow(
+        [&] {
+          wait_for(line.ping, ++seq);
+          line.pong.store(seq, std::memory_order_release);
+          return rma::Status::ok();
+        },
+        false));
+  else
+    RMA_TRY(loop.follow({}, false));
+  return BenchLoop::Led{};
+}
+
+// Maps the case's segment on ranks 0 (creating it) and 1, ordered by barriers every rank
+// enters; the name is gone once both have it.
+rma::Status map_segment(Segment& seg, impl::Implementation& impl, const std::string& name,
+                        std::size_t bytes) {
+  if (impl.rank() == 0) RMA_TRY(seg.map(name, bytes, true));
+  RMA_TRY(impl.barrier());
+  if (impl.rank() == 1) RMA_TRY(seg.map(name, bytes, false));
+  RMA_TRY(impl.barrier());
+  if (impl.rank() == 0) ::shm_unlink(name.c_str());
+  return rma::Status::ok();
+}
+
 class Floor {
  public:
   Floor(const suite::CaseSpec& spec, impl::Implementation& impl, launcher::ControlChannel& ctrl,
@@ -116,34 +153,13 @@ class Floor {
     const std::string name = "/" + spec_.name_prefix + ".floor";
     board_.set_phase("floor (setup)");
     const bool origin = impl_.rank() == 0;
-    if (origin) RMA_TRY(seg_.map(name, 4096 + largest, true));
-    RMA_TRY(impl_.barrier());
-    if (!origin) RMA_TRY(seg_.map(name, 4096 + largest, false));
-    RMA_TRY(impl_.barrier());
-    if (origin) ::shm_unlink(name.c_str());  // both have it mapped: nothing to leave behind
+    RMA_TRY(map_segment(seg_, impl_, name, 4096 + largest));
 
     BenchLoop loop(impl_, ctrl_, spec_.bench);
-    Line& line = seg_.line();
     board_.set_phase("floor (cache-line round trip)");
-    if (origin) {
-      auto led = loop.lead("floor/cache_line_round_trip/64/shm:floor", "wait", [&] {
-        const std::uint32_t seq = ++seq_;
-        line.ping.store(seq, std::memory_order_release);
-        wait_for(line.pong, seq);
-        return rma::Status::ok();
-      });
-      if (!led) return led.status();
-      annotate(led.value().entries, "cache_line_round_trip", kLine, entries);
-    } else {
-      RMA_TRY(loop.follow(
-          [&] {
-            const std::uint32_t seq = ++seq_;
-            wait_for(line.ping, seq);
-            line.pong.store(seq, std::memory_order_release);
-            return rma::Status::ok();
-          },
-          false));
-    }
+    auto rt = round_trip(loop, impl_, seg_.line(), "floor/cache_line_round_trip/64/shm:floor");
+    if (!rt) return rt.status();
+    if (origin) annotate(rt.value().entries, "cache_line_round_trip", kLine, entries);
 
     board_.set_phase("floor (memcpy)");
     std::vector<char> source(largest, 1);
@@ -193,7 +209,6 @@ class Floor {
   StateBoard& board_;
   std::vector<std::uint64_t> sizes_;
   Segment seg_;
-  std::uint32_t seq_ = 0;
 };
 
 }  // namespace
@@ -202,6 +217,29 @@ json run_floor_bench(const suite::CaseSpec& spec, impl::Implementation& impl,
                      launcher::ControlChannel& ctrl, StateBoard& board) {
   Floor f(spec, impl, ctrl, board);
   return f.run();
+}
+
+rma::Result<double> floor_round_trip_us(const suite::CaseSpec& spec, impl::Implementation& impl,
+                                        launcher::ControlChannel& ctrl, const std::string& tag) {
+  if (impl.size() < 2)
+    return rma::Status{rma::ErrorClass::arg, "floor: needs two ranks"};
+  Segment seg;
+  RMA_TRY(map_segment(seg, impl, "/" + spec.name_prefix + ".floor." + tag, 4096));
+  BenchLoop loop(impl, ctrl, spec.bench);
+  auto led = round_trip(loop, impl, seg.line(), "floor/cache_line_round_trip/64/shm:floor");
+  if (!led) return led.status();
+  if (impl.rank() != 0) return 0.0;
+  // The median of the repetitions where there are several, else the one run.
+  std::optional<double> us;
+  for (const auto& e : led.value().entries) {
+    const bool median = e.value("aggregate_name", "") == "median";
+    if (!median && (us || e.value("run_type", "") == "aggregate")) continue;
+    if (e.value("time_unit", "us") != "us") continue;
+    us = e.value("real_time", 0.0);
+    if (median) break;
+  }
+  if (!us) return rma::Status{rma::ErrorClass::intern, "floor: no round-trip figure"};
+  return *us;
 }
 
 }  // namespace harness::worker

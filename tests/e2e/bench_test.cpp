@@ -98,6 +98,17 @@ TEST(Bench, ImplementationsSideBySideInOneRun) {
     }
   EXPECT_EQ(floor_ops, (std::set<std::string>{"cache_line_round_trip", "memcpy"}));
   EXPECT_EQ(memcpy_sizes, (std::set<std::uint64_t>{8, 64}));
+  // Each reference figure carries the round trip its ranks measured just before it; an MPI's
+  // is read against the floor case.
+  for (const auto& b : report["benchmarks"]) {
+    if (b["pattern"] != "bench/latency") continue;
+    if (b["impl"] == "ref") {
+      ASSERT_TRUE(b.contains("floor_round_trip_us")) << b.dump(2);
+      EXPECT_GT(b["floor_round_trip_us"].get<double>(), 0.0) << b.dump(2);
+    } else {
+      EXPECT_FALSE(b.contains("floor_round_trip_us")) << b.dump(2);
+    }
+  }
 
   // The run's implementations in the context, each MPI with its launcher.
   const json& impls = report["context"]["options"]["impls"];
@@ -110,7 +121,10 @@ TEST(Bench, ImplementationsSideBySideInOneRun) {
 
   // One console table with a column group per implementation, read against the floor.
   EXPECT_EQ(count_lines_starting(r.out, "# bench/latency"), 1) << r.out;
-  EXPECT_EQ(count_lines_starting(r.out, "# floor, this run"), 1) << r.out;
+  EXPECT_EQ(count_lines_starting(r.out, "# floor: cache-line round trip between the ranks' cores, "
+                                        "measured just before each reference figure"),
+            1)
+      << r.out;
   EXPECT_NE(r.out.find("xref"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("xrt"), std::string::npos) << r.out;
   for (const auto& m : mpis) EXPECT_NE(r.out.find(m + " "), std::string::npos) << r.out;
@@ -128,6 +142,7 @@ TEST(Bench, TheFloorIsSkippedOnRequest) {
   for (const auto& b : report["benchmarks"]) {
     EXPECT_EQ(b["impl"], "ref");
     EXPECT_NE(b["pattern"], "floor");
+    EXPECT_FALSE(b.contains("floor_round_trip_us")) << b.dump(2);
   }
   EXPECT_EQ(r.out.find("# floor"), std::string::npos) << r.out;
 }
