@@ -151,10 +151,12 @@ int bench_command(BenchArgs& args) {
     shared_memory |= on_shared_memory(c);
   }
   if (!args.no_floor && shared_memory && !plan.expansion.cases.empty()) {
-    // Every reference figure on shm also gets the round trip measured just before it
-    // (worker/floor_bench.hpp, floor_round_trip_us), the run's floor case its memcpy too.
+    // Every two-rank reference figure on shm also gets the round trip measured just before
+    // it (worker/floor_bench.hpp, floor_round_trip_us), the run's floor case its memcpy too.
+    // Not with more ranks: on fewer cores than ranks the round trip of ranks 0 and 1 measures
+    // the scheduler (milliseconds), and a core of its own per rank is what the floor assumes.
     for (auto& c : plan.expansion.cases)
-      if (c.impl == "ref" && c.backend == "shm") c.bench["floor_each"] = true;
+      if (c.impl == "ref" && c.backend == "shm" && c.ranks == 2) c.bench["floor_each"] = true;
     plan.expansion.cases.push_back(floor_case(plan.expansion.cases.front(), bench));
   }
   plan.command = args.run.command_line;

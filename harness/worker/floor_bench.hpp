@@ -28,8 +28,9 @@ nlohmann::json run_floor_bench(const suite::CaseSpec& spec, impl::Implementation
                                launcher::ControlChannel& ctrl, StateBoard& board);
 
 // The cache-line round trip alone, between ranks 0 and 1 of a running benchmark case, every
-// rank calling it (ranks past 1 wait in the loop's barrier): the floor a shared-memory figure
-// is read against, measured just before that figure. The hypervisor moves the two virtual
+// rank calling it (ranks past 1 wait in the loop's barrier; `rmabench bench` asks for it in
+// two-rank cases only): the floor a shared-memory figure is read against, measured just
+// before that figure. The hypervisor moves the two virtual
 // cores of a guest between placements whose round trips differ several times over (0.05 and
 // 0.4 us here), sometimes within one run: a floor measured only at the end of the run may
 // judge a figure taken under the other placement. `tag` makes the segment's name unique

@@ -147,6 +147,27 @@ TEST(Bench, TheFloorIsSkippedOnRequest) {
   EXPECT_EQ(r.out.find("# floor"), std::string::npos) << r.out;
 }
 
+// A figure of more than two ranks is read against the run's floor case, not a round trip of
+// its own: on fewer cores than ranks that round trip would measure the scheduler. (Two-rank
+// figures carry theirs: Bench.ImplementationsSideBySideInOneRun.)
+TEST(Bench, FiguresOfMoreRanksHaveNoFloorOfTheirOwn) {
+  const std::string dir = e2e::temp_dir("bench-ownfloor");
+  const auto r = e2e::run({"bench", "lua_scripts/fence/fence_ring.lua", "-n", "4", "--min-time",
+                           "0.001", "--report-dir", dir, "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const json report = e2e::read_json(dir + "/report.json");
+  int figures = 0;
+  for (const auto& b : report["benchmarks"]) {
+    if (b["pattern"] == "floor") continue;
+    ++figures;
+    EXPECT_EQ(b["ranks"], 4) << b.dump(2);
+    EXPECT_FALSE(b.contains("floor_round_trip_us")) << b.dump(2);
+  }
+  EXPECT_GT(figures, 0) << report.dump(2);
+  EXPECT_EQ(report["cases"].back()["id"], "floor[shm,np=2]");
+  EXPECT_NE(r.out.find("# floor, this run"), std::string::npos) << r.out;
+}
+
 TEST(Bench, AListOfImplementationsIsForBenchOnly) {
   const auto r = e2e::run({"run", "lua_scripts/bench/pingpong.lua", "--impl", "ref,mpich"});
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
