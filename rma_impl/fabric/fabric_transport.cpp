@@ -47,6 +47,8 @@ struct WireHeader {
 };
 static_assert(sizeof(WireHeader) == 8);
 constexpr std::size_t kPacketHeaderBytes = sizeof(WireHeader) + sizeof(progress::PacketHeader);
+// A sleep without a wait object: a nap this long (nap() gives what it really lasts).
+constexpr auto kNap = std::chrono::microseconds(500);
 constexpr std::size_t kSmallBuffer = 1024;
 
 std::size_t round64(std::size_t n) {
@@ -123,6 +125,11 @@ class Impl final : public FabricTransport {
   // after a packet, polling the completion queue, so a conversation does not pay a
   // wake-up from the provider's wait object per packet.
   std::chrono::microseconds agent_linger() const override { return std::chrono::microseconds(250); }
+  // Without a wait object sleep() naps (kNap, which epoll's millisecond timeout makes 1 ms).
+  std::chrono::microseconds nap() const override {
+    return ep_->wait_mode() == WaitMode::none ? std::chrono::microseconds(1000)
+                                              : std::chrono::microseconds(0);
+  }
   bool try_send(int dst, const progress::PacketHeader& h,
                 std::span<const std::byte> payload) override;
   int poll(progress::PacketSink& sink, int max_packets) override;
@@ -623,7 +630,7 @@ void Impl::sleep(std::uint64_t token, std::chrono::microseconds timeout) {
     }
     case WaitMode::none:
       // Nothing to block on: short naps bound both the latency and the polling rate.
-      waiter_.sleep(token, std::min(timeout, std::chrono::microseconds(500)));
+      waiter_.sleep(token, std::min(timeout, kNap));
       break;
     case WaitMode::fd:
       waiter_.sleep(token, timeout);

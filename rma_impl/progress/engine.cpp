@@ -538,7 +538,8 @@ WaitLoop::Next WaitLoop::step() {
     lk_.lock();
     return Next::again;
   }
-  if (idle < e_.tuning_.spin + e_.tuning_.yield) {
+  // Yield for longer than the transport's nap, if it naps (Transport::nap).
+  if (idle < e_.tuning_.spin + std::max(e_.tuning_.yield, 2 * e_.transport_->nap())) {
     lk_.unlock();
     sched_yield();
     lk_.lock();

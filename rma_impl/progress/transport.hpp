@@ -68,6 +68,12 @@ class Transport {
   // longer than one that can see them in shared memory.
   virtual std::chrono::microseconds agent_linger() const { return std::chrono::microseconds(10); }
 
+  // How long sleep() lasts at least when the transport has nothing to block on and naps
+  // instead (0: it blocks until a packet comes). A wait loop yields for longer than this
+  // before it naps: were its yield phase shorter, one nap of a peer's would make this side
+  // wait past it and nap too, and the two could keep napping through every exchange.
+  virtual std::chrono::microseconds nap() const { return std::chrono::microseconds(0); }
+
   // PROC_FAILED naming the peer when the transport knows it is gone.
   virtual Status peer_status(int peer) const = 0;
   // What the transport adds under the packets (fragments, credits), by name.
