@@ -14,6 +14,7 @@
 #include <optional>
 #include <vector>
 
+#include "reports/benchmark_runs.hpp"
 #include "worker/bench_loop.hpp"
 
 namespace harness::worker {
@@ -230,16 +231,10 @@ rma::Result<double> floor_round_trip_us(const suite::CaseSpec& spec, impl::Imple
   if (!led) return led.status();
   if (impl.rank() != 0) return 0.0;
   // The median of the repetitions where there are several, else the one run.
-  std::optional<double> us;
-  for (const auto& e : led.value().entries) {
-    const bool median = e.value("aggregate_name", "") == "median";
-    if (!median && (us || e.value("run_type", "") == "aggregate")) continue;
-    if (e.value("time_unit", "us") != "us") continue;
-    us = e.value("real_time", 0.0);
-    if (median) break;
-  }
-  if (!us) return rma::Status{rma::ErrorClass::intern, "floor: no round-trip figure"};
-  return *us;
+  const std::vector<reports::BenchmarkRun> runs = reports::benchmark_runs(led.value().entries);
+  const std::optional<reports::Spread> t = runs.empty() ? std::nullopt : runs.front().time_ns();
+  if (!t) return rma::Status{rma::ErrorClass::intern, "floor: no round-trip figure"};
+  return t->median / 1000.0;
 }
 
 }  // namespace harness::worker

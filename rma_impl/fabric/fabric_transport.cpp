@@ -125,10 +125,10 @@ class Impl final : public FabricTransport {
   // after a packet, polling the completion queue, so a conversation does not pay a
   // wake-up from the provider's wait object per packet.
   std::chrono::microseconds agent_linger() const override { return std::chrono::microseconds(250); }
-  // Without a wait object sleep() naps (kNap, which epoll's millisecond timeout makes 1 ms).
+  // Without a wait object sleep() naps kNap, which epoll's millisecond timeout rounds up.
   std::chrono::microseconds nap() const override {
-    return ep_->wait_mode() == WaitMode::none ? std::chrono::microseconds(1000)
-                                              : std::chrono::microseconds(0);
+    if (ep_->wait_mode() != WaitMode::none) return std::chrono::microseconds(0);
+    return std::chrono::ceil<std::chrono::milliseconds>(kNap);
   }
   bool try_send(int dst, const progress::PacketHeader& h,
                 std::span<const std::byte> payload) override;

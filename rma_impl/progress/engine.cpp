@@ -131,10 +131,10 @@ class Engine::Agent {
   // Checks first after tuning_.park_check (100 us unless the node is oversubscribed) and
   // leaves once a whole interval passed with no wait loop ending and none running. Each
   // check that finds the application thread still busy doubles the interval, up to
-  // kParkBackoff times the first (at most kParkLongest): every check is a timed wake-up that takes the core from a
-  // spinning thread (measured, 2 ranks on 2 cores: 10,000 context switches a second per
-  // rank at a fixed 100 us, and fabric tcp;ofi_rxm lock-put-unlock 1.3-1.4x a raw round trip
-  // against 1.08x with no agent). A rank that starts computing has its agent back within
+  // kParkBackoff times the first (at most kParkLongest): every check is a timed wake-up
+  // that takes the core from a spinning thread (measured, 2 ranks on 2 cores: 10,000
+  // context switches a second per rank at a fixed 100 us, and fabric tcp;ofi_rxm
+  // lock-put-unlock 1.3-1.4x a raw round trip against 1.08x with no agent). A rank that starts computing has its agent back within
   // two intervals of the longest (3.2 ms with the defaults). Counting wait loops instead
   // of reading the clock at the end of each keeps the clock off every library call's path.
   void park() {
