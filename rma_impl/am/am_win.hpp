@@ -219,7 +219,7 @@ class AmWin final : public core::ProtocolWin {
   // target side
   LockManager locks_;
   bool self_lock_held_ = false;
-  std::uint32_t done_received_ = 0;       // PSCW: dones for the current exposure epoch
+  std::uint32_t done_received_ = 0;       // PSCW: dones not yet taken by wait or test
   std::vector<std::vector<std::byte>> spare_payloads_;  // held PSCW packets' buffers, reused
 
   // fence

@@ -146,6 +146,39 @@ TEST(Runtime, PscwWithLargePutNeedsTheTargetsProgress) {
   }));
 }
 
+// An origin that starts with nocheck while nothing orders the target's post first (an
+// erroneous program, the race checker's own example) must not leave the target's wait
+// blocked: the done that arrives before the post still counts. Made deterministic here by
+// letting the target learn, through a message sent after complete(), that the done is in.
+TEST(Runtime, PscwDoneBeforeThePostIsNotLost) {
+  for (const char* protocol : {"fewest", "ch3"}) {
+    SCOPED_TRACE(protocol);
+    ASSERT_TRUE(run_job(2, {}, [protocol](Runtime& rt) {
+      auto w = rt.create_window(
+          {.flavor = Flavor::allocate, .size = 64, .info = {{"protocol", protocol}}});
+      ASSERT_TRUE(w);
+      Window& win = *w.value();
+      int group[1] = {1 - rt.rank()};
+      std::uint64_t v = 77;
+      char msg = 0;
+      if (rt.rank() == 0) {
+        ASSERT_TRUE(win.start(group, assert_nocheck));
+        ASSERT_TRUE(win.put(&v, 1, Dtype::u64, 1, 0));
+        ASSERT_TRUE(win.complete());
+        ASSERT_TRUE(rt.send(1, &msg, 1, 5));
+      } else {
+        ASSERT_TRUE(rt.recv(0, &msg, 1, 5));
+        ASSERT_TRUE(win.post(group, assert_nocheck));
+        ASSERT_TRUE(win.wait());
+        std::uint64_t got = 0;
+        std::memcpy(&got, win.base(), sizeof got);
+        EXPECT_EQ(got, 77u);
+      }
+      ASSERT_TRUE(win.free());
+    }));
+  }
+}
+
 TEST(Runtime, UnknownBackendIsAnArgError) {
   Status s = run_job(1, {.backend = "carrier-pigeon"}, [](Runtime&) {});
   EXPECT_EQ(s.error_class(), ErrorClass::arg);
