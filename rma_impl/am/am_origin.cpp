@@ -13,7 +13,7 @@
 namespace rma::am {
 
 void AmOp::sent() {
-  data_sent = true;
+  st.data_sent = true;
   if (!op.has_response()) owner->on_local_complete(this);
 }
 
@@ -24,18 +24,31 @@ AmWin::~AmWin() = default;
 
 // --- ops ----------------------------------------------------------------------------------
 
-AmOp* AmWin::new_op(const core::RmaOp& op) {
+static bool goes_by_rendezvous(const core::RmaOp& op, std::size_t eager_limit) {
+  switch (op.kind) {
+    case PacketType::put:
+    case PacketType::accumulate:
+      return op.bytes() > eager_limit;
+    case PacketType::get_accumulate:
+      return op.op != Op::no_op && op.bytes() > eager_limit;
+    default:
+      return false;
+  }
+}
+
+AmOp* AmWin::new_op(core::RmaOp&& op) {
   AmOp* a;
   if (!free_ops_.empty()) {
     a = free_ops_.back();
     free_ops_.pop_back();
-    *a = AmOp{};
+    a->st = {};
   } else {
     pool_.push_back(std::make_unique<AmOp>());
     a = pool_.back().get();
+    a->owner = this;
   }
-  a->owner = this;
-  a->op = op;
+  a->op = std::move(op);
+  a->rndv = goes_by_rendezvous(a->op, w_.rt.eager_limit());
   return a;
 }
 
@@ -45,8 +58,8 @@ void AmWin::retire(AmOp* op) {
 }
 
 void AmWin::maybe_retire(AmOp* op) {
-  if (!op->locally_complete() || op->awaiting_cts) return;
-  if (op->op.has_response() && !op->response_done) return;
+  if (!op->locally_complete() || op->st.awaiting_cts) return;
+  if (op->op.has_response() && !op->st.response_done) return;
   retire(op);
 }
 
@@ -63,22 +76,11 @@ bool AmWin::passive() const {
 
 bool AmWin::lock_needed(int t) const { return passive() && !w_.epochs.nocheck(t); }
 
-static bool goes_by_rendezvous(const core::RmaOp& op, std::size_t eager_limit) {
-  switch (op.kind) {
-    case PacketType::put:
-    case PacketType::accumulate:
-      return op.bytes() > eager_limit;
-    case PacketType::get_accumulate:
-      return op.op != Op::no_op && op.bytes() > eager_limit;
-    default:
-      return false;
-  }
-}
 
 bool AmWin::piggyback_ok(int t) const {
   if (core::fault(core::Fault::no_singleton)) return false;
   const AmTarget& T = t_[static_cast<std::size_t>(t)];
-  return T.queue.size() == 1 && !goes_by_rendezvous(T.queue.front()->op, w_.rt.eager_limit());
+  return T.queue.size() == 1 && !T.queue.front()->rndv;
 }
 
 // Under the fewest protocol a lock epoch's ops go ahead of the grant when what the target
@@ -92,28 +94,28 @@ std::size_t AmWin::held_bytes(int t) const {
   return queue_bytes(t);
 }
 
-std::size_t AmWin::queue_bytes(int t) const {
-  const std::size_t eager = w_.rt.eager_limit();
-  std::size_t held = 0;
-  for (const AmOp* o : t_[static_cast<std::size_t>(t)].queue) {
-    held += sizeof(progress::PacketHeader);
-    const core::RmaOp& op = o->op;
-    if (goes_by_rendezvous(op, eager)) continue;
-    switch (op.kind) {
-      case PacketType::put:
-      case PacketType::accumulate: held += op.bytes(); break;
-      case PacketType::get_accumulate: held += op.op == Op::no_op ? 0 : op.bytes(); break;
-      case PacketType::fetch_and_op: held += size_of(op.dtype); break;
-      case PacketType::compare_and_swap: held += 2 * size_of(op.dtype); break;
-      default: break;
-    }
+std::size_t AmWin::queue_bytes(int t) const { return t_[static_cast<std::size_t>(t)].queue_bytes; }
+
+// What one queued op adds to queue_bytes: its header, and its data unless that waits for a cts.
+static std::size_t wire_bytes(const AmOp& a) {
+  const core::RmaOp& op = a.op;
+  std::size_t bytes = sizeof(progress::PacketHeader);
+  if (a.rndv) return bytes;
+  switch (op.kind) {
+    case PacketType::put:
+    case PacketType::accumulate: return bytes + op.bytes();
+    case PacketType::get_accumulate: return bytes + (op.op == Op::no_op ? 0 : op.bytes());
+    case PacketType::fetch_and_op: return bytes + size_of(op.dtype);
+    case PacketType::compare_and_swap: return bytes + 2 * size_of(op.dtype);
+    default: return bytes;
   }
-  return held;
 }
 
-Status AmWin::enqueue(core::Call& c, core::RmaOp& op) {
-  if (op.target == me_) return apply_local(c, op);
-  AmOp* a = new_op(op);
+// The op moves into the queue: the caller's RmaOp keeps its fields but no longer its request.
+Status AmWin::enqueue(core::Call& c, core::RmaOp& call_op) {
+  if (call_op.target == me_) return apply_local(c, call_op);
+  AmOp* a = new_op(std::move(call_op));
+  const core::RmaOp& op = a->op;
   const std::size_t sz = size_of(op.dtype);
   if (op.kind == PacketType::fetch_and_op) {
     if (op.origin) std::memcpy(a->operands.data(), op.origin, sz);
@@ -123,7 +125,10 @@ Status AmWin::enqueue(core::Call& c, core::RmaOp& op) {
     std::memcpy(a->operands.data() + sz, op.compare, sz);
     a->op.origin = a->operands.data();
   }
-  t_[static_cast<std::size_t>(op.target)].queue.push_back(a);
+  AmTarget& T = t_[static_cast<std::size_t>(op.target)];
+  T.queue.push_back(a);
+  T.queue_bytes += wire_bytes(*a);
+  if (op.kind == PacketType::get) ++T.queued_gets;
   return Status::ok();
 }
 
@@ -178,11 +183,11 @@ void AmWin::issue_batch(int t, std::uint16_t first_flags, std::uint16_t last_fla
   AmTarget& T = t_[static_cast<std::size_t>(t)];
   // Gets go last: the reply to the last one is then the acknowledgement. MPI leaves ops of
   // one epoch unordered (accumulates aside, and get is not one), so this is allowed.
-  if (!core::fault(core::Fault::get_not_last))
-    std::stable_partition(T.queue.begin(), T.queue.end(),
-                          [](const AmOp* o) { return o->op.kind != PacketType::get; });
-  for (AmOp* o : T.queue) T.batch.push_back(o);
-  T.queue.clear();
+  if (T.queued_gets && !core::fault(core::Fault::get_not_last))
+    T.queue.move_to_back([](const AmOp* o) { return o->op.kind == PacketType::get; });
+  T.batch.splice(T.queue);
+  T.queue_bytes = 0;
+  T.queued_gets = 0;
   T.batch_first_flags = first_flags;
   T.batch_last_flags = last_flags;
   T.batch_seq = seq;
@@ -193,8 +198,7 @@ void AmWin::issue_batch(int t, std::uint16_t first_flags, std::uint16_t last_fla
 void AmWin::pump(int t) {
   AmTarget& T = t_[static_cast<std::size_t>(t)];
   while (!T.batch.empty() && !T.blocked_on_cts) {
-    AmOp* op = T.batch.front();
-    T.batch.pop_front();
+    AmOp* op = T.batch.pop_front();
     auto flags = static_cast<std::uint16_t>(T.batch_first_flags | T.batch_every_flags);
     T.batch_first_flags = 0;
     if (T.batch.empty()) {
@@ -227,10 +231,10 @@ void AmWin::send_op(int t, AmOp* a, std::uint16_t flags, std::uint32_t seq,
   h.disp = op.disp;
   h.count = op.count;
   h.seq = seq;
-  a->cookie = next_cookie_++;
-  h.cookie = a->cookie;
+  a->st.cookie = next_cookie_++;
+  h.cookie = a->st.cookie;
   if (flags & (progress::flag_lock_shared | progress::flag_lock_exclusive))
-    T.lock_op_cookie = a->cookie;
+    T.lock_op_cookie = a->st.cookie;
 
   ++T.local_pending;
   const bool completes = flags & (progress::flag_unlock | progress::flag_ack_req);
@@ -239,20 +243,20 @@ void AmWin::send_op(int t, AmOp* a, std::uint16_t flags, std::uint32_t seq,
   else if (!response) ++T.unacked;
 
   if (response) {
-    waiting_[a->cookie] = a;
+    waiting_[a->st.cookie] = a;
     if (bytes > eager) {
       // The reply's data streams straight into the result buffer.
-      a->response_bulk = w_.rt.bulk().expect(
+      a->st.response_bulk = w_.rt.bulk().expect(
           bytes,
           [a](std::uint64_t off, std::span<const std::byte> d) {
             std::memcpy(static_cast<std::byte*>(a->op.result) + off, d.data(), d.size());
           },
           [this, a] {
-            waiting_.erase(a->cookie);
-            a->response_done = true;
+            waiting_.erase(a->st.cookie);
+            a->st.response_done = true;
             on_local_complete(a);
           });
-      h.aux = a->response_bulk;
+      h.aux = a->st.response_bulk;
     }
   }
 
@@ -260,11 +264,10 @@ void AmWin::send_op(int t, AmOp* a, std::uint16_t flags, std::uint32_t seq,
   std::span<const std::byte> payload;
   progress::SendDone* done = nullptr;  // told when the payload has left (put, accumulate)
   bool by_ref = true;        // the payload stays valid until sent (else copied or none)
-  if (goes_by_rendezvous(op, eager)) {
+  if (a->rndv) {
     flags |= progress::flag_rndv;
-    a->rndv = true;
-    a->awaiting_cts = true;
-    waiting_[a->cookie] = a;
+    a->st.awaiting_cts = true;
+    waiting_[a->st.cookie] = a;
     by_ref = false;
   } else {
     switch (op.kind) {

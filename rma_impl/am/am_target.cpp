@@ -405,7 +405,7 @@ void AmWin::on_response(int src, const progress::PacketHeader& h,
     std::memcpy(a->op.result, payload.data(), std::min(payload.size(), a->op.bytes()));
   }
   waiting_.erase(it);
-  a->response_done = true;
+  a->st.response_done = true;
   on_local_complete(a);
 }
 
@@ -413,7 +413,7 @@ void AmWin::on_cts(int src, const progress::PacketHeader& h) {
   auto it = waiting_.find(h.cookie);
   if (it == waiting_.end()) return;
   AmOp* a = it->second;
-  a->awaiting_cts = false;
+  a->st.awaiting_cts = false;
   if (!a->op.has_response()) waiting_.erase(it);
   progress::PacketHeader frag = progress::make_header(PacketType::data);
   frag.cookie = h.aux;

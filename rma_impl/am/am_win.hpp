@@ -24,7 +24,6 @@
 #include <vector>
 
 #include "progress/engine.hpp"
-#include "progress/lazy_deque.hpp"
 #include "am/lock_manager.hpp"
 #include "core/win.hpp"
 
@@ -38,15 +37,86 @@ struct AmOp final : progress::SendDone {
   AmWin* owner = nullptr;
   core::RmaOp op;
   std::array<std::byte, 16> operands{};  // fetch_and_op / compare_and_swap values, copied
-  std::uint64_t cookie = 0;
-  std::uint64_t response_bulk = 0;  // bulk id a large response streams into
-  bool rndv = false;
-  bool data_sent = false;      // the op's data left (eager packet or last fragment)
-  bool response_done = false;
-  bool awaiting_cts = false;
+  // Where the op is from its issue to its completion; reset as a whole when an op is reused.
+  struct State {
+    std::uint64_t cookie = 0;
+    std::uint64_t response_bulk = 0;  // bulk id a large response streams into
+    bool data_sent = false;           // the op's data left (eager packet or last fragment)
+    bool response_done = false;
+    bool awaiting_cts = false;
+  } st;
+  bool rndv = false;     // its data goes by rendezvous (decided when it is queued)
+  AmOp* next = nullptr;  // in its target's queue or batch (OpList)
 
-  bool locally_complete() const { return op.has_response() ? response_done : data_sent; }
+  bool locally_complete() const { return op.has_response() ? st.response_done : st.data_sent; }
   void sent() override;
+};
+
+// Ops in order, linked through AmOp::next. Queueing an op, turning the queue into a batch
+// and sending the batch op by op allocate nothing and touch no other memory: most epochs
+// queue one op or a few per target, and a deque per queue cost more than the op itself.
+class OpList {
+ public:
+  class iterator {
+   public:
+    explicit iterator(AmOp* a) : a_(a) {}
+    AmOp* operator*() const { return a_; }
+    iterator& operator++() {
+      a_ = a_->next;
+      return *this;
+    }
+    bool operator!=(const iterator& o) const { return a_ != o.a_; }
+
+   private:
+    AmOp* a_;
+  };
+
+  bool empty() const { return !head_; }
+  std::size_t size() const { return n_; }
+  AmOp* front() const { return head_; }
+  iterator begin() const { return iterator(head_); }
+  iterator end() const { return iterator(nullptr); }
+
+  void push_back(AmOp* a) {
+    a->next = nullptr;
+    if (tail_) tail_->next = a;
+    else head_ = a;
+    tail_ = a;
+    ++n_;
+  }
+  AmOp* pop_front() {
+    AmOp* a = head_;
+    head_ = a->next;
+    if (!head_) tail_ = nullptr;
+    a->next = nullptr;
+    --n_;
+    return a;
+  }
+  // Appends all of `from`, in order, and leaves it empty.
+  void splice(OpList& from) {
+    if (from.empty()) return;
+    if (tail_) tail_->next = from.head_;
+    else head_ = from.head_;
+    tail_ = from.tail_;
+    n_ += from.n_;
+    from = OpList{};
+  }
+  // Moves the ops for which last(op) holds behind the others, each group keeping its order.
+  template <class Pred>
+  void move_to_back(Pred&& last) {
+    OpList front, back;
+    while (!empty()) {
+      AmOp* a = pop_front();
+      (last(a) ? back : front).push_back(a);
+    }
+    front.splice(back);
+    *this = front;
+  }
+
+ private:
+  AmOp* head_ = nullptr;
+  AmOp* tail_ = nullptr;
+  std::size_t n_ = 0;
 };
 
 // Packets held in arrival order, consumed from the front. An origin running ahead of its
@@ -83,9 +153,13 @@ struct AmTarget {
   LockType lock_type = LockType::exclusive;
   std::uint64_t lock_op_cookie = 0;  // the op that carried the lock request (its reply grants)
 
-  progress::LazyDeque<AmOp*> queue;  // not yet issued
+  OpList queue;  // not yet issued
+  // What the queue would cost on the wire, headers and eager data (AmWin::queue_bytes),
+  // kept as ops are queued: every lock epoch of the fewest protocol asks.
+  std::size_t queue_bytes = 0;
+  std::uint32_t queued_gets = 0;  // gets in the queue (they go last in a batch)
   // The batch being issued: ops left, and the flags of its first and last op.
-  progress::LazyDeque<AmOp*> batch;
+  OpList batch;
   std::uint16_t batch_first_flags = 0;
   std::uint16_t batch_last_flags = 0;
   std::uint32_t batch_seq = 0;
@@ -148,7 +222,7 @@ class AmWin final : public core::ProtocolWin {
   friend struct AmOp;
 
   // origin
-  AmOp* new_op(const core::RmaOp& op);
+  AmOp* new_op(core::RmaOp&& op);
   void retire(AmOp* op);
   void maybe_retire(AmOp* op);
   bool passive() const;

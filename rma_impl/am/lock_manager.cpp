@@ -43,7 +43,7 @@ std::vector<LockRequest> LockManager::release(int origin) {
   return granted;
 }
 
-LockRequest* LockManager::waiting_request(int origin) {
+LockRequest* LockManager::find_waiting(int origin) {
   for (LockRequest& r : waiting_)
     if (r.origin == origin) return &r;
   return nullptr;

@@ -48,7 +48,9 @@ class LockManager {
 
   bool holds(int origin) const;
   // The request `origin` has waiting, or nullptr (what it sends meanwhile is held there).
-  LockRequest* waiting_request(int origin);
+  LockRequest* waiting_request(int origin) {
+    return waiting_.empty() ? nullptr : find_waiting(origin);  // inline: asked per packet
+  }
   bool idle() const { return holders_.empty() && waiting_.empty(); }
   std::size_t waiting() const { return waiting_.size(); }
   // "exclusive by 2", "shared by 0, 3", "" — for state dumps.
@@ -58,6 +60,7 @@ class LockManager {
 
  private:
   bool compatible(LockType t) const;
+  LockRequest* find_waiting(int origin);
 
   struct Holder {
     int origin;

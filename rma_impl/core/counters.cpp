@@ -1,41 +1,17 @@
-// Packet type names and classes, and counter arithmetic (rma/counters.hpp).
+// Packet type names and counter arithmetic (rma/counters.hpp).
 #include "rma/counters.hpp"
 
 namespace rma {
 namespace {
 
-struct TypeInfo {
-  std::string_view name;
-  PacketClass cls;
-};
-
 // Indexed by PacketType; the static_assert below keeps it in step with the enum.
-constexpr TypeInfo kTypes[] = {
-    {"lock", PacketClass::rma},
-    {"lock_granted", PacketClass::rma},
-    {"unlock", PacketClass::rma},
-    {"flush", PacketClass::rma},
-    {"ack", PacketClass::rma},
-    {"put", PacketClass::rma},
-    {"get", PacketClass::rma},
-    {"accumulate", PacketClass::rma},
-    {"get_accumulate", PacketClass::rma},
-    {"fetch_and_op", PacketClass::rma},
-    {"compare_and_swap", PacketClass::rma},
-    {"get_resp", PacketClass::rma},
-    {"get_accumulate_resp", PacketClass::rma},
-    {"fetch_and_op_resp", PacketClass::rma},
-    {"compare_and_swap_resp", PacketClass::rma},
-    {"post", PacketClass::rma},
-    {"done", PacketClass::rma},
-    {"fence_count", PacketClass::rma},
-    {"cts", PacketClass::rma},
-    {"p2p_eager", PacketClass::p2p},
-    {"p2p_rts", PacketClass::p2p},
-    {"p2p_cts", PacketClass::p2p},
-    {"barrier", PacketClass::collective},
-    {"collective", PacketClass::collective},
-    {"data", PacketClass::transport},
+constexpr std::string_view kTypes[] = {
+    "lock", "lock_granted", "unlock", "flush", "ack", "put", "get", "accumulate",
+    "get_accumulate", "fetch_and_op", "compare_and_swap", "get_resp", "get_accumulate_resp",
+    "fetch_and_op_resp", "compare_and_swap_resp", "post", "done", "fence_count", "cts",
+    "p2p_eager", "p2p_rts", "p2p_cts",
+    "barrier", "collective",
+    "data",
 };
 static_assert(sizeof(kTypes) / sizeof(kTypes[0]) == packet_type_count);
 
@@ -47,8 +23,7 @@ static_assert(sizeof(kDirect) / sizeof(kDirect[0]) == direct_op_count);
 
 }  // namespace
 
-std::string_view to_string(PacketType t) { return kTypes[index(t)].name; }
-PacketClass class_of(PacketType t) { return kTypes[index(t)].cls; }
+std::string_view to_string(PacketType t) { return kTypes[index(t)]; }
 
 std::string_view to_string(PacketClass c) {
   switch (c) {
@@ -69,7 +44,7 @@ std::string_view to_string(DirectOp d) { return kDirect[index(d)]; }
 std::uint64_t Counters::total_sent(PacketClass c) const {
   std::uint64_t n = 0;
   for (int i = 0; i < packet_type_count; ++i)
-    if (kTypes[i].cls == c) n += sent[i];
+    if (class_of(static_cast<PacketType>(i)) == c) n += sent[i];
   return n;
 }
 

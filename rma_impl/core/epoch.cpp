@@ -218,7 +218,7 @@ Status Epochs::can_flush(const char* call, int target) const {
 
 // --- communication ------------------------------------------------------------------------
 
-Status Epochs::can_access(const char* call, int target, bool request_based) const {
+Status Epochs::check_access(const char* call, int target, bool request_based) const {
   const bool null_target = target == proc_null;
   if (request_based && access_ != Access::lock && access_ != Access::lock_all)
     return sync_error(call, target, "request-based operations need a passive-target epoch");

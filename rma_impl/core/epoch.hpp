@@ -60,7 +60,15 @@ class Epochs {
   // flush, flush_local (target) and their _all forms (target = -1).
   Status can_flush(const char* call, int target) const;
   // A communication call to `target`; request-based calls need a passive-target epoch.
-  Status can_access(const char* call, int target, bool request_based) const;
+  // Inline for the legal cases of passive target and fence (every op asks); PSCW and every
+  // error go to the full check.
+  Status can_access(const char* call, int target, bool request_based) const {
+    const Access a = access();
+    if (a == Access::lock_all || (a == Access::lock && locked(target)) ||
+        (!request_based && (a == Access::fence || a == Access::fence_open)))
+      return Status::ok();
+    return check_access(call, target, request_based);
+  }
   void did_access();
   Status can_free() const;
 
@@ -81,6 +89,7 @@ class Epochs {
   int locked_targets() const { return locked_count_; }
 
  private:
+  Status check_access(const char* call, int target, bool request_based) const;
   Status sync_error(const char* call, int target, const std::string& why) const;
   Status assert_error(const char* call, unsigned asserts, unsigned allowed) const;
   bool in_start_group(int target) const;

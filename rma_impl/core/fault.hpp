@@ -23,9 +23,13 @@ namespace rma::core {
 enum class Fault { none, put_short, accumulate_wrong_op, grant_ignores_table, no_singleton,
                    get_not_last, drop_ack, held_op_early };
 
-// The fault RMA_FAULT names (read once per process); an unknown name is `none` and says so
-// on stderr.
-Fault active_fault();
+// The fault RMA_FAULT names; an unknown name is `none` and says so on stderr.
+Fault read_fault();
+// Read once per process; inline, since the hot paths ask at every op.
+inline Fault active_fault() {
+  static const Fault f = read_fault();
+  return f;
+}
 inline bool fault(Fault f) { return active_fault() == f; }
 std::string_view to_string(Fault f);
 

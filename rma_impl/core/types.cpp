@@ -53,27 +53,6 @@ constexpr auto kProgress =
 
 }  // namespace
 
-std::size_t size_of(Dtype t) {
-  switch (t) {
-    case Dtype::i8:
-    case Dtype::u8:
-      return 1;
-    case Dtype::i16:
-    case Dtype::u16:
-      return 2;
-    case Dtype::i32:
-    case Dtype::u32:
-    case Dtype::f32:
-      return 4;
-    case Dtype::i64:
-    case Dtype::u64:
-    case Dtype::f64:
-      return 8;
-  }
-  return 0;
-}
-
-bool is_float(Dtype t) { return t == Dtype::f32 || t == Dtype::f64; }
 bool is_signed(Dtype t) {
   return t == Dtype::i8 || t == Dtype::i16 || t == Dtype::i32 || t == Dtype::i64 || is_float(t);
 }

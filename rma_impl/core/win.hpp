@@ -16,6 +16,7 @@
 
 #include "core/epoch.hpp"
 #include "core/window_info.hpp"
+#include "progress/engine_mutex.hpp"
 #include "progress/packet.hpp"
 #include "rma/counters.hpp"
 #include "rma/state.hpp"
@@ -92,7 +93,7 @@ struct RmaOp {
 // it needs none; a slot that must wait takes it with hold()).
 struct Call {
   Win& w;
-  std::unique_lock<std::mutex>& lk;
+  progress::EngineLock& lk;
   const char* name;
   void hold() {
     if (!lk.owns_lock()) lk.lock();

@@ -21,7 +21,7 @@ using core::Win;
 struct Entry {
   Win& w;
   progress::CallScope scope;
-  std::unique_lock<std::mutex> lk;
+  progress::EngineLock lk;
   Call call;
   Entry(Win& win, const char* name, int target, bool sync_call = true)
       : w(win),
@@ -35,10 +35,15 @@ struct Entry {
   }
 
   Status usable() const {
-    if (w.freed)
-      return {ErrorClass::win, std::string(call.name) + ": window " + std::to_string(w.id) +
-                                   " has been freed"};
+    if (w.freed) [[unlikely]]
+      return freed_error(w, call.name);
     return Status::ok();
+  }
+
+ private:
+  [[gnu::cold, gnu::noinline]] static Status freed_error(const Win& w, const char* call) {
+    return {ErrorClass::win,
+            std::string(call) + ": window " + std::to_string(w.id) + " has been freed"};
   }
 };
 

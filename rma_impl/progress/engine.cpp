@@ -8,6 +8,7 @@
 #include <string>
 #include <thread>
 
+#include "progress/cpu_relax.hpp"
 #include "rma/trace.hpp"
 
 namespace rma::progress {
@@ -19,14 +20,6 @@ constexpr auto kRoomNap = std::chrono::microseconds(50);
 // A parked agent's check interval grows to at most this many times its first, and 50 ms.
 constexpr int kParkBackoff = 16;
 constexpr auto kParkLongest = std::chrono::microseconds(50000);
-
-inline void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#else
-  std::atomic_signal_fence(std::memory_order_seq_cst);
-#endif
-}
 
 std::chrono::microseconds env_us(const char* name, std::chrono::microseconds dflt) {
   const char* v = std::getenv(name);
@@ -412,9 +405,10 @@ bool Engine::progress(Ctx ctx) {
     }
     did = true;
   }
-  did |= drain_out();
+  // Most rounds find nothing queued to send: look before calling.
+  if (out_pending_.load(std::memory_order_relaxed) != 0) did |= drain_out();
   did |= transport_->poll(*this, 64) > 0;
-  did |= drain_out();
+  if (out_pending_.load(std::memory_order_relaxed) != 0) did |= drain_out();
   ctx_ = Ctx::any_call;
   return did;
 }
@@ -484,7 +478,7 @@ Status Engine::wait_failure(const WaitInfo& why) const {
 
 // ---------------------------------------------------------------------------------------
 
-WaitLoop::WaitLoop(Engine& e, std::unique_lock<std::mutex>& lk, const WaitInfo& why)
+WaitLoop::WaitLoop(Engine& e, EngineLock& lk, const WaitInfo& why)
     : e_(e), lk_(lk), why_(why) {
   e_.transport_->awake_enter();
   e_.app_polling_.store(true, std::memory_order_relaxed);

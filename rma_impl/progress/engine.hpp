@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "progress/call_tracker.hpp"
+#include "progress/engine_mutex.hpp"
 #include "progress/lazy_deque.hpp"
 #include "progress/packet.hpp"
 #include "progress/transport.hpp"
@@ -79,7 +80,7 @@ class Engine final : public PacketSink {
   ~Engine();
 
   Transport& transport() { return *transport_; }
-  std::mutex& mutex() { return mu_; }
+  EngineMutex& mutex() { return mu_; }
   ProgressMode mode() const { return mode_; }
   int rank() const { return rank_; }
   int size() const { return size_; }
@@ -121,7 +122,7 @@ class Engine final : public PacketSink {
   // in `why` (or any peer, with peer = -2) is known dead. pred() may be called again after it
   // returned true: one with side effects must remember that it succeeded.
   template <class Pred>
-  Status wait_until(std::unique_lock<std::mutex>& lk, Pred&& pred, const WaitInfo& why);
+  Status wait_until(EngineLock& lk, Pred&& pred, const WaitInfo& why);
 
   // Counters (any thread).
   Counters counters() const;
@@ -179,7 +180,7 @@ class Engine final : public PacketSink {
   int size_;
   std::size_t max_payload_;
   WaitTuning tuning_;
-  std::mutex mu_;
+  EngineMutex mu_;
 
   std::array<Handler, packet_type_count> handlers_;
   std::vector<LazyDeque<OutItem>> out_;  // per destination; most never need one
@@ -225,7 +226,7 @@ class Engine final : public PacketSink {
 class WaitLoop {
  public:
   enum class Next { again, sleep, fail };
-  WaitLoop(Engine& e, std::unique_lock<std::mutex>& lk, const WaitInfo& why);
+  WaitLoop(Engine& e, EngineLock& lk, const WaitInfo& why);
   ~WaitLoop();
   // One step: progress, then back off if nothing happened. `sleep` when it is time to
   // block, `fail` to stop waiting with status() (a dead peer).
@@ -241,7 +242,7 @@ class WaitLoop {
  private:
   static constexpr unsigned kPollOnlySteps = 256;
   Engine& e_;
-  std::unique_lock<std::mutex>& lk_;
+  EngineLock& lk_;
   const WaitInfo& why_;
   unsigned idle_steps_ = 0;
   bool marked_blocked_ = false;
@@ -251,7 +252,7 @@ class WaitLoop {
 };
 
 template <class Pred>
-Status Engine::wait_until(std::unique_lock<std::mutex>& lk, Pred&& pred, const WaitInfo& why) {
+Status Engine::wait_until(EngineLock& lk, Pred&& pred, const WaitInfo& why) {
   if (pred()) return Status::ok();
   WaitLoop loop(*this, lk, why);
   while (!pred()) {

@@ -112,7 +112,7 @@ void P2p::accept_rts(int src, std::uint64_t bytes, std::uint64_t sender_cookie, 
   e_.send(src, cts);
 }
 
-Status P2p::send(std::unique_lock<std::mutex>& lk, int dst, const void* buf, std::size_t bytes,
+Status P2p::send(EngineLock& lk, int dst, const void* buf, std::size_t bytes,
                  int tag, PacketType type) {
   const auto data = std::span<const std::byte>(static_cast<const std::byte*>(buf), bytes);
   const WaitInfo what = waiting("sending to", dst, tag);
@@ -144,12 +144,12 @@ Status P2p::send(std::unique_lock<std::mutex>& lk, int dst, const void* buf, std
   return e_.wait_until(lk, [&] { return w.all_sent; }, what);
 }
 
-Status P2p::recv(std::unique_lock<std::mutex>& lk, int src, void* buf, std::size_t bytes, int tag,
+Status P2p::recv(EngineLock& lk, int src, void* buf, std::size_t bytes, int tag,
                  std::size_t* received) {
   return receive(lk, src, static_cast<std::byte*>(buf), bytes, nullptr, tag, received);
 }
 
-Status P2p::receive(std::unique_lock<std::mutex>& lk, int src, std::byte* buf, std::size_t cap,
+Status P2p::receive(EngineLock& lk, int src, std::byte* buf, std::size_t cap,
                     std::vector<std::byte>* grow, int tag, std::size_t* received) {
   Posted p{src, tag, buf, cap, grow};
   auto it = std::find_if(unexpected_.begin(), unexpected_.end(),
@@ -182,7 +182,7 @@ Status P2p::receive(std::unique_lock<std::mutex>& lk, int src, std::byte* buf, s
   return Status::ok();
 }
 
-Status P2p::barrier(std::unique_lock<std::mutex>& lk) {
+Status P2p::barrier(EngineLock& lk) {
   const int n = e_.size();
   const int r = e_.rank();
   int round = 0;
@@ -193,7 +193,7 @@ Status P2p::barrier(std::unique_lock<std::mutex>& lk) {
   return Status::ok();
 }
 
-Result<std::vector<std::string>> P2p::allgather(std::unique_lock<std::mutex>& lk,
+Result<std::vector<std::string>> P2p::allgather(EngineLock& lk,
                                                 const std::string& mine) {
   const int n = e_.size();
   const int r = e_.rank();

@@ -25,15 +25,15 @@ class P2p {
 
   // Blocking; the buffer may be reused when send returns. `type` is p2p_eager for scripts,
   // barrier or collective for the runtime's own traffic.
-  Status send(std::unique_lock<std::mutex>& lk, int dst, const void* buf, std::size_t bytes,
+  Status send(EngineLock& lk, int dst, const void* buf, std::size_t bytes,
               int tag, PacketType type = PacketType::p2p_eager);
-  Status recv(std::unique_lock<std::mutex>& lk, int src, void* buf, std::size_t bytes, int tag,
+  Status recv(EngineLock& lk, int src, void* buf, std::size_t bytes, int tag,
               std::size_t* received);
 
   // Dissemination barrier over all ranks.
-  Status barrier(std::unique_lock<std::mutex>& lk);
+  Status barrier(EngineLock& lk);
   // Every rank's `mine`, in rank order (gather to rank 0, then broadcast).
-  Result<std::vector<std::string>> allgather(std::unique_lock<std::mutex>& lk,
+  Result<std::vector<std::string>> allgather(EngineLock& lk,
                                              const std::string& mine);
 
   // Messages queued and receives posted, for state dumps.
@@ -59,7 +59,7 @@ class P2p {
   };
   struct RtsWait;
 
-  Status receive(std::unique_lock<std::mutex>& lk, int src, std::byte* buf, std::size_t cap,
+  Status receive(EngineLock& lk, int src, std::byte* buf, std::size_t cap,
                  std::vector<std::byte>* grow, int tag, std::size_t* received);
   void on_eager(int src, const PacketHeader& h, std::span<const std::byte> payload);
   void on_rts(int src, const PacketHeader& h);

@@ -18,9 +18,7 @@ long futex(std::atomic<std::uint32_t>* addr, int op, std::uint32_t val, const ti
 
 }  // namespace
 
-bool Doorbell::notify() {
-  // sleepers first: it is zero in the common case, and its line is rarely written.
-  if (sleepers.load(std::memory_order_seq_cst) == 0) return false;
+bool Doorbell::notify_awake() {
   if (awake.load(std::memory_order_seq_cst) != 0) return false;
   ring();
   return true;

@@ -24,8 +24,12 @@ struct alignas(64) Doorbell {
   // its cache: no cache-line handoff on either side of a message.
   alignas(64) std::atomic<std::uint32_t> awake{0};
 
-  // Sender side, after publishing a packet. Returns true if it had to ring.
-  bool notify();
+  // Sender side, after publishing a packet. Returns true if it had to ring. `sleepers`
+  // first, inline: it is zero in the common case, and its line is rarely written.
+  bool notify() {
+    if (sleepers.load(std::memory_order_seq_cst) == 0) return false;
+    return notify_awake();
+  }
   // Unconditional wake of every sleeper.
   void ring();
   std::uint32_t prepare() {
@@ -34,6 +38,9 @@ struct alignas(64) Doorbell {
   }
   void wait(std::uint32_t token, std::chrono::microseconds timeout);
   void cancel() { sleepers.fetch_sub(1, std::memory_order_seq_cst); }
+
+ private:
+  bool notify_awake();
 };
 
 }  // namespace rma::shm

@@ -7,18 +7,15 @@
 #include <climits>
 
 #include "core/fault.hpp"
+#include "progress/cpu_relax.hpp"
 
 namespace rma::shm {
 namespace {
 
+using progress::cpu_relax;
+
 long futex(std::atomic<std::uint32_t>* addr, int op, std::uint32_t val) {
   return ::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(addr), op, val, nullptr, nullptr, 0);
-}
-
-inline void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
 }
 
 }  // namespace

@@ -57,7 +57,14 @@ enum class PacketClass : std::uint8_t { rma, p2p, collective, transport };
 
 std::string_view to_string(PacketType t);
 std::string_view to_string(PacketClass c);
-PacketClass class_of(PacketType t);
+// The enum lists each class's types together, in the order of the classes: a type's class
+// is the group it sits in (inline: every packet sent and received asks).
+constexpr PacketClass class_of(PacketType t) {
+  return t <= PacketType::cts         ? PacketClass::rma
+         : t <= PacketType::p2p_cts   ? PacketClass::p2p
+         : t <= PacketType::collective ? PacketClass::collective
+                                       : PacketClass::transport;
+}
 constexpr int index(PacketType t) { return static_cast<int>(t); }
 
 // Remote memory operations done without packets (direct path), by kind.

@@ -21,8 +21,23 @@ inline constexpr int proc_null = -1;
 enum class Dtype : std::uint8_t { i8, i16, i32, i64, u8, u16, u32, u64, f32, f64 };
 inline constexpr int dtype_count = 10;
 
-std::size_t size_of(Dtype t);
-bool is_float(Dtype t);
+// Inline: every op of every path asks, in its hot path.
+constexpr std::size_t size_of(Dtype t) {
+  switch (t) {
+    case Dtype::i8:
+    case Dtype::u8: return 1;
+    case Dtype::i16:
+    case Dtype::u16: return 2;
+    case Dtype::i32:
+    case Dtype::u32:
+    case Dtype::f32: return 4;
+    case Dtype::i64:
+    case Dtype::u64:
+    case Dtype::f64: return 8;
+  }
+  return 0;
+}
+constexpr bool is_float(Dtype t) { return t == Dtype::f32 || t == Dtype::f64; }
 bool is_signed(Dtype t);
 std::string_view to_string(Dtype t);
 std::optional<Dtype> parse_dtype(std::string_view name);
