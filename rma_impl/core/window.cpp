@@ -2,7 +2,6 @@
 // range and the epoch state, names what was wrong if anything was, and only then hands the
 // call to the window's table of operations. A failed call changes no state.
 #include <algorithm>
-#include <limits>
 #include <vector>
 
 #include "core/runtime_impl.hpp"
@@ -85,14 +84,15 @@ Status check_op(Win& w, const char* call, RmaOp& op, std::uint64_t disp, bool re
   }
   const core::PeerWin& p = w.peers[static_cast<std::size_t>(op.target)];
   const auto unit = static_cast<std::uint64_t>(p.disp_unit);
-  if (disp > std::numeric_limits<std::uint64_t>::max() / unit ||
-      disp * unit > p.size || op.bytes() > p.size - disp * unit)
+  std::uint64_t offset = 0;  // no division on this path: every op takes it
+  if (__builtin_mul_overflow(disp, unit, &offset) || offset > p.size ||
+      op.bytes() > p.size - offset)
     return {ErrorClass::rma_range,
             where(w, call, op.target) + ": displacement " + std::to_string(disp) + " (x" +
                 std::to_string(unit) + " bytes) + " + std::to_string(op.bytes()) +
                 " bytes is past the end of the target's " + std::to_string(p.size) +
                 "-byte window"};
-  op.disp = disp * unit;
+  op.disp = offset;
   return Status::ok();
 }
 
@@ -113,7 +113,8 @@ RmaOp make_op(PacketType kind, int target, std::size_t count, Dtype dtype, Op o 
   return op;
 }
 
-Status communicate(Win& w, const char* name, Slot core::WindowOps::*slot, RmaOp op,
+// `op` is the caller's: the slot may take it over (the am path queues it).
+Status communicate(Win& w, const char* name, Slot core::WindowOps::*slot, RmaOp& op,
                    std::uint64_t disp, bool request_based) {
   Entry e(w, name, op.target, false);
   RMA_TRY(e.usable());
@@ -173,31 +174,31 @@ bool Window::passive_access() const {
 Status Window::put(const void* origin, std::size_t count, Dtype dtype, int target,
                    std::uint64_t disp) {
   RmaOp op = make_op(PacketType::put, target, count, dtype, Op::replace, origin);
-  return communicate(*w_, "put", &core::WindowOps::put, std::move(op), disp, false);
+  return communicate(*w_, "put", &core::WindowOps::put, op, disp, false);
 }
 
 Status Window::get(void* origin, std::size_t count, Dtype dtype, int target, std::uint64_t disp) {
   RmaOp op = make_op(PacketType::get, target, count, dtype, Op::replace, nullptr, origin);
-  return communicate(*w_, "get", &core::WindowOps::get, std::move(op), disp, false);
+  return communicate(*w_, "get", &core::WindowOps::get, op, disp, false);
 }
 
 Status Window::accumulate(const void* origin, std::size_t count, Dtype dtype, int target,
                           std::uint64_t disp, Op o) {
   RmaOp op = make_op(PacketType::accumulate, target, count, dtype, o, origin);
-  return communicate(*w_, "accumulate", &core::WindowOps::accumulate, std::move(op), disp, false);
+  return communicate(*w_, "accumulate", &core::WindowOps::accumulate, op, disp, false);
 }
 
 Status Window::get_accumulate(const void* origin, void* result, std::size_t count, Dtype dtype,
                               int target, std::uint64_t disp, Op o) {
   RmaOp op = make_op(PacketType::get_accumulate, target, count, dtype, o, origin, result);
-  return communicate(*w_, "get_accumulate", &core::WindowOps::get_accumulate, std::move(op), disp,
+  return communicate(*w_, "get_accumulate", &core::WindowOps::get_accumulate, op, disp,
                      false);
 }
 
 Status Window::fetch_and_op(const void* origin, void* result, Dtype dtype, int target,
                             std::uint64_t disp, Op o) {
   RmaOp op = make_op(PacketType::fetch_and_op, target, 1, dtype, o, origin, result);
-  return communicate(*w_, "fetch_and_op", &core::WindowOps::fetch_and_op, std::move(op), disp,
+  return communicate(*w_, "fetch_and_op", &core::WindowOps::fetch_and_op, op, disp,
                      false);
 }
 
@@ -205,8 +206,8 @@ Status Window::compare_and_swap(const void* origin, const void* compare, void* r
                                 Dtype dtype, int target, std::uint64_t disp) {
   RmaOp op =
       make_op(PacketType::compare_and_swap, target, 1, dtype, Op::replace, origin, result, compare);
-  return communicate(*w_, "compare_and_swap", &core::WindowOps::compare_and_swap, std::move(op),
-                     disp, false);
+  return communicate(*w_, "compare_and_swap", &core::WindowOps::compare_and_swap, op, disp,
+                     false);
 }
 
 namespace {
@@ -217,7 +218,7 @@ Result<Request> request_op(Win& w, const char* name, Slot core::WindowOps::*slot
   state->win = &w;
   state->target = op.target;
   op.request = state;
-  RMA_TRY(communicate(w, name, slot, std::move(op), disp, true));
+  RMA_TRY(communicate(w, name, slot, op, disp, true));
   return core::Win::make_request(std::move(state));
 }
 
