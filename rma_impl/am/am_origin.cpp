@@ -38,9 +38,9 @@ static bool goes_by_rendezvous(const core::RmaOp& op, std::size_t eager_limit) {
 
 AmOp* AmWin::new_op(core::RmaOp&& op) {
   AmOp* a;
-  if (!free_ops_.empty()) {
-    a = free_ops_.back();
-    free_ops_.pop_back();
+  if (free_ops_) {
+    a = free_ops_;
+    free_ops_ = a->next;
     a->st = {};
   } else {
     pool_.push_back(std::make_unique<AmOp>());
@@ -52,23 +52,6 @@ AmOp* AmWin::new_op(core::RmaOp&& op) {
   return a;
 }
 
-void AmWin::retire(AmOp* op) {
-  op->op.request.reset();
-  free_ops_.push_back(op);
-}
-
-void AmWin::maybe_retire(AmOp* op) {
-  if (!op->locally_complete() || op->st.awaiting_cts) return;
-  if (op->op.has_response() && !op->st.response_done) return;
-  retire(op);
-}
-
-void AmWin::on_local_complete(AmOp* op) {
-  AmTarget& T = t_[static_cast<std::size_t>(op->op.target)];
-  --T.local_pending;
-  if (op->op.request) op->op.request->done = true;
-  maybe_retire(op);
-}
 
 bool AmWin::passive() const {
   return w_.epochs.access() == core::Access::lock || w_.epochs.access() == core::Access::lock_all;

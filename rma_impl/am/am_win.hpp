@@ -223,8 +223,6 @@ class AmWin final : public core::ProtocolWin {
 
   // origin
   AmOp* new_op(core::RmaOp&& op);
-  void retire(AmOp* op);
-  void maybe_retire(AmOp* op);
   bool passive() const;
   bool lock_needed(int t) const;
   bool piggyback_ok(int t) const;
@@ -249,7 +247,16 @@ class AmWin final : public core::ProtocolWin {
   }
   Status apply_local(core::Call& c, core::RmaOp& op);
   Status acquire_self_lock(core::Call& c, LockType type);
-  void on_local_complete(AmOp* op);
+  // The op's data left (or its reply came in): its request completes, and once it waits for
+  // nothing more (a cts) it goes back to the free list. Inline: every op passes here.
+  void on_local_complete(AmOp* op) {
+    --t_[static_cast<std::size_t>(op->op.target)].local_pending;
+    if (op->op.request) op->op.request->done = true;
+    if (!op->locally_complete() || op->st.awaiting_cts) return;
+    op->op.request.reset();
+    op->next = free_ops_;
+    free_ops_ = op;
+  }
 
   // target
   bool hold_if_waiting(int src, const progress::PacketHeader& h,
@@ -288,7 +295,7 @@ class AmWin final : public core::ProtocolWin {
   std::uint64_t next_cookie_ = 1;
   Status pending_error_;
   std::vector<std::unique_ptr<AmOp>> pool_;
-  std::vector<AmOp*> free_ops_;
+  AmOp* free_ops_ = nullptr;  // reusable ops of pool_, linked through AmOp::next
 
   // target side
   LockManager locks_;
