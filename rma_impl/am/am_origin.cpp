@@ -52,13 +52,11 @@ AmOp* AmWin::new_op(core::RmaOp&& op) {
   return a;
 }
 
-
 bool AmWin::passive() const {
   return w_.epochs.access() == core::Access::lock || w_.epochs.access() == core::Access::lock_all;
 }
 
 bool AmWin::lock_needed(int t) const { return passive() && !w_.epochs.nocheck(t); }
-
 
 bool AmWin::piggyback_ok(int t) const {
   if (core::fault(core::Fault::no_singleton)) return false;

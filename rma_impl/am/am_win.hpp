@@ -57,25 +57,9 @@ struct AmOp final : progress::SendDone {
 // queue one op or a few per target, and a deque per queue cost more than the op itself.
 class OpList {
  public:
-  class iterator {
-   public:
-    explicit iterator(AmOp* a) : a_(a) {}
-    AmOp* operator*() const { return a_; }
-    iterator& operator++() {
-      a_ = a_->next;
-      return *this;
-    }
-    bool operator!=(const iterator& o) const { return a_ != o.a_; }
-
-   private:
-    AmOp* a_;
-  };
-
   bool empty() const { return !head_; }
   std::size_t size() const { return n_; }
   AmOp* front() const { return head_; }
-  iterator begin() const { return iterator(head_); }
-  iterator end() const { return iterator(nullptr); }
 
   void push_back(AmOp* a) {
     a->next = nullptr;

@@ -1,9 +1,10 @@
 // lazy_deque.hpp — a std::deque made on first use, for per-peer queues.
 //
-// An empty std::deque already allocates (its map and a first block, about 600 bytes); a rank
-// keeps several queues per peer and per window, so with 1024 ranks empty queues alone were
-// megabytes per rank. This one costs a pointer until something is queued. Only the members
-// the engine and the am path use.
+// An empty std::deque already allocates (its map and a first block, about 600 bytes); the
+// engine keeps a queue of packets waiting for room per peer, so with 1024 ranks empty queues
+// alone were megabytes per rank. This one costs a pointer until something is queued. Only the
+// members the engine uses. (The am path's per-target op queues are intrusive lists instead:
+// am/am_win.hpp, OpList.)
 #pragma once
 
 #include <cstddef>
