@@ -109,7 +109,6 @@ Status AmWin::enqueue(core::Call& c, core::RmaOp& call_op) {
   AmTarget& T = t_[static_cast<std::size_t>(op.target)];
   T.queue.push_back(a);
   T.queue_bytes += wire_bytes(*a);
-  if (op.kind == PacketType::get) ++T.queued_gets;
   return Status::ok();
 }
 
@@ -164,11 +163,10 @@ void AmWin::issue_batch(int t, std::uint16_t first_flags, std::uint16_t last_fla
   AmTarget& T = t_[static_cast<std::size_t>(t)];
   // Gets go last: the reply to the last one is then the acknowledgement. MPI leaves ops of
   // one epoch unordered (accumulates aside, and get is not one), so this is allowed.
-  if (T.queued_gets && !core::fault(core::Fault::get_not_last))
+  if (!core::fault(core::Fault::get_not_last))
     T.queue.move_to_back([](const AmOp* o) { return o->op.kind == PacketType::get; });
   T.batch.splice(T.queue);
   T.queue_bytes = 0;
-  T.queued_gets = 0;
   T.batch_first_flags = first_flags;
   T.batch_last_flags = last_flags;
   T.batch_seq = seq;

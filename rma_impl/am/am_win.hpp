@@ -88,6 +88,9 @@ class OpList {
   // Moves the ops for which last(op) holds behind the others, each group keeping its order.
   template <class Pred>
   void move_to_back(Pred&& last) {
+    AmOp* found = head_;
+    while (found && !last(found)) found = found->next;
+    if (!found) return;  // none to move: the common case relinks nothing
     OpList front, back;
     while (!empty()) {
       AmOp* a = pop_front();
@@ -141,7 +144,6 @@ struct AmTarget {
   // What the queue would cost on the wire, headers and eager data (AmWin::queue_bytes),
   // kept as ops are queued: every lock epoch of the fewest protocol asks.
   std::size_t queue_bytes = 0;
-  std::uint32_t queued_gets = 0;  // gets in the queue (they go last in a batch)
   // The batch being issued: ops left, and the flags of its first and last op.
   OpList batch;
   std::uint16_t batch_first_flags = 0;
