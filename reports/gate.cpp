@@ -91,6 +91,14 @@ void compare_messages(const CaseResult& before, const CaseResult& after, GateRes
   g.message_changes.push_back(std::move(m));
 }
 
+// Files `c` under known_failing when it fails as a known intermittent defect does.
+bool known_failing(GateResult& g, const CaseResult* before, const CaseResult& c) {
+  const KnownIntermittent* k = known_failure(g.options.known, c);
+  if (!k) return false;
+  g.known_failing.push_back({change_of(before, &c), k->defect});
+  return true;
+}
+
 void compare_cases(const Report& baseline, const Report& report, GateResult& g) {
   std::unordered_map<std::string, const CaseResult*> now;
   for (const auto& c : report.cases) now.try_emplace(c.id, &c);
@@ -109,7 +117,9 @@ void compare_cases(const Report& baseline, const Report& report, GateResult& g) 
       continue;
     }
     ++g.cases_compared;
-    if (b.passed() && failing(c)) {
+    if (b.passed() && known_failing(g, &b, c)) {
+      // listed with its defect
+    } else if (b.passed() && failing(c)) {
       g.now_failing.push_back(change_of(&b, &c));
     } else if (b.passed() && c.skipped()) {
       g.now_skipped.push_back(change_of(&b, &c));
@@ -124,7 +134,12 @@ void compare_cases(const Report& baseline, const Report& report, GateResult& g) 
   for (const auto& c : report.cases) {
     if (in_baseline.count(c.id) || !seen.insert(c.id).second) continue;
     ++g.new_cases;
-    if (failing(c)) g.new_failing.push_back(change_of(nullptr, &c));
+    if (failing(c) && !known_failing(g, nullptr, c))
+      g.new_failing.push_back(change_of(nullptr, &c));
+  }
+  for (const auto& k : g.options.known) {
+    if (!in_baseline.count(k.case_id) && !seen.count(k.case_id))
+      g.known_unused.push_back(k.case_id);
   }
 }
 

@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "reports/known_intermittent.hpp"
 #include "reports/model.hpp"
 
 namespace reports {
@@ -39,6 +40,7 @@ struct GateOptions {
   std::size_t min_repetitions = 5;  // per side, for the U test
   std::string report_name = "report";  // how the writers name the two files
   std::string baseline_name = "baseline";
+  std::vector<KnownIntermittent> known;  // failures excused as a known intermittent defect
 };
 
 // A case whose verdict changed. A side where the case does not exist has an empty verdict.
@@ -47,6 +49,12 @@ struct CaseChange {
   std::string before;  // verdict word in the baseline ("PASS", "FAIL", ...), "" if absent
   std::string after;   // verdict word now, "" if absent
   std::string detail;  // first failure or reason now, for a quick look
+};
+
+// A case that failed the way a known intermittent defect fails it.
+struct KnownChange {
+  CaseChange change;
+  std::string defect;  // the entry's defect
 };
 
 struct CountChange {
@@ -105,6 +113,8 @@ struct GateResult {
   std::vector<std::string> new_benchmarks;      // in the report only
   std::vector<std::string> benchmark_errors;    // "name: message" of runs that failed now
   std::vector<NotComparable> not_comparable;    // message counts a side could not observe
+  std::vector<KnownChange> known_failing;       // failing now as a known defect does
+  std::vector<std::string> known_unused;        // known entries whose case is in neither report
   std::size_t cases_compared = 0;               // cases present in both
   std::size_t new_cases = 0;                    // cases present in the report only
   std::size_t benchmarks_compared = 0;  // benchmarks present in both with a time on each side

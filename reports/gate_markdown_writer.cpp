@@ -84,7 +84,11 @@ void write_gate_markdown(const GateResult& g, std::ostream& out) {
   out << md_code(g.options.report_name) << " against baseline " << md_code(g.options.baseline_name)
       << ": " << plural(g.cases_compared, "case") << " compared (" << g.new_cases << " new), "
       << plural(g.benchmarks_compared, "benchmark") << ", "
-      << plural(g.improvement_count(), "improvement") << ".\n\n";
+      << plural(g.improvement_count(), "improvement")
+      << (g.known_failing.empty()
+              ? ""
+              : ", " + plural(g.known_failing.size(), "known intermittent failure"))
+      << ".\n\n";
 
   std::vector<Row> regressions;
   for (const auto& c : g.now_failing) regressions.push_back(case_row("now failing", c));
@@ -116,6 +120,19 @@ void write_gate_markdown(const GateResult& g, std::ostream& out) {
     for (const auto& l : g.slower) rows.push_back(latency_row("slower", l));
     for (const auto& l : g.faster) rows.push_back(latency_row("faster", l));
     if (!rows.empty()) table(rows, out);
+  }
+
+  std::vector<Row> known;
+  for (const auto& k : g.known_failing) {
+    Row r = case_row("known intermittent", k.change);
+    r.after += " — known: " + md_inline(k.defect);
+    known.push_back(std::move(r));
+  }
+  for (const auto& id : g.known_unused)
+    known.push_back({"known, no such case", md_code(id), "—", "—"});
+  if (!known.empty()) {
+    out << "### Known intermittent failures (not gated)\n\n";
+    table(known, out);
   }
 
   std::vector<Row> notes;

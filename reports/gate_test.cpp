@@ -155,6 +155,116 @@ TEST(Gate, MustDeadlockCaseThatCompletesIsARegression) {
   EXPECT_EQ(g.now_failing[0].after, "FAIL");
 }
 
+// ---- known intermittent failures -------------------------------------------------------
+
+std::vector<KnownIntermittent> known_b() {
+  return known_intermittent_from_json(json::parse(R"({"known_intermittent": [
+    {"case": "s/b[shm,am,np=2]", "verdict": "error", "contains": "ERR_RMA_RANGE",
+     "defect": "defect 15, docs/conformance-mpi.md"}]})"));
+}
+
+GateOptions with_known(std::vector<KnownIntermittent> k) {
+  GateOptions o;
+  o.known = std::move(k);
+  return o;
+}
+
+TEST(Gate, KnownIntermittentFailureIsListedWithItsDefect) {
+  const Report before = base();
+  Report now = base();
+  find(now, "s/b").status = Verdict::error;
+  find(now, "s/b").failures = {{0, "x.lua:47", "RMA_RANGE in put: MPI_ERR_RMA_RANGE: invalid"}};
+  const GateResult g = gate(before, now, with_known(known_b()));
+  EXPECT_FALSE(g.regressed());
+  ASSERT_EQ(g.known_failing.size(), 1u);
+  EXPECT_EQ(g.known_failing[0].change.after, "ERROR");
+  EXPECT_EQ(g.known_failing[0].defect, "defect 15, docs/conformance-mpi.md");
+  const std::string t = text(g);
+  EXPECT_NE(t.find("OK: no regression, 0 improvements, 1 known intermittent failure\n"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(t.find("Known intermittent failures (not gated):"), std::string::npos) << t;
+  EXPECT_NE(t.find("s/b[shm,am,np=2]: PASS -> ERROR (rank 0 x.lua:47: RMA_RANGE in put"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(t.find("known: defect 15, docs/conformance-mpi.md"), std::string::npos) << t;
+  EXPECT_NE(markdown(g).find("| known intermittent | `s/b[shm,am,np=2]` | PASS | ERROR"),
+            std::string::npos)
+      << markdown(g);
+  // Without the list the same run regressed.
+  EXPECT_TRUE(gate(before, now, {}).regressed());
+}
+
+TEST(Gate, KnownCaseFailingAnotherWayIsStillARegression) {
+  const Report before = base();
+  Report wrong_text = base();
+  find(wrong_text, "s/b").status = Verdict::error;
+  find(wrong_text, "s/b").failures = {{0, "x.lua:47", "MPI_ERR_OTHER"}};
+  Report wrong_verdict = base();
+  find(wrong_verdict, "s/b").status = Verdict::crash;
+  find(wrong_verdict, "s/b").reason = "ERR_RMA_RANGE, then SIGSEGV";
+  Report other_case = base();
+  find(other_case, "s/c").status = Verdict::error;
+  find(other_case, "s/c").failures = {{0, "x.lua:47", "MPI_ERR_RMA_RANGE"}};
+  for (const Report* now : {&wrong_text, &wrong_verdict, &other_case}) {
+    const GateResult g = gate(before, *now, with_known(known_b()));
+    EXPECT_TRUE(g.regressed());
+    EXPECT_EQ(g.now_failing.size(), 1u);
+    EXPECT_TRUE(g.known_failing.empty());
+  }
+}
+
+TEST(Gate, KnownFailureOfANewCaseIsNotARegressionAndUnusedEntriesAreListed) {
+  Report before = base();
+  before.cases.erase(before.cases.begin() + 1);  // s/b is new in the report
+  Report now = base();
+  find(now, "s/b").status = Verdict::error;
+  find(now, "s/b").reason = "MPI_ERR_RMA_RANGE in MPI_Put";
+  auto known = known_b();
+  known.push_back({"s/gone[shm,am,np=2]", Verdict::crash, "SIGSEGV", "an old defect"});
+  const GateResult g = gate(before, now, with_known(known));
+  EXPECT_FALSE(g.regressed());
+  EXPECT_TRUE(g.new_failing.empty());
+  ASSERT_EQ(g.known_failing.size(), 1u);
+  EXPECT_EQ(g.known_failing[0].change.before, "");
+  ASSERT_EQ(g.known_unused.size(), 1u);
+  EXPECT_EQ(g.known_unused[0], "s/gone[shm,am,np=2]");
+  EXPECT_NE(text(g).find("known entries naming no case of either report"), std::string::npos);
+}
+
+TEST(KnownIntermittent, BadEntriesNameTheirField) {
+  const auto error_of = [](const char* text) -> std::string {
+    try {
+      known_intermittent_from_json(json::parse(text));
+    } catch (const std::runtime_error& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  EXPECT_EQ(error_of(R"([])"),
+            "the file: must be a JSON object with a \"known_intermittent\" list");
+  EXPECT_EQ(error_of(R"({"known": []})"),
+            "known: unknown field (the file has \"known_intermittent\" only)");
+  EXPECT_EQ(error_of(R"({"known_intermittent": [{"case": "a", "verdict": "pass",
+            "contains": "x", "defect": "d"}]})"),
+            "known_intermittent[0].verdict: 'pass' is not a failing verdict (fail, error, crash, "
+            "timeout, deadlock)");
+  EXPECT_EQ(error_of(R"({"known_intermittent": [{"case": "a", "verdict": "error",
+            "defect": "d"}]})"),
+            "known_intermittent[0]: has no \"contains\"");
+  EXPECT_EQ(error_of(R"({"known_intermittent": [{"case": "a", "verdict": "error",
+            "contains": "", "defect": "d"}]})"),
+            "known_intermittent[0].contains: must not be empty");
+  EXPECT_EQ(error_of(R"({"known_intermittent": [{"case": "a", "verdict": "error",
+            "contains": "x", "defect": "d", "why": 1}]})"),
+            "known_intermittent[0].why: unknown field (known: case, verdict, contains, defect)");
+  EXPECT_EQ(error_of(R"({"known_intermittent": [
+            {"case": "a", "verdict": "error", "contains": "x", "defect": "d"},
+            {"case": "a", "verdict": "error", "contains": "y", "defect": "d"}]})"),
+            "known_intermittent[1].case: 'a' is listed twice with verdict error");
+  EXPECT_EQ(error_of(R"({"known_intermittent": []})"), "no error");
+}
+
 TEST(Gate, MissingCaseIsARegression) {
   const Report before = base();
   Report now = base();
@@ -519,7 +629,6 @@ TEST(Gate, FormatHelpers) {
   EXPECT_EQ(format_change(-0.035), "-3.5%");
 }
 
-
 // A case run on an MPI library: packets not observable, the library named in `impl`.
 CaseResult library_case(const std::string& id) {
   CaseResult c = sample::passed_case(id);
@@ -534,7 +643,8 @@ CaseResult library_case(const std::string& id) {
 Report library_report() {
   Report r = base();
   r.cases.clear();
-  for (const char* id : {"s/a[impl=mpich,np=2,progress=calls]", "s/b[impl=mpich,np=2,progress=calls]"})
+  for (const char* id :
+       {"s/a[impl=mpich,np=2,progress=calls]", "s/b[impl=mpich,np=2,progress=calls]"})
     r.cases.push_back(library_case(id));
   r.finish();
   return r;
@@ -552,7 +662,8 @@ TEST(Gate, NullCountsAreNotComparableNeverARegression) {
   const std::string t = text(g);
   EXPECT_NE(t.find("OK: no regression"), std::string::npos) << t;
   EXPECT_NE(t.find("message counts not comparable"), std::string::npos) << t;
-  EXPECT_NE(t.find("2 cases, not observable in mpich 4.0.2: s/a[impl=mpich"), std::string::npos) << t;
+  EXPECT_NE(t.find("2 cases, not observable in mpich 4.0.2: s/a[impl=mpich"), std::string::npos)
+      << t;
   EXPECT_NE(t.find("neither failed nor passed by the count check"), std::string::npos) << t;
   EXPECT_NE(markdown(g).find("messages not comparable"), std::string::npos) << markdown(g);
 }

@@ -110,7 +110,11 @@ void write_gate_text(const GateResult& g, std::ostream& out) {
       << printable(g.options.baseline_name) << "\n";
   out << (g.regressed() ? "REGRESSED: " + plural(g.regression_count(), "regression")
                         : std::string("OK: no regression"))
-      << ", " << plural(g.improvement_count(), "improvement") << "\n";
+      << ", " << plural(g.improvement_count(), "improvement")
+      << (g.known_failing.empty()
+              ? ""
+              : ", " + plural(g.known_failing.size(), "known intermittent failure"))
+      << "\n";
 
   Section regressions(out, "Regressions");
   regressions.group("passed in the baseline, now failing", g.now_failing, id_verdict);
@@ -130,6 +134,13 @@ void write_gate_text(const GateResult& g, std::ostream& out) {
     info.group("slower beyond noise", g.slower, latency);
     info.group("faster beyond noise", g.faster, latency);
   }
+
+  Section known(out, "Known intermittent failures (not gated)");
+  known.group("failing as a known defect does", g.known_failing, [&](const KnownChange& k) {
+    return id_verdict(k.change) + "; known: " + one_line(k.defect);
+  });
+  known.group("known entries naming no case of either report", g.known_unused,
+              [](const std::string& id) { return printable(id); });
 
   Section notes(out, "Notes (not gated)");
   notes.group("passed in the baseline, skipped now", g.now_skipped, id_verdict);
@@ -157,7 +168,8 @@ void write_gate_text(const GateResult& g, std::ostream& out) {
       << g.options.alpha << ", U test from " << g.options.min_repetitions
       << " repetitions a side).\n";
   if (!g.not_comparable.empty())
-    out << "Message counts not comparable (not observable) in " << plural(g.not_comparable.size(), "case")
+    out << "Message counts not comparable (not observable) in "
+        << plural(g.not_comparable.size(), "case")
         << ": neither failed nor passed by the count check.\n";
 }
 

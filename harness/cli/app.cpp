@@ -160,6 +160,11 @@ int run_app(int argc, char** argv) {
       ->check(CLI::Range(0.0, 100.0));
   gate_cmd->add_option("--alpha", gate.alpha, "Significance level of the U test")
       ->check(CLI::Range(1e-9, 0.999999));
+  gate_cmd
+      ->add_option("--known", gate.known,
+                   "JSON list of known intermittent library failures: a case failing as one "
+                   "says is listed with its defect, not counted as a regression")
+      ->check(CLI::ExistingFile);
 
   ReportArgs report;
   auto* report_cmd = app.add_subcommand(

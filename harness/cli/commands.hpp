@@ -46,6 +46,7 @@ struct GateArgs {
   std::string format = "text";  // text | md
   double threshold = 0.05;      // smallest relative slowdown of a median that counts
   double alpha = 0.05;          // significance level of the U test
+  std::string known;            // known intermittent failures (reports/known_intermittent.hpp)
 };
 int gate_command(const GateArgs& args);
 // `rmabench report DIR`: rebuilds a run directory's report files from its records

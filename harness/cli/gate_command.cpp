@@ -2,7 +2,8 @@
 // baseline and exit 1 when it regressed (reports/gate.hpp says what counts), printing the
 // diff as text or Markdown. A file that cannot be read or is not a report is a usage error
 // (exit 2) naming the file and, from report_from_json, the field; so is a baseline whose run
-// did not finish ("complete": false).
+// did not finish ("complete": false). `--known FILE` excuses the failures a library is known
+// to show now and then (reports/known_intermittent.hpp); a bad entry is a usage error too.
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -35,6 +36,19 @@ reports::Report read_report(const std::string& path, const std::string& role) {
   }
 }
 
+// A missing or malformed file is a usage error naming the file and the entry's field.
+std::vector<reports::KnownIntermittent> read_known(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw suite::UsageError("known " + path + ": cannot be read: " + std::strerror(errno));
+  try {
+    return reports::known_intermittent_from_json(nlohmann::json::parse(in));
+  } catch (const nlohmann::json::exception& e) {
+    throw suite::UsageError("known " + path + " is not JSON: " + e.what());
+  } catch (const std::runtime_error& e) {
+    throw suite::UsageError("known " + path + ": " + e.what());
+  }
+}
+
 }  // namespace
 
 int gate_command(const GateArgs& args) {
@@ -53,6 +67,7 @@ int gate_command(const GateArgs& args) {
   options.alpha = args.alpha;
   options.report_name = args.report;
   options.baseline_name = args.baseline;
+  if (!args.known.empty()) options.known = read_known(args.known);
   const reports::GateResult g = reports::gate(baseline, report, options);
   if (args.format == "md") {
     reports::write_gate_markdown(g, std::cout);

@@ -3,6 +3,7 @@
 // of the run against edited copies of its own report.
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include <gtest/gtest.h>
 
@@ -147,6 +148,65 @@ TEST(GateCommand, UnreadableInputIsAUsageErrorNamingFileAndField) {
   EXPECT_EQ(r.exit_code, 2);
   r = run({"gate", base, "--baseline", base, "--alpha", "0"});
   EXPECT_EQ(r.exit_code, 2);
+}
+
+TEST(GateCommand, KnownIntermittentFailureIsListedNotGated) {
+  const std::string dir = e2e::temp_dir("gate-known");
+  const std::string base = write(dir, "base.json", minimal_report());
+  json now = minimal_report();
+  now["cases"][1]["status"] = "error";
+  now["cases"][1]["failures"] = json::array(
+      {{{"rank", 0}, {"where", "x.lua:47"}, {"message", "MPI_Put: MPI_ERR_RMA_RANGE"}}});
+  const std::string cur = write(dir, "now.json", now);
+  const json entry = {{"case", "s/b"},
+                      {"verdict", "error"},
+                      {"contains", "MPI_ERR_RMA_RANGE"},
+                      {"defect", "defect 15"}};
+  const std::string known = write(dir, "known.json", {{"known_intermittent", {entry}}});
+  auto r = run({"gate", cur, "--baseline", base, "--known", known});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("OK: no regression"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("s/b: PASS -> ERROR (rank 0 x.lua:47: MPI_Put: MPI_ERR_RMA_RANGE); "
+                       "known: defect 15"),
+            std::string::npos)
+      << r.out;
+
+  // The same case failing another way is a regression.
+  now["cases"][1]["failures"][0]["message"] = "MPI_Put: MPI_ERR_OTHER";
+  r = run({"gate", write(dir, "other.json", now), "--baseline", base, "--known", known});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("s/b: PASS -> ERROR"), std::string::npos) << r.out;
+
+  // A bad entry is a usage error naming the file and the field.
+  json bad = entry;
+  bad["verdict"] = "skip";
+  r = run({"gate", cur, "--baseline", base, "--known",
+           write(dir, "bad.json", {{"known_intermittent", {entry, bad}}})});
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("known " + dir + "/bad.json: known_intermittent[1].verdict: 'skip'"),
+            std::string::npos)
+      << r.err;
+}
+
+// The committed list CI passes reads, and each entry names a case of a committed baseline
+// (a renamed case would leave its entry excusing nothing).
+TEST(GateCommand, CommittedKnownListNamesBaselineCases) {
+  const std::string dir = e2e::source_dir() + "/reports/baseline";
+  const json known = e2e::read_json(dir + "/known-intermittent.json");
+  ASSERT_FALSE(known["known_intermittent"].empty());
+  std::set<std::string> ids;
+  for (const auto& f : std::filesystem::directory_iterator(dir)) {
+    if (f.path().filename() == "known-intermittent.json" || f.path().extension() != ".json")
+      continue;
+    const json report = e2e::read_json(f.path().string());
+    for (const auto& c : report["cases"]) ids.insert(c["id"].get<std::string>());
+  }
+  for (const auto& k : known["known_intermittent"])
+    EXPECT_TRUE(ids.count(k["case"].get<std::string>())) << k["case"];
+  const std::string base = dir + "/quick-openmpi.json";
+  auto r = run({"gate", base, "--baseline", base, "--known", dir + "/known-intermittent.json"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
 }
 
 TEST(GateCommand, RunWritesHtmlThenGatesAgainstItsOwnReport) {
