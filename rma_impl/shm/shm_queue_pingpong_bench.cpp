@@ -1,0 +1,248 @@
+// Micro benchmark of what the shm transport costs between two processes on two cores, without
+// the engine: a packet round trip through the receive queues, against the floor `rmabench
+// bench` reports (one cache line both processes write) and against a line per direction,
+// each read as a multiple of the floor measured in the same benchmark just before it (the
+// machine's two virtual cores move between placements with several times different
+// handoff costs). It bounds what the am path can reach: its round trip is this queue round
+// trip plus the engine's work. Run: ./build/bench/rma_micro_bench --benchmark_filter=PingPong
+#include <benchmark/benchmark.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <ctime>
+#include <functional>
+#include <new>
+
+#include "progress/cpu_relax.hpp"
+#include "progress/packet.hpp"
+#include "shm/shm_queue.hpp"
+
+namespace {
+
+using rma::progress::PacketHeader;
+
+constexpr std::size_t kQueueBytes = 1 << 15;
+constexpr std::uint32_t kFloorRounds = 100000;
+
+struct alignas(64) OneLine {
+  std::atomic<std::uint32_t> ping{0};
+  std::atomic<std::uint32_t> pong{0};
+};
+struct alignas(64) Word {
+  std::atomic<std::uint32_t> v{0};
+};
+
+// Shared by the two processes (an anonymous shared mapping made before the fork).
+struct Shared {
+  OneLine one;
+  Word ping, pong;  // a line per direction
+  Word stop;        // the parent is done: the child leaves its loop
+  rma::shm::QueueCtl ctl[2];
+  alignas(64) std::byte data[2][kQueueBytes];
+};
+
+// Spins (the measured case: both processes run), then yields, then naps, so a process that
+// lost its core never burns the one left; gives up once `stop` is set.
+template <class Ready>
+bool wait_until(const Shared& s, Ready ready) {
+  for (int i = 0; i < (1 << 16); ++i) {
+    if (ready()) return true;
+    rma::progress::cpu_relax();
+  }
+  for (int i = 0; i < 1000; ++i) {
+    if (ready()) return true;
+    ::sched_yield();
+  }
+  const timespec nap{0, 50'000};
+  while (!ready()) {
+    if (s.stop.v.load(std::memory_order_acquire)) return false;
+    ::nanosleep(&nap, nullptr);
+  }
+  return true;
+}
+
+// The first two CPUs this process may run on, or false.
+bool two_cpus(int& a, int& b) {
+  cpu_set_t set;
+  if (::sched_getaffinity(0, sizeof set, &set) != 0) return false;
+  a = b = -1;
+  for (int c = 0; c < CPU_SETSIZE && b < 0; ++c) {
+    if (!CPU_ISSET(c, &set)) continue;
+    (a < 0 ? a : b) = c;
+  }
+  return b >= 0;
+}
+
+void pin(int cpu) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  ::sched_setaffinity(0, sizeof set, &set);
+}
+
+// A mapping, the child serving on the second CPU and this process pinned to the first; the
+// destructor stops the child, reaps it and restores this process's CPU set.
+class PingPong {
+ public:
+  explicit PingPong(benchmark::State& state) {
+    if (!two_cpus(cpu_a_, cpu_b_)) {
+      state.SkipWithError("needs two CPUs");
+      return;
+    }
+    void* m =
+        ::mmap(nullptr, sizeof(Shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) {
+      state.SkipWithError("mmap failed");
+      return;
+    }
+    s_ = new (m) Shared;
+    ::sched_getaffinity(0, sizeof saved_, &saved_);
+  }
+  ~PingPong() {
+    if (!s_) return;
+    stop();
+    s_->~Shared();
+    ::munmap(s_, sizeof(Shared));
+    ::sched_setaffinity(0, sizeof saved_, &saved_);
+  }
+  bool ok() const { return s_ != nullptr; }
+  Shared& s() { return *s_; }
+
+  // Forks the child running `serve` (until stop), pins both sides.
+  void start(const std::function<void(Shared&)>& serve) {
+    child_ = ::fork();
+    if (child_ == 0) {
+      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+      pin(cpu_b_);
+      serve(*s_);
+      ::_exit(0);
+    }
+    pin(cpu_a_);
+  }
+  void stop() {
+    if (!s_ || child_ <= 0) return;
+    s_->stop.v.store(1, std::memory_order_release);
+    ::waitpid(child_, nullptr, 0);
+    child_ = -1;
+    s_->stop.v.store(0, std::memory_order_release);
+  }
+
+ private:
+  Shared* s_ = nullptr;
+  pid_t child_ = -1;
+  int cpu_a_ = -1, cpu_b_ = -1;
+  cpu_set_t saved_{};
+};
+
+// The two words of a handoff: the parent writes `ping`, the child answers in `pong`.
+struct Handoff {
+  std::atomic<std::uint32_t>& (*ping)(Shared&);
+  std::atomic<std::uint32_t>& (*pong)(Shared&);
+};
+constexpr Handoff kOneLine{[](Shared & s) -> auto& {return s.one.ping;
+}  // namespace
+, [](Shared& s) -> auto& {
+  return s.one.pong;
+}
+}
+;
+constexpr Handoff kTwoLines{[](Shared & s) -> auto& {return s.ping.v;
+}
+, [](Shared& s) -> auto& {
+  return s.pong.v;
+}
+}
+;
+
+// Starts the child answering `rounds` pings (0: until stopped).
+void start_answering(PingPong& pp, Handoff w, std::uint32_t rounds) {
+  w.ping(pp.s()).store(0);
+  w.pong(pp.s()).store(0);
+  pp.start([w, rounds](Shared& sh) {
+    for (std::uint32_t i = 1; rounds == 0 || i <= rounds; ++i) {
+      if (!wait_until(sh, [&] { return w.ping(sh).load(std::memory_order_acquire) == i; })) return;
+      w.pong(sh).store(i, std::memory_order_release);
+    }
+  });
+}
+
+void round_trip(Shared& s, Handoff w, std::uint32_t i) {
+  w.ping(s).store(i, std::memory_order_release);
+  wait_until(s, [&] { return w.pong(s).load(std::memory_order_acquire) == i; });
+}
+
+// The floor: `rounds` one-line round trips; microseconds per round trip.
+double floor_us(PingPong& pp, std::uint32_t rounds) {
+  start_answering(pp, kOneLine, rounds);
+  const auto t0 = std::chrono::steady_clock::now();
+  for (std::uint32_t i = 1; i <= rounds; ++i) round_trip(pp.s(), kOneLine, i);
+  const double us =
+      std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+  pp.stop();
+  return us / rounds;
+}
+
+// The loop's own time per round trip over the floor's: the figure as a multiple of it.
+void report_floor(benchmark::State& state, double floor,
+                  std::chrono::steady_clock::time_point loop_start) {
+  const double loop_us =
+      std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - loop_start)
+          .count();
+  state.counters["floor_rt_us"] = floor;
+  if (state.iterations() > 0)
+    state.counters["x_floor"] = loop_us / static_cast<double>(state.iterations()) / floor;
+}
+
+void BM_PingPongHandoff(benchmark::State& state, Handoff w) {
+  PingPong pp(state);
+  if (!pp.ok()) return;
+  const double floor = floor_us(pp, kFloorRounds);
+  start_answering(pp, w, 0);
+  std::uint32_t i = 0;
+  const auto loop_start = std::chrono::steady_clock::now();
+  for (auto _ : state) round_trip(pp.s(), w, ++i);
+  pp.stop();
+  report_floor(state, floor, loop_start);
+}
+BENCHMARK_CAPTURE(BM_PingPongHandoff, one_line, kOneLine)->UseRealTime();
+BENCHMARK_CAPTURE(BM_PingPongHandoff, two_lines, kTwoLines)->UseRealTime();
+
+// An 8-byte packet each way through the two processes' receive queues; the reply is written
+// while the request is handled, before its cells are cleared, as the engine does.
+void BM_PingPongQueue(benchmark::State& state) {
+  PingPong pp(state);
+  if (!pp.ok()) return;
+  const double floor = floor_us(pp, kFloorRounds);
+  Shared& s = pp.s();
+  const PacketHeader h = rma::progress::make_header(rma::PacketType::put);
+  const std::byte payload[8]{};
+  pp.start([&h, &payload](Shared& sh) {
+    rma::shm::QueueReader in(&sh.ctl[1], sh.data[1], kQueueBytes);
+    rma::shm::QueueWriter out(&sh.ctl[0], sh.data[0], kQueueBytes, 1);
+    const auto reply = [&](int, const PacketHeader&, std::span<const std::byte>) {
+      while (!out.try_write(h, payload)) rma::progress::cpu_relax();
+    };
+    while (wait_until(sh, [&] { return in.has_data(); })) in.read(reply, 1);
+  });
+  rma::shm::QueueReader in(&s.ctl[0], s.data[0], kQueueBytes);
+  rma::shm::QueueWriter out(&s.ctl[1], s.data[1], kQueueBytes, 0);
+  int got = 0;
+  const auto take = [&](int, const PacketHeader&, std::span<const std::byte>) { ++got; };
+  const auto loop_start = std::chrono::steady_clock::now();
+  for (auto _ : state) {
+    while (!out.try_write(h, payload)) rma::progress::cpu_relax();
+    wait_until(s, [&] { return in.read(take, 1) > 0; });
+  }
+  pp.stop();
+  benchmark::DoNotOptimize(got);
+  report_floor(state, floor, loop_start);
+}
+BENCHMARK(BM_PingPongQueue)->UseRealTime();
+
+}  // namespace
