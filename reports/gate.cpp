@@ -137,10 +137,6 @@ void compare_cases(const Report& baseline, const Report& report, GateResult& g) 
     if (failing(c) && !known_failing(g, nullptr, c))
       g.new_failing.push_back(change_of(nullptr, &c));
   }
-  for (const auto& k : g.options.known) {
-    if (!in_baseline.count(k.case_id) && !seen.count(k.case_id))
-      g.known_unused.push_back(k.case_id);
-  }
 }
 
 void compare_benchmarks(const Report& baseline, const Report& report, GateResult& g) {

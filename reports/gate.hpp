@@ -114,7 +114,6 @@ struct GateResult {
   std::vector<std::string> benchmark_errors;    // "name: message" of runs that failed now
   std::vector<NotComparable> not_comparable;    // message counts a side could not observe
   std::vector<KnownChange> known_failing;       // failing now as a known defect does
-  std::vector<std::string> known_unused;        // known entries whose case is in neither report
   std::size_t cases_compared = 0;               // cases present in both
   std::size_t new_cases = 0;                    // cases present in the report only
   std::size_t benchmarks_compared = 0;  // benchmarks present in both with a time on each side

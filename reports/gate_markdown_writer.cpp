@@ -128,8 +128,6 @@ void write_gate_markdown(const GateResult& g, std::ostream& out) {
     r.after += " — known: " + md_inline(k.defect);
     known.push_back(std::move(r));
   }
-  for (const auto& id : g.known_unused)
-    known.push_back({"known, no such case", md_code(id), "—", "—"});
   if (!known.empty()) {
     out << "### Known intermittent failures (not gated)\n\n";
     table(known, out);

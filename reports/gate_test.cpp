@@ -214,12 +214,13 @@ TEST(Gate, KnownCaseFailingAnotherWayIsStillARegression) {
   }
 }
 
-TEST(Gate, KnownFailureOfANewCaseIsNotARegressionAndUnusedEntriesAreListed) {
+TEST(Gate, KnownFailureOfANewCaseIsNotARegression) {
   Report before = base();
   before.cases.erase(before.cases.begin() + 1);  // s/b is new in the report
   Report now = base();
   find(now, "s/b").status = Verdict::error;
   find(now, "s/b").reason = "MPI_ERR_RMA_RANGE in MPI_Put";
+  // An entry for a case of another baseline (one file serves every gate) changes nothing.
   auto known = known_b();
   known.push_back({"s/gone[shm,am,np=2]", Verdict::crash, "SIGSEGV", "an old defect"});
   const GateResult g = gate(before, now, with_known(known));
@@ -227,9 +228,7 @@ TEST(Gate, KnownFailureOfANewCaseIsNotARegressionAndUnusedEntriesAreListed) {
   EXPECT_TRUE(g.new_failing.empty());
   ASSERT_EQ(g.known_failing.size(), 1u);
   EXPECT_EQ(g.known_failing[0].change.before, "");
-  ASSERT_EQ(g.known_unused.size(), 1u);
-  EXPECT_EQ(g.known_unused[0], "s/gone[shm,am,np=2]");
-  EXPECT_NE(text(g).find("known entries naming no case of either report"), std::string::npos);
+  EXPECT_EQ(text(g).find("s/gone"), std::string::npos) << text(g);
 }
 
 TEST(KnownIntermittent, BadEntriesNameTheirField) {

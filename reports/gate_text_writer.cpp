@@ -139,8 +139,6 @@ void write_gate_text(const GateResult& g, std::ostream& out) {
   known.group("failing as a known defect does", g.known_failing, [&](const KnownChange& k) {
     return id_verdict(k.change) + "; known: " + one_line(k.defect);
   });
-  known.group("known entries naming no case of either report", g.known_unused,
-              [](const std::string& id) { return printable(id); });
 
   Section notes(out, "Notes (not gated)");
   notes.group("passed in the baseline, skipped now", g.now_skipped, id_verdict);
