@@ -18,13 +18,14 @@ bool failing(const CaseResult& c) {
   return c.failed();
 }
 
+std::string failure_text(const Failure& f) {
+  std::string where = f.where.empty() ? "" : f.where + ": ";
+  if (f.rank >= 0) where = "rank " + std::to_string(f.rank) + " " + where;
+  return printable(where + f.message);
+}
+
 std::string first_detail(const CaseResult& c) {
-  if (!c.failures.empty()) {
-    const Failure& f = c.failures.front();
-    std::string where = f.where.empty() ? "" : f.where + ": ";
-    if (f.rank >= 0) where = "rank " + std::to_string(f.rank) + " " + where;
-    return printable(where + f.message);
-  }
+  if (!c.failures.empty()) return failure_text(c.failures.front());
   if (c.expected == "deadlock" && c.status == Verdict::pass) {
     return "expected a deadlock, but the case ran to completion";
   }
@@ -91,11 +92,15 @@ void compare_messages(const CaseResult& before, const CaseResult& after, GateRes
   g.message_changes.push_back(std::move(m));
 }
 
-// Files `c` under known_failing when it fails as a known intermittent defect does.
-bool known_failing(GateResult& g, const CaseResult* before, const CaseResult& c) {
-  const KnownIntermittent* k = known_failure(g.options.known, c);
-  if (!k) return false;
-  g.known_failing.push_back({change_of(before, &c), k->defect});
+// Files a failing `c` under known_failing, with the failure that matched as its detail, when
+// it fails as a known intermittent defect does; false when it does not.
+bool file_if_known(GateResult& g, const CaseResult* before, const CaseResult& c) {
+  const auto m = known_failure(g.options.known, c);
+  if (!m) return false;
+  CaseChange ch = change_of(before, &c);
+  ch.detail = m->failure >= 0 ? failure_text(c.failures[static_cast<std::size_t>(m->failure)])
+                              : printable(c.reason);
+  g.known_failing.push_back({std::move(ch), m->entry->defect});
   return true;
 }
 
@@ -117,9 +122,10 @@ void compare_cases(const Report& baseline, const Report& report, GateResult& g) 
       continue;
     }
     ++g.cases_compared;
-    if (b.passed() && known_failing(g, &b, c)) {
-      // listed with its defect
-    } else if (b.passed() && failing(c)) {
+    if (b.passed() && failing(c)) {
+      // An excused failure is listed with its defect; its counts are not compared either
+      // (a run the defect cut short counts what it got to).
+      if (file_if_known(g, &b, c)) continue;
       g.now_failing.push_back(change_of(&b, &c));
     } else if (b.passed() && c.skipped()) {
       g.now_skipped.push_back(change_of(&b, &c));
@@ -134,7 +140,7 @@ void compare_cases(const Report& baseline, const Report& report, GateResult& g) 
   for (const auto& c : report.cases) {
     if (in_baseline.count(c.id) || !seen.insert(c.id).second) continue;
     ++g.new_cases;
-    if (failing(c) && !known_failing(g, nullptr, c))
+    if (failing(c) && !file_if_known(g, nullptr, c))
       g.new_failing.push_back(change_of(nullptr, &c));
   }
 }

@@ -195,6 +195,25 @@ TEST(Gate, KnownIntermittentFailureIsListedWithItsDefect) {
   EXPECT_TRUE(gate(before, now, {}).regressed());
 }
 
+TEST(Gate, KnownFailureShowsTheFailureThatMatchedAndSkipsItsCounts) {
+  Report before = base();
+  find(before, "s/b").messages.measured = true;
+  find(before, "s/b").messages.total = 2;
+  Report now = base();
+  CaseResult& b = find(now, "s/b");
+  b.status = Verdict::error;
+  b.failures = {{1, "x.lua:9", "value 7 != 8"},
+                {0, "x.lua:47", "MPI_Put: MPI_ERR_RMA_RANGE"},
+                {-1, "mpirun", "was stopped"}};
+  b.messages.measured = true;
+  b.messages.total = 1;  // the run stopped short
+  const GateResult g = gate(before, now, with_known(known_b()));
+  EXPECT_FALSE(g.regressed()) << text(g);
+  EXPECT_TRUE(g.message_changes.empty());
+  ASSERT_EQ(g.known_failing.size(), 1u);
+  EXPECT_EQ(g.known_failing[0].change.detail, "rank 0 x.lua:47: MPI_Put: MPI_ERR_RMA_RANGE");
+}
+
 TEST(Gate, KnownCaseFailingAnotherWayIsStillARegression) {
   const Report before = base();
   Report wrong_text = base();

@@ -60,16 +60,17 @@ std::vector<KnownIntermittent> known_intermittent_from_json(const nlohmann::json
   return out;
 }
 
-const KnownIntermittent* known_failure(const std::vector<KnownIntermittent>& known,
-                                       const CaseResult& c) {
-  if (!c.failed()) return nullptr;
+std::optional<KnownMatch> known_failure(const std::vector<KnownIntermittent>& known,
+                                        const CaseResult& c) {
+  if (!c.failed()) return std::nullopt;
   for (const KnownIntermittent& k : known) {
     if (k.case_id != c.id || k.verdict != c.status) continue;
-    if (c.reason.find(k.contains) != std::string::npos) return &k;
-    for (const Failure& f : c.failures)
-      if (f.message.find(k.contains) != std::string::npos) return &k;
+    for (std::size_t i = 0; i < c.failures.size(); ++i)
+      if (c.failures[i].message.find(k.contains) != std::string::npos)
+        return KnownMatch{&k, static_cast<int>(i)};
+    if (c.reason.find(k.contains) != std::string::npos) return KnownMatch{&k, -1};
   }
-  return nullptr;
+  return std::nullopt;
 }
 
 }  // namespace reports

@@ -162,8 +162,9 @@ int run_app(int argc, char** argv) {
       ->check(CLI::Range(1e-9, 0.999999));
   gate_cmd
       ->add_option("--known", gate.known,
-                   "JSON list of known intermittent library failures: a case failing as one "
-                   "says is listed with its defect, not counted as a regression")
+                   "JSON file of known intermittent library failures (format in "
+                   "reports/known_intermittent.hpp): a case failing as one says is listed "
+                   "with its defect, not counted as a regression")
       ->check(CLI::ExistingFile);
 
   ReportArgs report;

@@ -16,7 +16,6 @@
 #include <atomic>
 #include <chrono>
 #include <ctime>
-#include <functional>
 #include <new>
 
 #include "progress/cpu_relax.hpp"
@@ -26,9 +25,12 @@
 namespace {
 
 using rma::progress::PacketHeader;
+using Clock = std::chrono::steady_clock;
 
 constexpr std::size_t kQueueBytes = 1 << 15;
 constexpr std::uint32_t kFloorRounds = 100000;
+// Longer than any round trip, however the two processes are scheduled: the peer is gone.
+constexpr auto kPatience = std::chrono::seconds(10);
 
 struct alignas(64) OneLine {
   std::atomic<std::uint32_t> ping{0};
@@ -48,9 +50,9 @@ struct Shared {
 };
 
 // Spins (the measured case: both processes run), then yields, then naps, so a process that
-// lost its core never burns the one left; gives up once `stop` is set.
-template <class Ready>
-bool wait_until(const Shared& s, Ready ready) {
+// lost its core never burns the one left; false once `give_up()` says the peer is gone.
+template <class Ready, class GiveUp>
+bool wait_until(Ready ready, GiveUp give_up) {
   for (int i = 0; i < (1 << 16); ++i) {
     if (ready()) return true;
     rma::progress::cpu_relax();
@@ -61,7 +63,7 @@ bool wait_until(const Shared& s, Ready ready) {
   }
   const timespec nap{0, 50'000};
   while (!ready()) {
-    if (s.stop.v.load(std::memory_order_acquire)) return false;
+    if (give_up()) return false;
     ::nanosleep(&nap, nullptr);
   }
   return true;
@@ -90,7 +92,7 @@ void pin(int cpu) {
 // destructor stops the child, reaps it and restores this process's CPU set.
 class PingPong {
  public:
-  explicit PingPong(benchmark::State& state) {
+  explicit PingPong(benchmark::State& state) : state_(state) {
     if (!two_cpus(cpu_a_, cpu_b_)) {
       state.SkipWithError("needs two CPUs");
       return;
@@ -114,16 +116,38 @@ class PingPong {
   bool ok() const { return s_ != nullptr; }
   Shared& s() { return *s_; }
 
-  // Forks the child running `serve` (until stop), pins both sides.
-  void start(const std::function<void(Shared&)>& serve) {
+  // Forks the child running serve(shared, give_up) until stopped, and pins both sides; false
+  // (the benchmark skipped) when it cannot fork.
+  template <class Serve>
+  bool start(Serve serve) {
+    const pid_t parent = ::getpid();
     child_ = ::fork();
+    if (child_ < 0) {
+      state_.SkipWithError("fork failed");
+      return false;
+    }
     if (child_ == 0) {
+      // Ends with its parent, even one that died before the signal was asked for.
       ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (::getppid() != parent) ::_exit(1);
       pin(cpu_b_);
-      serve(*s_);
+      Shared& sh = *s_;
+      serve(sh, [&sh, parent] {
+        return sh.stop.v.load(std::memory_order_acquire) != 0 || ::getppid() != parent;
+      });
       ::_exit(0);
     }
     pin(cpu_a_);
+    return true;
+  }
+  // The parent's wait gives up when the child has exited or took longer than kPatience.
+  template <class Ready>
+  bool wait(Ready ready) {
+    const auto deadline = Clock::now() + kPatience;
+    const bool ok = wait_until(
+        ready, [&] { return ::waitpid(child_, nullptr, WNOHANG) != 0 || Clock::now() > deadline; });
+    if (!ok) state_.SkipWithError("the child process stopped answering");
+    return ok;
   }
   void stop() {
     if (!s_ || child_ <= 0) return;
@@ -134,6 +158,7 @@ class PingPong {
   }
 
  private:
+  benchmark::State& state_;
   Shared* s_ = nullptr;
   pid_t child_ = -1;
   int cpu_a_ = -1, cpu_b_ = -1;
@@ -145,70 +170,71 @@ struct Handoff {
   std::atomic<std::uint32_t>& (*ping)(Shared&);
   std::atomic<std::uint32_t>& (*pong)(Shared&);
 };
-constexpr Handoff kOneLine{[](Shared & s) -> auto& {return s.one.ping;
-}  // namespace
-, [](Shared& s) -> auto& {
+std::atomic<std::uint32_t>& one_line_ping(Shared& s) {
+  return s.one.ping;
+}
+std::atomic<std::uint32_t>& one_line_pong(Shared& s) {
   return s.one.pong;
 }
+std::atomic<std::uint32_t>& own_line_ping(Shared& s) {
+  return s.ping.v;
 }
-;
-constexpr Handoff kTwoLines{[](Shared & s) -> auto& {return s.ping.v;
-}
-, [](Shared& s) -> auto& {
+std::atomic<std::uint32_t>& own_line_pong(Shared& s) {
   return s.pong.v;
 }
-}
-;
+constexpr Handoff kOneLine{&one_line_ping, &one_line_pong};
+constexpr Handoff kTwoLines{&own_line_ping, &own_line_pong};
 
 // Starts the child answering `rounds` pings (0: until stopped).
-void start_answering(PingPong& pp, Handoff w, std::uint32_t rounds) {
+bool start_answering(PingPong& pp, Handoff w, std::uint32_t rounds) {
   w.ping(pp.s()).store(0);
   w.pong(pp.s()).store(0);
-  pp.start([w, rounds](Shared& sh) {
+  return pp.start([w, rounds](Shared& sh, auto give_up) {
     for (std::uint32_t i = 1; rounds == 0 || i <= rounds; ++i) {
-      if (!wait_until(sh, [&] { return w.ping(sh).load(std::memory_order_acquire) == i; })) return;
+      if (!wait_until([&] { return w.ping(sh).load(std::memory_order_acquire) == i; }, give_up))
+        return;
       w.pong(sh).store(i, std::memory_order_release);
     }
   });
 }
 
-void round_trip(Shared& s, Handoff w, std::uint32_t i) {
+bool round_trip(PingPong& pp, Handoff w, std::uint32_t i) {
+  Shared& s = pp.s();
   w.ping(s).store(i, std::memory_order_release);
-  wait_until(s, [&] { return w.pong(s).load(std::memory_order_acquire) == i; });
+  return pp.wait([&] { return w.pong(s).load(std::memory_order_acquire) == i; });
 }
 
-// The floor: `rounds` one-line round trips; microseconds per round trip.
+// The floor: `rounds` one-line round trips; microseconds per round trip, 0 when it failed.
 double floor_us(PingPong& pp, std::uint32_t rounds) {
-  start_answering(pp, kOneLine, rounds);
-  const auto t0 = std::chrono::steady_clock::now();
-  for (std::uint32_t i = 1; i <= rounds; ++i) round_trip(pp.s(), kOneLine, i);
-  const double us =
-      std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+  if (!start_answering(pp, kOneLine, rounds)) return 0;
+  const auto t0 = Clock::now();
+  for (std::uint32_t i = 1; i <= rounds; ++i)
+    if (!round_trip(pp, kOneLine, i)) return 0;
+  const double us = std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
   pp.stop();
   return us / rounds;
 }
 
 // The loop's own time per round trip over the floor's: the figure as a multiple of it.
-void report_floor(benchmark::State& state, double floor,
-                  std::chrono::steady_clock::time_point loop_start) {
-  const double loop_us =
-      std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - loop_start)
-          .count();
+void report_floor(benchmark::State& state, double floor, Clock::duration loop) {
   state.counters["floor_rt_us"] = floor;
   if (state.iterations() > 0)
-    state.counters["x_floor"] = loop_us / static_cast<double>(state.iterations()) / floor;
+    state.counters["x_floor"] = std::chrono::duration<double, std::micro>(loop).count() /
+                                static_cast<double>(state.iterations()) / floor;
 }
 
 void BM_PingPongHandoff(benchmark::State& state, Handoff w) {
   PingPong pp(state);
   if (!pp.ok()) return;
   const double floor = floor_us(pp, kFloorRounds);
-  start_answering(pp, w, 0);
+  if (floor <= 0 || !start_answering(pp, w, 0)) return;
   std::uint32_t i = 0;
-  const auto loop_start = std::chrono::steady_clock::now();
-  for (auto _ : state) round_trip(pp.s(), w, ++i);
+  const auto loop_start = Clock::now();
+  for (auto _ : state)
+    if (!round_trip(pp, w, ++i)) return;
+  const auto loop = Clock::now() - loop_start;
   pp.stop();
-  report_floor(state, floor, loop_start);
+  report_floor(state, floor, loop);
 }
 BENCHMARK_CAPTURE(BM_PingPongHandoff, one_line, kOneLine)->UseRealTime();
 BENCHMARK_CAPTURE(BM_PingPongHandoff, two_lines, kTwoLines)->UseRealTime();
@@ -219,29 +245,32 @@ void BM_PingPongQueue(benchmark::State& state) {
   PingPong pp(state);
   if (!pp.ok()) return;
   const double floor = floor_us(pp, kFloorRounds);
+  if (floor <= 0) return;
   Shared& s = pp.s();
   const PacketHeader h = rma::progress::make_header(rma::PacketType::put);
   const std::byte payload[8]{};
-  pp.start([&h, &payload](Shared& sh) {
+  const bool started = pp.start([&h, &payload](Shared& sh, auto give_up) {
     rma::shm::QueueReader in(&sh.ctl[1], sh.data[1], kQueueBytes);
     rma::shm::QueueWriter out(&sh.ctl[0], sh.data[0], kQueueBytes, 1);
     const auto reply = [&](int, const PacketHeader&, std::span<const std::byte>) {
-      while (!out.try_write(h, payload)) rma::progress::cpu_relax();
+      wait_until([&] { return out.try_write(h, payload); }, give_up);
     };
-    while (wait_until(sh, [&] { return in.has_data(); })) in.read(reply, 1);
+    while (wait_until([&] { return in.has_data(); }, give_up)) in.read(reply, 1);
   });
+  if (!started) return;
   rma::shm::QueueReader in(&s.ctl[0], s.data[0], kQueueBytes);
   rma::shm::QueueWriter out(&s.ctl[1], s.data[1], kQueueBytes, 0);
   int got = 0;
   const auto take = [&](int, const PacketHeader&, std::span<const std::byte>) { ++got; };
-  const auto loop_start = std::chrono::steady_clock::now();
+  const auto loop_start = Clock::now();
   for (auto _ : state) {
-    while (!out.try_write(h, payload)) rma::progress::cpu_relax();
-    wait_until(s, [&] { return in.read(take, 1) > 0; });
+    if (!pp.wait([&] { return out.try_write(h, payload); })) return;
+    if (!pp.wait([&] { return in.read(take, 1) > 0; })) return;
   }
+  const auto loop = Clock::now() - loop_start;
   pp.stop();
   benchmark::DoNotOptimize(got);
-  report_floor(state, floor, loop_start);
+  report_floor(state, floor, loop);
 }
 BENCHMARK(BM_PingPongQueue)->UseRealTime();
 
