@@ -181,6 +181,7 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
     std::vector<std::string> columns;
     std::map<std::string, bool> reference, shared_memory, measured;
     std::map<std::uint64_t, std::map<std::string, Cell>> rows;
+    bool interleaved = false;  // some columns' repetitions ran interleaved in one launch
   };
   std::vector<Key> order;
   std::map<Key, Table> tables;
@@ -193,6 +194,8 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
     if (added) order.push_back(k);
     Table& t = it->second;
     const std::string col = column_of(e);
+    if (auto it_i = e.find("interleaved"); it_i != e.end() && it_i->is_boolean() && *it_i)
+      t.interleaved = true;
     if (std::find(t.columns.begin(), t.columns.end(), col) == t.columns.end()) {
       t.columns.push_back(col);
       t.reference[col] = is_reference(e);
@@ -256,6 +259,7 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
     if (target == "recv") out << "  target in recv";
     out << "  " << (bw ? "bandwidth (MB/s)" : "latency (us)");
     if (t.columns.size() > 1) out << "; x" << "ref: ratio to " << base;
+    if (t.interleaved) out << " (protocols interleaved in one launch)";
     if (with_floor)
       out << "; " << (bw ? "xmemcpy: ratio to a memcpy of the size" : "xrt: ratio to the floor's round trip");
     out << "\n";

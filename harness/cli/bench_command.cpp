@@ -8,6 +8,7 @@
 // reference. A run with a figure on shared memory (the reference's shm backend, an MPI) ends
 // with the hardware floor (worker/floor_bench.hpp), measured over the sizes the run used.
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "cli/commands.hpp"
@@ -92,6 +93,35 @@ suite::CaseSpec floor_case(const suite::CaseSpec& like, const nlohmann::json& be
   return c;
 }
 
+// The cases an entry runs under each am protocol become one case per pattern whose figures
+// are measured interleaved in one launch (worker/bench_loop.hpp): run as separate launches,
+// a change of the machine's state between them (the two virtual cores' placement, which
+// moves the floor by 5x here) turned the ratio between protocols into noise.
+void pair_protocols(std::vector<suite::CaseSpec>& cases) {
+  std::vector<suite::CaseSpec> out;
+  std::map<std::string, std::size_t> first;  // id without the protocol -> index in out
+  for (auto& c : cases) {
+    if (!c.protocol_in_id || c.impl != "ref" || c.path != "am") {
+      out.push_back(std::move(c));
+      continue;
+    }
+    suite::CaseSpec key = c;
+    key.protocol_in_id = false;
+    const std::string id = suite::make_case_id(key);
+    auto [it, fresh] = first.emplace(id, out.size());
+    if (fresh) {
+      out.push_back(std::move(c));
+      out.back().bench["protocols"] = {out.back().protocol};
+      continue;
+    }
+    suite::CaseSpec& paired = out[it->second];
+    paired.bench["protocols"].push_back(c.protocol);
+    paired.protocol += "+" + c.protocol;
+    paired.id = suite::make_case_id(paired);
+  }
+  cases = std::move(out);
+}
+
 bool on_shared_memory(const suite::CaseSpec& c) {
   return c.impl != "ref" || c.backend == "shm";
 }
@@ -150,6 +180,7 @@ int bench_command(BenchArgs& args) {
     c.bench = bench;
     shared_memory |= on_shared_memory(c);
   }
+  pair_protocols(plan.expansion.cases);
   if (!args.no_floor && shared_memory && !plan.expansion.cases.empty()) {
     // Every two-rank reference figure on shm also gets the round trip measured just before
     // it (worker/floor_bench.hpp, floor_round_trip_us), the run's floor case its memcpy too.

@@ -188,6 +188,7 @@ int l_window(lua_State* L) {
   lua_getfield(L, 1, "path");
   if (!lua_isnil(L, -1)) cfg.info["path"] = luaL_checkstring(L, -1);
   lua_pop(L, 1);
+  if (!ctx.window_protocol.empty()) cfg.info.emplace("protocol", ctx.window_protocol);
 
   if (cfg.flavor == rma::Flavor::create) {
     if (memory) {

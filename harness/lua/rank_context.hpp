@@ -30,6 +30,9 @@ class RankContext {
   impl::Implementation* impl = nullptr;  // null in the parent's descriptive state
   std::string backend, path, progress;    // as the case names them
   std::string protocol = "fewest";       // am packet protocol the case runs: fewest | ch3
+  // Non-empty: the am protocol rma.window gives the windows it creates (info `protocol`, where
+  // the script's info names none): a benchmark measuring several protocols in one run.
+  std::string window_protocol;
 
   std::vector<ExpectFailure> failures;
   std::map<std::string, double> metrics;

@@ -27,6 +27,7 @@ struct Command {
   std::uint64_t iterations = 0;
   std::uint64_t batch = 0;
   std::uint64_t target = target_wait;
+  std::uint64_t figure = 0;  // which of the lead's figures the batch replays
 };
 
 // RMA packets sent since `before`, or kNotMeasured.
@@ -46,6 +47,17 @@ double percentile(std::vector<double> v, double p) {
   return v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo));
 }
 
+// Google Benchmark's own random interleaving of repetitions (its flag, set through its
+// Initialize as on a command line): on for a lead of several figures, off after it.
+void set_random_interleaving(bool on) {
+  std::string flag =
+      std::string("--benchmark_enable_random_interleaving=") + (on ? "true" : "false");
+  char name[] = "rmabench";
+  char* argv[] = {name, flag.data(), nullptr};
+  int argc = 2;
+  benchmark::Initialize(&argc, argv);
+}
+
 rma::Status send_all(impl::Implementation& im, const Command& c) {
   for (int r = 1; r < im.size(); ++r) RMA_TRY(im.send(r, &c, sizeof c, kBenchCommandTag));
   return rma::Status::ok();
@@ -56,16 +68,23 @@ rma::Status send_all(impl::Implementation& im, const Command& c) {
 rma::Result<BenchLoop::Led> BenchLoop::lead(const std::string& name, const std::string& target,
                                             const Iteration& iteration,
                                             double bytes_per_iteration) {
+  return lead(std::vector<Figure>{{name, iteration, bytes_per_iteration}}, target);
+}
+
+rma::Result<BenchLoop::Led> BenchLoop::lead(const std::vector<Figure>& figures,
+                                            const std::string& target) {
   rma::Status status;
   std::uint64_t batch = 0;
   Led led;
-  auto body = [&](benchmark::State& state) {
+  const std::uint64_t mode = target == "compute" ? target_compute
+                             : target == "recv"  ? target_recv
+                                                 : target_wait;
+  auto body = [&](benchmark::State& state, std::uint64_t figure) {
+    const Iteration& iteration = figures[figure].iteration;
+    const double bytes_per_iteration = figures[figure].bytes_per_iteration;
     const auto n = static_cast<std::uint64_t>(state.max_iterations);
     ++batch;
-    const std::uint64_t mode = target == "compute" ? target_compute
-                               : target == "recv"  ? target_recv
-                                                   : target_wait;
-    Command c{cmd_batch, n, batch, mode};
+    Command c{cmd_batch, n, batch, mode, figure};
     if (status) status = send_all(impl_, c);
     // Snapshots between two barriers, as for conformance cases: no rank's first op of the
     // batch may reach a rank that has not taken its snapshot.
@@ -113,29 +132,34 @@ rma::Result<BenchLoop::Led> BenchLoop::lead(const std::string& name, const std::
   };
 
   benchmark::ClearRegisteredBenchmarks();
-  auto* b = benchmark::RegisterBenchmark(name.c_str(), body);
-  b->UseManualTime()->Unit(benchmark::kMicrosecond);
-  b->MinTime(settings_.value("min_time_s", 0.05));
   const int reps = settings_.value("repetitions", 1);
-  if (reps > 1) {
-    b->Repetitions(reps);
-    b->ComputeStatistics("min", [](const std::vector<double>& v) {
-      return *std::min_element(v.begin(), v.end());
-    });
-    b->ComputeStatistics("max", [](const std::vector<double>& v) {
-      return *std::max_element(v.begin(), v.end());
-    });
-    b->ComputeStatistics("p50", [](const std::vector<double>& v) { return percentile(v, 0.50); });
-    b->ComputeStatistics("p90", [](const std::vector<double>& v) { return percentile(v, 0.90); });
-    b->ComputeStatistics("p99", [](const std::vector<double>& v) { return percentile(v, 0.99); });
+  for (std::uint64_t f = 0; f < figures.size(); ++f) {
+    auto* b = benchmark::RegisterBenchmark(figures[f].name.c_str(),
+                                           [&body, f](benchmark::State& s) { body(s, f); });
+    b->UseManualTime()->Unit(benchmark::kMicrosecond);
+    b->MinTime(settings_.value("min_time_s", 0.05));
+    if (reps > 1) {
+      b->Repetitions(reps);
+      b->ComputeStatistics("min", [](const std::vector<double>& v) {
+        return *std::min_element(v.begin(), v.end());
+      });
+      b->ComputeStatistics("max", [](const std::vector<double>& v) {
+        return *std::max_element(v.begin(), v.end());
+      });
+      b->ComputeStatistics("p50", [](const std::vector<double>& v) { return percentile(v, 0.50); });
+      b->ComputeStatistics("p90", [](const std::vector<double>& v) { return percentile(v, 0.90); });
+      b->ComputeStatistics("p99", [](const std::vector<double>& v) { return percentile(v, 0.99); });
+    }
   }
+  set_random_interleaving(figures.size() > 1);
   std::ostringstream out, err;
   benchmark::JSONReporter reporter;
   reporter.SetOutputStream(&out);
   reporter.SetErrorStream(&err);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::ClearRegisteredBenchmarks();
-  rma::Status done = send_all(impl_, Command{cmd_done, 0, 0, target_wait});
+  set_random_interleaving(false);
+  rma::Status done = send_all(impl_, Command{cmd_done, 0, 0, target_wait, 0});
   if (!status) return status;
   if (!done) return done;
 
@@ -144,14 +168,30 @@ rma::Result<BenchLoop::Led> BenchLoop::lead(const std::string& name, const std::
     return rma::Status{rma::ErrorClass::intern,
                        "benchmark: unreadable Google Benchmark output: " + err.str()};
   led.entries = std::move(j["benchmarks"]);
+  // Google Benchmark reports a benchmark when its last repetition is done, which interleaving
+  // makes random: the entries go back to the figures' order, so tables read the same each run.
+  std::stable_sort(led.entries.begin(), led.entries.end(), [](const json& a, const json& b) {
+    return a.value("family_index", 0) < b.value("family_index", 0);
+  });
   return led;
 }
 
 rma::Status BenchLoop::follow(const Iteration& iteration, bool compute_when_idle) {
+  if (!iteration) return follow(std::vector<Iteration>{}, compute_when_idle);
+  return follow(std::vector<Iteration>{iteration}, compute_when_idle);
+}
+
+rma::Status BenchLoop::follow(const std::vector<Iteration>& iterations, bool compute_when_idle) {
   for (;;) {
     Command c;
     RMA_TRY(impl_.recv(0, &c, sizeof c, kBenchCommandTag));
     if (c.cmd == cmd_done) return rma::Status::ok();
+    if (!iterations.empty() && c.figure >= iterations.size())
+      return {rma::ErrorClass::intern, "benchmark: rank 0 led figure " + std::to_string(c.figure) +
+                                           " of " + std::to_string(iterations.size())};
+    // An empty iteration: this rank has no call of its own in that figure.
+    const Iteration* iteration =
+        iterations.empty() || !iterations[c.figure] ? nullptr : &iterations[c.figure];
     RMA_TRY(impl_.barrier());
     const std::optional<rma::Counters> before = impl_.counters();
     RMA_TRY(impl_.barrier());
@@ -160,7 +200,7 @@ rma::Status BenchLoop::follow(const Iteration& iteration, bool compute_when_idle
       volatile std::uint64_t work = 0;
       while (compute_stop_batch().load(std::memory_order_acquire) < c.batch) work = work + 1;
     } else if (iteration) {
-      for (std::uint64_t i = 0; i < c.iterations; ++i) RMA_TRY(iteration());
+      for (std::uint64_t i = 0; i < c.iterations; ++i) RMA_TRY((*iteration)());
     }
     if (c.target == target_recv) {  // every follower, so rank 0's message never waits unread
       std::uint64_t over = 0;

@@ -8,6 +8,11 @@
 // the hardware floor's cache-line round trip and memcpy (floor_bench.cpp), so every figure and
 // its floor are timed the same way.
 //
+// Several figures can be led together (the am protocols of one pattern): Google Benchmark
+// then runs their repetitions in random interleaved order, so a change of the machine's state
+// during the run (here: where the two virtual cores sit) falls on every figure alike, and
+// their ratio means something. Each batch tells the other ranks which figure it replays.
+//
 //   BenchLoop loop(impl, ctrl, spec.bench);
 //   rank 0:  auto entries = loop.lead(name, "wait", [&] { return program.replay(impl); });
 //   others:  loop.follow([&] { return program.replay(impl); }, false);
@@ -17,6 +22,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -42,6 +48,11 @@ inline constexpr int kBenchReleaseTag = 32765;  // target mode recv: the batch i
 class BenchLoop {
  public:
   using Iteration = std::function<rma::Status()>;
+  struct Figure {
+    std::string name;  // the Google Benchmark name: unique within one lead
+    Iteration iteration;
+    double bytes_per_iteration = 0;  // > 0: a bandwidth figure
+  };
 
   // `settings`: CaseSpec::bench (min_time_s, repetitions).
   BenchLoop(impl::Implementation& impl, launcher::ControlChannel& ctrl,
@@ -57,11 +68,17 @@ class BenchLoop {
   // recv, compute). Ends with the followers' release.
   rma::Result<Led> lead(const std::string& name, const std::string& target,
                         const Iteration& iteration, double bytes_per_iteration = 0);
+  // Rank 0: the figures' repetitions interleaved at random; an entry's family_index is its
+  // figure's index.
+  rma::Result<Led> lead(const std::vector<Figure>& figures, const std::string& target);
   // Other ranks: run `iteration` as often as each batch says, until rank 0 is done. With
   // `compute_when_idle`, a rank with no iteration of its own (`iteration` empty) computes
   // without calling the library instead of waiting in the barrier (the truly-passive case);
   // in target mode recv (told by rank 0) it waits in a recv, then the barrier.
   rma::Status follow(const Iteration& iteration, bool compute_when_idle);
+  // Other ranks of a lead of several figures: `iterations[i]` runs figure i's batches (an
+  // empty function, or an empty vector: no iteration of its own here, as above).
+  rma::Status follow(const std::vector<Iteration>& iterations, bool compute_when_idle);
 
  private:
   impl::Implementation& impl_;

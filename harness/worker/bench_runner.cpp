@@ -35,6 +35,14 @@ struct Config {
   std::uint64_t bytes_per_iteration = 0;  // bandwidth: bytes moved per iteration
 };
 
+// One recorded program of a configuration: under the case's am protocol, or one of the
+// protocols a paired case measures side by side.
+struct Figure {
+  std::string protocol;
+  impl::Program program;
+  json expected;  // the declared messages (rank 0)
+};
+
 class Bench {
  public:
   explicit Bench(ScriptSession& s) : s_(s), impl_(s.impl()), spec_(s.spec()) {}
@@ -57,6 +65,13 @@ class Bench {
     if (spec_.bench.contains("targets"))
       targets = spec_.bench["targets"].get<std::vector<std::string>>();
 
+    // A case of several am protocols (cli/bench_command.cpp pairs them) records one program
+    // per protocol, each on windows of its own, and leads them together.
+    std::vector<std::string> protocols{spec_.protocol};
+    if (spec_.bench.contains("protocols") && !spec_.bench["protocols"].empty())
+      protocols = spec_.bench["protocols"].get<std::vector<std::string>>();
+    const bool paired = protocols.size() > 1;
+
     json entries = json::array();
     for (const auto& sync : syncs) {
       for (const auto& size : sizes) {
@@ -64,26 +79,30 @@ class Bench {
         if (!size.empty()) opts["size"] = size;
         if (!sync.empty()) opts["sync"] = sync;
         s_.set_options(opts);
-        s_.new_ctx();
-        if (!s_.call_hook("setup", f)) return s_.ended(f);
-        // --trace: the first configuration's recording run, its first iteration; cleared
-        // before the barrier so that no peer's packet of it comes earlier.
-        const bool trace_now = spec_.trace && trace_.is_null();
-        if (trace_now) rma::trace::clear();
-        if (!s_.barrier(f)) return s_.ended(f);
-        impl::Program program;
-        s_.phase("run (recording)");
-        s_.ctx().recorder = &program;
-        const bool ok = s_.call_hook("run", f);
-        s_.ctx().recorder = nullptr;
-        if (!ok) return s_.ended(f);
-        if (!s_.barrier(f)) return s_.ended(f);
-        if (trace_now) {
-          trace_ = trace_json(impl_.rank());
-          rma::trace::set_recording(false);  // the timed loops run untraced
+        std::vector<Figure> figures(protocols.size());
+        for (std::size_t k = 0; k < protocols.size(); ++k) {
+          Figure& fig = figures[k];
+          fig.protocol = protocols[k];
+          if (paired) s_.set_protocol(fig.protocol, true);
+          s_.new_ctx(k);
+          if (!s_.call_hook("setup", f)) return s_.ended(f);
+          // --trace: the first configuration's recording run, its first iteration; cleared
+          // before the barrier so that no peer's packet of it comes earlier.
+          const bool trace_now = spec_.trace && trace_.is_null();
+          if (trace_now) rma::trace::clear();
+          if (!s_.barrier(f)) return s_.ended(f);
+          s_.phase("run (recording)");
+          s_.ctx().recorder = &fig.program;
+          const bool ok = s_.call_hook("run", f);
+          s_.ctx().recorder = nullptr;
+          if (!ok) return s_.ended(f);
+          if (!s_.barrier(f)) return s_.ended(f);
+          if (trace_now) {
+            trace_ = trace_json(impl_.rank());
+            rma::trace::set_recording(false);  // the timed loops run untraced
+          }
+          if (impl_.rank() == 0 && !s_.declared_messages(fig.expected, f)) return s_.ended(f);
         }
-        json expected;
-        if (impl_.rank() == 0 && !s_.declared_messages(expected, f)) return s_.ended(f);
 
         Config cfg = describe(opts, declared);
         for (const auto& target : targets) {
@@ -100,15 +119,19 @@ class Bench {
             floor_us = rt.value();
           }
           s_.phase("run (benchmark)");
-          rma::Status st = impl_.rank() == 0 ? lead(program, cfg, expected, floor_us, entries)
-                                           : follow(program, target == "compute");
+          rma::Status st = impl_.rank() == 0 ? lead(figures, cfg, floor_us, entries)
+                                             : follow(figures, target == "compute");
           if (!st) {
             f.where = "benchmark " + cfg.pattern;
             f.message = st.to_string();
             return s_.ended(f);
           }
         }
-        if (!s_.call_hook("teardown", f)) return s_.ended(f);
+        for (std::size_t k = 0; k < protocols.size(); ++k) {
+          if (paired) s_.set_protocol(protocols[k], true);
+          s_.use_ctx(k);
+          if (!s_.call_hook("teardown", f)) return s_.ended(f);
+        }
         if (!s_.barrier(f)) return s_.ended(f);
       }
     }
@@ -149,30 +172,39 @@ class Bench {
     return p.empty() ? spec_.path : p;
   }
 
-  // The am protocol the figure ran under; empty where there is none (the direct path, an MPI).
-  std::string protocol() const {
-    return spec_.impl == "ref" && path_text() == "am" ? spec_.protocol : std::string();
+  // The am protocol a figure ran under; empty where there is none (the direct path, an MPI).
+  std::string protocol(const Figure& fig) const {
+    return spec_.impl == "ref" && path_text() == "am" ? fig.protocol : std::string();
   }
 
-  std::string name(const Config& c) const {
+  std::string name(const Config& c, const Figure& fig) const {
     std::string n = c.pattern + "/" + c.sync + "/" + (c.has_size ? size_text(c.size) : "0") + "/" +
                     spec_.backend + ":" + (spec_.impl == "ref" ? path_text() : spec_.impl);
     if (c.target != "wait") n += "/target:" + c.target;
     // The default protocol keeps the names earlier reports have (the gate pairs by name).
-    if (!protocol().empty() && protocol() != "fewest") n += "/protocol:" + protocol();
+    if (!protocol(fig).empty() && protocol(fig) != "fewest") n += "/protocol:" + protocol(fig);
     return n;
   }
 
   // Rank 0: the loop times the replays and the entries get what ran.
-  rma::Status lead(const impl::Program& program, const Config& cfg, const json& expected,
-                   std::optional<double> floor_us, json& entries) {
+  rma::Status lead(std::vector<Figure>& figures, const Config& cfg, std::optional<double> floor_us,
+                   json& entries) {
     BenchLoop loop(impl_, s_.ctrl(), spec_.bench);
-    auto led = loop.lead(name(cfg), cfg.target, [&] { return program.replay(impl_); },
-                         cfg.metric == "bandwidth"
-                             ? static_cast<double>(cfg.bytes_per_iteration)
-                             : 0.0);
+    std::vector<BenchLoop::Figure> timed;
+    for (auto& fig : figures)
+      timed.push_back(
+          {name(cfg, fig), [this, &fig] { return fig.program.replay(impl_); },
+           cfg.metric == "bandwidth" ? static_cast<double>(cfg.bytes_per_iteration) : 0.0});
+    auto led = loop.lead(timed, cfg.target);
     if (!led) return led.status();
     for (auto& e : led.value().entries) {
+      // Google Benchmark numbers the benchmarks in the order the loop registered them.
+      const std::size_t k = e.value("family_index", std::size_t{0});
+      if (k >= figures.size())
+        return {rma::ErrorClass::intern, "benchmark: Google Benchmark entry of family " +
+                                             std::to_string(k) + " of " +
+                                             std::to_string(figures.size())};
+      const Figure* fig = &figures[k];
       e["pattern"] = cfg.pattern;
       e["op"] = cfg.op;
       e["sync"] = cfg.sync;
@@ -185,11 +217,12 @@ class Bench {
       e["flavor"] = cfg.flavor;
       e["ranks"] = impl_.size();
       e["impl"] = impl_.name();
-      if (!protocol().empty()) e["protocol"] = protocol();
+      if (!protocol(*fig).empty()) e["protocol"] = protocol(*fig);
+      if (figures.size() > 1) e["interleaved"] = true;
       if (!led.value().messages_measured)
         e["messages_reason"] = "not observable in " + impl_.name();
-      if (expected.is_object() && expected.contains("total"))
-        e["messages_expected"] = expected["total"];
+      if (fig->expected.is_object() && fig->expected.contains("total"))
+        e["messages_expected"] = fig->expected["total"];
       if (floor_us) e["floor_round_trip_us"] = *floor_us;
       entries.push_back(std::move(e));
     }
@@ -197,10 +230,20 @@ class Bench {
   }
 
   // Other ranks: replay in lockstep with rank 0's batches.
-  rma::Status follow(const impl::Program& program, bool compute) {
+  rma::Status follow(std::vector<Figure>& figures, bool compute) {
     BenchLoop loop(impl_, s_.ctrl(), spec_.bench);
-    if (program.empty()) return loop.follow({}, compute);
-    return loop.follow([&] { return program.replay(impl_); }, compute);
+    std::vector<BenchLoop::Iteration> its;
+    bool any = false;
+    for (auto& fig : figures) {
+      if (fig.program.empty()) {
+        its.emplace_back();
+      } else {
+        its.emplace_back([this, &fig] { return fig.program.replay(impl_); });
+        any = true;
+      }
+    }
+    if (!any) its.clear();
+    return loop.follow(its, compute);
   }
 
   ScriptSession& s_;

@@ -105,7 +105,7 @@ rma::Result<BenchLoop::Led> round_trip(BenchLoop& loop, impl::Implementation& im
         },
         false));
   else
-    RMA_TRY(loop.follow({}, false));
+    RMA_TRY(loop.follow(BenchLoop::Iteration{}, false));
   return BenchLoop::Led{};
 }
 
@@ -166,7 +166,8 @@ class Floor {
     std::vector<char> source(largest, 1);
     for (const std::uint64_t size : sizes_) {
       if (!origin) {
-        RMA_TRY(loop.follow({}, false));  // waits in the barrier, as a passive target does
+        // Waits in the barrier, as a passive target does.
+        RMA_TRY(loop.follow(BenchLoop::Iteration{}, false));
         continue;
       }
       char* dst = seg_.data();

@@ -76,15 +76,30 @@ std::string ScriptSession::option_value(const std::string& name) const {
   return v;
 }
 
-void ScriptSession::new_ctx() {
+void ScriptSession::new_ctx(std::size_t slot) {
   lua_State* L = state_.get();
-  if (ctx_idx_) {
+  // A slot not made yet gets its table on top of the stack the session keeps.
+  while (ctx_slots_.size() <= slot) {
     lua_newtable(L);
-    lua_replace(L, ctx_idx_);
-    return;
+    ctx_slots_.push_back(lua_gettop(L));
   }
   lua_newtable(L);
-  ctx_idx_ = lua_gettop(L);
+  lua_replace(L, ctx_slots_[slot]);
+  use_ctx(slot);
+}
+
+void ScriptSession::use_ctx(std::size_t slot) {
+  ctx_idx_ = ctx_slots_.at(slot);
+}
+
+void ScriptSession::set_protocol(const std::string& protocol, bool on_windows) {
+  lua_State* L = state_.get();
+  ctx_.protocol = protocol;
+  ctx_.window_protocol = on_windows ? protocol : std::string();
+  lua_getglobal(L, "rma");
+  lua_pushstring(L, protocol.c_str());
+  lua_setfield(L, -2, "protocol");
+  lua_pop(L, 1);
 }
 
 int ScriptSession::iterations() const {

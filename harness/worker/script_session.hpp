@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -34,8 +35,15 @@ class ScriptSession {
   std::set<std::string> declared_options() const;
   // rma.opt[name] as text (the value in effect: given or default), "" if unset.
   std::string option_value(const std::string& name) const;
-  // A fresh ctx table for the hooks.
-  void new_ctx();
+  // A fresh ctx table for the hooks, in `slot` (a benchmark of several am protocols keeps one
+  // per protocol alive); it becomes the one the hooks get.
+  void new_ctx(std::size_t slot = 0);
+  // The hooks get the ctx table of `slot` (made by new_ctx).
+  void use_ctx(std::size_t slot);
+  // The am protocol the script sees as rma.protocol from now on; `on_windows`: the windows it
+  // creates from now on run it too (window info `protocol`, unless the script gives one),
+  // else they take the runtime's default.
+  void set_protocol(const std::string& protocol, bool on_windows);
   int iterations() const;
 
   void phase(const char* name);
@@ -62,7 +70,8 @@ class ScriptSession {
   lua::RankContext ctx_;
   lua::LuaState state_;
   int case_idx_ = 0;
-  int ctx_idx_ = 0;
+  int ctx_idx_ = 0;             // stack index of the ctx table the hooks get
+  std::vector<int> ctx_slots_;  // stack index of each slot's ctx table
   std::string phase_;
 };
 

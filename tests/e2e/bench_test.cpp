@@ -168,6 +168,50 @@ TEST(Bench, FiguresOfMoreRanksHaveNoFloorOfTheirOwn) {
   EXPECT_NE(r.out.find("# floor, this run"), std::string::npos) << r.out;
 }
 
+// A suite entry run under both am protocols is one launch per pattern: both figures are
+// recorded on windows of their own protocol and led together, their repetitions interleaved
+// (worker/bench_loop.hpp). The counts say each figure ran its own protocol.
+TEST(Bench, ProtocolsOfOnePatternRunInterleavedInOneLaunch) {
+  const std::string dir = e2e::temp_dir("bench-protocols");
+  const auto r = e2e::run({"bench", "suites/protocols.lua", "--min-time", "0.001", "--repetitions",
+                           "2", "--no-floor", "--report-dir", dir, "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const json report = e2e::read_json(dir + "/report.json");
+  ASSERT_EQ(report["cases"].size(), 3u) << report.dump(2);
+  for (const auto& c : report["cases"]) {
+    EXPECT_NE(c["id"].get<std::string>().find(",protocol=fewest+ch3]"), std::string::npos)
+        << c["id"];
+    EXPECT_EQ(c["protocol"], "fewest+ch3");
+  }
+  // pattern -> protocol -> messages per iteration of every repetition
+  std::map<std::string, std::map<std::string, std::vector<double>>> msgs;
+  std::map<std::string, std::map<std::string, double>> expected;
+  for (const auto& b : report["benchmarks"]) {
+    EXPECT_EQ(b.value("interleaved", false), true) << b.dump(2);
+    if (b["run_type"] != "iteration") continue;
+    const std::string pattern = b["pattern"], protocol = b["protocol"];
+    msgs[pattern][protocol].push_back(b["messages_per_iteration"].get<double>());
+    expected[pattern][protocol] = b["messages_expected"].get<double>();
+  }
+  ASSERT_EQ(msgs.size(), 3u) << report.dump(2);
+  for (const auto& [pattern, by_protocol] : msgs) {
+    ASSERT_EQ(by_protocol.size(), 2u) << pattern;
+    for (const auto& [protocol, values] : by_protocol) EXPECT_EQ(values.size(), 2u) << pattern;
+  }
+  for (double m : msgs["passive/lock_three_puts_unlock"]["fewest"]) EXPECT_EQ(m, 4);
+  for (double m : msgs["passive/lock_three_puts_unlock"]["ch3"]) EXPECT_EQ(m, 6);
+  for (double m : msgs["pscw/post_start_put"]["ch3"]) EXPECT_EQ(m, 2);
+  for (double m : msgs["passive/lock_put_unlock"]["ch3"]) EXPECT_EQ(m, 2);
+  EXPECT_EQ(expected["passive/lock_three_puts_unlock"]["fewest"], 4);
+  EXPECT_EQ(expected["passive/lock_three_puts_unlock"]["ch3"], 6);
+  EXPECT_EQ(expected["pscw/post_start_put"]["fewest"], 1);
+  EXPECT_EQ(expected["pscw/post_start_put"]["ch3"], 2);
+  EXPECT_EQ(count_lines_starting(r.out, "# passive/lock_three_puts_unlock"), 1) << r.out;
+  EXPECT_NE(r.out.find("(protocols interleaved in one launch)"), std::string::npos) << r.out;
+  EXPECT_TRUE(e2e::leftover_ranks(r.pid).empty());
+  EXPECT_TRUE(e2e::leftover_segments(r.pid).empty());
+}
+
 TEST(Bench, AListOfImplementationsIsForBenchOnly) {
   const auto r = e2e::run({"run", "lua_scripts/bench/pingpong.lua", "--impl", "ref,mpich"});
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
