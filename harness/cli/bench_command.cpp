@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <utility>
 
 #include "cli/commands.hpp"
 #include "cli/impl_list.hpp"
@@ -96,10 +97,13 @@ suite::CaseSpec floor_case(const suite::CaseSpec& like, const nlohmann::json& be
 // The cases an entry runs under each am protocol become one case per pattern whose figures
 // are measured interleaved in one launch (worker/bench_loop.hpp): run as separate launches,
 // a change of the machine's state between them (the two virtual cores' placement, which
-// moves the floor by 5x here) turned the ratio between protocols into noise.
-void pair_protocols(std::vector<suite::CaseSpec>& cases) {
+// moves the floor by 5x here) turned the ratio between protocols into noise. The paired
+// case's protocol lists them all (`fewest+ch3`, suite::case_protocols). Returns each merged
+// case's id before -> after.
+std::map<std::string, std::string> pair_protocols(std::vector<suite::CaseSpec>& cases) {
   std::vector<suite::CaseSpec> out;
   std::map<std::string, std::size_t> first;  // id without the protocol -> index in out
+  std::map<std::string, std::vector<std::string>> members;  // index's id -> ids merged
   for (auto& c : cases) {
     if (!c.protocol_in_id || c.impl != "ref" || c.path != "am") {
       out.push_back(std::move(c));
@@ -107,19 +111,42 @@ void pair_protocols(std::vector<suite::CaseSpec>& cases) {
     }
     suite::CaseSpec key = c;
     key.protocol_in_id = false;
-    const std::string id = suite::make_case_id(key);
-    auto [it, fresh] = first.emplace(id, out.size());
+    auto [it, fresh] = first.emplace(suite::make_case_id(key), out.size());
     if (fresh) {
       out.push_back(std::move(c));
-      out.back().bench["protocols"] = {out.back().protocol};
       continue;
     }
     suite::CaseSpec& paired = out[it->second];
-    paired.bench["protocols"].push_back(c.protocol);
+    members[it->first].push_back(c.id);
     paired.protocol += "+" + c.protocol;
+  }
+  std::map<std::string, std::string> renamed;
+  for (const auto& [key, index] : first) {
+    suite::CaseSpec& paired = out[index];
+    const std::string before = paired.id;
     paired.id = suite::make_case_id(paired);
+    renamed[before] = paired.id;
+    for (const auto& id : members[key]) renamed[id] = paired.id;
   }
   cases = std::move(out);
+  return renamed;
+}
+
+// --filter, applied by the bench itself: a case is kept when its id, or the id pairing gives
+// it, contains the text (a paired id from a report then selects its case).
+void filter_cases(suite::Expansion& ex, const std::string& filter, const std::string& input) {
+  if (filter.empty()) return;
+  std::vector<suite::CaseSpec> copy = ex.cases;
+  const auto renamed = pair_protocols(copy);
+  auto matches = [&](const suite::CaseSpec& c) {
+    const auto it = renamed.find(c.id);
+    return c.id.find(filter) != std::string::npos ||
+           (it != renamed.end() && it->second.find(filter) != std::string::npos);
+  };
+  std::erase_if(ex.cases, [&](const suite::CaseSpec& c) { return !matches(c); });
+  std::erase_if(ex.excluded, [&](const auto& e) { return !matches(e.first); });
+  if (ex.cases.empty() && ex.excluded.empty())
+    throw suite::UsageError(input + ": no case to run matches --filter");
 }
 
 bool on_shared_memory(const suite::CaseSpec& c) {
@@ -158,7 +185,10 @@ int bench_command(BenchArgs& args) {
   const std::vector<ImplChoice> impls =
       resolve_impl_list(args.run.impl, args.run.mpi_args, args.run.mpi_env);
   RunPlan plan;
-  const suite::Expansion base = expand_input(args.run);
+  const std::string filter = std::exchange(args.run.overrides.filter, std::string());
+  suite::Expansion base = expand_input(args.run);
+  args.run.overrides.filter = filter;
+  filter_cases(base, filter, args.run.input);
   std::vector<launcher::MpiLaunch> mpis;
   nlohmann::json impl_contexts = nlohmann::json::array();
   for (const auto& choice : impls) {

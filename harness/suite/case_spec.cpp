@@ -20,6 +20,17 @@ std::string make_case_id(const CaseSpec& c) {
   return id + "]";
 }
 
+std::vector<std::string> case_protocols(const CaseSpec& c) {
+  std::vector<std::string> out;
+  std::size_t from = 0;
+  for (;;) {
+    const std::size_t plus = c.protocol.find('+', from);
+    out.push_back(c.protocol.substr(from, plus == std::string::npos ? plus : plus - from));
+    if (plus == std::string::npos) return out;
+    from = plus + 1;
+  }
+}
+
 nlohmann::json to_json(const CaseSpec& c) {
   return {{"id", c.id},
           {"suite", c.suite},

@@ -26,7 +26,9 @@ struct CaseSpec {
   std::string backend = "shm";
   std::string path = "am";
   std::string progress = "async";
-  std::string protocol = "fewest";  // am packet protocol: fewest | ch3
+  // am packet protocol: fewest | ch3; a bench case that measures several side by side in one
+  // launch lists them, joined by '+' ("fewest+ch3", cli/bench_command.cpp).
+  std::string protocol = "fewest";
   bool protocol_in_id = false;      // the entry runs both protocols: the id says which
   std::string provider;       // fabric provider, "" for the default
   std::map<std::string, std::string> options;  // values as given; typed by the script
@@ -56,6 +58,9 @@ struct CaseSpec {
 
 // "suite/stem[backend,path,np=N,...]" from the fields above.
 std::string make_case_id(const CaseSpec& c);
+
+// The am protocols the case runs, in order: one, or those a paired bench case lists.
+std::vector<std::string> case_protocols(const CaseSpec& c);
 
 nlohmann::json to_json(const CaseSpec& c);
 CaseSpec case_from_json(const nlohmann::json& j);

@@ -90,5 +90,15 @@ TEST(Manifest, AnEntryRunningBothProtocolsSaysWhichInItsIds) {
   EXPECT_NE(rejection(bad).find("protocol"), std::string::npos) << rejection(bad);
 }
 
+// A paired bench case lists its protocols joined by '+'; every other case names one.
+TEST(CaseProtocols, OneOrThoseAPairedCaseLists) {
+  CaseSpec c;
+  EXPECT_EQ(case_protocols(c), (std::vector<std::string>{"fewest"}));
+  c.protocol = "ch3";
+  EXPECT_EQ(case_protocols(c), (std::vector<std::string>{"ch3"}));
+  c.protocol = "fewest+ch3";
+  EXPECT_EQ(case_protocols(c), (std::vector<std::string>{"fewest", "ch3"}));
+}
+
 }  // namespace
 }  // namespace harness::suite

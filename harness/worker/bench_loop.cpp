@@ -10,6 +10,12 @@
 #include <regex>
 #include <sstream>
 
+// The flag behind --benchmark_enable_random_interleaving, defined and exported by
+// libbenchmark (1.7.1 here) but declared only in its own sources.
+namespace benchmark {
+extern bool FLAGS_benchmark_enable_random_interleaving;
+}  // namespace benchmark
+
 namespace harness::worker {
 namespace {
 
@@ -47,15 +53,12 @@ double percentile(std::vector<double> v, double p) {
   return v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo));
 }
 
-// Google Benchmark's own random interleaving of repetitions (its flag, set through its
-// Initialize as on a command line): on for a lead of several figures, off after it.
+// Google Benchmark's own random interleaving of repetitions: on for a lead of several
+// figures, off after it. Its flag is set directly: benchmark::Initialize would set it too, but
+// also re-reads every BENCHMARK_* variable of the environment, and a bad one ends the process
+// (rank 0 mid-case, its peers left waiting).
 void set_random_interleaving(bool on) {
-  std::string flag =
-      std::string("--benchmark_enable_random_interleaving=") + (on ? "true" : "false");
-  char name[] = "rmabench";
-  char* argv[] = {name, flag.data(), nullptr};
-  int argc = 2;
-  benchmark::Initialize(&argc, argv);
+  benchmark::FLAGS_benchmark_enable_random_interleaving = on;
 }
 
 rma::Status send_all(impl::Implementation& im, const Command& c) {
@@ -156,7 +159,9 @@ rma::Result<BenchLoop::Led> BenchLoop::lead(const std::vector<Figure>& figures,
   benchmark::JSONReporter reporter;
   reporter.SetOutputStream(&out);
   reporter.SetErrorStream(&err);
-  benchmark::RunSpecifiedBenchmarks(&reporter);
+  // Every registered figure: a BENCHMARK_FILTER in the environment must not drop one (the
+  // entries are told apart by their position among those that ran).
+  benchmark::RunSpecifiedBenchmarks(&reporter, ".");
   benchmark::ClearRegisteredBenchmarks();
   set_random_interleaving(false);
   rma::Status done = send_all(impl_, Command{cmd_done, 0, 0, target_wait, 0});

@@ -67,9 +67,7 @@ class Bench {
 
     // A case of several am protocols (cli/bench_command.cpp pairs them) records one program
     // per protocol, each on windows of its own, and leads them together.
-    std::vector<std::string> protocols{spec_.protocol};
-    if (spec_.bench.contains("protocols") && !spec_.bench["protocols"].empty())
-      protocols = spec_.bench["protocols"].get<std::vector<std::string>>();
+    const std::vector<std::string> protocols = suite::case_protocols(spec_);
     const bool paired = protocols.size() > 1;
 
     json entries = json::array();

@@ -17,7 +17,7 @@ ScriptSession::ScriptSession(const suite::CaseSpec& spec, impl::Implementation& 
   ctx_.backend = spec.backend;
   ctx_.path = spec.path;
   ctx_.progress = spec.progress;
-  ctx_.protocol = spec.protocol;
+  ctx_.protocol = suite::case_protocols(spec).front();  // a paired bench case: its first
   ctx_.log = [this](const std::string& line) { ctrl_.send({{"t", "log"}, {"text", line}}); };
   board_.attach(&impl_, &ctx_);
 }

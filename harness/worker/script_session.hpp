@@ -36,7 +36,8 @@ class ScriptSession {
   // rma.opt[name] as text (the value in effect: given or default), "" if unset.
   std::string option_value(const std::string& name) const;
   // A fresh ctx table for the hooks, in `slot` (a benchmark of several am protocols keeps one
-  // per protocol alive); it becomes the one the hooks get.
+  // per protocol alive); it becomes the one the hooks get. A new slot is the next index of
+  // the Lua stack the session keeps (nothing else is left on it between hooks).
   void new_ctx(std::size_t slot = 0);
   // The hooks get the ctx table of `slot` (made by new_ctx).
   void use_ctx(std::size_t slot);

@@ -37,7 +37,9 @@ rma::RuntimeConfig runtime_config(const suite::CaseSpec& spec) {
   c.backend = spec.backend;
   c.progress = rma::parse_progress_mode(spec.progress).value_or(rma::ProgressMode::async);
   c.default_path = rma::parse_path(spec.path).value_or(rma::Path::am);
-  c.default_protocol = rma::parse_protocol(spec.protocol).value_or(rma::Protocol::fewest);
+  // A paired bench case gives each of its windows its protocol; the first is the default.
+  c.default_protocol =
+      rma::parse_protocol(suite::case_protocols(spec).front()).value_or(rma::Protocol::fewest);
   c.eager_limit = spec.eager_limit;
   c.provider = spec.provider;
   c.name_prefix = spec.name_prefix;

@@ -212,6 +212,38 @@ TEST(Bench, ProtocolsOfOnePatternRunInterleavedInOneLaunch) {
   EXPECT_TRUE(e2e::leftover_segments(r.pid).empty());
 }
 
+// --filter on a bench run matches the id a case has once paired (as a report shows it) as
+// well as the ids before pairing: one protocol's id runs that protocol alone.
+TEST(Bench, FilterMatchesThePairedIdAndTheIdsBeforeIt) {
+  const std::string dir = e2e::temp_dir("bench-protocols-filter");
+  const auto paired =
+      e2e::run({"bench", "suites/protocols.lua", "--min-time", "0.001", "--no-floor", "--filter",
+                "protocols/passive/lock_three_puts_unlock[shm,am,np=2,protocol=fewest+ch3]",
+                "--report-dir", dir + "/paired", "--format", "json"});
+  ASSERT_EQ(paired.exit_code, 0) << paired.out << paired.err;
+  json report = e2e::read_json(dir + "/paired/report.json");
+  ASSERT_EQ(report["cases"].size(), 1u) << report.dump(2);
+  std::set<std::string> protocols;
+  for (const auto& b : report["benchmarks"]) protocols.insert(b["protocol"].get<std::string>());
+  EXPECT_EQ(protocols, (std::set<std::string>{"fewest", "ch3"}));
+
+  const auto alone = e2e::run({"bench", "suites/protocols.lua", "--min-time", "0.001", "--no-floor",
+                               "--filter", "lock_three_puts_unlock[shm,am,np=2,protocol=ch3]",
+                               "--report-dir", dir + "/alone", "--format", "json"});
+  ASSERT_EQ(alone.exit_code, 0) << alone.out << alone.err;
+  report = e2e::read_json(dir + "/alone/report.json");
+  ASSERT_EQ(report["cases"].size(), 1u) << report.dump(2);
+  EXPECT_EQ(report["cases"][0]["protocol"], "ch3");
+  for (const auto& b : report["benchmarks"]) {
+    EXPECT_EQ(b["protocol"], "ch3");
+    EXPECT_FALSE(b.contains("interleaved")) << b.dump(2);
+  }
+
+  const auto none = e2e::run({"bench", "suites/protocols.lua", "--filter", "no-such-case"});
+  EXPECT_EQ(none.exit_code, 2) << none.out << none.err;
+  EXPECT_NE(none.err.find("no case to run matches --filter"), std::string::npos) << none.err;
+}
+
 TEST(Bench, AListOfImplementationsIsForBenchOnly) {
   const auto r = e2e::run({"run", "lua_scripts/bench/pingpong.lua", "--impl", "ref,mpich"});
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
