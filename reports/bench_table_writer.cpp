@@ -49,7 +49,12 @@ struct Cell {
   // placement of the two cores.
   std::optional<double> floor_rt_us;
   bool from_median = false;
+  std::optional<double> rep_lo_us, rep_hi_us;  // the range of its repetitions' times
 };
+
+// A figure whose repetitions spread this much had the machine change under it (here: the
+// host moving the two virtual cores, which moves the floor by 5x), not noise.
+constexpr double kSpreadNote = 1.5;
 
 // Where a figure ran: the reference's backend and path (and am protocol, where it is not the
 // default), or an MPI library by name.
@@ -204,6 +209,11 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
     const auto size = static_cast<std::uint64_t>(num(e, "size"));
     Cell& c = t.rows[size][col];
     const bool median = str(e, "run_type") == "aggregate";
+    if (str(e, "run_type") == "iteration") {
+      const double us = microseconds(e);
+      c.rep_lo_us = std::min(c.rep_lo_us.value_or(us), us);
+      c.rep_hi_us = std::max(c.rep_hi_us.value_or(us), us);
+    }
     if (c.from_median && !median) continue;
     c.latency_us = microseconds(e);
     c.mbps = num(e, "bytes_per_second") / 1e6;
@@ -328,6 +338,18 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
       rows.push_back(std::move(r));
     }
     print_grid(groups, rows, out);
+    // Said under the table it concerns: a ratio read from such a figure compares two states
+    // of the machine (interleaved figures share them only as far as the random order does).
+    for (const auto& [size, cells] : t.rows)
+      for (const auto& col : t.columns) {
+        const auto it = cells.find(col);
+        if (it == cells.end() || !it->second.rep_lo_us || !(*it->second.rep_lo_us > 0)) continue;
+        const double lo = *it->second.rep_lo_us, hi = *it->second.rep_hi_us;
+        if (hi > kSpreadNote * lo)
+          out << "# " << col << ", size " << size << ": repetitions spread " << fixed(lo, 3) << "-"
+              << fixed(hi, 3) << " us (" << ratio_text(hi, lo)
+              << "): the machine changed during the figure; its ratios say little\n";
+      }
     out << "\n";
   }
 }

@@ -76,6 +76,37 @@ TEST(BenchTable, BothAmProtocolsAreColumnsOfOneTable) {
   EXPECT_NE(row.find("2.00x"), std::string::npos) << text;  // ch3 read against the default
 }
 
+// Repetitions that spread more than 1.5x are named under the table, the figure and the
+// range; a figure whose repetitions agree is not; the header says interleaved figures are.
+TEST(BenchTable, AFigureWhoseRepetitionsSpreadIsNamedAndInterleavingIsSaid) {
+  json b = json::array();
+  for (double us : {0.34, 0.35, 0.73}) {
+    json e = entry("ref", "shm", "am", 8, us, 2);
+    e["protocol"] = "fewest";
+    e["interleaved"] = true;
+    b.push_back(e);
+  }
+  for (double us : {0.34, 0.35, 0.36}) {
+    json e = entry("ref", "shm", "am", 8, us, 2);
+    e["protocol"] = "ch3";
+    e["interleaved"] = true;
+    e["name"] = "bench/latency/lock/8/shm:am/protocol:ch3";
+    b.push_back(e);
+  }
+  const std::string text = table_of(b);
+  EXPECT_NE(text.find("(protocols interleaved in one launch)"), std::string::npos) << text;
+  EXPECT_NE(text.find("# shm:am, size 8: repetitions spread 0.340-0.730 us (2.15x)"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("# shm:am protocol=ch3, size 8: repetitions spread"), std::string::npos)
+      << text;
+  // Agreeing repetitions, not interleaved: neither line.
+  const std::string calm = table_of(
+      json::array({entry("ref", "shm", "am", 8, 0.34, 2), entry("ref", "shm", "am", 8, 0.36, 2)}));
+  EXPECT_EQ(calm.find("repetitions spread"), std::string::npos) << calm;
+  EXPECT_EQ(calm.find("interleaved"), std::string::npos) << calm;
+}
+
 TEST(BenchTable, ImplementationsOfOnePatternShareOneTable) {
   json b = json::array();
   for (std::uint64_t size : {8, 4096}) {
