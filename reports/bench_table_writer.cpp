@@ -94,6 +94,17 @@ std::string ratio_text(double v, double base) {
   return fixed(r, r < 10 ? 2 : 1) + "x";
 }
 
+// The range of the round trips the figures carry.
+struct Range {
+  std::optional<double> lo, hi;
+  void add(double v) {
+    lo = std::min(lo.value_or(v), v);
+    hi = std::max(hi.value_or(v), v);
+  }
+  std::string text() const { return fixed(*lo, 3) + (*hi != *lo ? "-" + fixed(*hi, 3) : ""); }
+  bool moved() const { return *hi > 1.5 * *lo; }  // the host moved the cores in between
+};
+
 // Display width of UTF-8 text (the dash is one column, three bytes).
 std::size_t width(const std::string& s) {
   std::size_t n = 0;
@@ -187,10 +198,13 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
     std::map<std::string, bool> reference, shared_memory, measured;
     std::map<std::uint64_t, std::map<std::string, Cell>> rows;
     bool interleaved = false;  // some columns' repetitions ran interleaved in one launch
+    std::map<std::string, bool>
+        raw_floor;  // off shm: the column's figures carry their raw round trip
   };
   std::vector<Key> order;
   std::map<Key, Table> tables;
-  std::optional<double> own_lo, own_hi;  // the range of the figures' own round trips
+  Range own;  // the shm figures' own cache-line round trips
+  Range raw;  // the same off shm: raw send/recv round trips
   for (const auto& e : benchmarks) {
     if (!e.is_object() || !shown(e) || str(e, "pattern") == kFloorPatternName) continue;
     const Key k{str(e, "pattern"), str(e, "op"), str(e, "sync"), str(e, "target"),
@@ -221,28 +235,36 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
     if (c.msgs) t.measured[col] = true;
     c.expected = opt_num(e, "messages_expected");
     c.floor_rt_us = opt_num(e, "floor_round_trip_us");
-    if (c.floor_rt_us) {
-      own_lo = std::min(own_lo.value_or(*c.floor_rt_us), *c.floor_rt_us);
-      own_hi = std::max(own_hi.value_or(*c.floor_rt_us), *c.floor_rt_us);
+    if (c.floor_rt_us && t.shared_memory[col]) {
+      own.add(*c.floor_rt_us);
+    } else if (c.floor_rt_us) {
+      t.raw_floor[col] = true;
+      raw.add(*c.floor_rt_us);
     }
     c.from_median = median;
   }
 
   const Floor floor = floor_of(benchmarks);
-  if (floor.round_trip_us && !own_lo)
+  if (floor.round_trip_us && !own.lo)
     out << "# floor, this run: cache-line round trip between the ranks' cores "
         << fixed(*floor.round_trip_us, 3) << " us (the shm tables read every figure against it)\n\n";
-  if (own_lo) {
+  if (own.lo) {
     out << "# floor: cache-line round trip between the ranks' cores, measured just before each "
            "reference figure: "
-        << fixed(*own_lo, 3);
-    if (*own_hi != *own_lo) out << "-" << fixed(*own_hi, 3);
-    out << " us; each xrt reads its figure against its own";
+        << own.text() << " us; each xrt reads its figure against its own";
     if (floor.round_trip_us) out << " (the run's floor case: " << fixed(*floor.round_trip_us, 3) << " us)";
     out << "\n";
-    if (*own_hi > 1.5 * *own_lo)
+    if (own.moved())
       out << "# the floor moved during this run: the host placed the two virtual cores "
              "differently between figures; compare figures through their xrt, not their us\n";
+    out << "\n";
+  }
+  if (raw.lo) {
+    out << "# floor off shared memory: raw send/recv round trip of 8 bytes between ranks 0 and 1 "
+           "on the case's own transport, measured just before each reference figure: "
+        << raw.text() << " us; each xrt reads its figure against its own\n";
+    if (raw.moved())
+      out << "# the raw round trip moved during this run; compare figures through their xrt\n";
     out << "\n";
   }
 
@@ -259,8 +281,13 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
       }
     bool shm = false;
     for (const auto& c : t.columns) shm |= t.shared_memory.at(c);
-    const bool with_floor =
-        shm && (bw ? !floor.memcpy_mbps.empty() : floor.round_trip_us.has_value() || own_lo.has_value());
+    const bool with_floor = shm && (bw ? !floor.memcpy_mbps.empty()
+                                       : floor.round_trip_us.has_value() || own.lo.has_value());
+    // Off shared memory a latency column is read against the raw round trip its figures
+    // carry (no floor columns: the round trip differs per figure, not per run).
+    auto raw_xrt = [&](const std::string& c) { return !bw && t.raw_floor.count(c) != 0; };
+    bool any_raw = false;
+    for (const auto& c : t.columns) any_raw |= raw_xrt(c);
 
     out << "# " << pattern;
     if (!op.empty() && op != "script") out << "  op=" << op;
@@ -270,7 +297,7 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
     out << "  " << (bw ? "bandwidth (MB/s)" : "latency (us)");
     if (t.columns.size() > 1) out << "; x" << "ref: ratio to " << base;
     if (t.interleaved) out << " (protocols interleaved in one launch)";
-    if (with_floor)
+    if (with_floor || any_raw)
       out << "; " << (bw ? "xmemcpy: ratio to a memcpy of the size" : "xrt: ratio to the floor's round trip");
     out << "\n";
 
@@ -279,6 +306,8 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
       Group g{c, {bw ? "MB/s" : "us"}};
       if (t.columns.size() > 1 && c != base) g.heads.push_back("xref");
       if (with_floor && t.shared_memory.at(c)) g.heads.push_back(bw ? "xmemcpy" : "xrt");
+      else if (raw_xrt(c))
+        g.heads.push_back("xrt");
       if (t.measured.count(c)) g.heads.push_back("msgs/iter");
       groups.push_back(std::move(g));
     }
@@ -315,6 +344,8 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
             r.push_back(ratio_text(v, it->second.floor_rt_us.value_or(floor.round_trip_us.value_or(0))));
           else
             r.push_back("—");
+        } else if (raw_xrt(col)) {
+          r.push_back(has && it->second.floor_rt_us ? ratio_text(v, *it->second.floor_rt_us) : "—");
         }
         if (t.measured.count(col)) {
           std::string m = "—";

@@ -107,6 +107,32 @@ TEST(BenchTable, AFigureWhoseRepetitionsSpreadIsNamedAndInterleavingIsSaid) {
   EXPECT_EQ(calm.find("interleaved"), std::string::npos) << calm;
 }
 
+// Off shared memory a figure that carries the raw round trip measured just before it gets an
+// xrt against that round trip, and the console names the range; no floor columns.
+TEST(BenchTable, AFabricFigureIsReadAgainstItsOwnRawRoundTrip) {
+  json fabric = entry("ref", "fabric", "am", 8, 24.0, 2);
+  fabric["floor_round_trip_us"] = 16.0;
+  const std::string text = table_of(json::array({fabric}));
+  EXPECT_NE(text.find("# floor off shared memory: raw send/recv round trip of 8 bytes"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("16.000 us; each xrt reads its figure against its own"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("xrt: ratio to the floor's round trip"), std::string::npos) << text;
+  bool row = false;
+  for (const auto& l : lines_of(text))
+    if (l.rfind("  8 ", 0) == 0) {
+      row = true;
+      EXPECT_NE(l.find("1.50x"), std::string::npos) << l;  // 24 us over its 16 us round trip
+    }
+  EXPECT_TRUE(row) << text;
+  EXPECT_EQ(text.find("rt us"), std::string::npos) << text;  // no floor column group
+  // Without the field: no xrt, no floor line.
+  const std::string bare = table_of(json::array({entry("ref", "fabric", "am", 8, 24.0, 2)}));
+  EXPECT_EQ(bare.find("xrt"), std::string::npos) << bare;
+  EXPECT_EQ(bare.find("# floor"), std::string::npos) << bare;
+}
+
 TEST(BenchTable, ImplementationsOfOnePatternShareOneTable) {
   json b = json::array();
   for (std::uint64_t size : {8, 4096}) {

@@ -211,14 +211,16 @@ int bench_command(BenchArgs& args) {
     shared_memory |= on_shared_memory(c);
   }
   pair_protocols(plan.expansion.cases);
-  if (!args.no_floor && shared_memory && !plan.expansion.cases.empty()) {
-    // Every two-rank reference figure on shm also gets the round trip measured just before
-    // it (worker/floor_bench.hpp, floor_round_trip_us), the run's floor case its memcpy too.
-    // Not with more ranks: on fewer cores than ranks the round trip of ranks 0 and 1 measures
-    // the scheduler (milliseconds), and a core of its own per rank is what the floor assumes.
+  if (!args.no_floor) {
+    // Every two-rank reference figure also gets its floor's round trip measured just before
+    // it (worker/floor_bench.hpp): on shm the cache line, on fabric a raw send/recv; the
+    // run's floor case, after the shared-memory figures, adds memcpy. Not with more ranks:
+    // on fewer cores than ranks the round trip of ranks 0 and 1 measures the scheduler
+    // (milliseconds), and a core of its own per rank is what the floor assumes.
     for (auto& c : plan.expansion.cases)
-      if (c.impl == "ref" && c.backend == "shm" && c.ranks == 2) c.bench["floor_each"] = true;
-    plan.expansion.cases.push_back(floor_case(plan.expansion.cases.front(), bench));
+      if (c.impl == "ref" && c.ranks == 2) c.bench["floor_each"] = true;
+    if (shared_memory && !plan.expansion.cases.empty())
+      plan.expansion.cases.push_back(floor_case(plan.expansion.cases.front(), bench));
   }
   plan.command = args.run.command_line;
   plan.options = {{"input", args.run.input},

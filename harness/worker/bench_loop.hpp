@@ -44,6 +44,7 @@ std::string json_without_nan(const std::string& text);
 inline constexpr int kBenchCommandTag = 32767;
 inline constexpr int kBenchCountTag = 32766;
 inline constexpr int kBenchReleaseTag = 32765;  // target mode recv: the batch is over
+inline constexpr int kBenchRawTag = 32764;      // the fabric floor's raw round trip
 
 class BenchLoop {
  public:

@@ -107,8 +107,11 @@ class Bench {
           cfg.target = target;
           std::optional<double> floor_us;
           if (spec_.bench.value("floor_each", false) && impl_.size() >= 2) {
-            s_.phase("floor (cache-line round trip)");
-            auto rt = floor_round_trip_us(spec_, impl_, s_.ctrl(), std::to_string(floors_++));
+            // On shm the cache line between the two cores; elsewhere the raw round trip.
+            const bool shm = spec_.backend == "shm";
+            s_.phase(shm ? "floor (cache-line round trip)" : "floor (send/recv round trip)");
+            auto rt = shm ? floor_round_trip_us(spec_, impl_, s_.ctrl(), std::to_string(floors_++))
+                          : raw_round_trip_us(spec_, impl_, s_.ctrl());
             if (!rt) {
               f.where = "benchmark floor";
               f.message = rt.status().to_string();

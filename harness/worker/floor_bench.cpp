@@ -221,6 +221,22 @@ json run_floor_bench(const suite::CaseSpec& spec, impl::Implementation& impl,
   return f.run();
 }
 
+namespace {
+
+// Rank 0: the median of the led figure's repetitions where there are several, else its one
+// run, in microseconds; the other ranks 0.
+rma::Result<double> median_us(const impl::Implementation& impl,
+                              const rma::Result<BenchLoop::Led>& led) {
+  if (!led) return led.status();
+  if (impl.rank() != 0) return 0.0;
+  const std::vector<reports::BenchmarkRun> runs = reports::benchmark_runs(led.value().entries);
+  const std::optional<reports::Spread> t = runs.empty() ? std::nullopt : runs.front().time_ns();
+  if (!t) return rma::Status{rma::ErrorClass::intern, "floor: no round-trip figure"};
+  return t->median / 1000.0;
+}
+
+}  // namespace
+
 rma::Result<double> floor_round_trip_us(const suite::CaseSpec& spec, impl::Implementation& impl,
                                         launcher::ControlChannel& ctrl, const std::string& tag) {
   if (impl.size() < 2)
@@ -228,14 +244,32 @@ rma::Result<double> floor_round_trip_us(const suite::CaseSpec& spec, impl::Imple
   Segment seg;
   RMA_TRY(map_segment(seg, impl, "/" + spec.name_prefix + ".floor." + tag, 4096));
   BenchLoop loop(impl, ctrl, spec.bench);
-  auto led = round_trip(loop, impl, seg.line(), "floor/cache_line_round_trip/64/shm:floor");
-  if (!led) return led.status();
-  if (impl.rank() != 0) return 0.0;
-  // The median of the repetitions where there are several, else the one run.
-  const std::vector<reports::BenchmarkRun> runs = reports::benchmark_runs(led.value().entries);
-  const std::optional<reports::Spread> t = runs.empty() ? std::nullopt : runs.front().time_ns();
-  if (!t) return rma::Status{rma::ErrorClass::intern, "floor: no round-trip figure"};
-  return t->median / 1000.0;
+  return median_us(impl,
+                   round_trip(loop, impl, seg.line(), "floor/cache_line_round_trip/64/shm:floor"));
+}
+
+rma::Result<double> raw_round_trip_us(const suite::CaseSpec& spec, impl::Implementation& impl,
+                                      launcher::ControlChannel& ctrl) {
+  if (impl.size() < 2) return rma::Status{rma::ErrorClass::arg, "floor: needs two ranks"};
+  BenchLoop loop(impl, ctrl, spec.bench);
+  std::uint64_t word = 0;  // 8 bytes each way, as bench/pingpong.lua -o size=8
+  if (impl.rank() == 0)
+    return median_us(
+        impl, loop.lead("floor/send_recv_round_trip/8/" + spec.backend + ":floor", "wait", [&] {
+          RMA_TRY(impl.send(1, &word, sizeof word, kBenchRawTag));
+          return impl.recv(1, &word, sizeof word, kBenchRawTag);
+        }));
+  if (impl.rank() == 1) {
+    RMA_TRY(loop.follow(
+        [&] {
+          RMA_TRY(impl.recv(0, &word, sizeof word, kBenchRawTag));
+          return impl.send(0, &word, sizeof word, kBenchRawTag);
+        },
+        false));
+  } else {
+    RMA_TRY(loop.follow(BenchLoop::Iteration{}, false));
+  }
+  return 0.0;
 }
 
 }  // namespace harness::worker

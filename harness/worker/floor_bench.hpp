@@ -12,6 +12,8 @@
 //
 // The entries carry the same fields as a script's (pattern "floor", op the benchmark's name,
 // backend "shm", path "floor") so the console table, the HTML plots and the gate read them.
+// Each two-rank reference figure also gets its floor's round trip measured just before it,
+// inside its own case: floor_round_trip_us on shm, raw_round_trip_us elsewhere.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -37,5 +39,14 @@ nlohmann::json run_floor_bench(const suite::CaseSpec& spec, impl::Implementation
 // within the case. Rank 0 gets the median of the repetitions in microseconds, the others 0.
 rma::Result<double> floor_round_trip_us(const suite::CaseSpec& spec, impl::Implementation& impl,
                                         launcher::ControlChannel& ctrl, const std::string& tag);
+
+// The fabric figures' floor, measured the same way just before each of them: a raw
+// send/recv round trip of 8 bytes between ranks 0 and 1 over the case's own transport (what
+// bench/pingpong.lua measures as a case of its own). A separate case is a separate launch,
+// and on this machine the tcp;ofi_rxm round trip moved between 15 and 24 us from one launch
+// to the next, so a ratio across launches said little. Rank 0 gets the median in
+// microseconds, the others 0.
+rma::Result<double> raw_round_trip_us(const suite::CaseSpec& spec, impl::Implementation& impl,
+                                      launcher::ControlChannel& ctrl);
 
 }  // namespace harness::worker

@@ -244,6 +244,29 @@ TEST(Bench, FilterMatchesThePairedIdAndTheIdsBeforeIt) {
   EXPECT_NE(none.err.find("no case to run matches --filter"), std::string::npos) << none.err;
 }
 
+// On fabric a two-rank reference figure carries the raw send/recv round trip measured just
+// before it in the same launch (worker/floor_bench.hpp, raw_round_trip_us), and no
+// shared-memory floor case runs.
+TEST(Bench, FabricFiguresCarryTheRawRoundTripOfTheirLaunch) {
+  if (e2e::run({"info"}).out.find("fabric") == std::string::npos)
+    GTEST_SKIP() << "this build has no fabric backend";
+  const std::string dir = e2e::temp_dir("bench-fabric-floor");
+  const auto r = e2e::run({"bench", "lua_scripts/bench/pingpong.lua", "--backend", "fabric",
+                           "--min-time", "0.001", "--report-dir", dir, "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const json report = e2e::read_json(dir + "/report.json");
+  ASSERT_EQ(report["cases"].size(), 1u) << report.dump(2);  // no floor case: nothing on shm
+  ASSERT_FALSE(report["benchmarks"].empty());
+  for (const auto& b : report["benchmarks"]) {
+    EXPECT_EQ(b["backend"], "fabric");
+    ASSERT_TRUE(b.contains("floor_round_trip_us")) << b.dump(2);
+    EXPECT_GT(b["floor_round_trip_us"].get<double>(), 0.0) << b.dump(2);
+  }
+  EXPECT_NE(r.out.find("# floor off shared memory: raw send/recv round trip"), std::string::npos)
+      << r.out;
+  EXPECT_TRUE(e2e::leftover_ranks(r.pid).empty());
+}
+
 TEST(Bench, AListOfImplementationsIsForBenchOnly) {
   const auto r = e2e::run({"run", "lua_scripts/bench/pingpong.lua", "--impl", "ref,mpich"});
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
