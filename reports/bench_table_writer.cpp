@@ -102,7 +102,7 @@ struct Range {
     hi = std::max(hi.value_or(v), v);
   }
   std::string text() const { return fixed(*lo, 3) + (*hi != *lo ? "-" + fixed(*hi, 3) : ""); }
-  bool moved() const { return *hi > 1.5 * *lo; }  // the host moved the cores in between
+  bool moved() const { return *hi > 1.5 * *lo; }  // the machine changed between figures
 };
 
 // Display width of UTF-8 text (the dash is one column, three bytes).
@@ -237,7 +237,7 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
     c.floor_rt_us = opt_num(e, "floor_round_trip_us");
     if (c.floor_rt_us && t.shared_memory[col]) {
       own.add(*c.floor_rt_us);
-    } else if (c.floor_rt_us) {
+    } else if (c.floor_rt_us && str(e, "metric") != "bandwidth") {
       t.raw_floor[col] = true;
       raw.add(*c.floor_rt_us);
     }

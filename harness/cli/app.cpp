@@ -110,7 +110,8 @@ int run_app(int argc, char** argv) {
                    "compute), or a list (wait,recv)");
   bench_cmd->add_flag("--no-floor", bench.no_floor,
                       "Skip the hardware floor (cache-line round trip, memcpy) measured after "
-                      "shared-memory cases");
+                      "shared-memory cases, and the round trip (cache line on shm, raw "
+                      "send/recv elsewhere) measured before each two-rank figure");
   // The old spelling, kept for scripts that use it; not shown in --help.
   bench_cmd->add_option("--target", bench.target_mode)->group("");
 

@@ -35,7 +35,7 @@ struct BenchArgs {
   int repetitions = 1;
   double min_time_s = 0.05;    // Google Benchmark's minimum time per benchmark
   std::string target_mode = "wait";  // wait, recv, compute (a list) or both: the passive target during batches
-  bool no_floor = false;       // skip the hardware floor measured after shared-memory cases
+  bool no_floor = false;             // skip the floor case and the round trips before each figure
 };
 int bench_command(BenchArgs& args);
 

@@ -116,6 +116,9 @@ std::vector<int> check_group(lua_State* L, int idx) {
 int check_tag(lua_State* L, int idx) {
   const lua_Integer t = luaL_optinteger(L, idx, 0);
   if (t < 0 || t > 1 << 30) luaL_error(L, "tag %I is outside 0..2^30", t);
+  if (t >= kFirstHarnessTag && t <= kLastHarnessTag)
+    luaL_error(L, "tag %I is reserved for the harness's own messages (%d..%d)", t, kFirstHarnessTag,
+               kLastHarnessTag);
   return static_cast<int>(t);
 }
 

@@ -14,6 +14,11 @@
 
 namespace harness::lua {
 
+// Point-to-point tags a script may not use: the harness's own messages during a benchmark
+// (worker/bench_loop.hpp), which a script's message could be taken for, or take the place of.
+inline constexpr int kFirstHarnessTag = 32764;
+inline constexpr int kLastHarnessTag = 32767;
+
 // Adds a function per call to the table on top of the stack, bound to `ctx`: the window's
 // calls (every family but job) when `window_methods`, else the job's (barrier, send, recv).
 void add_calls(lua_State* L, RankContext& ctx, bool window_methods);

@@ -48,6 +48,15 @@ TEST_F(Bindings, JobCallsFillTheirCallByRole) {
   EXPECT_EQ(fake_.calls[2].kind, call::Kind::barrier);
   EXPECT_NE(run("rma.send(1, rma.buffer(1), -1)").find("tag -1 is outside 0..2^30"),
             std::string::npos);
+  // The harness's own tags, at either end of their range, are refused; their neighbours not.
+  const std::size_t before = fake_.calls.size();
+  EXPECT_NE(run("rma.send(1, rma.buffer(1), 32764)").find("tag 32764 is reserved"),
+            std::string::npos);
+  EXPECT_NE(run("rma.recv(0, rma.buffer(1), 32767)").find("tag 32767 is reserved"),
+            std::string::npos);
+  EXPECT_EQ(fake_.calls.size(), before);  // neither reached the implementation
+  EXPECT_EQ(run("rma.send(1, rma.buffer(1), 32763)"), "");
+  EXPECT_EQ(run("rma.send(1, rma.buffer(1), 32768)"), "");
 }
 
 TEST_F(Bindings, WindowCallsReadEveryRole) {

@@ -77,7 +77,10 @@ rma::Result<BenchLoop::Led> BenchLoop::lead(const std::string& name, const std::
 rma::Result<BenchLoop::Led> BenchLoop::lead(const std::vector<Figure>& figures,
                                             const std::string& target) {
   rma::Status status;
-  std::uint64_t batch = 0;
+  // Batch numbers grow across every lead of the process: a computing target stops at the
+  // last batch the parent relayed (compute_stop_batch), which a later lead's batch 1 would
+  // already be behind, so the target of every figure after the first stopped at once.
+  static std::uint64_t batch = 0;
   Led led;
   const std::uint64_t mode = target == "compute" ? target_compute
                              : target == "recv"  ? target_recv

@@ -28,6 +28,7 @@
 
 #include "impl/implementation.hpp"
 #include "launcher/control.hpp"
+#include "lua/lua_call.hpp"
 #include "rma/status.hpp"
 
 namespace harness::worker {
@@ -45,6 +46,8 @@ inline constexpr int kBenchCommandTag = 32767;
 inline constexpr int kBenchCountTag = 32766;
 inline constexpr int kBenchReleaseTag = 32765;  // target mode recv: the batch is over
 inline constexpr int kBenchRawTag = 32764;      // the fabric floor's raw round trip
+static_assert(kBenchRawTag >= lua::kFirstHarnessTag && kBenchCommandTag <= lua::kLastHarnessTag,
+              "scripts are refused exactly the tags the loop uses");
 
 class BenchLoop {
  public:

@@ -106,9 +106,11 @@ class Bench {
         for (const auto& target : targets) {
           cfg.target = target;
           std::optional<double> floor_us;
-          if (spec_.bench.value("floor_each", false) && impl_.size() >= 2) {
-            // On shm the cache line between the two cores; elsewhere the raw round trip.
-            const bool shm = spec_.backend == "shm";
+          // On shm the cache line between the two cores; elsewhere the raw round trip, which
+          // only a latency is read against.
+          const bool shm = spec_.backend == "shm";
+          if (spec_.bench.value("floor_each", false) && impl_.size() >= 2 &&
+              (shm || cfg.metric != "bandwidth")) {
             s_.phase(shm ? "floor (cache-line round trip)" : "floor (send/recv round trip)");
             auto rt = shm ? floor_round_trip_us(spec_, impl_, s_.ctrl(), std::to_string(floors_++))
                           : raw_round_trip_us(spec_, impl_, s_.ctrl());
