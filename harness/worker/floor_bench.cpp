@@ -260,12 +260,11 @@ rma::Result<double> raw_round_trip_us(const suite::CaseSpec& spec, impl::Impleme
           return impl.recv(1, &word, sizeof word, kBenchRawTag);
         }));
   if (impl.rank() == 1) {
-    RMA_TRY(loop.follow(
-        [&] {
-          RMA_TRY(impl.recv(0, &word, sizeof word, kBenchRawTag));
-          return impl.send(0, &word, sizeof word, kBenchRawTag);
-        },
-        false));
+    const BenchLoop::Iteration answer = [&] {
+      RMA_TRY(impl.recv(0, &word, sizeof word, kBenchRawTag));
+      return impl.send(0, &word, sizeof word, kBenchRawTag);
+    };
+    RMA_TRY(loop.follow(answer, false));
   } else {
     RMA_TRY(loop.follow(BenchLoop::Iteration{}, false));
   }
