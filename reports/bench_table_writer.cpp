@@ -39,22 +39,46 @@ double microseconds(const json& e) {
   return t;
 }
 
+std::string fixed(double v, int digits) {
+  std::ostringstream o;
+  o << std::fixed << std::setprecision(digits) << v;
+  return o.str();
+}
+
+std::string ratio_text(double v, double base) {
+  if (!(base > 0) || !std::isfinite(v / base)) return "—";
+  const double r = v / base;
+  return fixed(r, r < 10 ? 2 : 1) + "x";
+}
+
+// Times that spread more than this had the machine change under them (here: the host moving
+// the two virtual cores, which moves the floor by 5x), not noise: the round trips measured
+// before the figures of a run, or one figure's repetitions.
+constexpr double kChanged = 1.5;
+
+// The range of some times (round trips, repetitions).
+struct Range {
+  std::optional<double> lo, hi;
+  void add(double v) {
+    lo = std::min(lo.value_or(v), v);
+    hi = std::max(hi.value_or(v), v);
+  }
+  std::string text() const { return fixed(*lo, 3) + (*hi != *lo ? "-" + fixed(*hi, 3) : ""); }
+  bool changed() const { return lo && *lo > 0 && *hi > kChanged * *lo; }
+};
+
 struct Cell {
   double latency_us = 0;
   double mbps = 0;
   std::optional<double> msgs;  // nullopt: not observable in this implementation
   std::optional<double> expected;
-  // The round trip measured just before this figure (reference figures on shm): its xrt is
-  // read against it rather than the run's floor, which may have been taken under another
-  // placement of the two cores.
+  // The round trip measured just before this figure (two-rank reference figures: the cache
+  // line on shm, a raw send/recv elsewhere): its xrt is read against it rather than the run's
+  // floor, which may have been taken under another placement of the two cores.
   std::optional<double> floor_rt_us;
   bool from_median = false;
-  std::optional<double> rep_lo_us, rep_hi_us;  // the range of its repetitions' times
+  Range reps;  // its repetitions' times, us
 };
-
-// A figure whose repetitions spread this much had the machine change under it (here: the
-// host moving the two virtual cores, which moves the floor by 5x), not noise.
-constexpr double kSpreadNote = 1.5;
 
 // Where a figure ran: the reference's backend and path (and am protocol, where it is not the
 // default), or an MPI library by name.
@@ -81,29 +105,6 @@ bool on_shared_memory(const json& e) {
 bool shown(const json& e) {
   return str(e, "run_type") != "aggregate" || str(e, "aggregate_name") == "median";
 }
-
-std::string fixed(double v, int digits) {
-  std::ostringstream o;
-  o << std::fixed << std::setprecision(digits) << v;
-  return o.str();
-}
-
-std::string ratio_text(double v, double base) {
-  if (!(base > 0) || !std::isfinite(v / base)) return "—";
-  const double r = v / base;
-  return fixed(r, r < 10 ? 2 : 1) + "x";
-}
-
-// The range of the round trips the figures carry.
-struct Range {
-  std::optional<double> lo, hi;
-  void add(double v) {
-    lo = std::min(lo.value_or(v), v);
-    hi = std::max(hi.value_or(v), v);
-  }
-  std::string text() const { return fixed(*lo, 3) + (*hi != *lo ? "-" + fixed(*hi, 3) : ""); }
-  bool moved() const { return *hi > 1.5 * *lo; }  // the machine changed between figures
-};
 
 // Display width of UTF-8 text (the dash is one column, three bytes).
 std::size_t width(const std::string& s) {
@@ -224,9 +225,7 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
     Cell& c = t.rows[size][col];
     const bool median = str(e, "run_type") == "aggregate";
     if (str(e, "run_type") == "iteration") {
-      const double us = microseconds(e);
-      c.rep_lo_us = std::min(c.rep_lo_us.value_or(us), us);
-      c.rep_hi_us = std::max(c.rep_hi_us.value_or(us), us);
+      c.reps.add(microseconds(e));
     }
     if (c.from_median && !median) continue;
     c.latency_us = microseconds(e);
@@ -254,7 +253,7 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
         << own.text() << " us; each xrt reads its figure against its own";
     if (floor.round_trip_us) out << " (the run's floor case: " << fixed(*floor.round_trip_us, 3) << " us)";
     out << "\n";
-    if (own.moved())
+    if (own.changed())
       out << "# the floor moved during this run: the host placed the two virtual cores "
              "differently between figures; compare figures through their xrt, not their us\n";
     out << "\n";
@@ -263,7 +262,7 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
     out << "# floor off shared memory: raw send/recv round trip of 8 bytes between ranks 0 and 1 "
            "on the case's own transport, measured just before each reference figure: "
         << raw.text() << " us; each xrt reads its figure against its own\n";
-    if (raw.moved())
+    if (raw.changed())
       out << "# the raw round trip moved during this run; compare figures through their xrt\n";
     out << "\n";
   }
@@ -374,12 +373,11 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
     for (const auto& [size, cells] : t.rows)
       for (const auto& col : t.columns) {
         const auto it = cells.find(col);
-        if (it == cells.end() || !it->second.rep_lo_us || !(*it->second.rep_lo_us > 0)) continue;
-        const double lo = *it->second.rep_lo_us, hi = *it->second.rep_hi_us;
-        if (hi > kSpreadNote * lo)
-          out << "# " << col << ", size " << size << ": repetitions spread " << fixed(lo, 3) << "-"
-              << fixed(hi, 3) << " us (" << ratio_text(hi, lo)
-              << "): the machine changed during the figure; its ratios say little\n";
+        if (it == cells.end() || !it->second.reps.changed()) continue;
+        const Range& r = it->second.reps;
+        out << "# " << col << ", size " << size << ": repetitions spread " << r.text() << " us ("
+            << ratio_text(*r.hi, *r.lo)
+            << "): the machine changed during the figure; its ratios say little\n";
       }
     out << "\n";
   }

@@ -185,7 +185,6 @@ rma::Result<BenchLoop::Led> BenchLoop::lead(const std::vector<Figure>& figures,
 }
 
 rma::Status BenchLoop::follow(const Iteration& iteration, bool compute_when_idle) {
-  if (!iteration) return follow(std::vector<Iteration>{}, compute_when_idle);
   return follow(std::vector<Iteration>{iteration}, compute_when_idle);
 }
 
@@ -194,12 +193,11 @@ rma::Status BenchLoop::follow(const std::vector<Iteration>& iterations, bool com
     Command c;
     RMA_TRY(impl_.recv(0, &c, sizeof c, kBenchCommandTag));
     if (c.cmd == cmd_done) return rma::Status::ok();
-    if (!iterations.empty() && c.figure >= iterations.size())
+    if (c.figure >= iterations.size())
       return {rma::ErrorClass::intern, "benchmark: rank 0 led figure " + std::to_string(c.figure) +
                                            " of " + std::to_string(iterations.size())};
     // An empty iteration: this rank has no call of its own in that figure.
-    const Iteration* iteration =
-        iterations.empty() || !iterations[c.figure] ? nullptr : &iterations[c.figure];
+    const Iteration* iteration = iterations[c.figure] ? &iterations[c.figure] : nullptr;
     RMA_TRY(impl_.barrier());
     const std::optional<rma::Counters> before = impl_.counters();
     RMA_TRY(impl_.barrier());

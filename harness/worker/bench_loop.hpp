@@ -81,7 +81,7 @@ class BenchLoop {
   // in target mode recv (told by rank 0) it waits in a recv, then the barrier.
   rma::Status follow(const Iteration& iteration, bool compute_when_idle);
   // Other ranks of a lead of several figures: `iterations[i]` runs figure i's batches (an
-  // empty function, or an empty vector: no iteration of its own here, as above).
+  // empty function: no iteration of its own in that figure, as above).
   rma::Status follow(const std::vector<Iteration>& iterations, bool compute_when_idle);
 
  private:

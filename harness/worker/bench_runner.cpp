@@ -81,7 +81,7 @@ class Bench {
         for (std::size_t k = 0; k < protocols.size(); ++k) {
           Figure& fig = figures[k];
           fig.protocol = protocols[k];
-          if (paired) s_.set_protocol(fig.protocol, true);
+          if (paired) s_.set_protocol(fig.protocol);
           s_.new_ctx(k);
           if (!s_.call_hook("setup", f)) return s_.ended(f);
           // --trace: the first configuration's recording run, its first iteration; cleared
@@ -131,7 +131,7 @@ class Bench {
           }
         }
         for (std::size_t k = 0; k < protocols.size(); ++k) {
-          if (paired) s_.set_protocol(protocols[k], true);
+          if (paired) s_.set_protocol(protocols[k]);
           s_.use_ctx(k);
           if (!s_.call_hook("teardown", f)) return s_.ended(f);
         }
@@ -235,17 +235,11 @@ class Bench {
   // Other ranks: replay in lockstep with rank 0's batches.
   rma::Status follow(std::vector<Figure>& figures, bool compute) {
     BenchLoop loop(impl_, s_.ctrl(), spec_.bench);
-    std::vector<BenchLoop::Iteration> its;
-    bool any = false;
+    std::vector<BenchLoop::Iteration> its;  // empty where this rank has no call of its own
     for (auto& fig : figures) {
-      if (fig.program.empty()) {
-        its.emplace_back();
-      } else {
-        its.emplace_back([this, &fig] { return fig.program.replay(impl_); });
-        any = true;
-      }
+      its.emplace_back();
+      if (!fig.program.empty()) its.back() = [this, &fig] { return fig.program.replay(impl_); };
     }
-    if (!any) its.clear();
     return loop.follow(its, compute);
   }
 

@@ -92,10 +92,10 @@ void ScriptSession::use_ctx(std::size_t slot) {
   ctx_idx_ = ctx_slots_.at(slot);
 }
 
-void ScriptSession::set_protocol(const std::string& protocol, bool on_windows) {
+void ScriptSession::set_protocol(const std::string& protocol) {
   lua_State* L = state_.get();
   ctx_.protocol = protocol;
-  ctx_.window_protocol = on_windows ? protocol : std::string();
+  ctx_.window_protocol = protocol;
   lua_getglobal(L, "rma");
   lua_pushstring(L, protocol.c_str());
   lua_setfield(L, -2, "protocol");

@@ -41,10 +41,9 @@ class ScriptSession {
   void new_ctx(std::size_t slot = 0);
   // The hooks get the ctx table of `slot` (made by new_ctx).
   void use_ctx(std::size_t slot);
-  // The am protocol the script sees as rma.protocol from now on; `on_windows`: the windows it
-  // creates from now on run it too (window info `protocol`, unless the script gives one),
-  // else they take the runtime's default.
-  void set_protocol(const std::string& protocol, bool on_windows);
+  // The am protocol the script sees as rma.protocol from now on, and the windows it creates
+  // from now on run (window info `protocol`, unless the script gives one).
+  void set_protocol(const std::string& protocol);
   int iterations() const;
 
   void phase(const char* name);
