@@ -10,14 +10,16 @@
 // the first word of every 64-byte cell it covered, then advances `head`, so a cell the
 // producers get back always reads "not yet written". Records never wrap: a wrap marker sends
 // the consumer back to the start. Packets from one producer stay in order (reservations
-// are ordered by the CAS); packets of different producers interleave.
+// are ordered by the CAS); packets of different producers interleave. A record may carry a
+// one-bit mark for the transport above (shm_mailbox.hpp's order between its two paths).
 //
 // A producer that reserved and has not yet published holds up the records behind it (they
 // are delivered once it publishes); the producer always notifies after publishing, so no
 // wake-up is lost.
 //
-//   QueueWriter w(ctl, data, bytes, my_rank);   if (!w.try_write(h, payload)) /* full: try later */;
-//   QueueReader r(ctl, data, bytes);   r.read([](int src, const PacketHeader&, span) {...}, 64);
+//   QueueWriter w(ctl, data, bytes, my_rank);   if (!w.try_write(h, payload)) /* full: try later
+//   */; QueueReader r(ctl, data, bytes);   r.read([](int src, const PacketHeader&, span) {...},
+//   64);
 #pragma once
 
 #include <atomic>
@@ -25,6 +27,7 @@
 #include <cstdint>
 #include <cstring>
 #include <span>
+#include <type_traits>
 
 #include "progress/packet.hpp"
 
@@ -42,10 +45,11 @@ inline constexpr std::size_t kCell = 64;
 struct RecordHead {
   std::uint16_t cells;          // whole record in cells (at least one: the word is never 0)
   std::uint16_t src;            // the producer's rank
-  std::uint32_t payload_bytes;  // kWrap: skip to the start of the queue
+  std::uint32_t payload_bytes;  // and kMark; kWrap: skip to the start of the queue
 };
 static_assert(sizeof(RecordHead) == sizeof(std::uint64_t));
 inline constexpr std::uint32_t kWrap = 0xffffffffu;
+inline constexpr std::uint32_t kMark = 1u << 30;  // far above any payload
 inline constexpr std::size_t kOverhead = sizeof(RecordHead) + sizeof(progress::PacketHeader);
 constexpr std::size_t round_cell(std::size_t n) { return (n + kCell - 1) & ~(kCell - 1); }
 
@@ -85,7 +89,8 @@ class QueueWriter {
   QueueWriter(QueueCtl* ctl, std::byte* data, std::size_t bytes, int src)
       : ctl_(ctl), data_(data), cap_(bytes), src_(static_cast<std::uint16_t>(src)) {}
 
-  bool try_write(const progress::PacketHeader& h, std::span<const std::byte> payload) {
+  bool try_write(const progress::PacketHeader& h, std::span<const std::byte> payload,
+                 bool mark = false) {
     using namespace queue_detail;
     const std::size_t rec = round_cell(kOverhead + payload.size());
     std::uint64_t t = ctl_->tail.load(std::memory_order_relaxed);
@@ -112,7 +117,8 @@ class QueueWriter {
     // seq_cst, not just release: the sender then reads the receiver's doorbell, and this
     // store and that load must not be reordered (the doorbell's Dekker handshake).
     first_word(data_ + at)
-        .store(pack({cells(rec), src_, static_cast<std::uint32_t>(payload.size())}),
+        .store(pack({cells(rec), src_,
+                     static_cast<std::uint32_t>(payload.size()) | (mark ? kMark : 0u)}),
                std::memory_order_seq_cst);
     return true;
   }
@@ -150,7 +156,8 @@ class QueueReader {
     return true;  // the consumer keeps moving: say yes, a spurious wake-up is harmless
   }
 
-  // Hands up to `max` records to fn(src, header, payload); returns how many.
+  // Hands up to `max` records to fn(src, header, payload) or, when fn takes it, fn(src,
+  // header, payload, mark); returns how many.
   template <class F>
   int read(F&& fn, int max) {
     using namespace queue_detail;
@@ -163,8 +170,13 @@ class QueueReader {
       if (rh.payload_bytes != kWrap) {
         progress::PacketHeader h;
         std::memcpy(&h, data_ + pos + sizeof rh, sizeof h);
-        fn(static_cast<int>(rh.src), h,
-           std::span<const std::byte>(data_ + pos + kOverhead, rh.payload_bytes));
+        const std::span<const std::byte> payload(data_ + pos + kOverhead,
+                                                 rh.payload_bytes & ~kMark);
+        if constexpr (std::is_invocable_v<F, int, const progress::PacketHeader&,
+                                          std::span<const std::byte>, bool>)
+          fn(static_cast<int>(rh.src), h, payload, (rh.payload_bytes & kMark) != 0);
+        else
+          fn(static_cast<int>(rh.src), h, payload);
         ++n;
       }
       release(pos, std::size_t{rh.cells} * kCell);

@@ -21,6 +21,7 @@
 
 #include "progress/cpu_relax.hpp"
 #include "progress/packet.hpp"
+#include "shm/shm_mailbox.hpp"
 #include "shm/shm_queue.hpp"
 
 namespace {
@@ -48,6 +49,7 @@ struct Shared {
   Word stop;        // the parent is done: the child leaves its loop
   rma::shm::QueueCtl ctl[2];
   alignas(64) std::byte data[2][kQueueBytes];
+  rma::shm::MailboxSlot slots[4];  // slot src→dst at [src * 2 + dst]
 };
 
 // Spins (the measured case: both processes run), then yields, then naps, so a process that
@@ -278,5 +280,43 @@ void BM_PingPongQueue(benchmark::State& state) {
   report_floor(state, floor, loop);
 }
 BENCHMARK(BM_PingPongQueue)->UseRealTime();
+
+// The same packets through the pair's mailbox slots (shm_mailbox.hpp), the path the shm
+// transport takes for small packets in jobs of a few ranks.
+void BM_PingPongMailbox(benchmark::State& state) {
+  PingPong pp(state);
+  if (!pp.ok()) return;
+  const double floor = floor_us(pp, kFloorRounds);
+  if (floor <= 0) return;
+  Shared& s = pp.s();
+  for (auto& slot : s.slots) slot.word.store(0);
+  const PacketHeader h = rma::progress::make_header(rma::PacketType::put);
+  const std::byte payload[8]{};
+  const bool started = pp.start([&h, &payload](Shared& sh, auto give_up) {
+    rma::shm::Mailboxes box(sh.slots, 2, 1);
+    const auto reply = [&](int, const PacketHeader&, std::span<const std::byte>) {
+      wait_until([&] { return box.try_post(0, h, payload); }, give_up);
+    };
+    while (wait_until([&] { return box.has_data(); }, give_up)) {
+      box.take_all(reply, 1);
+      box.flush_acks();
+    }
+  });
+  if (!started) return;
+  rma::shm::Mailboxes box(s.slots, 2, 0);
+  int got = 0;
+  const auto take = [&](int, const PacketHeader&, std::span<const std::byte>) { ++got; };
+  const auto loop_start = Clock::now();
+  for (auto _ : state) {
+    if (!pp.wait([&] { return box.try_post(1, h, payload); })) return;
+    if (!pp.wait([&] { return box.take_all(take, 1) > 0; })) return;
+    box.flush_acks();
+  }
+  const auto loop = Clock::now() - loop_start;
+  pp.stop();
+  benchmark::DoNotOptimize(got);
+  report_floor(state, floor, loop);
+}
+BENCHMARK(BM_PingPongMailbox)->UseRealTime();
 
 }  // namespace

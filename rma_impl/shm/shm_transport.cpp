@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "shm/shm_doorbell.hpp"
+#include "shm/shm_mailbox.hpp"
 #include "shm/shm_queue.hpp"
 #include "shm/shm_segment.hpp"
 
@@ -28,7 +29,8 @@ struct SegmentHeader {
 constexpr std::size_t align64(std::size_t n) { return (n + 63) & ~std::size_t{63}; }
 
 // Where everything lives in the segment: per rank a pid, a doorbell and a receive queue, so
-// the segment grows linearly with the rank count.
+// the segment grows linearly with the rank count; in jobs of at most kMailboxRanks, also a
+// mailbox slot per ordered pair.
 struct Layout {
   int ranks;
   std::size_t queue_bytes;
@@ -36,6 +38,7 @@ struct Layout {
   std::size_t doorbells_at = 0;
   std::size_t queues_at = 0;
   std::size_t queue_stride = 0;
+  std::size_t mailboxes_at = 0;  // 0: none
   std::size_t total = 0;
 
   Layout(int n, std::size_t qb) : ranks(n), queue_bytes(qb) {
@@ -43,6 +46,11 @@ struct Layout {
     queues_at = doorbells_at + sizeof(Doorbell) * static_cast<std::size_t>(n);
     queue_stride = sizeof(QueueCtl) + queue_bytes;
     total = queues_at + queue_stride * static_cast<std::size_t>(n);
+    if (n <= kMailboxRanks) {
+      mailboxes_at = (total + alignof(MailboxSlot) - 1) & ~(alignof(MailboxSlot) - 1);
+      total = mailboxes_at +
+              sizeof(MailboxSlot) * static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
+    }
   }
 };
 
@@ -60,6 +68,9 @@ class ShmTransport final : public progress::Transport {
     writers_.reserve(static_cast<std::size_t>(size_));
     for (int p = 0; p < size_; ++p) writers_.emplace_back(ctl(p), queue_data(p), queue_bytes, rank_);
     reader_ = QueueReader(ctl(rank_), queue_data(rank_), queue_bytes);
+    if (layout_.mailboxes_at != 0)
+      mailboxes_ =
+          Mailboxes(reinterpret_cast<MailboxSlot*>(base + layout_.mailboxes_at), size_, rank_);
   }
 
   std::string name() const override { return "shm"; }
@@ -69,20 +80,34 @@ class ShmTransport final : public progress::Transport {
 
   bool try_send(int dst, const progress::PacketHeader& h,
                 std::span<const std::byte> payload) override {
-    if (!writers_[static_cast<std::size_t>(dst)].try_write(h, payload)) return false;
+    if (!mailboxes_.try_post(dst, h, payload)) {
+      if (!writers_[static_cast<std::size_t>(dst)].try_write(h, payload,
+                                                             mailboxes_.record_mark(dst)))
+        return false;
+      mailboxes_.queued(dst);
+    }
     if (bells_[dst].notify()) rings_.fetch_add(1, std::memory_order_relaxed);
     return true;
   }
 
   int poll(progress::PacketSink& sink, int max_packets) override {
-    return reader_.read(
-        [&](int src, const progress::PacketHeader& h, std::span<const std::byte> p) {
-          sink.deliver(src, h, p);
-        },
-        max_packets);
+    auto deliver = [&](int src, const progress::PacketHeader& h, std::span<const std::byte> p) {
+      sink.deliver(src, h, p);
+    };
+    int n = mailboxes_.take_all(deliver, max_packets);
+    if (n < max_packets)
+      n += reader_.read(
+          [&](int src, const progress::PacketHeader& h, std::span<const std::byte> p, bool mark) {
+            if (mailboxes_.before_record(src, mark, deliver)) ++n;
+            deliver(src, h, p);
+            mailboxes_.record_taken(src);
+          },
+          max_packets - n);
+    mailboxes_.flush_acks();
+    return n;
   }
 
-  bool has_incoming() const override { return reader_.has_data(); }
+  bool has_incoming() const override { return reader_.has_data() || mailboxes_.has_data(); }
 
   void awake_enter() override { me().awake.fetch_add(1, std::memory_order_seq_cst); }
   void awake_leave() override {
@@ -111,7 +136,10 @@ class ShmTransport final : public progress::Transport {
     return Status::ok();
   }
 
-  void add_counters(Counters& c) const override { c.transport["doorbell_rings"] += rings_.load(std::memory_order_relaxed); }
+  void add_counters(Counters& c) const override {
+    c.transport["doorbell_rings"] += rings_.load(std::memory_order_relaxed);
+    c.transport["mailbox_posts"] += mailboxes_.posts();
+  }
 
  private:
   Doorbell& me() { return bells_[rank_]; }
@@ -130,6 +158,7 @@ class ShmTransport final : public progress::Transport {
   Doorbell* bells_ = nullptr;
   std::vector<QueueWriter> writers_;
   QueueReader reader_;
+  Mailboxes mailboxes_;
   std::atomic<std::uint64_t> rings_{0};
 };
 

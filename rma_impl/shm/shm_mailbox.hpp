@@ -1,0 +1,188 @@
+// shm_mailbox.hpp — one 128-byte slot per ordered pair of ranks for small packets, beside the
+// receive queues, in jobs of a few ranks.
+//
+// Why: a queue packet takes a fresh cell, a line the producer must first own and the
+// consumer then misses on, and its reader clears it again; a packet round trip through the
+// queues measured 2.4–2.6× the cache-line floor. A slot is the same two lines every time, so
+// a request and its reply cost about one line handoff each way (docs/performance.md).
+//
+// The slot src→dst is written only by src: its first word publishes a packet (a parity bit
+// that flips per packet) and carries src's acknowledgment of the packets dst posted in the
+// opposite slot (another parity bit). So the consumer never writes the producer's slot, and
+// the acknowledgment usually travels inside the reply. The consumer copies a packet out
+// before handing it on, and acknowledges it in its own next post to that peer, or at the
+// end of the poll that took it.
+//
+// A producer posts only into a slot its consumer has acknowledged; otherwise the packet goes
+// to the queue. Order per producer survives the two paths: each queue record carries the
+// parity of the producer's posts so far (the consumer takes the slot first when that post is
+// still there), and each post carries how many queue records the producer sent the consumer
+// before it (the slot waits until the consumer has taken that many).
+//
+// Every rank polls one slot per peer, so the slots serve jobs of at most kMailboxRanks.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <vector>
+
+#include "progress/packet.hpp"
+
+namespace rma::shm {
+
+inline constexpr int kMailboxRanks = 16;
+inline constexpr std::size_t kMailboxPayload = 72;
+
+struct alignas(128) MailboxSlot {
+  std::atomic<std::uint64_t> word{0};
+  std::byte bytes[sizeof(progress::PacketHeader) + kMailboxPayload];  // header, then payload
+};
+static_assert(sizeof(MailboxSlot) == 128);
+
+// This rank's view of the job's slots (slot src→dst at slots[src * ranks + dst]). All use,
+// producing and consuming, is under the rank's engine lock, except has_data().
+class Mailboxes {
+ public:
+  Mailboxes() = default;
+  Mailboxes(MailboxSlot* slots, int ranks, int me)
+      : slots_(slots),
+        ranks_(ranks),
+        me_(me),
+        posted_(static_cast<std::size_t>(ranks)),
+        consumed_(static_cast<std::size_t>(ranks)),
+        queued_(static_cast<std::size_t>(ranks)),
+        taken_(static_cast<std::size_t>(ranks)),
+        shadow_(static_cast<std::size_t>(ranks)) {}
+
+  bool enabled() const { return slots_ != nullptr; }
+  // Packets this rank sent through a slot (the rest went through the queues).
+  std::uint64_t posts() const { return posts_; }
+
+  // Producer: posts into the slot to dst when it is free and the packet fits; false sends
+  // the packet to the queue instead (then record_mark() and queued()).
+  bool try_post(int dst, const progress::PacketHeader& h, std::span<const std::byte> payload) {
+    const auto d = static_cast<std::size_t>(dst);
+    if (!enabled() || dst == me_ || payload.size() > kMailboxPayload) return false;
+    // Acquire: dst copied our last post out before acknowledging it.
+    if (ack_bit(slot(dst, me_).word.load(std::memory_order_acquire)) != posted_[d]) return false;
+    MailboxSlot& out = slot(me_, dst);
+    std::memcpy(out.bytes, &h, sizeof h);
+    if (!payload.empty()) std::memcpy(out.bytes + sizeof h, payload.data(), payload.size());
+    posted_[d] ^= 1u;
+    ++posts_;
+    pending_acks_ &= ~bit(dst);  // the post carries it
+    // seq_cst, like the queue's publication: the doorbell's handshake follows.
+    publish(d, static_cast<std::uint64_t>(payload.size()) |
+                   std::uint64_t{posted_[d]} << kPostedShift |
+                   (queued_[d] & 0xffffu) << kQueuedShift);
+    return true;
+  }
+  // Producer: the mark a queue record to dst carries, and the count after it was written.
+  bool record_mark(int dst) const {
+    return enabled() && posted_[static_cast<std::size_t>(dst)] != 0;
+  }
+  void queued(int dst) {
+    if (enabled()) ++queued_[static_cast<std::size_t>(dst)];
+  }
+
+  // Consumer: hands every post that is next in its producer's order to fn(src, header,
+  // payload), at most `max`; returns how many.
+  template <class F>
+  int take_all(F&& fn, int max) {
+    int n = 0;
+    for (int src = 0; src < ranks_ && n < max; ++src)
+      if (src != me_ && take(src, fn)) ++n;
+    return n;
+  }
+  // Consumer: a queue record from src with `mark` is next; first hands over the post that
+  // precedes it, if it is still in the slot. Returns whether it handed one over.
+  template <class F>
+  bool before_record(int src, bool mark, F&& fn) {
+    if (!enabled() ||
+        mark == (consumed_[static_cast<std::size_t>(src)].load(std::memory_order_relaxed) != 0))
+      return false;
+    return take(src, fn);
+  }
+  void record_taken(int src) {
+    if (enabled()) ++taken_[static_cast<std::size_t>(src)];
+  }
+  // Consumer: acknowledges what this poll took and no post carried.
+  void flush_acks() {
+    while (pending_acks_ != 0) {
+      const int src = __builtin_ctzll(pending_acks_);
+      pending_acks_ &= pending_acks_ - 1;
+      publish(static_cast<std::size_t>(src), shadow_[static_cast<std::size_t>(src)]);
+    }
+  }
+
+  // Any thread of the rank: does a slot hold a post not yet taken?
+  bool has_data() const {
+    for (int src = 0; src < ranks_ && enabled(); ++src) {
+      if (src == me_) continue;
+      const std::uint64_t w = slot(src, me_).word.load(std::memory_order_seq_cst);
+      if (posted_bit(w) != consumed_[static_cast<std::size_t>(src)].load(std::memory_order_relaxed))
+        return true;
+    }
+    return false;
+  }
+
+ private:
+  static constexpr unsigned kPostedShift = 8, kAckShift = 9, kQueuedShift = 16;
+  static std::uint64_t bit(int r) { return std::uint64_t{1} << r; }
+  static std::uint8_t posted_bit(std::uint64_t w) {
+    return static_cast<std::uint8_t>(w >> kPostedShift & 1u);
+  }
+  static std::uint8_t ack_bit(std::uint64_t w) {
+    return static_cast<std::uint8_t>(w >> kAckShift & 1u);
+  }
+
+  MailboxSlot& slot(int src, int dst) const {
+    return slots_[static_cast<std::size_t>(src) * static_cast<std::size_t>(ranks_) +
+                  static_cast<std::size_t>(dst)];
+  }
+
+  // Writes this rank's word of the slot to `peer`: `w` with our current acknowledgment.
+  void publish(std::size_t peer, std::uint64_t w) {
+    w = (w & ~(std::uint64_t{1} << kAckShift)) |
+        std::uint64_t{consumed_[peer].load(std::memory_order_relaxed)} << kAckShift;
+    shadow_[peer] = w;
+    slot(me_, static_cast<int>(peer)).word.store(w, std::memory_order_seq_cst);
+  }
+
+  template <class F>
+  bool take(int src, F& fn) {
+    const auto s = static_cast<std::size_t>(src);
+    MailboxSlot& in = slot(src, me_);
+    const std::uint64_t w = in.word.load(std::memory_order_acquire);
+    const std::uint8_t had = consumed_[s].load(std::memory_order_relaxed);
+    if (posted_bit(w) == had) return false;                                    // nothing new
+    if ((w >> kQueuedShift & 0xffffu) != (taken_[s] & 0xffffu)) return false;  // queue first
+    progress::PacketHeader h;
+    std::byte payload[kMailboxPayload];
+    const std::size_t bytes = w & 0xffu;
+    std::memcpy(&h, in.bytes, sizeof h);
+    std::memcpy(payload, in.bytes + sizeof h, bytes);
+    consumed_[s].store(had ^ 1u, std::memory_order_relaxed);
+    pending_acks_ |= bit(src);
+    fn(src, h, std::span<const std::byte>(payload, bytes));
+    return true;
+  }
+
+  MailboxSlot* slots_ = nullptr;
+  int ranks_ = 0;
+  int me_ = 0;
+  std::vector<std::uint8_t> posted_;                 // parity of our posts to each peer
+  std::vector<std::atomic<std::uint8_t>> consumed_;  // parity of each peer's posts we took
+  std::vector<std::uint64_t> queued_;                // queue records we sent each peer
+  std::vector<std::uint64_t> taken_;                 // queue records we took from each peer
+  std::vector<std::uint64_t> shadow_;                // our last word in the slot to each peer
+  std::uint64_t pending_acks_ = 0;                   // peers whose posts we took, unacknowledged
+  std::uint64_t posts_ = 0;
+};
+
+static_assert(kMailboxRanks <= 64, "pending acknowledgments are a 64-bit mask");
+
+}  // namespace rma::shm
