@@ -2,18 +2,20 @@
 // receive queues, in jobs of a few ranks.
 //
 // Why: a queue packet takes a fresh cell, a line the producer must first own and the
-// consumer then misses on, and its reader clears it again; a packet round trip through the
-// queues measured 2.4–2.6× the cache-line floor. A slot is the same two lines every time, so
-// a request and its reply cost about one line handoff each way (docs/performance.md).
+// consumer then misses on, and its reader clears it again. A slot is the same two lines
+// every time, so a request and its reply cost about one line handoff each way: on the
+// transport alone an 8-byte round trip measured 1.5–1.8× the cache-line floor through slots
+// against 2.2–2.5× through the queues (docs/performance.md, "a mailbox per pair").
 //
 // The slot src→dst is written only by src: its first word publishes a packet (a parity bit
 // that flips per packet) and carries src's acknowledgment of the packets dst posted in the
 // opposite slot (another parity bit). So the consumer never writes the producer's slot, and
 // the acknowledgment usually travels inside the reply. The consumer copies a packet out
-// before handing it on, and acknowledges it in its own next post to that peer, or at the
-// end of the poll that took it.
+// before handing it on, and acknowledges it in its own next post to that peer, or, when no
+// post came first, at the next poll that finds nothing (the transport's poll).
 //
-// A producer posts only into a slot its consumer has acknowledged; otherwise the packet goes
+// A producer posts only into a slot its consumer has acknowledged, and only when the
+// consumer has sent it something since its last post (an answer); otherwise the packet goes
 // to the queue. Order per producer survives the two paths: each queue record carries the
 // parity of the producer's posts so far (the consumer takes the slot first when that post is
 // still there), and each post carries how many queue records the producer sent the consumer
@@ -30,6 +32,7 @@
 #include <vector>
 
 #include "progress/packet.hpp"
+#include "shm/shm_queue.hpp"
 
 namespace rma::shm {
 
@@ -52,6 +55,7 @@ class Mailboxes {
         ranks_(ranks),
         me_(me),
         posted_(static_cast<std::size_t>(ranks)),
+        heard_(static_cast<std::size_t>(ranks), 1),  // a first packet may take the slot
         consumed_(static_cast<std::size_t>(ranks)),
         queued_(static_cast<std::size_t>(ranks)),
         taken_(static_cast<std::size_t>(ranks)),
@@ -59,20 +63,24 @@ class Mailboxes {
 
   bool enabled() const { return slots_ != nullptr; }
   // Packets this rank sent through a slot (the rest went through the queues).
-  std::uint64_t posts() const { return posts_; }
+  std::uint64_t posts() const { return posts_.load(std::memory_order_relaxed); }
 
-  // Producer: posts into the slot to dst when it is free and the packet fits; false sends
-  // the packet to the queue instead (then record_mark() and queued()).
+  // Producer: posts into the slot to dst when the packet fits, dst has sent us something
+  // since our last post, and the slot is free; false sends the packet to the queue instead
+  // (then record_mark() and queued()). A packet that answers one is what the slot serves: a
+  // stream one way would find the slot still full most of the time, and each look costs a
+  // line the consumer writes, where the queue lets the producer run ahead.
   bool try_post(int dst, const progress::PacketHeader& h, std::span<const std::byte> payload) {
     const auto d = static_cast<std::size_t>(dst);
-    if (!enabled() || dst == me_ || payload.size() > kMailboxPayload) return false;
+    if (!enabled() || dst == me_ || payload.size() > kMailboxPayload || !heard_[d]) return false;
     // Acquire: dst copied our last post out before acknowledging it.
     if (ack_bit(slot(dst, me_).word.load(std::memory_order_acquire)) != posted_[d]) return false;
     MailboxSlot& out = slot(me_, dst);
     std::memcpy(out.bytes, &h, sizeof h);
     if (!payload.empty()) std::memcpy(out.bytes + sizeof h, payload.data(), payload.size());
     posted_[d] ^= 1u;
-    ++posts_;
+    heard_[d] = 0;
+    posts_.store(posts_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     pending_acks_ &= ~bit(dst);  // the post carries it
     // seq_cst, like the queue's publication: the doorbell's handshake follows.
     publish(d, static_cast<std::uint64_t>(payload.size()) |
@@ -107,23 +115,33 @@ class Mailboxes {
     return take(src, fn);
   }
   void record_taken(int src) {
-    if (enabled()) ++taken_[static_cast<std::size_t>(src)];
+    if (!enabled()) return;
+    heard_[static_cast<std::size_t>(src)] = 1;
+    auto& t = taken_[static_cast<std::size_t>(src)];
+    t.store(t.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   }
-  // Consumer: acknowledges what this poll took and no post carried.
+  // Consumer: acknowledges the posts taken that no post of ours has acknowledged yet.
   void flush_acks() {
     while (pending_acks_ != 0) {
       const int src = __builtin_ctzll(pending_acks_);
       pending_acks_ &= pending_acks_ - 1;
-      publish(static_cast<std::size_t>(src), shadow_[static_cast<std::size_t>(src)]);
+      // Release is enough: no handshake reads an acknowledgment and then a doorbell.
+      publish(static_cast<std::size_t>(src), shadow_[static_cast<std::size_t>(src)],
+              std::memory_order_release);
     }
   }
 
-  // Any thread of the rank: does a slot hold a post not yet taken?
+  // Any thread of the rank: does a slot hold a post that can be taken now? A post still
+  // waiting for earlier queue records does not count: those records are the queue's
+  // has_data(), and their producer rings after publishing them.
   bool has_data() const {
-    for (int src = 0; src < ranks_ && enabled(); ++src) {
+    if (!enabled()) return false;
+    for (int src = 0; src < ranks_; ++src) {
       if (src == me_) continue;
+      const auto s = static_cast<std::size_t>(src);
       const std::uint64_t w = slot(src, me_).word.load(std::memory_order_seq_cst);
-      if (posted_bit(w) != consumed_[static_cast<std::size_t>(src)].load(std::memory_order_relaxed))
+      if (posted_bit(w) != consumed_[s].load(std::memory_order_relaxed) &&
+          in_order(w, taken_[s].load(std::memory_order_relaxed)))
         return true;
     }
     return false;
@@ -144,12 +162,20 @@ class Mailboxes {
                   static_cast<std::size_t>(dst)];
   }
 
+  // Queue counts are compared in 16 bits: a post is ahead of its consumer by at most the
+  // records one queue holds.
+  static_assert(kMaxQueueBytes / queue_detail::kCell <= 0xffff);
+  static bool in_order(std::uint64_t w, std::uint64_t taken) {
+    return (w >> kQueuedShift & 0xffffu) == (taken & 0xffffu);
+  }
+
   // Writes this rank's word of the slot to `peer`: `w` with our current acknowledgment.
-  void publish(std::size_t peer, std::uint64_t w) {
+  void publish(std::size_t peer, std::uint64_t w,
+               std::memory_order order = std::memory_order_seq_cst) {
     w = (w & ~(std::uint64_t{1} << kAckShift)) |
         std::uint64_t{consumed_[peer].load(std::memory_order_relaxed)} << kAckShift;
     shadow_[peer] = w;
-    slot(me_, static_cast<int>(peer)).word.store(w, std::memory_order_seq_cst);
+    slot(me_, static_cast<int>(peer)).word.store(w, order);
   }
 
   template <class F>
@@ -159,13 +185,14 @@ class Mailboxes {
     const std::uint64_t w = in.word.load(std::memory_order_acquire);
     const std::uint8_t had = consumed_[s].load(std::memory_order_relaxed);
     if (posted_bit(w) == had) return false;                                    // nothing new
-    if ((w >> kQueuedShift & 0xffffu) != (taken_[s] & 0xffffu)) return false;  // queue first
+    if (!in_order(w, taken_[s].load(std::memory_order_relaxed))) return false;  // queue first
     progress::PacketHeader h;
     std::byte payload[kMailboxPayload];
     const std::size_t bytes = w & 0xffu;
     std::memcpy(&h, in.bytes, sizeof h);
     std::memcpy(payload, in.bytes + sizeof h, bytes);
     consumed_[s].store(had ^ 1u, std::memory_order_relaxed);
+    heard_[s] = 1;
     pending_acks_ |= bit(src);
     fn(src, h, std::span<const std::byte>(payload, bytes));
     return true;
@@ -175,12 +202,13 @@ class Mailboxes {
   int ranks_ = 0;
   int me_ = 0;
   std::vector<std::uint8_t> posted_;                 // parity of our posts to each peer
+  std::vector<std::uint8_t> heard_;  // each peer sent us something since our last post to it
   std::vector<std::atomic<std::uint8_t>> consumed_;  // parity of each peer's posts we took
   std::vector<std::uint64_t> queued_;                // queue records we sent each peer
-  std::vector<std::uint64_t> taken_;                 // queue records we took from each peer
+  std::vector<std::atomic<std::uint64_t>> taken_;    // queue records we took from each peer
   std::vector<std::uint64_t> shadow_;                // our last word in the slot to each peer
   std::uint64_t pending_acks_ = 0;                   // peers whose posts we took, unacknowledged
-  std::uint64_t posts_ = 0;
+  std::atomic<std::uint64_t> posts_{0};
 };
 
 static_assert(kMailboxRanks <= 64, "pending acknowledgments are a 64-bit mask");

@@ -17,9 +17,10 @@
 // are delivered once it publishes); the producer always notifies after publishing, so no
 // wake-up is lost.
 //
-//   QueueWriter w(ctl, data, bytes, my_rank);   if (!w.try_write(h, payload)) /* full: try later
-//   */; QueueReader r(ctl, data, bytes);   r.read([](int src, const PacketHeader&, span) {...},
-//   64);
+//   QueueWriter w(ctl, data, bytes, my_rank);
+//   if (!w.try_write(h, payload)) { /* full: try later */ }
+//   QueueReader r(ctl, data, bytes);
+//   r.read([](int src, const PacketHeader&, span) {...}, 64);
 #pragma once
 
 #include <atomic>
@@ -27,7 +28,6 @@
 #include <cstdint>
 #include <cstring>
 #include <span>
-#include <type_traits>
 
 #include "progress/packet.hpp"
 
@@ -156,8 +156,26 @@ class QueueReader {
     return true;  // the consumer keeps moving: say yes, a spurious wake-up is harmless
   }
 
-  // Hands up to `max` records to fn(src, header, payload) or, when fn takes it, fn(src,
-  // header, payload, mark); returns how many.
+  // The producer and mark of the next record, without taking it (a wrap marker on the way
+  // is taken); false when no record is waiting.
+  bool peek(int& src, bool& mark) {
+    using namespace queue_detail;
+    for (;;) {
+      const std::size_t pos = head_ & (cap_ - 1);
+      const std::uint64_t w = first_word(data_ + pos).load(std::memory_order_acquire);
+      if (w == 0) return false;
+      const RecordHead rh = unpack(w);
+      if (rh.payload_bytes == kWrap) {
+        release(pos, std::size_t{rh.cells} * kCell);
+        continue;
+      }
+      src = static_cast<int>(rh.src);
+      mark = (rh.payload_bytes & kMark) != 0;
+      return true;
+    }
+  }
+
+  // Hands up to `max` records to fn(src, header, payload); returns how many.
   template <class F>
   int read(F&& fn, int max) {
     using namespace queue_detail;
@@ -170,13 +188,8 @@ class QueueReader {
       if (rh.payload_bytes != kWrap) {
         progress::PacketHeader h;
         std::memcpy(&h, data_ + pos + sizeof rh, sizeof h);
-        const std::span<const std::byte> payload(data_ + pos + kOverhead,
-                                                 rh.payload_bytes & ~kMark);
-        if constexpr (std::is_invocable_v<F, int, const progress::PacketHeader&,
-                                          std::span<const std::byte>, bool>)
-          fn(static_cast<int>(rh.src), h, payload, (rh.payload_bytes & kMark) != 0);
-        else
-          fn(static_cast<int>(rh.src), h, payload);
+        fn(static_cast<int>(rh.src), h,
+           std::span<const std::byte>(data_ + pos + kOverhead, rh.payload_bytes & ~kMark));
         ++n;
       }
       release(pos, std::size_t{rh.cells} * kCell);

@@ -61,16 +61,14 @@ class ShmTransport final : public progress::Transport {
         rank_(rank),
         size_(size),
         layout_(size, queue_bytes),
-        max_payload_(max_payload) {
+        max_payload_(max_payload),
+        mailboxes_(mailboxes_of(seg_, layout_, rank)) {
     auto* base = static_cast<std::byte*>(seg_.data());
     pids_ = reinterpret_cast<pid_t*>(base + layout_.pids_at);
     bells_ = reinterpret_cast<Doorbell*>(base + layout_.doorbells_at);
     writers_.reserve(static_cast<std::size_t>(size_));
     for (int p = 0; p < size_; ++p) writers_.emplace_back(ctl(p), queue_data(p), queue_bytes, rank_);
     reader_ = QueueReader(ctl(rank_), queue_data(rank_), queue_bytes);
-    if (layout_.mailboxes_at != 0)
-      mailboxes_ =
-          Mailboxes(reinterpret_cast<MailboxSlot*>(base + layout_.mailboxes_at), size_, rank_);
   }
 
   std::string name() const override { return "shm"; }
@@ -94,16 +92,22 @@ class ShmTransport final : public progress::Transport {
     auto deliver = [&](int src, const progress::PacketHeader& h, std::span<const std::byte> p) {
       sink.deliver(src, h, p);
     };
+    if (!mailboxes_.enabled()) return reader_.read(deliver, max_packets);
     int n = mailboxes_.take_all(deliver, max_packets);
-    if (n < max_packets)
-      n += reader_.read(
-          [&](int src, const progress::PacketHeader& h, std::span<const std::byte> p, bool mark) {
-            if (mailboxes_.before_record(src, mark, deliver)) ++n;
-            deliver(src, h, p);
-            mailboxes_.record_taken(src);
-          },
-          max_packets - n);
-    mailboxes_.flush_acks();
+    // One record at a time: a record may first need the post before it in its slot.
+    int src = 0;
+    bool mark = false;
+    while (n < max_packets && reader_.peek(src, mark)) {
+      if (!mailboxes_.before_record(src, mark, deliver)) {
+        reader_.read(deliver, 1);
+        mailboxes_.record_taken(src);
+      }
+      ++n;
+    }
+    // Acknowledgments wait for a poll that finds nothing: until then a reply to the same
+    // peer usually carries them, and an acknowledgment of its own would be one more write
+    // of a line the peer is polling.
+    if (n == 0) mailboxes_.flush_acks();
     return n;
   }
 
@@ -142,6 +146,12 @@ class ShmTransport final : public progress::Transport {
   }
 
  private:
+  static Mailboxes mailboxes_of(Segment& seg, const Layout& l, int rank) {
+    if (l.mailboxes_at == 0) return Mailboxes();
+    return Mailboxes(
+        reinterpret_cast<MailboxSlot*>(static_cast<std::byte*>(seg.data()) + l.mailboxes_at),
+        l.ranks, rank);
+  }
   Doorbell& me() { return bells_[rank_]; }
   QueueCtl* ctl(int dst) {
     return reinterpret_cast<QueueCtl*>(static_cast<std::byte*>(seg_.data()) + layout_.queues_at +
