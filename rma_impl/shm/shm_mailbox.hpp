@@ -74,7 +74,15 @@ class Mailboxes {
     const auto d = static_cast<std::size_t>(dst);
     if (!enabled() || dst == me_ || payload.size() > kMailboxPayload || !heard_[d]) return false;
     // Acquire: dst copied our last post out before acknowledging it.
-    if (ack_bit(slot(dst, me_).word.load(std::memory_order_acquire)) != posted_[d]) return false;
+    if (ack_bit(slot(dst, me_).word.load(std::memory_order_acquire)) != posted_[d]) {
+      // Both sides posted before taking the other's post: each waits for an acknowledgment
+      // that only the other's next post would carry. Send ours now.
+      if (pending_acks_ & bit(dst)) {
+        pending_acks_ &= ~bit(dst);
+        publish(d, shadow_[d], std::memory_order_release);
+      }
+      return false;
+    }
     MailboxSlot& out = slot(me_, dst);
     std::memcpy(out.bytes, &h, sizeof h);
     if (!payload.empty()) std::memcpy(out.bytes + sizeof h, payload.data(), payload.size());
@@ -133,7 +141,8 @@ class Mailboxes {
 
   // Any thread of the rank: does a slot hold a post that can be taken now? A post still
   // waiting for earlier queue records does not count: those records are the queue's
-  // has_data(), and their producer rings after publishing them.
+  // has_data() (their producer rings after publishing them), and the poll that takes them
+  // counts them before the queue's head moves and then takes the posts they held back.
   bool has_data() const {
     if (!enabled()) return false;
     for (int src = 0; src < ranks_; ++src) {

@@ -97,17 +97,28 @@ class ShmTransport final : public progress::Transport {
     // One record at a time: a record may first need the post before it in its slot.
     int src = 0;
     bool mark = false;
+    bool records = false;
     while (n < max_packets && reader_.peek(src, mark)) {
       if (!mailboxes_.before_record(src, mark, deliver)) {
-        reader_.read(deliver, 1);
+        // Counted before the queue's head moves: a thread asking has_incoming() that sees
+        // the record gone also sees the post behind it as ready.
         mailboxes_.record_taken(src);
+        reader_.read(deliver, 1);
+        records = true;
       }
       ++n;
     }
-    // Acknowledgments wait for a poll that finds nothing: until then a reply to the same
-    // peer usually carries them, and an acknowledgment of its own would be one more write
-    // of a line the peer is polling.
-    if (n == 0) mailboxes_.flush_acks();
+    // Posts that were waiting for the records just taken.
+    if (records && n < max_packets) n += mailboxes_.take_all(deliver, max_packets - n);
+    // Acknowledgments wait until polls have found nothing for a while: until then the next
+    // packet to that peer usually carries them (an answer, or the next epoch's request
+    // after a few calls that each poll once), and an acknowledgment of its own is one more
+    // write of a line the peer is polling.
+    if (n > 0) {
+      idle_polls_ = 0;
+    } else if (++idle_polls_ == kAckAfterIdlePolls) {
+      mailboxes_.flush_acks();
+    }
     return n;
   }
 
@@ -169,6 +180,9 @@ class ShmTransport final : public progress::Transport {
   std::vector<QueueWriter> writers_;
   QueueReader reader_;
   Mailboxes mailboxes_;
+  // A waiting thread polls this many times in a few microseconds; a library call polls once.
+  static constexpr int kAckAfterIdlePolls = 32;
+  int idle_polls_ = 0;  // polls in a row that found nothing (engine lock)
   std::atomic<std::uint64_t> rings_{0};
 };
 

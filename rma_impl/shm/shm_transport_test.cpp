@@ -13,7 +13,9 @@
 #include <cstring>
 #include <deque>
 #include <iterator>
+#include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -83,32 +85,43 @@ struct Totals {
   bool ok = true;
 };
 
-// Runs body(rank, transport) on `ranks` threads, each with the job's shm transport; every
-// rank reaches the final fence whatever body does, so no rank waits forever for another.
-template <class Body>
-void run_ranks(int ranks, const std::string& tag, Body body) {
+// A job's transports, created by one thread per rank (creation is collective); the caller
+// then drives them from any thread.
+std::vector<std::unique_ptr<progress::Transport>> transports(int ranks, const std::string& tag) {
   testing::LocalStore store(ranks);
+  std::vector<std::unique_ptr<progress::Transport>> out(static_cast<std::size_t>(ranks));
   std::vector<std::thread> threads;
-  for (int r = 0; r < ranks; ++r) {
+  for (int r = 0; r < ranks; ++r)
     threads.emplace_back([&, r] {
       testing::LocalBootstrap boot(store, r, ranks);
       RuntimeConfig cfg;
       cfg.name_prefix = "rmabench-test." + std::to_string(::getpid()) + "." + tag;
       auto t = create_transport(boot, cfg);
-      if (!t) {
+      if (t)
+        out[static_cast<std::size_t>(r)] = std::move(t.value());
+      else
         ADD_FAILURE() << t.status().to_string();
-        return;  // creation failed on every rank alike: nobody waits at the fence
-      }
-      body(r, *t.value());
-      (void)boot.fence();  // nobody unmaps while a peer still writes
     });
-  }
+  for (auto& th : threads) th.join();
+  for (const auto& t : out)
+    if (!t) throw std::runtime_error("shm transport not created");
+  return out;
+}
+
+// Runs body(rank, transport) on `ranks` threads, each with its rank's transport; they are
+// unmapped only after every thread is done.
+template <class Body>
+void run_ranks(int ranks, const std::string& tag, Body body) {
+  auto t = transports(ranks, tag);
+  std::vector<std::thread> threads;
+  for (int r = 0; r < ranks; ++r)
+    threads.emplace_back([&, r] { body(r, *t[static_cast<std::size_t>(r)]); });
   for (auto& th : threads) th.join();
 }
 
 // Every rank sends `packets` packets to every rank, itself included, polling only now and
-// then, so that slots are often still full when the next small packet comes and it falls
-// back to the queue.
+// then: small packets take a slot when their receiver has answered and taken the last post,
+// the queue otherwise.
 Totals all_to_all(int ranks, std::uint32_t packets) {
   std::mutex mu;
   Totals totals;
@@ -175,6 +188,86 @@ TEST(ShmTransport, AJobAboveTheMailboxLimitRunsOnTheQueuesAlone) {
   const Totals t = all_to_all(kMailboxRanks + 1, 50);
   EXPECT_TRUE(t.ok);
   EXPECT_EQ(t.posts, 0u);
+}
+
+bool send(progress::Transport& t, int dst, std::uint32_t i) {
+  std::byte bytes[1000];
+  std::fill_n(bytes, size_of_packet(i), fill(t.rank(), i));
+  return t.try_send(dst, header_of(t.rank(), i),
+                    std::span<const std::byte>(bytes, size_of_packet(i)));
+}
+std::uint64_t posts(const progress::Transport& t) {
+  Counters c;
+  t.add_counters(c);
+  return c.transport["mailbox_posts"];
+}
+
+// Two ranks' transports, driven from the test's thread (each step happens in the order
+// written), and what each received.
+class ShmTransportScript : public ::testing::Test {
+ protected:
+  ShmTransportScript()
+      : t_(transports(2, ::testing::UnitTest::GetInstance()->current_test_info()->name())),
+        a(*t_[0]),
+        b(*t_[1]) {}
+
+ private:
+  std::vector<std::unique_ptr<progress::Transport>> t_;
+
+ protected:
+  progress::Transport& a;
+  progress::Transport& b;
+  Checker at_a{2}, at_b{2};
+};
+
+TEST_F(ShmTransportScript, APostAfterQueueRecordsWaitsForThemAndOneBeforeThemGoesFirst) {
+  // Packet 0 takes the slot; 1 and 2 take the queue (b has not answered yet), marked as
+  // coming after a post. Polled one at a time, the post comes first.
+  ASSERT_TRUE(send(a, 1, 0) && send(a, 1, 1) && send(a, 1, 2));
+  EXPECT_EQ(posts(a), 1u);
+  for (int k = 0; k < 3; ++k) EXPECT_EQ(b.poll(at_b, 1), 1);
+  EXPECT_EQ(at_b.received(), 3u);
+  // b answers (the answer carries its acknowledgment of packet 0), a takes it: a may post
+  // again. Packet 3 (8 bytes) does, counting the two queue records before it.
+  ASSERT_TRUE(send(b, 0, 0));
+  EXPECT_EQ(a.poll(at_a, 8), 1);
+  ASSERT_TRUE(send(a, 1, 3));
+  EXPECT_EQ(posts(a), 2u);
+  EXPECT_EQ(b.poll(at_b, 8), 1);
+  // Now a has not heard from b since its last post: packets 4 and 5 take the queue.
+  ASSERT_TRUE(send(a, 1, 4) && send(a, 1, 5));
+  EXPECT_EQ(posts(a), 2u);
+  // b answers; a takes the answer and posts packet 6 behind the two records.
+  ASSERT_TRUE(send(b, 0, 1));
+  EXPECT_EQ(a.poll(at_a, 8), 1);
+  ASSERT_TRUE(send(a, 1, 6));
+  EXPECT_EQ(posts(a), 3u);
+  // The post is in its slot, yet it waits for 4 and 5; one poll takes all three in order.
+  EXPECT_TRUE(b.has_incoming());
+  EXPECT_EQ(b.poll(at_b, 8), 3);
+  EXPECT_EQ(at_b.received(), 7u);
+  EXPECT_FALSE(b.has_incoming());
+  EXPECT_EQ(at_a.errors() + at_b.errors(), 0);
+}
+
+TEST_F(ShmTransportScript, APostWaitsForMoreThan65536QueueRecordsBeforeIt) {
+  ASSERT_TRUE(send(a, 1, 0));  // the slot's first post; a hears nothing back for a while
+  constexpr std::uint32_t kRecords = 70000;
+  std::uint32_t i = 1;
+  while (i <= kRecords) {
+    while (i <= kRecords && send(a, 1, i)) ++i;
+    while (b.poll(at_b, 64) > 0) {
+    }
+  }
+  EXPECT_EQ(posts(a), 1u);
+  ASSERT_TRUE(send(a, 1, i++));  // still unheard: a record
+  ASSERT_TRUE(send(b, 0, 0));
+  EXPECT_EQ(a.poll(at_a, 8), 1);
+  ASSERT_TRUE(send(a, 1, i++));  // a post behind 70,001 records sent since the last one
+  EXPECT_EQ(posts(a), 2u);
+  EXPECT_EQ(b.poll(at_b, 64), 2);
+  EXPECT_EQ(at_b.received(), static_cast<std::uint64_t>(i));
+  EXPECT_EQ(at_a.errors() + at_b.errors(), 0);
 }
 
 // Rank 1 answers every packet from inside its delivery, as the engine answers a request;
