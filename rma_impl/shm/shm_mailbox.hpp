@@ -4,15 +4,15 @@
 // Why: a queue packet takes a fresh cell, a line the producer must first own and the
 // consumer then misses on, and its reader clears it again. A slot is the same two lines
 // every time, so a request and its reply cost about one line handoff each way: on the
-// transport alone an 8-byte round trip measured 1.5–1.8× the cache-line floor through slots
-// against 2.2–2.5× through the queues (docs/performance.md, "a mailbox per pair").
+// transport alone an 8-byte round trip measured 1.4–1.6× the cache-line floor through slots
+// against 2.5× through the queues (docs/performance.md, "a mailbox per pair").
 //
 // The slot src→dst is written only by src: its first word publishes a packet (a parity bit
 // that flips per packet) and carries src's acknowledgment of the packets dst posted in the
 // opposite slot (another parity bit). So the consumer never writes the producer's slot, and
 // the acknowledgment usually travels inside the reply. The consumer copies a packet out
 // before handing it on, and acknowledges it in its own next post to that peer, or, when no
-// post came first, at the next poll that finds nothing (the transport's poll).
+// post came first, once the transport's polls have found nothing for a while.
 //
 // A producer posts only into a slot its consumer has acknowledged, and only when the
 // consumer has sent it something since its last post (an answer); otherwise the packet goes
