@@ -113,17 +113,16 @@ class Mailboxes {
       if (src != me_ && take(src, fn)) ++n;
     return n;
   }
-  // Consumer: a queue record from src with `mark` is next; first hands over the post that
-  // precedes it, if it is still in the slot. Returns whether it handed one over.
+  // Consumer (enabled() only, like record_taken): a queue record from src with `mark` is next;
+  // first hands over the post that precedes it, if it is still in the slot. Returns whether it
+  // handed one over.
   template <class F>
   bool before_record(int src, bool mark, F&& fn) {
-    if (!enabled() ||
-        mark == (consumed_[static_cast<std::size_t>(src)].load(std::memory_order_relaxed) != 0))
+    if (mark == (consumed_[static_cast<std::size_t>(src)].load(std::memory_order_relaxed) != 0))
       return false;
     return take(src, fn);
   }
   void record_taken(int src) {
-    if (!enabled()) return;
     heard_[static_cast<std::size_t>(src)] = 1;
     auto& t = taken_[static_cast<std::size_t>(src)];
     t.store(t.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);

@@ -114,9 +114,10 @@ class ShmTransport final : public progress::Transport {
     // packet to that peer usually carries them (an answer, or the next epoch's request
     // after a few calls that each poll once), and an acknowledgment of its own is one more
     // write of a line the peer is polling.
+    // (The count stops at the threshold: a rank idle for minutes must not overflow it.)
     if (n > 0) {
       idle_polls_ = 0;
-    } else if (++idle_polls_ == kAckAfterIdlePolls) {
+    } else if (idle_polls_ < kAckAfterIdlePolls && ++idle_polls_ == kAckAfterIdlePolls) {
       mailboxes_.flush_acks();
     }
     return n;
