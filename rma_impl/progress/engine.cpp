@@ -196,6 +196,7 @@ Engine::Engine(std::unique_ptr<Transport> transport, ProgressMode mode, CallTrac
       rank_(transport_->rank()),
       size_(transport_->size()),
       max_payload_(transport_->max_payload()),
+      cheap_poll_(transport_->cheap_poll()),
       tuning_(WaitTuning::from_env(size_)),
       out_(static_cast<std::size_t>(size_)),
       win_counts_(std::make_unique<std::array<WinCounts, kMaxCountedWindows>>()) {
@@ -414,17 +415,12 @@ bool Engine::progress(Ctx ctx) {
 }
 
 void Engine::call_progress(bool sync_call, bool packet_window) {
-  if (mode_ == ProgressMode::sync_only) {
-    if (sync_call) progress(Ctx::rma_sync);
-    return;
-  }
-  if (!agent_) {
-    progress(Ctx::any_call);
-  } else if (sync_call && packet_window && agent_parked_.load(std::memory_order_relaxed)) {
-    progress(Ctx::any_call);
+  if (!wants_call_progress(sync_call, packet_window)) return;
+  progress(mode_ == ProgressMode::sync_only ? Ctx::rma_sync : Ctx::any_call);
+  // A parked agent stays parked while calls keep polling (Agent::park).
+  if (agent_)
     app_call_polls_.store(app_call_polls_.load(std::memory_order_relaxed) + 1,
                           std::memory_order_relaxed);
-  }
 }
 
 Counters Engine::counters() const {

@@ -72,6 +72,15 @@ struct WaitTuning {
   static WaitTuning from_env(int ranks);
 };
 
+// The rule behind Engine::call_progress, on its own so that its table can be tested:
+// whether a library call polls on entry.
+constexpr bool call_polls(ProgressMode mode, bool agent_running, bool agent_parked, bool cheap_poll,
+                          bool sync_call, bool packet_window) {
+  if (mode == ProgressMode::sync_only) return sync_call;
+  if (!agent_running) return true;
+  return sync_call && packet_window && cheap_poll && agent_parked;
+}
+
 class Engine final : public PacketSink {
  public:
   using Handler = std::function<void(int src, const PacketHeader&, std::span<const std::byte>)>;
@@ -106,16 +115,17 @@ class Engine final : public PacketSink {
   // synchronization calls do.
   void call_progress(bool sync_call, bool packet_window);
   // In async mode a synchronization call on a window that moves packets (`packet_window`:
-  // the am path) also polls while the agent is parked: the application thread then makes
-  // its own progress call by call, and the agent stays parked instead of taking packets (and
-  // the engine lock) from under it. A direct window's lock and unlock do not: they need no
-  // packets, and the poll and the engine lock cost them more than the access itself
-  // (measured: lock-put-unlock 8 B 0.15 -> 0.21 us, and an agent kept parked wakes every
-  // park check, 1 MiB 23 -> 26.5 us).
+  // the am path) also polls while the agent is parked, if the transport's poll is cheap:
+  // the application thread then makes its own progress call by call, and the agent stays
+  // parked instead of taking packets (and the engine lock) from under it. A direct shm
+  // window's lock and unlock do not: they need no packets, and the poll and the engine lock
+  // cost them more than the access itself (measured: lock-put-unlock 8 B 0.15 -> 0.21 us,
+  // and an agent kept parked wakes every park check, 1 MiB 23 -> 26.5 us). Nor does any call
+  // over a transport whose poll is costly (Transport::cheap_poll): there the wait loops and,
+  // when none runs for a park interval, the agent make the progress.
   bool wants_call_progress(bool sync_call, bool packet_window) const {
-    if (mode_ == ProgressMode::sync_only) return sync_call;
-    return !agent_ ||
-           (sync_call && packet_window && agent_parked_.load(std::memory_order_relaxed));
+    return call_polls(mode_, agent_ != nullptr, agent_parked_.load(std::memory_order_relaxed),
+                      cheap_poll_, sync_call, packet_window);
   }
 
   // Waits until pred() (called with the mutex held) is true. PROC_FAILED if the peer named
@@ -179,6 +189,7 @@ class Engine final : public PacketSink {
   int rank_;
   int size_;
   std::size_t max_payload_;
+  bool cheap_poll_;
   WaitTuning tuning_;
   EngineMutex mu_;
 

@@ -74,6 +74,11 @@ class Transport {
   // wait past it and nap too, and the two could keep napping through every exchange.
   virtual std::chrono::microseconds nap() const { return std::chrono::microseconds(0); }
 
+  // Whether a poll costs only a few loads when nothing came. Then a synchronization call
+  // polls on entry while the progress agent is parked (Engine::wants_call_progress); a
+  // transport whose poll drives a provider's progress with system calls says no.
+  virtual bool cheap_poll() const { return true; }
+
   // PROC_FAILED naming the peer when the transport knows it is gone.
   virtual Status peer_status(int peer) const = 0;
   // What the transport adds under the packets (fragments, credits), by name.
