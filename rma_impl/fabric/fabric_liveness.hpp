@@ -4,7 +4,7 @@
 //
 // Every message from the peer counts as a sign of life. While a wait needs the peer and
 // nothing came for a probe interval, the transport sends it a probe, which the peer answers
-// with a probe reply from its progress (the agent's or any library call's). The peer is
+// with a probe reply from its progress (its agent's, or a library call's that polls). The peer is
 // gone when nothing came for the whole timeout *and* probes went unanswered for at least
 // half of it: a peer we had no reason to talk to for minutes still gets time to reply.
 // While a wait needs it, a peer cut off at time t is declared gone by t + timeout (plus the

@@ -125,11 +125,12 @@ class Impl final : public FabricTransport {
   // after a packet, polling the completion queue, so a conversation does not pay a
   // wake-up from the provider's wait object per packet.
   std::chrono::microseconds agent_linger() const override { return std::chrono::microseconds(250); }
-  // A poll is the provider's progress (under tcp;ofi_rxm an epoll_wait system call), and it
-  // clears the completion queue's wait signal, so the next completion writes it again and a
-  // later poll reads it back: two more system calls. Polled at every lock and unlock, that
-  // made direct lock-put-unlock 1.265x the raw send/recv round trip (median of twelve runs)
-  // against 0.985x without (docs/performance.md); the wait loop that follows polls anyway.
+  // A poll is the provider's progress: under tcp;ofi_rxm an epoll_wait system call, which
+  // also clears the completion queue's wait signal, so the next completion writes it again
+  // and a later poll reads it back. Polled on entry to every synchronization call (async
+  // mode, agent parked), that cost lock-put-unlock a fifth of a round trip on either path
+  // (docs/performance.md). Without a wait object (udp;ofi_rxd) a poll is still a call into
+  // the provider's progress.
   bool cheap_poll() const override { return false; }
   // Without a wait object sleep() naps kNap, which epoll's millisecond timeout rounds up.
   std::chrono::microseconds nap() const override {

@@ -2,11 +2,13 @@
 // data arrives and every pattern costs exactly the RMA packets it costs on shm.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <mutex>
 #include <numeric>
+#include <thread>
 #include <vector>
 
 #include "fabric/fabric_transport.hpp"
@@ -125,6 +127,41 @@ TEST(FabricAm, LockPutUnlockCostsWhatItCostsOnShm) {
   EXPECT_EQ(f.sent[index(PacketType::put)], 1u);
   EXPECT_EQ(f.sent[index(PacketType::ack)], 1u);
   expect_same_counts(f, s);
+}
+
+// A fabric poll is costly (Transport::cheap_poll), so synchronization calls there do not
+// poll on entry. A target whose application thread loops on calls that neither poll nor
+// wait must still answer: its parked agent leaves its parking and serves the origin.
+TEST(FabricAm, ATargetLoopingOnCallsThatNeitherPollNorWaitStillAnswers) {
+  Status s = run_job(2, fabric_config(test_provider()), [&](Runtime& rt) {
+    auto w = rt.create_window({.flavor = Flavor::allocate, .size = 64});
+    ASSERT_TRUE(w) << w.status().to_string();
+    Window& win = *w.value();
+    std::uint64_t v = 7;
+    // The ack of the origin's epoch is the target's answer.
+    auto acks = [&] { return rt.counters().sent[index(PacketType::ack)]; };
+    const std::uint64_t before = acks();
+    // The target waits in this barrier for longer than its agent's sleep slice (100 ms): the
+    // agent wakes, finds the application thread waiting, and parks.
+    if (rt.rank() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    ASSERT_TRUE(rt.barrier());
+    if (rt.rank() == 0) {
+      // Sent once the target is in its loop, not while it still waits in the barrier (whose
+      // wait loop would answer).
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      EXPECT_TRUE(win.lock(LockType::exclusive, 1) && win.put(&v, 1, Dtype::u64, 1, 0) &&
+                  win.unlock(1));
+    } else {
+      // The deadline only bounds a hang.
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+      while (acks() == before && std::chrono::steady_clock::now() < deadline)
+        ASSERT_TRUE(win.sync());
+      EXPECT_GT(acks(), before) << "the target never answered the origin's lock-put-unlock";
+    }
+    ASSERT_TRUE(rt.barrier());
+    ASSERT_TRUE(win.free());
+  });
+  EXPECT_TRUE(s) << s.to_string();
 }
 
 TEST(FabricAm, FenceRingOfFourCostsWhatItCostsOnShm) {

@@ -134,7 +134,7 @@ class Engine::Agent {
     std::unique_lock lk(e_.park_mu_);
     e_.agent_parked_.store(true, std::memory_order_relaxed);
     std::uint64_t seen = e_.app_waits_.load(std::memory_order_relaxed);
-    std::uint64_t polls = e_.app_call_polls_.load(std::memory_order_relaxed);
+    std::uint64_t polls = e_.app_polls_.load(std::memory_order_relaxed);
     auto interval = e_.tuning_.park_check;
     const auto longest = std::max(e_.tuning_.park_check,
                                   std::min(e_.tuning_.park_check * kParkBackoff, kParkLongest));
@@ -142,10 +142,10 @@ class Engine::Agent {
       e_.park_cv_.wait_for(lk, interval, [&] { return stop_.load(); });
       interval = std::min(interval * 2, longest);
       if (stop_.load()) break;
-      // Wait loops ended, or synchronization calls polled, since the last check: the
-      // application thread serves itself.
+      // Wait loops ended, or the application thread polled, since the last check: it serves
+      // itself.
       const std::uint64_t waits = e_.app_waits_.load(std::memory_order_relaxed);
-      const std::uint64_t now_polls = e_.app_call_polls_.load(std::memory_order_relaxed);
+      const std::uint64_t now_polls = e_.app_polls_.load(std::memory_order_relaxed);
       if (!e_.app_waiting_.load(std::memory_order_seq_cst) && waits == seen && now_polls == polls)
         break;
       seen = waits;
@@ -395,6 +395,9 @@ void Engine::dispatch(int src, const PacketHeader& h, std::span<const std::byte>
 
 bool Engine::progress(Ctx ctx) {
   ctx_ = ctx;
+  // A parked agent stays parked while the application thread keeps polling (Agent::park).
+  if (ctx != Ctx::agent && agent_)
+    app_polls_.store(app_polls_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   bool did = false;
   if (!stash_.empty() && handles_rma_now()) {
     while (!stash_.empty()) {
@@ -415,12 +418,8 @@ bool Engine::progress(Ctx ctx) {
 }
 
 void Engine::call_progress(bool sync_call, bool packet_window) {
-  if (!wants_call_progress(sync_call, packet_window)) return;
-  progress(mode_ == ProgressMode::sync_only ? Ctx::rma_sync : Ctx::any_call);
-  // A parked agent stays parked while calls keep polling (Agent::park).
-  if (agent_)
-    app_call_polls_.store(app_call_polls_.load(std::memory_order_relaxed) + 1,
-                          std::memory_order_relaxed);
+  if (wants_call_progress(sync_call, packet_window))
+    progress(mode_ == ProgressMode::sync_only ? Ctx::rma_sync : Ctx::any_call);
 }
 
 Counters Engine::counters() const {

@@ -72,13 +72,32 @@ struct WaitTuning {
   static WaitTuning from_env(int ranks);
 };
 
-// The rule behind Engine::call_progress, on its own so that its table can be tested:
-// whether a library call polls on entry.
-constexpr bool call_polls(ProgressMode mode, bool agent_running, bool agent_parked, bool cheap_poll,
-                          bool sync_call, bool packet_window) {
-  if (mode == ProgressMode::sync_only) return sync_call;
-  if (!agent_running) return true;
-  return sync_call && packet_window && cheap_poll && agent_parked;
+// Whether a library call polls the transport on entry (Engine::call_progress), on its own so
+// that its table can be tested:
+// - `sync_only`: synchronization calls only;
+// - `calls`, and `async` while no agent runs: every call, so that a rank looping on calls
+//   that need no wait (ops to itself, test) still serves its peers;
+// - `async` with the agent parked: synchronization calls on a window that moves packets (the
+//   am path; on fabric the direct path too, whose synchronization travels in control
+//   messages), so the application thread makes its own progress call by call and the agent
+//   stays parked instead of taking packets and the engine lock from under it. Not a direct
+//   shm window's lock and unlock: they need no packets, and the poll and the engine lock
+//   cost them more than the access itself (measured: lock-put-unlock 8 B 0.15 -> 0.21 us, and
+//   an agent kept parked wakes every park check, 1 MiB 23 -> 26.5 us). And not over a
+//   transport whose poll is costly (Transport::cheap_poll): there the calls that wait poll
+//   in their wait loops, and what does not wait is left to the agent, which leaves its
+//   parking when the application thread stops polling (Engine::Agent::park);
+// - `async` with the agent running: none; the agent polls.
+struct CallPollState {
+  ProgressMode mode;
+  bool agent_running;
+  bool agent_parked;
+  bool cheap_poll;  // Transport::cheap_poll
+};
+constexpr bool call_polls(const CallPollState& s, bool sync_call, bool packet_window) {
+  if (s.mode == ProgressMode::sync_only) return sync_call;
+  if (!s.agent_running) return true;
+  return sync_call && packet_window && s.cheap_poll && s.agent_parked;
 }
 
 class Engine final : public PacketSink {
@@ -109,23 +128,15 @@ class Engine final : public PacketSink {
 
   // One round of progress in context `ctx` (mutex held); true if anything happened.
   bool progress(Ctx ctx);
-  // The progress a library call makes on entry, mutex held: in `calls` mode (and in `async`
-  // mode while no agent runs) every call polls once — a rank looping on calls that need no
-  // wait (ops to itself, test) must still serve its peers; in `sync_only` mode only
-  // synchronization calls do.
+  // The progress a library call makes on entry, mutex held: one poll where call_polls says.
   void call_progress(bool sync_call, bool packet_window);
-  // In async mode a synchronization call on a window that moves packets (`packet_window`:
-  // the am path) also polls while the agent is parked, if the transport's poll is cheap:
-  // the application thread then makes its own progress call by call, and the agent stays
-  // parked instead of taking packets (and the engine lock) from under it. A direct shm
-  // window's lock and unlock do not: they need no packets, and the poll and the engine lock
-  // cost them more than the access itself (measured: lock-put-unlock 8 B 0.15 -> 0.21 us,
-  // and an agent kept parked wakes every park check, 1 MiB 23 -> 26.5 us). Nor does any call
-  // over a transport whose poll is costly (Transport::cheap_poll): there the wait loops and,
-  // when none runs for a park interval, the agent make the progress.
+  // Whether this call polls on entry (call_polls, above).
   bool wants_call_progress(bool sync_call, bool packet_window) const {
-    return call_polls(mode_, agent_ != nullptr, agent_parked_.load(std::memory_order_relaxed),
-                      cheap_poll_, sync_call, packet_window);
+    return call_polls({.mode = mode_,
+                       .agent_running = agent_ != nullptr,
+                       .agent_parked = agent_parked_.load(std::memory_order_relaxed),
+                       .cheap_poll = cheap_poll_},
+                      sync_call, packet_window);
   }
 
   // Waits until pred() (called with the mutex held) is true. PROC_FAILED if the peer named
@@ -189,7 +200,7 @@ class Engine final : public PacketSink {
   int rank_;
   int size_;
   std::size_t max_payload_;
-  bool cheap_poll_;
+  const bool cheap_poll_;
   WaitTuning tuning_;
   EngineMutex mu_;
 
@@ -222,10 +233,11 @@ class Engine final : public PacketSink {
   // Wait loops ended so far (written by the application thread only): the agent leaves its
   // parking only once the application thread has stayed out of library waits for a while.
   std::atomic<std::uint64_t> app_waits_{0};
-  // The agent is parked; synchronization calls polled on entry so far (async mode): a parked
-  // agent stays parked while these go up, as it does while the thread waits.
+  // The agent is parked; polls the application thread made so far (async mode: on a call's
+  // entry, in test(), in wait loops): a parked agent stays parked while these go up, as it
+  // does while the thread waits.
   std::atomic<bool> agent_parked_{false};
-  std::atomic<std::uint64_t> app_call_polls_{0};
+  std::atomic<std::uint64_t> app_polls_{0};
   std::mutex park_mu_;
   std::condition_variable park_cv_;
 

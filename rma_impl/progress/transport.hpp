@@ -74,9 +74,10 @@ class Transport {
   // wait past it and nap too, and the two could keep napping through every exchange.
   virtual std::chrono::microseconds nap() const { return std::chrono::microseconds(0); }
 
-  // Whether a poll costs only a few loads when nothing came. Then a synchronization call
-  // polls on entry while the progress agent is parked (Engine::wants_call_progress); a
-  // transport whose poll drives a provider's progress with system calls says no.
+  // Whether a poll costs only a few loads when nothing came. In async mode, while the
+  // progress agent is parked, a synchronization call on a packet window then polls on entry
+  // (call_polls in engine.hpp); a transport whose poll drives a provider's progress says no,
+  // and there such calls leave progress to wait loops and the agent.
   virtual bool cheap_poll() const { return true; }
 
   // PROC_FAILED naming the peer when the transport knows it is gone.
