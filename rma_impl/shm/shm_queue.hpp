@@ -159,20 +159,12 @@ class QueueReader {
   // The producer and mark of the next record, without taking it (a wrap marker on the way
   // is taken); false when no record is waiting.
   bool peek(int& src, bool& mark) {
-    using namespace queue_detail;
-    for (;;) {
-      const std::size_t pos = head_ & (cap_ - 1);
-      const std::uint64_t w = first_word(data_ + pos).load(std::memory_order_acquire);
-      if (w == 0) return false;
-      const RecordHead rh = unpack(w);
-      if (rh.payload_bytes == kWrap) {
-        release(pos, std::size_t{rh.cells} * kCell);
-        continue;
-      }
-      src = static_cast<int>(rh.src);
-      mark = (rh.payload_bytes & kMark) != 0;
-      return true;
-    }
+    const std::uint64_t w = next_word();
+    if (w == 0) return false;
+    const queue_detail::RecordHead rh = queue_detail::unpack(w);
+    src = static_cast<int>(rh.src);
+    mark = (rh.payload_bytes & queue_detail::kMark) != 0;
+    return true;
   }
 
   // Hands up to `max` records to fn(src, header, payload); returns how many.
@@ -180,24 +172,31 @@ class QueueReader {
   int read(F&& fn, int max) {
     using namespace queue_detail;
     int n = 0;
-    while (n < max) {
+    for (std::uint64_t w; n < max && (w = next_word()) != 0; ++n) {
       const std::size_t pos = head_ & (cap_ - 1);
-      const std::uint64_t w = first_word(data_ + pos).load(std::memory_order_acquire);
-      if (w == 0) break;
       const RecordHead rh = unpack(w);
-      if (rh.payload_bytes != kWrap) {
-        progress::PacketHeader h;
-        std::memcpy(&h, data_ + pos + sizeof rh, sizeof h);
-        fn(static_cast<int>(rh.src), h,
-           std::span<const std::byte>(data_ + pos + kOverhead, rh.payload_bytes & ~kMark));
-        ++n;
-      }
+      progress::PacketHeader h;
+      std::memcpy(&h, data_ + pos + sizeof rh, sizeof h);
+      fn(static_cast<int>(rh.src), h,
+         std::span<const std::byte>(data_ + pos + kOverhead, rh.payload_bytes & ~kMark));
       release(pos, std::size_t{rh.cells} * kCell);
     }
     return n;
   }
 
  private:
+  // The first word of the record at the head, wrap markers on the way taken; 0 when none
+  // waits.
+  std::uint64_t next_word() {
+    using namespace queue_detail;
+    for (;;) {
+      const std::size_t pos = head_ & (cap_ - 1);
+      const std::uint64_t w = first_word(data_ + pos).load(std::memory_order_acquire);
+      if (w == 0 || unpack(w).payload_bytes != kWrap) return w;
+      release(pos, std::size_t{unpack(w).cells} * kCell);
+    }
+  }
+
   // Clears the first word of every cell of the record, then hands its bytes back.
   void release(std::size_t pos, std::size_t bytes) {
     using namespace queue_detail;
