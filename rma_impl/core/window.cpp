@@ -30,7 +30,7 @@ struct Entry {
     const bool packets = !win.ops || win.ops->needs_engine_lock;
     const bool progress = win.engine.wants_call_progress(sync_call, packets);
     if (progress || packets) lk.lock();
-    if (progress) win.engine.call_progress(sync_call, packets);
+    if (progress) win.engine.call_progress();
   }
 
   Status usable() const {

@@ -417,9 +417,8 @@ bool Engine::progress(Ctx ctx) {
   return did;
 }
 
-void Engine::call_progress(bool sync_call, bool packet_window) {
-  if (wants_call_progress(sync_call, packet_window))
-    progress(mode_ == ProgressMode::sync_only ? Ctx::rma_sync : Ctx::any_call);
+void Engine::call_progress() {
+  progress(mode_ == ProgressMode::sync_only ? Ctx::rma_sync : Ctx::any_call);
 }
 
 Counters Engine::counters() const {

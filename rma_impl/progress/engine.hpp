@@ -128,8 +128,8 @@ class Engine final : public PacketSink {
 
   // One round of progress in context `ctx` (mutex held); true if anything happened.
   bool progress(Ctx ctx);
-  // The progress a library call makes on entry, mutex held: one poll where call_polls says.
-  void call_progress(bool sync_call, bool packet_window);
+  // The poll a library call makes on entry, mutex held, once wants_call_progress said so.
+  void call_progress();
   // Whether this call polls on entry (call_polls, above).
   bool wants_call_progress(bool sync_call, bool packet_window) const {
     return call_polls({.mode = mode_,
