@@ -417,6 +417,10 @@ bool Engine::progress(Ctx ctx) {
   return did;
 }
 
+bool Engine::paced_poll_due() {
+  return entry_polls_.due(app_polls_.load(std::memory_order_relaxed));
+}
+
 void Engine::call_progress() {
   progress(mode_ == ProgressMode::sync_only ? Ctx::rma_sync : Ctx::any_call);
 }
