@@ -81,7 +81,7 @@ struct WaitTuning {
 //   am path; on fabric the direct path too, whose synchronization travels in control
 //   messages), so the application thread makes its own progress and the agent stays parked
 //   instead of taking packets and the engine lock from under it; paced (EntryPolls): a call
-//   polls only after two such calls in a row found no poll of the thread's since, so a
+//   polls only after two such calls in a row found no application poll since, so a
 //   lock-put-unlock, whose unlock waits and polls there, polls in neither lock nor unlock
 //   (each poll on that path is on the round trip's critical path). Not a direct
 //   shm window's lock and unlock: they need no packets, and the poll and the engine lock
@@ -105,14 +105,16 @@ constexpr CallPoll call_polls(const CallPollState& s, bool sync_call, bool packe
                                                                       : CallPoll::no;
 }
 
-// The pacing of CallPoll::paced. A poll found nothing new in most calls of an epoch loop
-// (measured, shm am lock-put-unlock 8 B: dropping the two entry polls of lock and unlock
-// took 0.355 to 0.325 us), while a thread looping on calls that neither wait nor poll still
-// polls every third call and keeps serving its peers.
+// The pacing of CallPoll::paced. In an epoch loop the poll on entry mostly found nothing
+// (measured, shm am: the origin's instructions per lock-put-unlock 2857 -> 2596, the figures
+// 3-5% lower, docs/performance.md), while a thread looping on calls that neither wait nor
+// poll inside still polls every third call and keeps serving its peers. The price: packets
+// that arrive just before a rank leaves such a loop to compute wait for the agent to leave
+// its parking (two park intervals), where the skipped poll would have handled them.
 class EntryPolls {
  public:
   static constexpr unsigned kSkips = 2;
-  // `polls`: how often the application thread has polled so far (Engine::app_polls_).
+  // `polls`: how often application threads have polled so far (Engine::app_polls_).
   // True: this call polls.
   bool due(std::uint64_t polls) {
     unsigned skipped = skipped_.load(std::memory_order_relaxed);
@@ -278,8 +280,8 @@ class Engine final : public PacketSink {
   std::mutex park_mu_;
   std::condition_variable park_cv_;
 
-  // Out of line: every library call inlines wants_call_progress, and the direct path, never
-  // paced, measured 20 instructions a call more with this inlined too (callgrind).
+  // Out of line: only the paced case pays for a call; the rule every library call inlines
+  // (wants_call_progress) stays small.
   bool paced_poll_due();
 
   friend class WaitLoop;
