@@ -307,6 +307,7 @@ class WaitLoop {
 
  private:
   static constexpr unsigned kPollOnlySteps = 256;
+  static constexpr unsigned kStepsWithoutPause = 64;
   Engine& e_;
   EngineLock& lk_;
   const WaitInfo& why_;
