@@ -98,7 +98,7 @@ class Engine::Agent {
           linger(t);
         continue;
       }
-      if (e_.app_waiting_.load(std::memory_order_seq_cst)) {
+      if (e_.app_waiting_.load(std::memory_order_acquire)) {
         park();
         continue;
       }
@@ -146,7 +146,7 @@ class Engine::Agent {
       // itself.
       const std::uint64_t waits = e_.app_waits_.load(std::memory_order_relaxed);
       const std::uint64_t now_polls = e_.app_polls_.load(std::memory_order_relaxed);
-      if (!e_.app_waiting_.load(std::memory_order_seq_cst) && waits == seen && now_polls == polls)
+      if (!e_.app_waiting_.load(std::memory_order_acquire) && waits == seen && now_polls == polls)
         break;
       seen = waits;
       polls = now_polls;
@@ -450,10 +450,13 @@ Counters Engine::window_counters(std::uint32_t win) const {
 }
 
 void Engine::start_agent() {
-  if (mode_ == ProgressMode::async && !agent_) agent_ = std::make_unique<Agent>(*this);
+  if (mode_ != ProgressMode::async || agent_) return;
+  agent_ = std::make_unique<Agent>(*this);
+  agent_on_.store(true, std::memory_order_relaxed);
 }
 
 void Engine::stop_agent() {
+  agent_on_.store(false, std::memory_order_relaxed);
   agent_.reset();
 }
 
@@ -486,7 +489,10 @@ WaitLoop::WaitLoop(Engine& e, EngineLock& lk, const WaitInfo& why)
 WaitLoop::~WaitLoop() {
   e_.app_polling_.store(false, std::memory_order_relaxed);
   e_.app_waits_.store(e_.app_waits_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-  e_.app_waiting_.store(false, std::memory_order_seq_cst);
+  // Release, not seq_cst: nothing waits on this store with a handshake (the agent only
+  // reads the flag to decide whether to park, or stay parked, for one more check), and a
+  // seq_cst store is a locked instruction on the path from the reply to the next request.
+  e_.app_waiting_.store(false, std::memory_order_release);
   e_.transport_->awake_leave();
   if (marked_blocked_) e_.calls_.clear_blocked();
 }

@@ -169,7 +169,7 @@ class Engine final : public PacketSink {
   // Whether this call polls on entry (call_polls, above).
   bool wants_call_progress(bool sync_call, bool packet_window) {
     const CallPoll p = call_polls({.mode = mode_,
-                                   .agent_running = agent_ != nullptr,
+                                   .agent_running = agent_on_.load(std::memory_order_relaxed),
                                    .agent_parked = agent_parked_.load(std::memory_order_relaxed),
                                    .cheap_poll = cheap_poll_},
                                   sync_call, packet_window);
@@ -194,7 +194,7 @@ class Engine final : public PacketSink {
   // The asynchronous progress agent (async mode only); idempotent.
   void start_agent();
   void stop_agent();
-  bool agent_running() const { return agent_ != nullptr; }
+  bool agent_running() const { return agent_on_.load(std::memory_order_relaxed); }
 
  private:
   struct OutItem {
@@ -263,6 +263,9 @@ class Engine final : public PacketSink {
   std::unique_ptr<std::array<WinCounts, kMaxCountedWindows>> win_counts_;
 
   std::unique_ptr<Agent> agent_;
+  // Whether agent_ is set, for the calls that ask before they take the engine lock
+  // (wants_call_progress) while another thread may be creating a window (start_agent).
+  std::atomic<bool> agent_on_{false};
   std::atomic<bool> app_polling_{false};  // the application thread is in a wait loop
   // The application thread is inside a wait loop (polling or asleep in the transport): it
   // makes its own progress, and the agent parks rather than compete with it for the core
