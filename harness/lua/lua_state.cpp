@@ -34,14 +34,88 @@ std::string field_string(lua_State* L, int idx, const char* key) {
   return s;
 }
 
-// Keeps the error value but records the traceback of the failing frame beside it, in the
-// registry, for the rank's log.
-int message_handler(lua_State* L) {
-  if (lua_type(L, 1) == LUA_TSTRING || lua_type(L, 1) == LUA_TNUMBER) {
-    luaL_traceback(L, L, nullptr, 1);
-    lua_setfield(L, LUA_REGISTRYINDEX, "rmabench.last_traceback");
+// RMA error tables and fail/skip markers carry their own fields (failure_from_value).
+bool is_harness_error(lua_State* L, int idx) {
+  if (lua_type(L, idx) != LUA_TTABLE) return false;
+  const int top = lua_gettop(L);
+  const bool marked = lua_getfield(L, idx, "rmabench") == LUA_TSTRING ||
+                      lua_getfield(L, idx, "class") == LUA_TSTRING;
+  lua_settop(L, top);
+  return marked;
+}
+
+// What a script raised when it was not a string: "a table {code=5}", "nil". A table with
+// __tostring says what that gives; otherwise its first few scalar fields, enough to
+// recognise it.
+std::string describe_value(lua_State* L, int idx) {
+  idx = lua_absindex(L, idx);
+  if (luaL_getmetafield(L, idx, "__tostring") != LUA_TNIL) {
+    lua_pop(L, 1);
+    std::string s = luaL_tolstring(L, idx, nullptr);
+    lua_pop(L, 1);
+    return s;
   }
+  if (lua_type(L, idx) == LUA_TBOOLEAN)
+    return std::string("a boolean (") + (lua_toboolean(L, idx) ? "true" : "false") + ")";
+  if (lua_type(L, idx) != LUA_TTABLE) return std::string("a ") + luaL_typename(L, idx);
+  std::string fields;
+  int shown = 0;
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    const int key = lua_gettop(L) - 1;
+    if (shown == 4) {
+      fields += ", ...";
+      lua_pop(L, 2);
+      break;
+    }
+    const bool scalar_key = lua_type(L, key) == LUA_TSTRING || lua_type(L, key) == LUA_TNUMBER;
+    if (scalar_key && (lua_type(L, -1) == LUA_TSTRING || lua_type(L, -1) == LUA_TNUMBER ||
+                       lua_type(L, -1) == LUA_TBOOLEAN)) {
+      // luaL_tolstring pushes copies: lua_next's key stays as it was.
+      std::string k = luaL_tolstring(L, key, nullptr);
+      std::string v = luaL_tolstring(L, -2, nullptr);
+      lua_pop(L, 2);
+      fields += (shown++ ? ", " : "") + k + "=" + v;
+    }
+    lua_pop(L, 1);
+  }
+  return "a table {" + fields + "}";
+}
+
+// Keeps an error value the harness reads (a string, an RMA error, a marker) but records the
+// traceback of the failing frame beside it, in the registry, for the rank's log. Any other
+// value (error({code = 5}), error()) becomes a located string that says what it was: left as
+// it is, it would reach the report with neither a message nor a line.
+int message_handler(lua_State* L) {
+  if (is_harness_error(L, 1)) return 1;
+  if (lua_type(L, 1) != LUA_TSTRING && lua_type(L, 1) != LUA_TNUMBER) {
+    const std::string at = where(L, 1);
+    const std::string msg = (at.empty() ? "" : at + ": ") + "error raised with " +
+                            describe_value(L, 1) + ", not a message";
+    lua_pushlstring(L, msg.data(), msg.size());
+    lua_replace(L, 1);
+  }
+  luaL_traceback(L, L, nullptr, 1);
+  lua_setfield(L, LUA_REGISTRYINDEX, "rmabench.last_traceback");
   return 1;
+}
+
+// The deadline of the file run_file is running, for top_level_hook (one file at a time per
+// thread; the hook has no other place to find it).
+thread_local std::chrono::steady_clock::time_point top_level_deadline;
+thread_local std::chrono::milliseconds top_level_limit;
+thread_local bool top_level_expired = false;
+
+void top_level_hook(lua_State* L, lua_Debug*) {
+  if (std::chrono::steady_clock::now() < top_level_deadline) return;
+  lua_sethook(L, nullptr, 0, 0);
+  top_level_expired = true;
+  // Level 0 is the Lua function the hook interrupted (luaL_error would name its caller).
+  const std::string at = where(L, 0);
+  luaL_error(L,
+             "%s: the file's top level ran for more than %d s without returning its table "
+             "(a loop that never ends?)",
+             at.c_str(), static_cast<int>(top_level_limit.count() / 1000));
 }
 
 }  // namespace
@@ -90,7 +164,8 @@ bool protected_call(lua_State* L, int nargs, int nresults, LuaFailure& failure) 
   return false;
 }
 
-bool run_file(lua_State* L, const std::string& path, LuaFailure& failure) {
+bool run_file(lua_State* L, const std::string& path, LuaFailure& failure,
+              std::chrono::milliseconds limit) {
   const auto slash = path.rfind('/');
   const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
   lua_getglobal(L, "package");
@@ -109,7 +184,16 @@ bool run_file(lua_State* L, const std::string& path, LuaFailure& failure) {
     lua_pop(L, 1);
     return false;
   }
-  return protected_call(L, 0, 1, failure);
+  if (limit.count() <= 0) return protected_call(L, 0, 1, failure);
+  top_level_limit = limit;
+  top_level_deadline = std::chrono::steady_clock::now() + limit;
+  top_level_expired = false;
+  // Every million VM instructions: a few milliseconds, and nothing on a quick file.
+  lua_sethook(L, top_level_hook, LUA_MASKCOUNT, 1 << 20);
+  const bool ok = protected_call(L, 0, 1, failure);
+  lua_sethook(L, nullptr, 0, 0);
+  if (!ok && top_level_expired) failure.kind = "timeout";
+  return ok;
 }
 
 }  // namespace harness::lua

@@ -1,6 +1,8 @@
 #include "suite/manifest.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -60,6 +62,18 @@ std::optional<double> number_field(lua_State* L, int idx, const char* key,
   else if (!lua_isnil(L, -1))
     throw UsageError(where + ": `" + key + "` must be a number");
   lua_pop(L, 1);
+  return v;
+}
+
+// A case's time limit: a count of seconds above zero (0 or less would end every case before
+// its ranks start, and the launcher would report crashes that say nothing of the cause).
+std::optional<double> timeout_field(lua_State* L, int idx, const std::string& where) {
+  const std::optional<double> v = number_field(L, idx, "timeout", where);
+  if (v && !(*v > 0 && std::isfinite(*v))) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", *v);
+    throw UsageError(where + ": `timeout` must be a number of seconds above 0, not " + text);
+  }
   return v;
 }
 
@@ -284,7 +298,7 @@ class Expander {
 void load_table(lua_State* L, const std::string& path) {
   lua::open_rma_descriptive(L);
   lua::LuaFailure f;
-  if (!lua::run_file(L, path, f))
+  if (!lua::run_file(L, path, f, kTopLevelLimit))
     throw UsageError((f.where.empty() ? path : f.where) + ": " + f.message);
   if (!lua_istable(L, -1)) throw UsageError(path + ": must return a table");
 }
@@ -367,10 +381,16 @@ bool is_manifest(const std::string& path) {
   lua_State* L = st.get();
   lua::open_rma_descriptive(L);
   lua::LuaFailure f;
-  if (!lua::run_file(L, path, f) || !lua_istable(L, -1)) return false;
-  lua_getfield(L, -1, "cases");
-  const bool yes = lua_istable(L, -1);
-  lua_pop(L, 1);
+  if (!lua::run_file(L, path, f, kTopLevelLimit)) {
+    if (f.kind == "timeout") throw UsageError(f.where + ": " + f.message);
+    return false;  // run as a case script: its case reports the error, file:line
+  }
+  if (!lua_istable(L, -1)) return false;
+  // `scripts_dir` too: only a suite has it, so a suite whose `cases` is missing or not a
+  // list is told so, not read as a case table with unknown fields.
+  const bool yes =
+      lua_getfield(L, -1, "cases") != LUA_TNIL || lua_getfield(L, -2, "scripts_dir") != LUA_TNIL;
+  lua_settop(L, 0);
   return yes;
 }
 
@@ -406,11 +426,31 @@ Expansion expand(const std::string& input, const Overrides& o) {
   const auto d_progress = string_list(L, t, "progress", input);
   const auto d_protocols = string_list(L, t, "protocols", input);
   const auto d_ranks = string_list(L, t, "ranks", input);
-  const double d_timeout = number_field(L, t, "timeout", input).value_or(60);
+  const double d_timeout = timeout_field(L, t, input).value_or(60);
+  // The suite's own defaults are checked here, so that an error names the field that holds
+  // them rather than the first case that inherits them.
+  {
+    const auto as_set = [](const std::vector<std::string>& v) {
+      return std::set<std::string>(v.begin(), v.end());
+    };
+    std::vector<std::string> progress;
+    for (const auto& p : d_progress) progress.push_back(canonical_progress(p));
+    check_values(d_backends, as_set(backend_names()), "backend", input + ": field 'backends'");
+    check_values(d_paths, as_set(path_names()), "path", input + ": field 'paths'");
+    check_values(progress, as_set(progress_modes()), "progress mode", input + ": field 'progress'");
+    check_values(d_protocols, as_set(protocol_names()), "protocol", input + ": field 'protocols'");
+    (void)int_list(d_ranks, input + ": field 'ranks'");
+  }
 
   Expander ex(o, out);
   lua_getfield(L, t, "cases");
   const int cases = lua_gettop(L);
+  if (!lua_istable(L, cases))
+    throw UsageError(input + ": field 'cases': " +
+                     (lua_isnil(L, cases) ? std::string("missing (a suite lists its cases there)")
+                                          : std::string("expected a list of script paths or "
+                                                        "tables, got a ") +
+                                                luaL_typename(L, cases)));
   const lua_Integer n = luaL_len(L, cases);
   for (lua_Integer i = 1; i <= n; ++i) {
     lua_rawgeti(L, cases, i);
@@ -454,7 +494,7 @@ Expansion expand(const std::string& input, const Overrides& o) {
       tags = string_list(L, c, "tags", where);
       if (auto v = string_list(L, c, "expect", where); !v.empty()) expect = v[0];
       if (auto v = string_list(L, c, "check", where); !v.empty()) check = v[0];
-      if (auto v = number_field(L, c, "timeout", where)) timeout = *v;
+      if (auto v = timeout_field(L, c, where)) timeout = *v;
       lua_getfield(L, c, "options");
       if (lua_istable(L, -1)) {
         const int ot = lua_gettop(L);

@@ -100,5 +100,40 @@ TEST(CaseProtocols, OneOrThoseAPairedCaseLists) {
   EXPECT_EQ(case_protocols(c), (std::vector<std::string>{"fewest", "ch3"}));
 }
 
+TEST(Manifest, ATimeoutOfZeroOrLessIsNamed) {
+  // It would end every case before its ranks start, reported as crashes that never say why.
+  const auto p = manifest(
+      "timeout", "return { name = \"s\", cases = { { script = \"one.lua\", timeout = -5 } } }\n");
+  EXPECT_EQ(rejection(p), p + ": cases[1]: `timeout` must be a number of seconds above 0, not -5");
+  const auto q =
+      manifest("timeout0", "return { name = \"s\", timeout = 0, cases = { \"one.lua\" } }\n");
+  EXPECT_EQ(rejection(q), q + ": `timeout` must be a number of seconds above 0, not 0");
+}
+
+TEST(Manifest, ASuiteWithoutAListOfCasesIsToldSo) {
+  // Not read as a case table (whose errors would be about `name` and `scripts_dir`).
+  const auto p = manifest("nocases", "return { name = \"s\", scripts_dir = \".\" }\n");
+  EXPECT_EQ(rejection(p), p + ": field 'cases': missing (a suite lists its cases there)");
+  const auto q = manifest("casesstr", "return { name = \"s\", cases = \"one.lua\" }\n");
+  EXPECT_EQ(rejection(q),
+            q + ": field 'cases': expected a list of script paths or tables, got a string");
+}
+
+TEST(Manifest, ABadSuiteDefaultNamesItsFieldNotTheFirstCase) {
+  const auto p =
+      manifest("ranks", "return { name = \"s\", ranks = \"two\", cases = { \"one.lua\" } }\n");
+  EXPECT_EQ(rejection(p), p + ": field 'ranks': rank count 'two' is not in 1..1024");
+  const auto q = manifest(
+      "backends", "return { name = \"s\", backends = {\"nosuch\"}, cases = { \"one.lua\" } }\n");
+  EXPECT_EQ(rejection(q), q + ": field 'backends': unknown backend 'nosuch'");
+}
+
+TEST(Manifest, ASuiteWhoseTopLevelNeverReturnsIsStoppedWithItsLine) {
+  // kTopLevelLimit is 10 s; this test waits for it once.
+  const auto p = manifest("loop", "local n = 0\nwhile true do n = n + 1 end\n");
+  const std::string r = rejection(p);
+  EXPECT_EQ(r.rfind(p + ":2: the file's top level ran for more than 10 s", 0), 0u) << r;
+}
+
 }  // namespace
 }  // namespace harness::suite

@@ -141,7 +141,8 @@ ScriptInfo load_script_info(const std::string& path) {
   lua_State* L = state.get();
   lua::open_rma_descriptive(L);
   lua::LuaFailure failure;
-  if (!lua::run_file(L, path, failure)) {
+  if (!lua::run_file(L, path, failure, kTopLevelLimit)) {
+    if (failure.kind == "timeout") throw UsageError(failure.where + ": " + failure.message);
     info.load_error =
         failure.where.empty() ? failure.message : failure.where + ": " + failure.message;
     return info;

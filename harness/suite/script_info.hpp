@@ -7,6 +7,7 @@
 // rank); it should only build and return its case table.
 #pragma once
 
+#include <chrono>
 #include <map>
 #include <optional>
 #include <string>
@@ -39,8 +40,13 @@ struct ScriptInfo {
   std::optional<std::string> load_error;
 };
 
+// How long the top level of a script or suite may run when the parent reads its table (a
+// top level only builds a table; a loop there would hang the run before any case starts).
+inline constexpr std::chrono::seconds kTopLevelLimit{10};
+
 // A script whose top level fails sets load_error; one whose case table breaks the contract
-// (suite/case_table.hpp) throws UsageError naming the file, the field and what was expected.
+// (suite/case_table.hpp), or whose top level runs past kTopLevelLimit, throws UsageError
+// naming the file, the field (or the line) and what was expected.
 ScriptInfo load_script_info(const std::string& path);
 
 // The reason `impl_defined` gives for a case of this script with these option values

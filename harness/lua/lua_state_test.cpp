@@ -1,0 +1,84 @@
+// Loading scripts and locating their failures: an error raised with a value that is not a
+// message still reaches the report with its line and what it was, and a file whose top level
+// never returns is stopped at run_file's limit with its line.
+#include "lua/lua_state.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+namespace harness::lua {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string script(const std::string& tag, const std::string& body) {
+  const fs::path p = fs::temp_directory_path() /
+                     ("lua_state_test." + std::to_string(::getpid()) + "." + tag + ".lua");
+  std::ofstream(p) << body;
+  return p.string();
+}
+
+LuaFailure failure_of(const std::string& path,
+                      std::chrono::milliseconds limit = std::chrono::milliseconds(0)) {
+  LuaState st;
+  LuaFailure f;
+  EXPECT_FALSE(run_file(st.get(), path, f, limit));
+  return f;
+}
+
+TEST(LuaFailures, ATableRaisedIsDescribedAtItsLine) {
+  const auto p = script("table", "local x = 1\nerror({code = 5})\nreturn {}\n");
+  const LuaFailure f = failure_of(p);
+  EXPECT_EQ(f.where, p + ":2");
+  EXPECT_EQ(f.message, "error raised with a table {code=5}, not a message");
+}
+
+TEST(LuaFailures, NilAndBooleansRaisedAreNamed) {
+  const auto p = script("nil", "error()\n");
+  EXPECT_EQ(failure_of(p).message, "error raised with a nil, not a message");
+  const auto q = script("bool", "\nerror(false)\n");
+  const LuaFailure f = failure_of(q);
+  EXPECT_EQ(f.where, q + ":2");
+  EXPECT_EQ(f.message, "error raised with a boolean (false), not a message");
+}
+
+TEST(LuaFailures, ATableWithToStringSaysWhatItGives) {
+  const auto p = script(
+      "tostring", "error(setmetatable({}, { __tostring = function() return 'custom' end }))\n");
+  EXPECT_EQ(failure_of(p).message, "error raised with custom, not a message");
+}
+
+TEST(LuaFailures, RmaErrorTablesAndMarkersKeepTheirFields) {
+  const auto p = script("rma", "error({ class = 'RMA_SYNC', op = 'put', message = 'no epoch' })\n");
+  const LuaFailure f = failure_of(p);
+  EXPECT_EQ(f.error_class, "RMA_SYNC");
+  EXPECT_EQ(f.message, "RMA_SYNC in put: no epoch");
+  const auto q = script("skip", "error({ rmabench = 'skip', message = 'needs 4 ranks' })\n");
+  const LuaFailure g = failure_of(q);
+  EXPECT_EQ(g.kind, "skip");
+  EXPECT_EQ(g.message, "needs 4 ranks");
+}
+
+TEST(LuaFailures, ATopLevelThatNeverReturnsStopsAtTheLimitWithItsLine) {
+  const auto p = script("loop", "local n = 0\nwhile true do n = n + 1 end\n");
+  const LuaFailure f = failure_of(p, std::chrono::milliseconds(50));
+  EXPECT_EQ(f.kind, "timeout");
+  EXPECT_EQ(f.where, p + ":2");
+  EXPECT_NE(f.message.find("ran for more than"), std::string::npos) << f.message;
+}
+
+TEST(LuaFailures, TheLimitDoesNotOutliveItsFile) {
+  // The hook is removed when the file returns: a later call in the same state runs unbounded.
+  LuaState st;
+  LuaFailure f;
+  const auto p = script("quick", "return { ranks = 2 }\n");
+  ASSERT_TRUE(run_file(st.get(), p, f, std::chrono::milliseconds(50)));
+  lua_Hook h = lua_gethook(st.get());
+  EXPECT_EQ(h, nullptr);
+}
+
+}  // namespace
+}  // namespace harness::lua
