@@ -389,7 +389,9 @@ class CaseRun {
     std::optional<Clock::time_point> early_end, crash_end;
     while (!all_exited()) {
       if (g_stop.load()) {
-        interrupted_ = true;
+        // A rank that had already died is the case's verdict (a crash), not the stop that
+        // came while its peers were still reporting what they saw.
+        interrupted_ = !crashed();
         collect_states(kStateWaitCrash);
         return;
       }

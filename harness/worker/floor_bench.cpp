@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "reports/benchmark_runs.hpp"
+#include "rma/pending_names.hpp"
 #include "worker/bench_loop.hpp"
 
 namespace harness::worker {
@@ -65,19 +66,31 @@ class Segment {
     bytes_ = bytes;
     const int fd = ::shm_open(name.c_str(), create ? O_RDWR | O_CREAT | O_EXCL : O_RDWR, 0600);
     if (fd < 0) return error("shm_open " + name);
+    if (create) rma::add_pending_name(name);  // until rank 1 has opened it (map_segment)
     if (create && ::ftruncate(fd, static_cast<off_t>(bytes)) != 0) {
+      rma::Status s = error("ftruncate " + name);
       ::close(fd);
-      return error("ftruncate " + name);
+      drop(name);
+      return s;
     }
     base_ = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     ::close(fd);
-    if (base_ == MAP_FAILED) return error("mmap " + name);
+    if (base_ == MAP_FAILED) {
+      rma::Status s = error("mmap " + name);
+      if (create) drop(name);
+      return s;
+    }
     return rma::Status::ok();
   }
   Line& line() { return *static_cast<Line*>(base_); }
   char* data() { return static_cast<char*>(base_) + 4096; }
 
  private:
+  // The name of a segment that failed to map: nobody else will open it.
+  static void drop(const std::string& name) {
+    ::shm_unlink(name.c_str());
+    rma::remove_pending_name(name);
+  }
   static rma::Status error(const std::string& what) {
     return {rma::ErrorClass::intern, "floor: " + what + ": " + std::strerror(errno)};
   }
@@ -117,7 +130,10 @@ rma::Status map_segment(Segment& seg, impl::Implementation& impl, const std::str
   RMA_TRY(impl.barrier());
   if (impl.rank() == 1) RMA_TRY(seg.map(name, bytes, false));
   RMA_TRY(impl.barrier());
-  if (impl.rank() == 0) ::shm_unlink(name.c_str());
+  if (impl.rank() == 0) {
+    ::shm_unlink(name.c_str());
+    rma::remove_pending_name(name);
+  }
   return rma::Status::ok();
 }
 

@@ -11,6 +11,7 @@
 #include "impl/ref_implementation.hpp"
 #include "launcher/control.hpp"
 #include "rma/bootstrap.hpp"
+#include "rma/pending_names.hpp"
 #include "rma/runtime.hpp"
 #include "rma/trace.hpp"
 #include "suite/case_spec.hpp"
@@ -52,6 +53,15 @@ rma::RuntimeConfig runtime_config(const suite::CaseSpec& spec) {
   for (;;) ::pause();
 }
 
+// The parent's death arrives as SIGTERM (the launcher itself stops ranks with SIGKILL): the
+// names of segments still waiting for their ranks go first, then the rank dies of the signal
+// as it would have. A SIGKILL here would leave such a name in /dev/shm until the next run.
+void on_parent_death(int sig) {
+  rma::unlink_pending_names();
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
+
 }  // namespace
 
 rma::Result<std::unique_ptr<impl::Implementation>> make_implementation(
@@ -61,7 +71,10 @@ rma::Result<std::unique_ptr<impl::Implementation>> make_implementation(
 
 int worker_main() {
   // Die with the parent, whatever happens to it.
-  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  struct sigaction sa {};
+  sa.sa_handler = on_parent_death;
+  ::sigaction(SIGTERM, &sa, nullptr);
+  ::prctl(PR_SET_PDEATHSIG, SIGTERM);
   const int parent = env_int("RMABENCH_PARENT");
   if (parent <= 0 || ::getppid() != parent) return 70;
   const int rank = env_int("RMABENCH_RANK");
@@ -82,7 +95,10 @@ int worker_main() {
         compute_stop_batch().store(m->value("batch", std::uint64_t{0}),
                                           std::memory_order_release);
     }
-    ::_exit(72);  // the parent closed the channel: nobody is left to report to
+    // The parent closed the channel: nobody is left to report to. Often this comes before
+    // the parent-death signal, so the names on_parent_death would remove go here too.
+    rma::unlink_pending_names();
+    ::_exit(72);
   }).detach();
 
   // --trace: on before the runtime exists, so that every packet is numbered (rma/trace.hpp).

@@ -9,6 +9,8 @@
 #include <cstring>
 #include <utility>
 
+#include "rma/pending_names.hpp"
+
 namespace rma::shm {
 namespace {
 
@@ -21,10 +23,13 @@ Status sys_error(const std::string& what, const std::string& name) {
 Result<Segment> Segment::create(const std::string& name, std::size_t bytes) {
   int fd = ::shm_open(name.c_str(), O_CREAT | O_EXCL | O_RDWR, 0600);
   if (fd < 0) return sys_error("shm_open(create)", name);
+  // Until unlink(): killed in between, the process still takes the name with it.
+  add_pending_name(name);
   if (::ftruncate(fd, static_cast<off_t>(bytes)) != 0) {
     Status s = sys_error("ftruncate", name);
     ::close(fd);
     ::shm_unlink(name.c_str());
+    remove_pending_name(name);
     return s;
   }
   void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -32,6 +37,7 @@ Result<Segment> Segment::create(const std::string& name, std::size_t bytes) {
   if (p == MAP_FAILED) {
     Status s = sys_error("mmap", name);
     ::shm_unlink(name.c_str());
+    remove_pending_name(name);
     return s;
   }
   Segment seg;
@@ -84,6 +90,7 @@ Segment::~Segment() {
 void Segment::unlink() {
   if (owner_) {
     ::shm_unlink(name_.c_str());
+    remove_pending_name(name_);
     owner_ = false;
   }
 }

@@ -2,7 +2,8 @@
 //
 // create() makes a new segment (O_EXCL: a stale name is an error, never silently shared);
 // open() maps one that another rank created. unlink() removes the name as soon as every rank
-// has mapped it, so nothing is left in /dev/shm whatever happens to the processes later.
+// has mapped it, so nothing is left in /dev/shm whatever happens to the processes later; until
+// then the name is recorded (rma/pending_names.hpp) for a process killed before it.
 #pragma once
 
 #include <cstddef>

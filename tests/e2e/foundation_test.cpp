@@ -115,16 +115,46 @@ TEST(Foundation, OsExitIsACrashWithItsCode) {
   expect_nothing_left(r.pid);
 }
 
-TEST(Foundation, RankKilledFromOutsideIsACrashWithTheSignal) {
-  const std::string dir = e2e::temp_dir("kill");
-  auto bg = e2e::start({"run", "tests/e2e/scripts/wait_forever.lua", "--report-dir", dir});
+// The pids of a two-rank run's ranks, once both exist and have had time to reach `run`
+// (empty if they never appeared).
+std::vector<pid_t> two_ranks_in_run(const e2e::Background& bg) {
   std::vector<pid_t> ranks;
   for (int i = 0; i < 500 && ranks.size() < 2; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
     ranks = e2e::worker_pids(bg.pid);
   }
+  if (ranks.size() != 2) return {};
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  return ranks;
+}
+
+TEST(Foundation, ACrashBeforeAStopIsStillACrash) {
+  // A rank dies; while its peer gets its grace to report (it computes and never will), the
+  // run is stopped (SIGINT). The case's verdict is the crash that came first, and the run
+  // still ends as stopped (exit 4).
+  const std::string dir = e2e::temp_dir("crashstop");
+  auto bg = e2e::start({"run", "tests/e2e/scripts/spin_forever.lua", "--report-dir", dir});
+  const std::vector<pid_t> ranks = two_ranks_in_run(bg);
   ASSERT_EQ(ranks.size(), 2u);
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // let them reach `run`
+  // Whichever rank this is, the other one is spinning: no report comes from it.
+  ::kill(ranks[1], SIGKILL);
+  // Long enough for the parent to see the death; the crash grace (1.5 s) is still running.
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  ::kill(bg.pid, SIGINT);
+  auto r = e2e::finish(bg, 30);
+  EXPECT_EQ(r.exit_code, 4) << r.out;
+  const json c = only_case(e2e::read_json(dir + "/report.json"));
+  EXPECT_EQ(c["status"], "crash") << c.dump(2);
+  EXPECT_NE(c["reason"].get<std::string>().find("was killed by SIGKILL"), std::string::npos)
+      << c.dump(2);
+  expect_nothing_left(r.pid);
+}
+
+TEST(Foundation, RankKilledFromOutsideIsACrashWithTheSignal) {
+  const std::string dir = e2e::temp_dir("kill");
+  auto bg = e2e::start({"run", "tests/e2e/scripts/wait_forever.lua", "--report-dir", dir});
+  const std::vector<pid_t> ranks = two_ranks_in_run(bg);
+  ASSERT_EQ(ranks.size(), 2u);
   const auto t0 = std::chrono::steady_clock::now();
   ::kill(ranks[0], SIGKILL);
   auto r = e2e::finish(bg, 30);
