@@ -303,32 +303,6 @@ std::string read_message_counts(lua_State* L, int idx, nlohmann::json& out) {
   return msg;
 }
 
-std::string nearest_word(std::string_view word, const std::vector<std::string_view>& known) {
-  // Optimal string alignment distance: insert, delete, substitute, swap two neighbours.
-  auto distance = [](std::string_view a, std::string_view b) {
-    std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
-    for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
-    for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i)
-      for (std::size_t j = 1; j <= b.size(); ++j) {
-        const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-        d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
-        if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-          d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-      }
-    return d[a.size()][b.size()];
-  };
-  std::string best;
-  std::size_t best_d = 0;
-  for (auto k : known) {
-    const std::size_t dist = distance(word, k);
-    if (best.empty() || dist < best_d) best = std::string(k), best_d = dist;
-  }
-  // Near enough to be a typo: at most 2 edits, and fewer than half the word's letters.
-  const std::size_t limit = std::min<std::size_t>(2, std::max<std::size_t>(1, word.size() / 2));
-  return best_d <= limit ? best : "";
-}
-
 std::string describe_value(lua_State* L, int idx) {
   switch (lua_type(L, idx)) {
     case LUA_TSTRING: {

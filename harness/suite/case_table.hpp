@@ -18,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "lua/lua_fields.hpp"
 #include "suite/usage_error.hpp"
 
 namespace harness::suite {
@@ -35,9 +36,9 @@ void check_case_table(lua_State* L, int idx, const std::string& file);
 // declared table in the parent and on what a `messages` function returned in the rank.
 std::string read_message_counts(lua_State* L, int idx, nlohmann::json& out);
 
-// The word of `known` nearest to `word` by edit distance (adjacent transpositions count
-// one), or "" when none is near enough to be a likely typo.
-std::string nearest_word(std::string_view word, const std::vector<std::string_view>& known);
+// The suggestion for a misspelt name; its home is lua/lua_fields.hpp, since the bindings'
+// field tables (rma.window{...}) suggest with it too.
+using lua::nearest_word;
 
 // A Lua value for an error message: `string "four"`, `number 2.5`, `table`.
 std::string describe_value(lua_State* L, int idx);
