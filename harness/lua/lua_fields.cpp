@@ -29,8 +29,10 @@ std::string nearest_word(std::string_view word, const std::vector<std::string_vi
     const std::size_t dist = distance(word, k);
     if (best.empty() || dist < best_d) best = std::string(k), best_d = dist;
   }
-  // Near enough to be a typo: at most 2 edits, and fewer than half the word's letters.
-  const std::size_t limit = std::min<std::size_t>(2, std::max<std::size_t>(1, word.size() / 2));
+  // Near enough to be a typo: at most 2 edits, and no more than half the word's letters,
+  // rounded up (a three-letter name, as `aks` for `ack`, may have two wrong).
+  const std::size_t limit =
+      std::min<std::size_t>(2, std::max<std::size_t>(1, (word.size() + 1) / 2));
   return best_d <= limit ? best : "";
 }
 

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <map>
 
+#include "rma/counters.hpp"
+
 namespace harness::suite {
 namespace {
 
@@ -238,6 +240,39 @@ class Checker {
   std::vector<std::string> lines_;
 };
 
+// What a `messages` table may count: "total" and the RMA packet types, by the names
+// rma/counters.hpp gives them (the counts are compared with those of the rma class only).
+const std::vector<std::string_view>& message_keys() {
+  static const std::vector<std::string_view> keys = [] {
+    std::vector<std::string_view> k = {"total"};
+    for (int i = 0; i < rma::packet_type_count; ++i)
+      if (const auto t = static_cast<rma::PacketType>(i); rma::class_of(t) == rma::PacketClass::rma)
+        k.push_back(rma::to_string(t));
+    return k;
+  }();
+  return keys;
+}
+
+// "" for a key a `messages` table may have, else why not: a key that is no RMA packet type
+// would be compared with a count that is always 0, so a misspelt type could never be checked.
+std::string message_key_problem(const std::string& key) {
+  const auto& known = message_keys();
+  if (std::find(known.begin(), known.end(), key) != known.end()) return "";
+  for (int i = 0; i < rma::packet_type_count; ++i)
+    if (const auto t = static_cast<rma::PacketType>(i); rma::to_string(t) == key)
+      return "packet type '" + key + "' is " + std::string(rma::to_string(rma::class_of(t))) +
+             " traffic, not an RMA packet (messages counts RMA packets only)";
+  std::string p = "unknown packet type '" + key + "'";
+  if (const std::string near = nearest_word(key, known); !near.empty()) {
+    p += " (did you mean '" + near + "'?)";
+  } else {
+    p += " (known:";
+    for (auto k : known) p += " " + std::string(k);
+    p += ")";
+  }
+  return p;
+}
+
 }  // namespace
 
 const std::vector<std::string_view>& case_table_fields() {
@@ -280,6 +315,11 @@ std::string read_message_counts(lua_State* L, int idx, nlohmann::json& out) {
       continue;
     }
     const std::string key = lua_tostring(L, -2);
+    if (std::string p = message_key_problem(key); !p.empty()) {
+      problems.emplace(key, std::move(p));
+      lua_pop(L, 1);
+      continue;
+    }
     // A float with an integral value (4 / 2) is that integer (lua_tointegerx converts only
     // exact values); 2.5 is not a count, nor is the string "2".
     int exact = 0;
