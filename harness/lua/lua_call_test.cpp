@@ -26,6 +26,18 @@ class Bindings : public ::testing::Test {
     if (protected_call(L, 0, 0, f)) return "";
     return (f.error_class.empty() ? "" : f.error_class + "|") + f.message;
   }
+  // Runs `chunk` as the script x.lua: its failure, located as a script's errors are.
+  LuaFailure run_script(const char* chunk) {
+    lua_State* L = state_.get();
+    LuaFailure f;
+    if (luaL_loadbuffer(L, chunk, std::strlen(chunk), "@x.lua") != LUA_OK) {
+      f.message = lua_tostring(L, -1);
+      lua_pop(L, 1);
+    } else {
+      (void)protected_call(L, 0, 0, f);
+    }
+    return f;
+  }
   impl::FakeImplementation fake_;
   RankContext ctx_;
   LuaState state_;
@@ -89,6 +101,55 @@ TEST_F(Bindings, ArgumentErrorsKeepTheirClassAndText) {
   EXPECT_EQ(run("rma.window{ size = 8 }:get_accumulate(rma.buffer(1), rma.buffer(2), 1, 0, 'sum')"),
             "ARG|ARG in get_accumulate: origin and result buffers differ in dtype or count");
   EXPECT_EQ(run("rma.window{ size = 8 }:fetch_and_op(1, 1, 0, 'sum', 'q7')").substr(0, 5), "TYPE|");
+}
+
+TEST_F(Bindings, WindowFieldsAreCheckedByName) {
+  // At the script's line, naming the field; a misspelt one with the nearest known field.
+  const LuaFailure f =
+      run_script("local x = 1\nrma.window{ size = 8, flavor = 'dynamic', paht = 'direct' }");
+  EXPECT_EQ(f.where, "x.lua:2");
+  EXPECT_EQ(f.message, "rma.window: unknown field 'paht' (did you mean 'path'?)");
+  EXPECT_NE(run("rma.window{ size = 8, sise = 3, flavour = 'x' }")
+                .find("rma.window: unknown field 'flavour' (did you mean 'flavor'?); unknown "
+                      "field 'sise' (did you mean 'size'?)"),
+            std::string::npos);
+  EXPECT_NE(run("rma.window{ size = 8, frobnicate = 1 }")
+                .find("unknown field 'frobnicate' (known fields: size disp_unit flavor info "
+                      "path memory)"),
+            std::string::npos);
+  EXPECT_NE(run("rma.window{ 8 }").find("rma.window: entry [1] has no field name"),
+            std::string::npos);
+  // Unknown info keys are passed on: MPI has implementations ignore those they do not know.
+  EXPECT_EQ(run("rma.window{ size = 8, info = { no_such_key = 'x' } }"), "");
+}
+
+TEST_F(Bindings, WindowFieldTypeErrorsNameTheField) {
+  const LuaFailure f = run_script("local x = 1\nrma.window{ size = 'big' }");
+  EXPECT_EQ(f.where, "x.lua:2");
+  EXPECT_EQ(f.message, "rma.window: field 'size': number expected, got string");
+  EXPECT_NE(run("rma.window{ size = 2.5 }")
+                .find("rma.window: field 'size': integer expected, got number 2.5"),
+            std::string::npos);
+  EXPECT_NE(run("rma.window{ size = 8, disp_unit = {} }")
+                .find("rma.window: field 'disp_unit': number expected, got table"),
+            std::string::npos);
+  EXPECT_NE(run("rma.window{ size = 8, flavor = 3 }")
+                .find("rma.window: field 'flavor': string expected, got number"),
+            std::string::npos);
+  EXPECT_NE(run("rma.window{ size = 8, path = true }")
+                .find("rma.window: field 'path': string expected, got boolean"),
+            std::string::npos);
+  EXPECT_NE(run("rma.window{ size = 8, info = 'no_locks' }")
+                .find("rma.window: field 'info': table expected, got string"),
+            std::string::npos);
+  EXPECT_NE(run("rma.window{ size = 8, info = { no_locks = {} } }")
+                .find("rma.window: field 'info': entry 'no_locks': string, number or boolean "
+                      "expected, got table"),
+            std::string::npos);
+  EXPECT_NE(run("rma.window{ flavor = 'create', memory = 'buf' }")
+                .find("rma.window: field 'memory': rma.buffer expected, got string"),
+            std::string::npos);
+  EXPECT_EQ(run("rma.window{ size = 4 / 2, disp_unit = 1 }"), "");  // 2.0 is the integer 2
 }
 
 TEST_F(Bindings, FetchAndOpWithoutAResultReturnsTheOldValueInsidePassiveEpochsOnly) {

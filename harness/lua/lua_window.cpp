@@ -6,10 +6,12 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lua/lua_buffer.hpp"
 #include "lua/lua_call.hpp"
+#include "lua/lua_fields.hpp"
 #include "lua/lua_guard.hpp"
 #include "lua/lua_rma.hpp"
 #include "races/recorder.hpp"
@@ -131,11 +133,47 @@ int w_tostring(lua_State* L) {
 
 // --- creation -------------------------------------------------------------------------------------
 
-std::string field_text(lua_State* L, int idx) {
-  if (lua_type(L, idx) == LUA_TBOOLEAN) return lua_toboolean(L, idx) ? "true" : "false";
-  if (lua_type(L, idx) == LUA_TNUMBER || lua_type(L, idx) == LUA_TSTRING) return lua_tostring(L, idx);
-  luaL_error(L, "window: info values must be strings, numbers or booleans");
-  return {};
+// rma.window{...}'s fields: the one list of them (API.md, "Windows", documents each).
+const std::vector<std::string_view> kWindowFields = {"size", "disp_unit", "flavor",
+                                                     "info", "path",      "memory"};
+constexpr const char* kWindowWhat = "rma.window";
+
+// The string of field `field` of the table at 1, or nullptr when nil. A number is no name of
+// a flavor or path: luaL_checkstring would take it.
+const char* string_field(lua_State* L, const char* field) {
+  const int type = lua_getfield(L, 1, field);
+  const char* s = nullptr;
+  if (type == LUA_TSTRING)
+    s = lua_tostring(L, -1);  // the table holds the string while the call runs
+  else if (type != LUA_TNIL)
+    field_type_error(L, -1, kWindowWhat, field, "string");
+  lua_pop(L, 1);
+  return s;
+}
+
+// info = { key = value }, every value passed on as text. The keys are checked against no
+// list: MPI has an implementation ignore the info keys it does not know, and info goes as it
+// is to the MPI libraries under test.
+void read_info(lua_State* L, rma::WindowConfig& cfg) {
+  const int type = lua_getfield(L, 1, "info");
+  if (type != LUA_TNIL && type != LUA_TTABLE) field_type_error(L, -1, kWindowWhat, "info", "table");
+  if (type == LUA_TTABLE) {
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+      if (lua_type(L, -2) == LUA_TSTRING) {
+        const int vt = lua_type(L, -1);
+        if (vt == LUA_TBOOLEAN)
+          cfg.info[lua_tostring(L, -2)] = lua_toboolean(L, -1) ? "true" : "false";
+        else if (vt == LUA_TNUMBER || vt == LUA_TSTRING)
+          cfg.info[lua_tostring(L, -2)] = lua_tostring(L, -1);
+        else
+          luaL_error(L, "%s: field 'info': entry '%s': string, number or boolean expected, got %s",
+                     kWindowWhat, lua_tostring(L, -2), luaL_typename(L, -1));
+      }
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 1);
 }
 
 // rma.window{ size=, disp_unit=, flavor=, info={...}, path=, memory=buffer }
@@ -143,51 +181,36 @@ int l_window(lua_State* L) {
   RankContext& ctx = RankContext::of(L);
   if (!ctx.impl) return luaL_error(L, "rma.window is only available inside a case's hooks");
   luaL_checktype(L, 1, LUA_TTABLE);
+  check_field_names(L, 1, kWindowWhat, kWindowFields);
   rma::WindowConfig cfg;
   LuaWindow lw;
 
-  lua_getfield(L, 1, "flavor");
-  if (!lua_isnil(L, -1)) {
-    const char* f = luaL_checkstring(L, -1);
+  if (const char* f = string_field(L, "flavor")) {
     auto fl = rma::parse_flavor(f);
     if (!fl)
       raise_error(L, rma::ErrorClass::rma_flavor, "window",
                   std::string("unknown flavor '") + f + "' (create, allocate, shared, dynamic)");
     cfg.flavor = *fl;
   }
-  lua_pop(L, 1);
 
   lua_getfield(L, 1, "memory");
   Buffer* memory = test_buffer(L, -1);
+  if (!memory && !lua_isnil(L, -1)) field_type_error(L, -1, kWindowWhat, "memory", "rma.buffer");
   lua_pop(L, 1);
 
-  lua_getfield(L, 1, "size");
-  if (!lua_isnil(L, -1)) {
-    const lua_Integer sz = luaL_checkinteger(L, -1);
-    if (sz < 0) raise_error(L, rma::ErrorClass::size, "window", "size is negative");
-    cfg.size = static_cast<std::size_t>(sz);
+  if (const auto sz = integer_field(L, 1, kWindowWhat, "size")) {
+    if (*sz < 0) raise_error(L, rma::ErrorClass::size, "window", "size is negative");
+    cfg.size = static_cast<std::size_t>(*sz);
   } else if (memory) {
     cfg.size = memory->bytes();
   }
-  lua_pop(L, 1);
 
-  lua_getfield(L, 1, "disp_unit");
-  if (!lua_isnil(L, -1)) cfg.disp_unit = static_cast<int>(luaL_checkinteger(L, -1));
-  lua_pop(L, 1);
+  if (const auto du = integer_field(L, 1, kWindowWhat, "disp_unit"))
+    cfg.disp_unit = static_cast<int>(*du);
 
-  lua_getfield(L, 1, "info");
-  if (lua_istable(L, -1)) {
-    lua_pushnil(L);
-    while (lua_next(L, -2)) {
-      if (lua_type(L, -2) == LUA_TSTRING) cfg.info[lua_tostring(L, -2)] = field_text(L, -1);
-      lua_pop(L, 1);
-    }
-  }
-  lua_pop(L, 1);
+  read_info(L, cfg);
 
-  lua_getfield(L, 1, "path");
-  if (!lua_isnil(L, -1)) cfg.info["path"] = luaL_checkstring(L, -1);
-  lua_pop(L, 1);
+  if (const char* path = string_field(L, "path")) cfg.info["path"] = path;
   if (!ctx.window_protocol.empty()) cfg.info.emplace("protocol", ctx.window_protocol);
 
   if (cfg.flavor == rma::Flavor::create) {

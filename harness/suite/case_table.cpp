@@ -7,6 +7,8 @@
 #include <fstream>
 #include <map>
 
+#include "rma/counters.hpp"
+
 namespace harness::suite {
 namespace {
 
@@ -238,6 +240,39 @@ class Checker {
   std::vector<std::string> lines_;
 };
 
+// What a `messages` table may count: "total" and the RMA packet types, by the names
+// rma/counters.hpp gives them (the counts are compared with those of the rma class only).
+const std::vector<std::string_view>& message_keys() {
+  static const std::vector<std::string_view> keys = [] {
+    std::vector<std::string_view> k = {"total"};
+    for (int i = 0; i < rma::packet_type_count; ++i)
+      if (const auto t = static_cast<rma::PacketType>(i); rma::class_of(t) == rma::PacketClass::rma)
+        k.push_back(rma::to_string(t));
+    return k;
+  }();
+  return keys;
+}
+
+// "" for a key a `messages` table may have, else why not: a key that is no RMA packet type
+// would be compared with a count that is always 0, so a misspelt type could never be checked.
+std::string message_key_problem(const std::string& key) {
+  const auto& known = message_keys();
+  if (std::find(known.begin(), known.end(), key) != known.end()) return "";
+  for (int i = 0; i < rma::packet_type_count; ++i)
+    if (const auto t = static_cast<rma::PacketType>(i); rma::to_string(t) == key)
+      return "packet type '" + key + "' is " + std::string(rma::to_string(rma::class_of(t))) +
+             " traffic, not an RMA packet (messages counts RMA packets only)";
+  std::string p = "unknown packet type '" + key + "'";
+  if (const std::string near = nearest_word(key, known); !near.empty()) {
+    p += " (did you mean '" + near + "'?)";
+  } else {
+    p += " (known:";
+    for (auto k : known) p += " " + std::string(k);
+    p += ")";
+  }
+  return p;
+}
+
 }  // namespace
 
 const std::vector<std::string_view>& case_table_fields() {
@@ -280,6 +315,11 @@ std::string read_message_counts(lua_State* L, int idx, nlohmann::json& out) {
       continue;
     }
     const std::string key = lua_tostring(L, -2);
+    if (std::string p = message_key_problem(key); !p.empty()) {
+      problems.emplace(key, std::move(p));
+      lua_pop(L, 1);
+      continue;
+    }
     // A float with an integral value (4 / 2) is that integer (lua_tointegerx converts only
     // exact values); 2.5 is not a count, nor is the string "2".
     int exact = 0;
@@ -301,32 +341,6 @@ std::string read_message_counts(lua_State* L, int idx, nlohmann::json& out) {
   std::string msg;
   for (const auto& [k, p] : problems) msg += (msg.empty() ? "" : "; ") + p;
   return msg;
-}
-
-std::string nearest_word(std::string_view word, const std::vector<std::string_view>& known) {
-  // Optimal string alignment distance: insert, delete, substitute, swap two neighbours.
-  auto distance = [](std::string_view a, std::string_view b) {
-    std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
-    for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
-    for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i)
-      for (std::size_t j = 1; j <= b.size(); ++j) {
-        const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-        d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
-        if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-          d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-      }
-    return d[a.size()][b.size()];
-  };
-  std::string best;
-  std::size_t best_d = 0;
-  for (auto k : known) {
-    const std::size_t dist = distance(word, k);
-    if (best.empty() || dist < best_d) best = std::string(k), best_d = dist;
-  }
-  // Near enough to be a typo: at most 2 edits, and fewer than half the word's letters.
-  const std::size_t limit = std::min<std::size_t>(2, std::max<std::size_t>(1, word.size() / 2));
-  return best_d <= limit ? best : "";
 }
 
 std::string describe_value(lua_State* L, int idx) {

@@ -18,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "lua/lua_fields.hpp"
 #include "suite/usage_error.hpp"
 
 namespace harness::suite {
@@ -30,14 +31,15 @@ const std::vector<std::string_view>& case_table_fields();
 // must equal its stem.
 void check_case_table(lua_State* L, int idx, const std::string& file);
 
-// Reads a `messages` table (packet type or "total" -> count) at `idx` into `out`; returns ""
-// or what is wrong ("entry 'total': expected an integer count, got number 2.5"). Used on the
-// declared table in the parent and on what a `messages` function returned in the rank.
+// Reads a `messages` table (RMA packet type or "total" -> count) at `idx` into `out`; returns
+// "" or what is wrong ("entry 'total': expected an integer count, got number 2.5", "unknown
+// packet type 'aks' (did you mean 'ack'?)"). Used on the declared table in the parent and on
+// what a `messages` function returned in the rank.
 std::string read_message_counts(lua_State* L, int idx, nlohmann::json& out);
 
-// The word of `known` nearest to `word` by edit distance (adjacent transpositions count
-// one), or "" when none is near enough to be a likely typo.
-std::string nearest_word(std::string_view word, const std::vector<std::string_view>& known);
+// The suggestion for a misspelt name; its home is lua/lua_fields.hpp, since the bindings'
+// field tables (rma.window{...}) suggest with it too.
+using lua::nearest_word;
 
 // A Lua value for an error message: `string "four"`, `number 2.5`, `table`.
 std::string describe_value(lua_State* L, int idx);

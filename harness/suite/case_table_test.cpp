@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "lua/lua_state.hpp"
+#include "rma/counters.hpp"
 #include "suite/script_info.hpp"
 
 namespace harness::suite {
@@ -98,9 +99,33 @@ TEST(CaseTable, NonIntegerMessageCountIsAnError) {
   EXPECT_NE(rejection(script("neg", "return { messages = { total = -1 } }\n"))
                 .find("expected a count >= 0, got -1"),
             std::string::npos);
-  EXPECT_NE(rejection(script("nest", "return { messages = { by_type = { put = 1 } } }\n"))
-                .find("entry 'by_type': expected an integer count, got table"),
+  EXPECT_NE(rejection(script("nest", "return { messages = { total = { put = 1 } } }\n"))
+                .find("entry 'total': expected an integer count, got table"),
             std::string::npos);
+}
+
+TEST(CaseTable, MessageKeysAreRmaPacketTypesOrTotal) {
+  // A misspelt type would be compared with a count of 0 forever: never checked.
+  const auto p = script(
+      "aks", "return {\n  run = function(ctx) end,\n  messages = { total = 0, aks = 0 },\n}\n");
+  EXPECT_EQ(rejection(p), p + ":3: case table: field 'messages': unknown packet type 'aks' (did "
+                              "you mean 'ack'?)");
+  const std::string far =
+      rejection(script("far_type", "return { messages = { total = 0, nosuchpacket = 3 } }\n"));
+  EXPECT_NE(far.find("field 'messages': unknown packet type 'nosuchpacket' (known: total lock "
+                     "lock_granted unlock"),
+            std::string::npos)
+      << far;
+  // Packet types outside the rma class are never counted in `messages`.
+  EXPECT_NE(rejection(script("p2p_type", "return { messages = { total = 0, p2p_eager = 1 } }\n"))
+                .find("packet type 'p2p_eager' is p2p traffic, not an RMA packet"),
+            std::string::npos);
+  // Every RMA packet type, by the names counters.hpp gives them, is a key.
+  std::string all = "return { messages = { total = 0";
+  for (int i = 0; i < rma::packet_type_count; ++i)
+    if (const auto t = static_cast<rma::PacketType>(i); rma::class_of(t) == rma::PacketClass::rma)
+      all += ", " + std::string(rma::to_string(t)) + " = 0";
+  EXPECT_EQ(rejection(script("all_types", all + " } }\n")), "");
 }
 
 TEST(CaseTable, MessagesIsATableAFunctionOrVaries) {
@@ -199,6 +224,11 @@ TEST(CaseTable, ReadMessageCounts) {
   EXPECT_EQ(read_message_counts(L, -1, out),
             "entry 'total': expected an integer count, got number 0.5 (use // for integer "
             "division)");
+  lua_pop(L, 1);
+  // What a `messages` function returns is read here too: its keys are checked as well.
+  ASSERT_EQ(luaL_dostring(L, "return { total = 0, bogus = 0 }"), LUA_OK);
+  EXPECT_NE(read_message_counts(L, -1, out).find("unknown packet type 'bogus' (known: total "),
+            std::string::npos);
   EXPECT_EQ(lua_gettop(L), 1);
 }
 

@@ -16,13 +16,18 @@
 namespace harness::worker {
 namespace {
 
-// A one-rank case over the fake implementation, its log lines to /dev/null.
-nlohmann::json run(impl::FakeImplementation& fake, StateBoard& board) {
+constexpr const char* kNoop =
+    "return { name = 'noop', ranks = 1, run = function(ctx) rma.barrier() end }\n";
+
+// A one-rank case of `body` (noop.lua) over the fake implementation, its log lines to
+// /dev/null. `script_out`, when given, gets the script's path.
+nlohmann::json run(impl::FakeImplementation& fake, StateBoard& board, const char* body = kNoop,
+                   std::string* script_out = nullptr) {
   char dir[] = "/tmp/rmabench-case-runner-XXXXXX";
   EXPECT_NE(::mkdtemp(dir), nullptr);
   const std::string script = std::string(dir) + "/noop.lua";
-  std::ofstream(script) << "return { name = 'noop', ranks = 1, run = function(ctx) "
-                           "rma.barrier() end }\n";
+  if (script_out) *script_out = script;
+  std::ofstream(script) << body;
   suite::CaseSpec spec;
   spec.script = script;
   spec.ranks = 1;
@@ -52,6 +57,25 @@ TEST(CaseRunner, ObservableMessagesAreMeasured) {
   const auto r = run(fake, board);
   ASSERT_TRUE(r["messages"].is_object()) << r.dump();
   EXPECT_FALSE(r.contains("messages_reason"));
+}
+
+TEST(CaseRunner, UnknownPacketTypeFromAMessagesFunctionIsAnErrorNamingKeyAndFile) {
+  impl::FakeImplementation fake;
+  fake.counters_value = rma::Counters{};
+  StateBoard board;
+  std::string script;
+  const auto r = run(fake, board,
+                     "return { ranks = 1, run = function(ctx) end,\n"
+                     "  messages = function() return { total = 0, bogus = 0 } end }\n",
+                     &script);
+  EXPECT_EQ(r.value("status", ""), "error") << r.dump();
+  ASSERT_EQ(r["failures"].size(), 1u) << r.dump();
+  EXPECT_EQ(r["failures"][0].value("where", ""), script);
+  EXPECT_NE(r["failures"][0]
+                .value("message", "")
+                .find("case table: field 'messages': unknown packet type 'bogus' (known: total "),
+            std::string::npos)
+      << r.dump();
 }
 
 TEST(StateBoard, CountersAppearOnlyWhereTheImplementationHasThem) {

@@ -1,0 +1,96 @@
+// lua_fields.cpp — named-field tables of the bindings checked, and the nearest-word
+// suggestion shared with suite/ (lua_fields.hpp).
+#include "lua/lua_fields.hpp"
+
+#include <lauxlib.h>
+
+#include <algorithm>
+
+namespace harness::lua {
+
+std::string nearest_word(std::string_view word, const std::vector<std::string_view>& known) {
+  // Optimal string alignment distance: insert, delete, substitute, swap two neighbours.
+  auto distance = [](std::string_view a, std::string_view b) {
+    std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+    for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+    for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i)
+      for (std::size_t j = 1; j <= b.size(); ++j) {
+        const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+        d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+        if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+          d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    return d[a.size()][b.size()];
+  };
+  std::string best;
+  std::size_t best_d = 0;
+  for (auto k : known) {
+    const std::size_t dist = distance(word, k);
+    if (best.empty() || dist < best_d) best = std::string(k), best_d = dist;
+  }
+  // Near enough to be a typo: at most 2 edits, and no more than half the word's letters,
+  // rounded up (a three-letter name, as `aks` for `ack`, may have two wrong).
+  const std::size_t limit =
+      std::min<std::size_t>(2, std::max<std::size_t>(1, (word.size() + 1) / 2));
+  return best_d <= limit ? best : "";
+}
+
+void check_field_names(lua_State* L, int idx, const char* what,
+                       const std::vector<std::string_view>& known) {
+  const int t = lua_absindex(L, idx);
+  // Sorted, so the message is the same whatever order lua_next visits the keys in.
+  std::vector<std::string> problems;
+  lua_pushnil(L);
+  while (lua_next(L, t)) {
+    lua_pop(L, 1);
+    if (lua_type(L, -1) != LUA_TSTRING) {
+      // Not lua_tostring: it would turn the key itself into a string and break lua_next.
+      const std::string key = lua_isinteger(L, -1)
+                                  ? "[" + std::to_string(lua_tointeger(L, -1)) + "]"
+                                  : std::string("of key type ") + luaL_typename(L, -1);
+      problems.push_back("entry " + key + " has no field name");
+      continue;
+    }
+    const std::string_view key = lua_tostring(L, -1);
+    if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+    std::string p = "unknown field '" + std::string(key) + "'";
+    if (const std::string near = nearest_word(key, known); !near.empty()) {
+      p += " (did you mean '" + near + "'?)";
+    } else {
+      p += " (known fields:";
+      for (auto k : known) p += " " + std::string(k);
+      p += ")";
+    }
+    problems.push_back(std::move(p));
+  }
+  if (problems.empty()) return;
+  std::sort(problems.begin(), problems.end());
+  std::string msg;
+  for (const auto& p : problems) msg += (msg.empty() ? "" : "; ") + p;
+  luaL_error(L, "%s: %s", what, msg.c_str());
+}
+
+void field_type_error(lua_State* L, int idx, const char* what, const char* field,
+                      const char* expected) {
+  luaL_error(L, "%s: field '%s': %s expected, got %s", what, field, expected,
+             luaL_typename(L, idx));
+  __builtin_unreachable();
+}
+
+std::optional<lua_Integer> integer_field(lua_State* L, int t, const char* what, const char* field) {
+  const int type = lua_getfield(L, lua_absindex(L, t), field);
+  std::optional<lua_Integer> v;
+  if (type != LUA_TNIL) {
+    if (type != LUA_TNUMBER) field_type_error(L, -1, what, field, "number");
+    int exact = 0;
+    v = lua_tointegerx(L, -1, &exact);
+    if (!exact)
+      luaL_error(L, "%s: field '%s': integer expected, got number %s", what, field,
+                 luaL_tolstring(L, -1, nullptr));
+  }
+  lua_pop(L, 1);
+  return v;
+}
+
+}  // namespace harness::lua

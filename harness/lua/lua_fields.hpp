@@ -1,0 +1,38 @@
+// lua_fields.hpp — the tables of named fields a binding takes (rma.window{...}), checked the
+// way the case table is: a key the binding does not know, or a value of the wrong type, is a
+// Lua error at the script's line that names the field, and a misspelt key is shown the
+// nearest known one, so a typo never silently gives a default:
+//
+//   x.lua:7: rma.window: unknown field 'paht' (did you mean 'path'?)
+//   x.lua:7: rma.window: field 'size': number expected, got string
+//
+// nearest_word is also where the case table's and the suite's checks (suite/) find theirs.
+#pragma once
+
+#include <lua.h>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace harness::lua {
+
+// The word of `known` nearest to `word` by edit distance (adjacent transpositions count
+// one), or "" when none is near enough to be a likely typo.
+std::string nearest_word(std::string_view word, const std::vector<std::string_view>& known);
+
+// Raises one Lua error, `what` first, naming every key of the table at `idx` that is not in
+// `known` and every entry without a name.
+void check_field_names(lua_State* L, int idx, const char* what,
+                       const std::vector<std::string_view>& known);
+
+// Raises "<what>: field '<field>': <expected> expected, got <the value at idx's type>".
+[[noreturn]] void field_type_error(lua_State* L, int idx, const char* what, const char* field,
+                                   const char* expected);
+
+// Field `field` of the table at `t`: nullopt when nil, else an integer (2.0 is 2) or a
+// field_type_error. The string "8" is no integer here: Lua's own checks would take it.
+std::optional<lua_Integer> integer_field(lua_State* L, int t, const char* what, const char* field);
+
+}  // namespace harness::lua
