@@ -246,6 +246,12 @@ int run_pipeline(const RunArgs& args, const RunPlan& plan, CaseExecutor& executo
   if (plan.bench_table) {
     std::cout << "\n";
     reports::write_bench_table(report.benchmarks, std::cout);
+    // Its sweep ends early: a missing row is not a size the script skipped.
+    for (const auto& c : report.cases)
+      if (c.interrupted())
+        std::cout << "# " << c.id
+                  << " was interrupted: the rows it had finished are above, the rest of its "
+                     "sweep did not run\n";
   }
   console.summary(report);
   if (exit_code != kExitOk) return exit_code;
