@@ -111,7 +111,14 @@ int run_pipeline(const RunArgs& args, const RunPlan& plan, CaseExecutor& executo
       expected.push_back(launcher::base_result(c));
       expected.back().name = c.stem;
     }
-    record("the run", [&](reports::RunRecorder& r) { r.begin(report.context, expected); });
+    // A directory that cannot hold the records cannot hold the report either: refused
+    // before the first case, not found out after the last one.
+    try {
+      recorder->begin(report.context, expected);
+    } catch (const std::exception& e) {
+      std::cerr << "rmabench: --report-dir: " << e.what() << "; no case was run\n";
+      return kExitRunError;
+    }
   }
 
   auto write_reports = [&]() -> bool {

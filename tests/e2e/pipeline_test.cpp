@@ -1,12 +1,14 @@
 // End-to-end: the run pipeline `run` and `bench` share (harness/cli/pipeline.hpp) — a stop
 // by SIGINT writes the partial report (the case in flight `interrupted`, a bench keeping the
-// rows it finished) and exits 4, the console says how far the run is — and the case-table
+// rows it finished) and exits 4, a --report-dir that cannot be used ends the run before its
+// first case with exit 3, the console says how far the run is — and the case-table
 // contract, which rejects a bad script with exit 2 before any rank starts.
 #include <signal.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -104,6 +106,30 @@ TEST(Pipeline, BenchStoppedMidSweepKeepsTheRowsItFinished) {
       << r.out;
   EXPECT_TRUE(e2e::leftover_ranks(r.pid).empty()) << "rank processes left behind";
   EXPECT_TRUE(e2e::leftover_segments(r.pid).empty()) << "shared segments left behind";
+}
+
+// A --report-dir that cannot hold the records is refused before the first case (exit 3),
+// naming the directory and why; run and bench alike.
+TEST(Pipeline, AnUnusableReportDirStopsTheRunBeforeItsFirstCase) {
+  const std::string dir = e2e::temp_dir("report-dir-file");
+  const std::string file = dir + "/a_file";
+  std::ofstream(file) << "not a directory";
+  const std::vector<std::pair<std::string, std::string>> unusable = {
+      {file, file + ": is not a directory"}, {"/proc/rmabench-nope", "/proc/rmabench-nope"}};
+  for (const auto& [where, says] : unusable) {
+    for (const std::vector<std::string>& command :
+         {std::vector<std::string>{"run", "lua_scripts/examples/hello.lua"},
+          std::vector<std::string>{"bench", "lua_scripts/bench/latency.lua", "--no-floor"}}) {
+      std::vector<std::string> args = command;
+      args.insert(args.end(), {"--report-dir", where});
+      const auto r = e2e::run(args);
+      EXPECT_EQ(r.exit_code, 3) << command[0] << " " << where << ": " << r.out << r.err;
+      EXPECT_NE(r.err.find("--report-dir"), std::string::npos) << r.err;
+      EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+      EXPECT_EQ(r.out.find("[1/"), std::string::npos) << "a case ran: " << r.out;
+      EXPECT_LT(r.seconds, 10) << command[0] << " " << where;
+    }
+  }
 }
 
 TEST(Pipeline, CaseLinesSayHowFarTheRunIs) {
