@@ -40,12 +40,14 @@ void write_durably(const fs::path& target, const std::string& text) {
   tmp += ".tmp." + std::to_string(::getpid());
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) fail(tmp, std::string("cannot be created: ") + std::strerror(errno));
     out << text;
     out.close();
     if (!out) {
+      const int err = errno;
       std::error_code ignored;
       fs::remove(tmp, ignored);
-      fail(tmp, "cannot write");
+      fail(tmp, std::string("cannot write: ") + std::strerror(err));
     }
   }
   fsync_path(tmp, O_RDONLY);
@@ -106,8 +108,10 @@ CaseResult case_from(const json& c, const fs::path& p) {
 void RunRecorder::begin(const RunContext& context, const std::vector<CaseResult>& expected) {
   const fs::path cases = dir_ / "cases";
   std::error_code ec;
+  // create_directories says only "File exists" of a regular file in the way.
+  if (fs::exists(dir_, ec) && !fs::is_directory(dir_, ec)) fail(dir_, "is not a directory");
   fs::create_directories(cases, ec);
-  if (ec) fail(cases, "cannot create: " + ec.message());
+  if (ec) fail(cases, "cannot be created: " + ec.message());
   // An earlier run's records in the same directory would be read as this run's.
   for (const auto& e : fs::directory_iterator(cases, ec)) {
     const std::string name = e.path().filename().string();

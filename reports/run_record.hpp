@@ -28,6 +28,8 @@ class RunRecorder {
   explicit RunRecorder(std::filesystem::path dir) : dir_(std::move(dir)) {}
 
   // Creates the directory, removes the case records of an earlier run there, writes run.json.
+  // Throws std::runtime_error naming the path and the reason when the directory cannot hold
+  // the records (a file in the way, no permission, a read-only file system).
   // `expected` holds every case of the run in order, as far as known before it runs (id,
   // script, ranks, ...): what a rebuilt report says of a case that has no record.
   void begin(const RunContext& context, const std::vector<CaseResult>& expected);

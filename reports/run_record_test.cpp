@@ -135,5 +135,29 @@ TEST_F(RunRecords, MissingOrBrokenRecordsNameTheFile) {
   }
 }
 
+// The pipeline refuses such a --report-dir before the first case with this message.
+TEST_F(RunRecords, ADirectoryThatCannotHoldTheRecordsIsNamedWithTheReason) {
+  const Report r = sample::sample_report();
+  auto refusal = [&](const fs::path& dir) -> std::string {
+    try {
+      RunRecorder(dir).begin(r.context, expected_of(r));
+    } catch (const std::runtime_error& e) {
+      return e.what();
+    }
+    return "";
+  };
+  fs::create_directories(dir_);
+  std::ofstream(dir_ / "a_file") << "not a directory";
+  const std::string file = refusal(dir_ / "a_file");
+  EXPECT_NE(file.find((dir_ / "a_file").string() + ": is not a directory"), std::string::npos)
+      << file;
+  const std::string below = refusal(dir_ / "a_file" / "run");
+  EXPECT_NE(below.find((dir_ / "a_file" / "run").string()), std::string::npos) << below;
+  EXPECT_NE(below.find("cannot be created: Not a directory"), std::string::npos) << below;
+  const std::string proc = refusal("/proc/rmabench-nope");  // refused to root as well
+  EXPECT_NE(proc.find("/proc/rmabench-nope"), std::string::npos) << proc;
+  EXPECT_NE(proc.find("cannot be created: "), std::string::npos) << proc;
+}
+
 }  // namespace
 }  // namespace reports

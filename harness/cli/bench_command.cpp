@@ -16,6 +16,7 @@
 #include "cli/impl_list.hpp"
 #include "cli/launcher_executor.hpp"
 #include "cli/pipeline.hpp"
+#include "cli/provider_check.hpp"
 #include "cli/sizes.hpp"
 #include "launcher/mpi_launch.hpp"
 #include "launcher/topology.hpp"
@@ -204,6 +205,8 @@ int bench_command(BenchArgs& args) {
     plan.expansion.excluded.insert(plan.expansion.excluded.end(), ex.excluded.begin(),
                                    ex.excluded.end());
   }
+  check_provider(args.run.overrides.provider, plan.expansion, args.run.input,
+                 libfabric_providers());
   bool shared_memory = false;
   for (auto& c : plan.expansion.cases) {
     c.mode = "bench";

@@ -111,7 +111,14 @@ int run_pipeline(const RunArgs& args, const RunPlan& plan, CaseExecutor& executo
       expected.push_back(launcher::base_result(c));
       expected.back().name = c.stem;
     }
-    record("the run", [&](reports::RunRecorder& r) { r.begin(report.context, expected); });
+    // A directory that cannot hold the records cannot hold the report either: refused
+    // before the first case, not found out after the last one.
+    try {
+      recorder->begin(report.context, expected);
+    } catch (const std::exception& e) {
+      std::cerr << "rmabench: --report-dir: " << e.what() << "; no case was run\n";
+      return kExitRunError;
+    }
   }
 
   auto write_reports = [&]() -> bool {
@@ -246,6 +253,12 @@ int run_pipeline(const RunArgs& args, const RunPlan& plan, CaseExecutor& executo
   if (plan.bench_table) {
     std::cout << "\n";
     reports::write_bench_table(report.benchmarks, std::cout);
+    // Its sweep ends early: a missing row is not a size the script skipped.
+    for (const auto& c : report.cases)
+      if (c.interrupted())
+        std::cout << "# " << c.id
+                  << " was interrupted: the rows it had finished are above, the rest of its "
+                     "sweep did not run\n";
   }
   console.summary(report);
   if (exit_code != kExitOk) return exit_code;

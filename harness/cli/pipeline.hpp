@@ -69,8 +69,9 @@ void parse_script_options(RunArgs& args);
 suite::Expansion expand_input(RunArgs& args);
 
 // Runs the plan's cases one after another and returns the process's exit code: 0 all
-// passed, 1 a case failed, 3 the run was stopped (a signal) or could not go on. The report
-// files are written whatever happened, the cases that did not run left out.
+// passed, 1 a case failed, 3 the run could not go on (or, before the first case, the
+// --report-dir cannot hold its records), 4 it was stopped by a signal. The report files are
+// written whatever happened, the cases that did not run left out.
 int run_pipeline(const RunArgs& args, const RunPlan& plan, CaseExecutor& executor);
 
 }  // namespace harness::cli

@@ -5,6 +5,7 @@
 #include "cli/impl_list.hpp"
 #include "cli/launcher_executor.hpp"
 #include "cli/pipeline.hpp"
+#include "cli/provider_check.hpp"
 #include "launcher/mpi_launch.hpp"
 #include "launcher/topology.hpp"
 #include "rma/bootstrap.hpp"
@@ -40,6 +41,7 @@ int run_command(RunArgs& args) {
                             ": `run` takes one implementation; a list is for `rmabench bench`");
   const auto mpi = launcher::mpi_for_run(args.impl, args.mpi_args, args.mpi_env);
   if (mpi) launcher::retarget(plan.expansion, *mpi, args.overrides.progress.has_value());
+  check_provider(args.overrides.provider, plan.expansion, args.input, libfabric_providers());
   plan.command = args.command_line;
   plan.options = options_json(args);
   if (mpi) plan.options["impl"] = launcher::mpi_context(*mpi);

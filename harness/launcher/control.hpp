@@ -1,7 +1,8 @@
 // control.hpp — the control channel between the rmabench parent and one rank: JSON objects,
 // one per line, over a socketpair the rank inherits.
 //
-// Rank -> parent: hello, log, result, state, bye.  Parent -> rank: case, state?.
+// Rank -> parent: hello, log, figures (benchmark entries, as each is measured), batch_done,
+// result, state, bye.  Parent -> rank: case, state?, stop_compute.
 // send() may be called from several threads of a rank (the main thread's log and result, the
 // control thread's state replies); reads happen on one thread.
 #pragma once

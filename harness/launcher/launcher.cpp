@@ -160,9 +160,7 @@ class CaseRun {
     result_.duration_s = std::chrono::duration<double>(Clock::now() - start_).count();
     CaseOutcome out;
     out.result = result_;
-    for (const auto& r : ranks_)
-      if (r.result && r.result_msg.contains("benchmarks"))
-        for (const auto& b : r.result_msg["benchmarks"]) out.benchmarks.push_back(b);
+    out.benchmarks = std::move(figures_);
     return out;
   }
 
@@ -542,6 +540,10 @@ class CaseRun {
       std::string line = "rank " + std::to_string(r.rank) + ": " + m.value("text", "");
       if (opt_.verbose) std::cerr << line << "\n";
       result_.log.push_back(std::move(line));
+    } else if (t == "figures") {
+      // Kept whatever becomes of the case: an interrupted sweep reports the rows it finished.
+      if (m.contains("benchmarks") && m["benchmarks"].is_array())
+        for (const auto& b : m["benchmarks"]) figures_.push_back(b);
     } else if (t == "result") {
       r.result = true;
       r.result_msg = m;
@@ -894,6 +896,7 @@ class CaseRun {
   bool interrupted_ = false;
   bool states_collected_ = false;
   reports::CaseResult result_;
+  json figures_ = json::array();  // the origin's benchmark entries, as they came
   std::string named_impl_;  // the library and version an MPI rank's hello named
 };
 

@@ -41,7 +41,9 @@ struct LaunchError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// A case's result, and the Google Benchmark entries its origin rank reported (bench mode).
+// A case's result, and the Google Benchmark entries its origin rank reported (bench mode):
+// every one it sent, also when the case did not end well (a sweep stopped halfway keeps
+// the rows it finished).
 struct CaseOutcome {
   reports::CaseResult result;
   nlohmann::json benchmarks = nlohmann::json::array();

@@ -12,7 +12,8 @@ std::string make_case_id(const CaseSpec& c) {
     return id + "]";
   }
   id += "[" + c.backend;
-  if (!c.provider.empty()) id += ":" + c.provider;
+  // A provider is the fabric's: a shm case of a run given one is the same case as without.
+  if (c.backend == "fabric" && !c.provider.empty()) id += ":" + c.provider;
   id += "," + c.path + ",np=" + std::to_string(c.ranks);
   if (c.progress != "async") id += ",progress=" + c.progress;
   if (c.protocol_in_id) id += ",protocol=" + c.protocol;

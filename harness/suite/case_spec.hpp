@@ -5,6 +5,7 @@
 //   suite/script[backend,path,np=N,progress=P,protocol=X,k=v]
 //   suite/script[impl=mpich,np=N,progress=P,k=v]            (an MPI library)
 //
+// backend as `fabric:PROVIDER` on fabric when a provider is given (on no other backend);
 // progress only when not async (on an MPI library always); protocol only when the case's
 // entry runs more than one.
 #pragma once

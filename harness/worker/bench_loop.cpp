@@ -225,6 +225,11 @@ std::string json_without_nan(const std::string& text) {
   return std::regex_replace(text, bad, "$1null");
 }
 
+void report_figures(launcher::ControlChannel& ctrl, nlohmann::json entries) {
+  if (entries.empty()) return;
+  ctrl.send({{"t", "figures"}, {"benchmarks", std::move(entries)}});
+}
+
 std::atomic<std::uint64_t>& compute_stop_batch() {
   static std::atomic<std::uint64_t> batch{0};
   return batch;

@@ -40,6 +40,11 @@ std::atomic<std::uint64_t>& compute_stop_batch();
 // Google Benchmark's JSON with its bare nan/inf values (not JSON) turned into null.
 std::string json_without_nan(const std::string& text);
 
+// Rank 0: hands finished entries to the parent the moment they exist (a "figures" message,
+// launcher/launcher.hpp), not with the case's result: a sweep stopped by a signal, a
+// deadline or an error later on keeps every figure measured before.
+void report_figures(launcher::ControlChannel& ctrl, nlohmann::json entries);
+
 // Tags of the loop's own messages: no larger than 32767, the MPI_TAG_UB every MPI library
 // guarantees (MPICH's is not much larger); scripts must not use them.
 inline constexpr int kBenchCommandTag = 32767;

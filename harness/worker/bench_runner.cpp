@@ -70,7 +70,6 @@ class Bench {
     const std::vector<std::string> protocols = suite::case_protocols(spec_);
     const bool paired = protocols.size() > 1;
 
-    json entries = json::array();
     for (const auto& sync : syncs) {
       for (const auto& size : sizes) {
         auto opts = spec_.options;
@@ -122,6 +121,7 @@ class Bench {
             floor_us = rt.value();
           }
           s_.phase("run (benchmark)");
+          json entries = json::array();
           rma::Status st = impl_.rank() == 0 ? lead(figures, cfg, floor_us, entries)
                                              : follow(figures, target == "compute");
           if (!st) {
@@ -129,6 +129,7 @@ class Bench {
             f.message = st.to_string();
             return s_.ended(f);
           }
+          report_figures(s_.ctrl(), std::move(entries));
         }
         for (std::size_t k = 0; k < protocols.size(); ++k) {
           if (paired) s_.set_protocol(protocols[k]);
@@ -141,7 +142,6 @@ class Bench {
     json result = {{"t", "result"}, {"rank", impl_.rank()}, {"early", false}};
     s_.add_context(result);
     result["status"] = s_.ctx().failures.empty() ? "pass" : "fail";
-    if (impl_.rank() == 0) result["benchmarks"] = entries;
     if (!trace_.is_null()) result["trace"] = trace_;
     return result;
   }

@@ -156,7 +156,7 @@ class Floor {
       result["early"] = true;
       result["failures"].push_back({{"where", "floor"}, {"message", st.to_string()}});
     }
-    if (impl_.rank() == 0 && st) result["benchmarks"] = entries;
+    if (impl_.rank() == 0 && st) report_figures(ctrl_, std::move(entries));
     return result;
   }
 

@@ -1,6 +1,7 @@
 // What libfabric offers on this host, one entry per provider with reliable-datagram (RDM)
 // endpoints: its domains, whether it has RMA and atomics, and which of MPI's (op, dtype)
-// pairs it executes natively (asked of a domain with fi_query_atomic).
+// pairs it executes natively (asked of a domain with fi_query_atomic); and whether it offers
+// a provider as a run names it (checked before any rank starts).
 #include <rdma/fabric.h>
 #include <rdma/fi_domain.h>
 
@@ -20,17 +21,22 @@ namespace {
 
 using fabric::Api;
 
-// Every RDM entry offering `caps`, or null.
-fi_info* list_rdm(const Api& fi, std::uint64_t caps) {
+// Every RDM entry offering `caps` (of `provider` only, when given), or null; `rc` gets
+// fi_getinfo's answer.
+fi_info* list_rdm(const Api& fi, std::uint64_t caps, const std::string& provider = "",
+                  int* rc = nullptr) {
   fi_info* hints = fi.dupinfo(nullptr);
   if (!hints) return nullptr;
+  if (!provider.empty()) hints->fabric_attr->prov_name = ::strdup(provider.c_str());
   hints->ep_attr->type = FI_EP_RDM;
   hints->caps = caps;
   hints->mode = FI_CONTEXT | FI_CONTEXT2;
   hints->domain_attr->mr_mode = static_cast<int>(FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED |
                                                  FI_MR_PROV_KEY | FI_MR_ENDPOINT);
   fi_info* list = nullptr;
-  if (fi.getinfo(fabric::kApiVersion, nullptr, nullptr, 0, hints, &list) != 0) list = nullptr;
+  const int got = fi.getinfo(fabric::kApiVersion, nullptr, nullptr, 0, hints, &list);
+  if (got != 0) list = nullptr;
+  if (rc) *rc = got;
   fi.freeinfo(hints);
   return list;
 }
@@ -127,6 +133,22 @@ std::vector<ProviderInfo> fabric_providers() {
     fi.freeinfo(atomic);
   }
   return out;
+}
+
+Status fabric_provider_available(const std::string& provider) {
+  auto loaded = fabric::api();
+  if (!loaded)
+    return {ErrorClass::unsupported,
+            "fabric provider '" + provider + "': " + loaded.status().message()};
+  const Api& fi = *loaded.value();
+  int rc = 0;
+  fi_info* found = list_rdm(fi, FI_MSG, provider, &rc);
+  if (!found)
+    return {ErrorClass::unsupported,
+            "libfabric offers no reliable-datagram endpoint of provider '" + provider + "' here (" +
+                fabric::error_text("fi_getinfo", rc) + ")"};
+  fi.freeinfo(found);
+  return Status::ok();
 }
 
 }  // namespace rma

@@ -293,6 +293,19 @@ INSTANTIATE_TEST_SUITE_P(
         BadCli{{"run", "lua_scripts/examples/hello.lua", "-o", "nope=1"}, "'nope' is not declared"},
         BadCli{{"run", "lua_scripts/examples/hello.lua", "-o", "bytes=abc"}, "expects an integer"},
         BadCli{{"run", "lua_scripts/examples/hello.lua", "--backend", "foo"}, "--backend"},
+        // Checked in the parent before any rank starts: a provider libfabric does not have
+        // here, and one for a run with no fabric case (it would only rename the cases).
+        BadCli{{"run", "lua_scripts/examples/hello.lua", "--backend", "fabric", "--provider",
+                "nonsense"},
+               "--provider nonsense: "},
+        BadCli{{"bench", "lua_scripts/bench/latency.lua", "--backend", "fabric", "--provider",
+                "nonsense"},
+               "--provider nonsense: "},
+        BadCli{{"run", "lua_scripts/examples/hello.lua", "--provider", "tcp;ofi_rxm"},
+               "--provider applies to the fabric backend only"},
+        BadCli{{"bench", "lua_scripts/bench/latency.lua", "--backend", "shm", "--provider",
+                "nonsense"},
+               "--provider applies to the fabric backend only"},
         BadCli{{"frobnicate"}, "frobnicate"}),
     cli_name);
 

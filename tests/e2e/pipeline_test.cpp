@@ -1,11 +1,14 @@
 // End-to-end: the run pipeline `run` and `bench` share (harness/cli/pipeline.hpp) — a stop
-// by SIGINT writes the partial report (the case in flight `interrupted`) and exits 4, the console says how far the run is — and
-// the case-table contract, which rejects a bad script with exit 2 before any rank starts.
+// by SIGINT writes the partial report (the case in flight `interrupted`, a bench keeping the
+// rows it finished) and exits 4, a --report-dir that cannot be used ends the run before its
+// first case with exit 3, the console says how far the run is — and the case-table
+// contract, which rejects a bad script with exit 2 before any rank starts.
 #include <signal.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -61,6 +64,72 @@ TEST(Pipeline, BenchStopsOnSigintWithAPartialReport) {
                  "lock,flush,lock_all,pscw,fence", "--repetitions", "50", "--report-dir", dir});
   expect_interrupted_report(r, dir);
   EXPECT_LT(r.seconds, 20);
+}
+
+// Whether `text` shows up in what a background run printed so far, within `seconds`.
+bool printed(const e2e::Background& bg, const std::string& text, double seconds) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (std::chrono::steady_clock::now() < until) {
+    std::string out(1 << 16, '\0');
+    const ssize_t n = ::pread(bg.out_fd, out.data(), out.size(), 0);
+    if (n > 0 && out.substr(0, static_cast<std::size_t>(n)).find(text) != std::string::npos)
+      return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return false;
+}
+
+// The figures come back as each row is measured: a stop after the first row keeps it, in the
+// report and on the console, with the case itself `interrupted`.
+TEST(Pipeline, BenchStoppedMidSweepKeepsTheRowsItFinished) {
+  const std::string dir = e2e::temp_dir("sigint-bench-rows");
+  auto bg = e2e::start({"bench", "tests/e2e/scripts/bench_stuck_after_one_size.lua", "--sizes",
+                        "1,2", "--min-time", "0.001", "--no-floor", "-v", "--report-dir", dir});
+  // Rank 0 logs "stuck" in the second size's recording run: the first row is measured.
+  const bool stuck = printed(bg, "rank 0: stuck", 60);
+  ::kill(bg.pid, SIGINT);
+  const auto r = e2e::finish(bg, 60);
+  ASSERT_TRUE(stuck) << r.out;
+  EXPECT_EQ(r.exit_code, 4) << r.out;
+  const json report = e2e::read_json(dir + "/report.json");
+  EXPECT_EQ(report["complete"], false);
+  ASSERT_EQ(report["cases"].size(), 1u) << report.dump(2);
+  EXPECT_EQ(report["cases"][0]["status"], "interrupted");
+  ASSERT_FALSE(report["benchmarks"].empty()) << report.dump(2);
+  for (const auto& b : report["benchmarks"]) EXPECT_EQ(b["size"], 1) << b.dump(2);
+  EXPECT_EQ(e2e::schema_errors(dir + "/report.json"), "");
+  // The table has the row; the summary and the note name the case that was stopped.
+  EXPECT_NE(r.out.find("# bench_stuck_after_one_size"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("0 passed, 0 failed, 1 interrupted"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("# bench_stuck_after_one_size[shm,am,np=2] was interrupted"),
+            std::string::npos)
+      << r.out;
+  EXPECT_TRUE(e2e::leftover_ranks(r.pid).empty()) << "rank processes left behind";
+  EXPECT_TRUE(e2e::leftover_segments(r.pid).empty()) << "shared segments left behind";
+}
+
+// A --report-dir that cannot hold the records is refused before the first case (exit 3),
+// naming the directory and why; run and bench alike.
+TEST(Pipeline, AnUnusableReportDirStopsTheRunBeforeItsFirstCase) {
+  const std::string dir = e2e::temp_dir("report-dir-file");
+  const std::string file = dir + "/a_file";
+  std::ofstream(file) << "not a directory";
+  const std::vector<std::pair<std::string, std::string>> unusable = {
+      {file, file + ": is not a directory"}, {"/proc/rmabench-nope", "/proc/rmabench-nope"}};
+  for (const auto& [where, says] : unusable) {
+    for (const std::vector<std::string>& command :
+         {std::vector<std::string>{"run", "lua_scripts/examples/hello.lua"},
+          std::vector<std::string>{"bench", "lua_scripts/bench/latency.lua", "--no-floor"}}) {
+      std::vector<std::string> args = command;
+      args.insert(args.end(), {"--report-dir", where});
+      const auto r = e2e::run(args);
+      EXPECT_EQ(r.exit_code, 3) << command[0] << " " << where << ": " << r.out << r.err;
+      EXPECT_NE(r.err.find("--report-dir"), std::string::npos) << r.err;
+      EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+      EXPECT_EQ(r.out.find("[1/"), std::string::npos) << "a case ran: " << r.out;
+      EXPECT_LT(r.seconds, 10) << command[0] << " " << where;
+    }
+  }
 }
 
 TEST(Pipeline, CaseLinesSayHowFarTheRunIs) {

@@ -67,6 +67,11 @@ struct ProviderInfo {
   std::string atomics_note;     // why rmabench does not use atomics the provider offers
 };
 std::vector<ProviderInfo> fabric_providers();
+// Whether libfabric offers `provider` (as RuntimeConfig::provider spells it, "tcp;ofi_rxm")
+// reliable-datagram endpoints here: asked with the hints of fabric_providers(), looser than
+// a job's endpoint asks, so that no provider a job could use is refused. UNSUPPORTED with
+// libfabric's answer when not.
+Status fabric_provider_available(const std::string& provider);
 
 class Runtime {
  public:
