@@ -112,12 +112,18 @@ int run_pipeline(const RunArgs& args, const RunPlan& plan, CaseExecutor& executo
       expected.back().name = c.stem;
     }
     // A directory that cannot hold the records cannot hold the report either: refused
-    // before the first case, not found out after the last one.
+    // before the first case, not found out after the last one. Not under PMIx, where the
+    // other ranks are already on their way into the first case and would wait for this one
+    // until its deadline: there the run goes on and ends with the reports' failure (exit 3).
     try {
       recorder->begin(report.context, expected);
     } catch (const std::exception& e) {
-      std::cerr << "rmabench: --report-dir: " << e.what() << "; no case was run\n";
-      return kExitRunError;
+      if (executor.stops_between_cases()) {
+        std::cerr << "rmabench: --report-dir: " << e.what() << "; no case was run\n";
+        return kExitRunError;
+      }
+      std::cerr << "rmabench: cannot record the run: " << e.what() << "\n";
+      recorder.reset();
     }
   }
 
@@ -242,6 +248,9 @@ int run_pipeline(const RunArgs& args, const RunPlan& plan, CaseExecutor& executo
     }
   }
   report.summary.duration_s = elapsed();
+  // Stopped by a signal, the run is incomplete even when the case in flight ended first (a
+  // crash the stop came after is that case's verdict): exit 4 always says "complete": false.
+  if (exit_code == kExitInterrupted) report.complete = false;
   if (!report.complete && exit_code != kExitOk) {
     const std::size_t ran = report.cases.size() - first_case;
     std::cerr << "rmabench: the run did not finish: " << cases.size() - ran
@@ -253,12 +262,14 @@ int run_pipeline(const RunArgs& args, const RunPlan& plan, CaseExecutor& executo
   if (plan.bench_table) {
     std::cout << "\n";
     reports::write_bench_table(report.benchmarks, std::cout);
-    // Its sweep ends early: a missing row is not a size the script skipped.
+    // A case that ended early ended its sweep there: a missing row is not a size the script
+    // skipped.
     for (const auto& c : report.cases)
-      if (c.interrupted())
-        std::cout << "# " << c.id
-                  << " was interrupted: the rows it had finished are above, the rest of its "
-                     "sweep did not run\n";
+      if (c.status == reports::Verdict::interrupted || c.status == reports::Verdict::error ||
+          c.status == reports::Verdict::crash || c.status == reports::Verdict::timeout ||
+          c.status == reports::Verdict::deadlock)
+        std::cout << "# " << c.id << " ended " << reports::to_string(c.status)
+                  << ": the rows it had finished are above, the rest of its sweep did not run\n";
   }
   console.summary(report);
   if (exit_code != kExitOk) return exit_code;

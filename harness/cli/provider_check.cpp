@@ -28,9 +28,10 @@ void check_provider(const std::optional<std::string>& provider, const suite::Exp
   for (const auto& c : ex.cases) fabric |= on_fabric(c);
   for (const auto& [c, reason] : ex.excluded) fabric |= on_fabric(c);
   if (!fabric)
-    throw suite::UsageError("--provider applies to the fabric backend only, and no case of " +
-                            input + " runs on it (add --backend fabric, or leave out --provider " +
-                            *provider + ")");
+    throw suite::UsageError(
+        "--provider applies to the reference implementation's fabric backend only (an MPI "
+        "under --impl picks its own transport), and no case of " +
+        input + " runs there (add --backend fabric, or leave out --provider " + *provider + ")");
   if (const rma::Status s = catalog.available(*provider); !s) {
     std::string names;
     for (const auto& n : catalog.names()) names += (names.empty() ? "" : ", ") + n;

@@ -387,9 +387,11 @@ class CaseRun {
     std::optional<Clock::time_point> early_end, crash_end;
     while (!all_exited()) {
       if (g_stop.load()) {
-        // A rank that had already died is the case's verdict (a crash), not the stop that
-        // came while its peers were still reporting what they saw.
-        interrupted_ = !crashed();
+        // A crash this loop had already seen is the case's verdict, not the stop that came
+        // while the survivors were still reporting what they saw. Only one seen on an earlier
+        // turn: a signal sent to the whole job (a scheduler's SIGTERM) kills ranks too, and
+        // their deaths, seen on the turn the stop came, are the stop's.
+        interrupted_ = !crash_seen_;
         collect_states(kStateWaitCrash);
         return;
       }
@@ -397,6 +399,7 @@ class CaseRun {
       // naming the dead peer is the library's promise); then whoever is still blocked is
       // asked for its state and stopped.
       if (crashed()) {
+        crash_seen_ = true;
         if (survivors_reported()) return;
         if (!crash_end) crash_end = std::min(Clock::now() + kCrashGrace, deadline);
         if (Clock::now() >= *crash_end) {
@@ -894,6 +897,7 @@ class CaseRun {
   Clock::time_point start_;
   bool deadline_hit_ = false;
   bool interrupted_ = false;
+  bool crash_seen_ = false;  // watch() saw a rank's abnormal end before any stop request
   bool states_collected_ = false;
   reports::CaseResult result_;
   json figures_ = json::array();  // the origin's benchmark entries, as they came

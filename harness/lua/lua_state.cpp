@@ -108,14 +108,18 @@ thread_local bool top_level_expired = false;
 
 void top_level_hook(lua_State* L, lua_Debug*) {
   if (std::chrono::steady_clock::now() < top_level_deadline) return;
-  lua_sethook(L, nullptr, 0, 0);
   top_level_expired = true;
-  // Level 0 is the Lua function the hook interrupted (luaL_error would name its caller).
+  // From now on at every instruction: a pcall in the loop catches one error, not all of
+  // them (run_file removes the hook when the file's run ends).
+  lua_sethook(L, top_level_hook, LUA_MASKCOUNT, 1);
+  // Level 0 is the Lua function the hook interrupted; the message carries its line alone
+  // (luaL_error would add its caller's).
   const std::string at = where(L, 0);
-  luaL_error(L,
-             "%s: the file's top level ran for more than %d s without returning its table "
-             "(a loop that never ends?)",
-             at.c_str(), static_cast<int>(top_level_limit.count() / 1000));
+  lua_pushfstring(L,
+                  "%s: the file's top level ran for more than %d s without returning its table "
+                  "(a loop that never ends?)",
+                  at.c_str(), static_cast<int>(top_level_limit.count() / 1000));
+  lua_error(L);
 }
 
 }  // namespace

@@ -70,6 +70,23 @@ TEST(LuaFailures, ATopLevelThatNeverReturnsStopsAtTheLimitWithItsLine) {
   EXPECT_NE(f.message.find("ran for more than"), std::string::npos) << f.message;
 }
 
+TEST(LuaFailures, APcallInTheLoopDoesNotOutlastTheLimit) {
+  // The loop catches the first error the limit raises; the next one it does not.
+  const auto p = script("pcall",
+                        "local function spin() while true do end end\n"
+                        "while true do pcall(spin) end\n");
+  const LuaFailure f = failure_of(p, std::chrono::milliseconds(50));
+  EXPECT_EQ(f.kind, "timeout");
+  EXPECT_NE(f.message.find("ran for more than"), std::string::npos) << f.message;
+}
+
+TEST(LuaFailures, ALoopInAFunctionIsLocatedAtItsOwnLineOnly) {
+  const auto p = script("nested", "local function spin()\n  while true do end\nend\nspin()\n");
+  const LuaFailure f = failure_of(p, std::chrono::milliseconds(50));
+  EXPECT_EQ(f.where, p + ":2");
+  EXPECT_EQ(f.message.find(p), std::string::npos) << f.message;  // no second location
+}
+
 TEST(LuaFailures, TheLimitDoesNotOutliveItsFile) {
   // The hook is removed when the file returns: a later call in the same state runs unbounded.
   LuaState st;

@@ -182,17 +182,18 @@ class Checker {
         ok = n == 2;
       }
       if (!ok) {
-        add(line_of(name), what + "{\"description\", default}, got " + describe_value(L_, e));
+        add(option_line(name), what + "{\"description\", default}, got " + describe_value(L_, e));
       } else {
         lua_rawgeti(L_, e, 1);
         if (lua_type(L_, -1) != LUA_TSTRING)
-          add(line_of(name), what + "a string description first, got " + describe_value(L_, -1));
+          add(option_line(name),
+              what + "a string description first, got " + describe_value(L_, -1));
         lua_pop(L_, 1);
         lua_rawgeti(L_, e, 2);
         const int t = lua_type(L_, -1);
         if (t != LUA_TNUMBER && t != LUA_TSTRING && t != LUA_TBOOLEAN)
-          add(line_of(name), what + "a default that is a number, string or boolean, got " +
-                                 describe_value(L_, -1));
+          add(option_line(name), what + "a default that is a number, string or boolean, got " +
+                                     describe_value(L_, -1));
         lua_pop(L_, 1);
       }
       lua_pop(L_, 1);
@@ -210,6 +211,13 @@ class Checker {
         return ar.linedefined;
     }
     return key.empty() ? 0 : line_of(key);
+  }
+
+  // An option's own line, else that of the `options` table holding it (an option written
+  // inline, `options = { count = 8 }`, has no line of its own).
+  int option_line(const std::string& name) {
+    const int own = line_of(name);
+    return own ? own : line_of("options");
   }
 
   // The one line of the file that assigns `key` ("key =" at a line's start); 0 when there is

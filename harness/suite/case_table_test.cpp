@@ -159,6 +159,14 @@ TEST(CaseTable, OptionsAreDescriptionAndDefault) {
             std::string::npos);
 }
 
+TEST(CaseTable, AnInlineOptionIsPinnedToItsOptionsLine) {
+  // `count = 8` has no line of its own: the error carries the line of `options`.
+  const auto p = script("o_inline", "return {\n  ranks = 2,\n  options = { count = 8 },\n}\n");
+  const std::string r = rejection(p);
+  EXPECT_EQ(r.rfind(p + ":3: ", 0), 0u) << r;
+  EXPECT_NE(r.find("option 'count': expected {\"description\", default}"), std::string::npos) << r;
+}
+
 TEST(CaseTable, ExpectAndIterations) {
   EXPECT_NE(rejection(script("ex", "return { expect = \"fail\" }\n"))
                 .find("field 'expect': expected \"pass\", \"deadlock\" or \"race\", got string "

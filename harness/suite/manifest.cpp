@@ -252,7 +252,8 @@ class Expander {
               c.progress = pr;
               c.protocol = proto;
               c.protocol_in_id = protocols.size() > 1;
-              c.provider = o_.provider.value_or("");
+              // Only a fabric case runs on a provider: the others' reports must not name one.
+              c.provider = b == "fabric" ? o_.provider.value_or("") : "";
               c.options = combo;
               c.expected = expect.empty() ? info.expect : expect;
               c.timeout_s = o_.timeout_s.value_or(timeout);

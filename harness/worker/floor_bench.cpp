@@ -64,9 +64,14 @@ class Segment {
   // Rank 0 creates (create = true) before rank 1 opens; the caller orders them by a barrier.
   rma::Status map(const std::string& name, std::size_t bytes, bool create) {
     bytes_ = bytes;
+    // Recorded from before it exists until rank 1 has opened it (map_segment).
+    if (create) rma::add_pending_name(name);
     const int fd = ::shm_open(name.c_str(), create ? O_RDWR | O_CREAT | O_EXCL : O_RDWR, 0600);
-    if (fd < 0) return error("shm_open " + name);
-    if (create) rma::add_pending_name(name);  // until rank 1 has opened it (map_segment)
+    if (fd < 0) {
+      rma::Status s = error("shm_open " + name);
+      if (create) rma::remove_pending_name(name);
+      return s;
+    }
     if (create && ::ftruncate(fd, static_cast<off_t>(bytes)) != 0) {
       rma::Status s = error("ftruncate " + name);
       ::close(fd);

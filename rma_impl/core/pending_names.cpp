@@ -1,12 +1,16 @@
 // The recorded names live in fixed slots, each a state word and the name's /dev/shm path: a
 // signal handler reads them without allocating or locking, and a slot being written is one
-// it skips (its segment is still being created, or its name is being removed).
+// it skips (its segment is still being created, or its name is being removed). Adding and
+// removing take a mutex: ranks that are threads of one process (the tests' jobs) create and
+// unlink segments at the same time, and a slot's path is read and written only under it
+// (the handler, in a process that is dying, reads a path only while its slot is set).
 #include "rma/pending_names.hpp"
 
 #include <unistd.h>
 
 #include <atomic>
 #include <cstring>
+#include <mutex>
 
 namespace rma {
 namespace {
@@ -22,6 +26,7 @@ struct Slot {
 // A rank holds its alloc_mem segments' names until it frees them (peers may map them in any
 // later window), so a script may have dozens at once.
 Slot slots[256];
+std::mutex slots_mutex;  // add and remove; never the handler
 
 bool holds(const Slot& s, std::string_view name) {
   return std::strncmp(s.path, kDir, sizeof kDir - 1) == 0 &&
@@ -32,9 +37,10 @@ bool holds(const Slot& s, std::string_view name) {
 
 void add_pending_name(std::string_view name) {
   if (name.size() + sizeof kDir > kPathMax) return;
+  std::lock_guard lock(slots_mutex);
   for (Slot& s : slots) {
-    int expected = Slot::free_;
-    if (!s.state.compare_exchange_strong(expected, Slot::busy, std::memory_order_acquire)) continue;
+    if (s.state.load(std::memory_order_relaxed) != Slot::free_) continue;
+    s.state.store(Slot::busy, std::memory_order_relaxed);
     std::memcpy(s.path, kDir, sizeof kDir - 1);
     std::memcpy(s.path + sizeof kDir - 1, name.data(), name.size());
     s.path[sizeof kDir - 1 + name.size()] = '\0';
@@ -44,11 +50,9 @@ void add_pending_name(std::string_view name) {
 }
 
 void remove_pending_name(std::string_view name) {
+  std::lock_guard lock(slots_mutex);
   for (Slot& s : slots) {
-    if (s.state.load(std::memory_order_acquire) != Slot::set || !holds(s, name)) continue;
-    int expected = Slot::set;
-    if (!s.state.compare_exchange_strong(expected, Slot::busy, std::memory_order_acquire)) continue;
-    s.path[0] = '\0';
+    if (s.state.load(std::memory_order_relaxed) != Slot::set || !holds(s, name)) continue;
     s.state.store(Slot::free_, std::memory_order_release);
     return;
   }

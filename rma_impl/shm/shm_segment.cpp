@@ -21,10 +21,15 @@ Status sys_error(const std::string& what, const std::string& name) {
 }  // namespace
 
 Result<Segment> Segment::create(const std::string& name, std::size_t bytes) {
-  int fd = ::shm_open(name.c_str(), O_CREAT | O_EXCL | O_RDWR, 0600);
-  if (fd < 0) return sys_error("shm_open(create)", name);
-  // Until unlink(): killed in between, the process still takes the name with it.
+  // Recorded before it exists, until unlink(): a process killed in between still takes the
+  // name with it (the name is this job's and this rank's, so removing it early is harmless).
   add_pending_name(name);
+  int fd = ::shm_open(name.c_str(), O_CREAT | O_EXCL | O_RDWR, 0600);
+  if (fd < 0) {
+    Status s = sys_error("shm_open(create)", name);
+    remove_pending_name(name);
+    return s;
+  }
   if (::ftruncate(fd, static_cast<off_t>(bytes)) != 0) {
     Status s = sys_error("ftruncate", name);
     ::close(fd);

@@ -302,10 +302,10 @@ INSTANTIATE_TEST_SUITE_P(
                 "nonsense"},
                "--provider nonsense: "},
         BadCli{{"run", "lua_scripts/examples/hello.lua", "--provider", "tcp;ofi_rxm"},
-               "--provider applies to the fabric backend only"},
+               "--provider applies to the reference implementation's fabric backend only"},
         BadCli{{"bench", "lua_scripts/bench/latency.lua", "--backend", "shm", "--provider",
                 "nonsense"},
-               "--provider applies to the fabric backend only"},
+               "--provider applies to the reference implementation's fabric backend only"},
         BadCli{{"frobnicate"}, "frobnicate"}),
     cli_name);
 

@@ -101,7 +101,7 @@ TEST(Pipeline, BenchStoppedMidSweepKeepsTheRowsItFinished) {
   // The table has the row; the summary and the note name the case that was stopped.
   EXPECT_NE(r.out.find("# bench_stuck_after_one_size"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("0 passed, 0 failed, 1 interrupted"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("# bench_stuck_after_one_size[shm,am,np=2] was interrupted"),
+  EXPECT_NE(r.out.find("# bench_stuck_after_one_size[shm,am,np=2] ended interrupted"),
             std::string::npos)
       << r.out;
   EXPECT_TRUE(e2e::leftover_ranks(r.pid).empty()) << "rank processes left behind";
