@@ -126,7 +126,7 @@ TEST_F(Bindings, WindowFieldsAreCheckedByName) {
 TEST_F(Bindings, WindowFieldTypeErrorsNameTheField) {
   const LuaFailure f = run_script("local x = 1\nrma.window{ size = 'big' }");
   EXPECT_EQ(f.where, "x.lua:2");
-  EXPECT_EQ(f.message, "rma.window: field 'size': number expected, got string");
+  EXPECT_EQ(f.message, "rma.window: field 'size': number expected, got string \"big\"");
   EXPECT_NE(run("rma.window{ size = 2.5 }")
                 .find("rma.window: field 'size': integer expected, got number 2.5"),
             std::string::npos);
@@ -134,10 +134,10 @@ TEST_F(Bindings, WindowFieldTypeErrorsNameTheField) {
                 .find("rma.window: field 'disp_unit': number expected, got table"),
             std::string::npos);
   EXPECT_NE(run("rma.window{ size = 8, flavor = 3 }")
-                .find("rma.window: field 'flavor': string expected, got number"),
+                .find("rma.window: field 'flavor': string expected, got integer 3"),
             std::string::npos);
   EXPECT_NE(run("rma.window{ size = 8, path = true }")
-                .find("rma.window: field 'path': string expected, got boolean"),
+                .find("rma.window: field 'path': string expected, got boolean true"),
             std::string::npos);
   EXPECT_NE(run("rma.window{ size = 8, info = 'no_locks' }")
                 .find("rma.window: field 'info': table expected, got string"),

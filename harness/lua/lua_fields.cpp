@@ -1,5 +1,5 @@
 // lua_fields.cpp — named-field tables of the bindings checked, and the nearest-word
-// suggestion shared with suite/ (lua_fields.hpp).
+// suggestion and value descriptions shared with suite/ (lua_fields.hpp).
 #include "lua/lua_fields.hpp"
 
 #include <lauxlib.h>
@@ -34,6 +34,60 @@ std::string nearest_word(std::string_view word, const std::vector<std::string_vi
   const std::size_t limit =
       std::min<std::size_t>(2, std::max<std::size_t>(1, (word.size() + 1) / 2));
   return best_d <= limit ? best : "";
+}
+
+std::string describe_value(lua_State* L, int idx) {
+  idx = lua_absindex(L, idx);
+  const char* type = luaL_typename(L, idx);
+  if (luaL_getmetafield(L, idx, "__tostring") != LUA_TNIL) {
+    lua_pop(L, 1);
+    std::string s = std::string(type) + " (" + luaL_tolstring(L, idx, nullptr) + ")";
+    lua_pop(L, 1);
+    return s;
+  }
+  switch (lua_type(L, idx)) {
+    case LUA_TSTRING: {
+      std::string s = lua_tostring(L, idx);
+      if (s.size() > 40) s = s.substr(0, 40) + "...";
+      return "string \"" + s + "\"";
+    }
+    case LUA_TNUMBER: {
+      // luaL_tolstring pushes a copy: lua_tostring would turn the slot itself into a string.
+      std::string s = lua_isinteger(L, idx) ? "integer " : "number ";
+      s += luaL_tolstring(L, idx, nullptr);
+      lua_pop(L, 1);
+      return s;
+    }
+    case LUA_TBOOLEAN:
+      return std::string("boolean ") + (lua_toboolean(L, idx) ? "true" : "false");
+    case LUA_TTABLE:
+      break;
+    default:
+      return type;
+  }
+  // Enough scalar fields to recognise the table; nested values would make the line long.
+  std::string fields;
+  int shown = 0;
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    const int key = lua_gettop(L) - 1;
+    if (shown == 4) {
+      fields += ", ...";
+      lua_pop(L, 2);
+      break;
+    }
+    const bool scalar_key = lua_type(L, key) == LUA_TSTRING || lua_type(L, key) == LUA_TNUMBER;
+    if (scalar_key && (lua_type(L, -1) == LUA_TSTRING || lua_type(L, -1) == LUA_TNUMBER ||
+                       lua_type(L, -1) == LUA_TBOOLEAN)) {
+      // luaL_tolstring pushes copies: lua_next's key stays as it was.
+      std::string k = luaL_tolstring(L, key, nullptr);
+      std::string v = luaL_tolstring(L, -2, nullptr);
+      lua_pop(L, 2);
+      fields += (shown++ ? ", " : "") + k + "=" + v;
+    }
+    lua_pop(L, 1);
+  }
+  return fields.empty() ? "table" : "table {" + fields + "}";
 }
 
 void check_field_names(lua_State* L, int idx, const char* what,
@@ -73,8 +127,8 @@ void check_field_names(lua_State* L, int idx, const char* what,
 
 void field_type_error(lua_State* L, int idx, const char* what, const char* field,
                       const char* expected) {
-  luaL_error(L, "%s: field '%s': %s expected, got %s", what, field, expected,
-             luaL_typename(L, idx));
+  const std::string got = describe_value(L, idx);
+  luaL_error(L, "%s: field '%s': %s expected, got %s", what, field, expected, got.c_str());
   __builtin_unreachable();
 }
 
@@ -85,9 +139,7 @@ std::optional<lua_Integer> integer_field(lua_State* L, int t, const char* what, 
     if (type != LUA_TNUMBER) field_type_error(L, -1, what, field, "number");
     int exact = 0;
     v = lua_tointegerx(L, -1, &exact);
-    if (!exact)
-      luaL_error(L, "%s: field '%s': integer expected, got number %s", what, field,
-                 luaL_tolstring(L, -1, nullptr));
+    if (!exact) field_type_error(L, -1, what, field, "integer");
   }
   lua_pop(L, 1);
   return v;

@@ -6,7 +6,8 @@
 //   x.lua:7: rma.window: unknown field 'paht' (did you mean 'path'?)
 //   x.lua:7: rma.window: field 'size': number expected, got string
 //
-// nearest_word is also where the case table's and the suite's checks (suite/) find theirs.
+// nearest_word and describe_value are also where the case table's and the suite's checks
+// (suite/) find theirs, so every "got ..." reads the same.
 #pragma once
 
 #include <lua.h>
@@ -22,12 +23,17 @@ namespace harness::lua {
 // one), or "" when none is near enough to be a likely typo.
 std::string nearest_word(std::string_view word, const std::vector<std::string_view>& known);
 
+// A value as an error message shows it: `string "four"`, `integer 0`, `number 2.5`,
+// `boolean false`, `nil`, `function`; a table by its first few scalar fields
+// (`table {code=5}`) or, with __tostring, by what that gives (`table (custom)`).
+std::string describe_value(lua_State* L, int idx);
+
 // Raises one Lua error, `what` first, naming every key of the table at `idx` that is not in
 // `known` and every entry without a name.
 void check_field_names(lua_State* L, int idx, const char* what,
                        const std::vector<std::string_view>& known);
 
-// Raises "<what>: field '<field>': <expected> expected, got <the value at idx's type>".
+// Raises "<what>: field '<field>': <expected> expected, got <describe_value(idx)>".
 [[noreturn]] void field_type_error(lua_State* L, int idx, const char* what, const char* field,
                                    const char* expected);
 

@@ -1,5 +1,7 @@
 #include "lua/lua_state.hpp"
 
+#include "lua/lua_fields.hpp"
+
 #include <regex>
 #include <stdexcept>
 
@@ -42,44 +44,6 @@ bool is_harness_error(lua_State* L, int idx) {
                       lua_getfield(L, idx, "class") == LUA_TSTRING;
   lua_settop(L, top);
   return marked;
-}
-
-// What a script raised when it was not a string: "a table {code=5}", "nil". A table with
-// __tostring says what that gives; otherwise its first few scalar fields, enough to
-// recognise it.
-std::string describe_value(lua_State* L, int idx) {
-  idx = lua_absindex(L, idx);
-  if (luaL_getmetafield(L, idx, "__tostring") != LUA_TNIL) {
-    lua_pop(L, 1);
-    std::string s = luaL_tolstring(L, idx, nullptr);
-    lua_pop(L, 1);
-    return s;
-  }
-  if (lua_type(L, idx) == LUA_TBOOLEAN)
-    return std::string("a boolean (") + (lua_toboolean(L, idx) ? "true" : "false") + ")";
-  if (lua_type(L, idx) != LUA_TTABLE) return std::string("a ") + luaL_typename(L, idx);
-  std::string fields;
-  int shown = 0;
-  lua_pushnil(L);
-  while (lua_next(L, idx)) {
-    const int key = lua_gettop(L) - 1;
-    if (shown == 4) {
-      fields += ", ...";
-      lua_pop(L, 2);
-      break;
-    }
-    const bool scalar_key = lua_type(L, key) == LUA_TSTRING || lua_type(L, key) == LUA_TNUMBER;
-    if (scalar_key && (lua_type(L, -1) == LUA_TSTRING || lua_type(L, -1) == LUA_TNUMBER ||
-                       lua_type(L, -1) == LUA_TBOOLEAN)) {
-      // luaL_tolstring pushes copies: lua_next's key stays as it was.
-      std::string k = luaL_tolstring(L, key, nullptr);
-      std::string v = luaL_tolstring(L, -2, nullptr);
-      lua_pop(L, 2);
-      fields += (shown++ ? ", " : "") + k + "=" + v;
-    }
-    lua_pop(L, 1);
-  }
-  return "a table {" + fields + "}";
 }
 
 // Keeps an error value the harness reads (a string, an RMA error, a marker) but records the

@@ -33,22 +33,22 @@ TEST(LuaFailures, ATableRaisedIsDescribedAtItsLine) {
   const auto p = script("table", "local x = 1\nerror({code = 5})\nreturn {}\n");
   const LuaFailure f = failure_of(p);
   EXPECT_EQ(f.where, p + ":2");
-  EXPECT_EQ(f.message, "error raised with a table {code=5}, not a message");
+  EXPECT_EQ(f.message, "error raised with table {code=5}, not a message");
 }
 
 TEST(LuaFailures, NilAndBooleansRaisedAreNamed) {
   const auto p = script("nil", "error()\n");
-  EXPECT_EQ(failure_of(p).message, "error raised with a nil, not a message");
+  EXPECT_EQ(failure_of(p).message, "error raised with nil, not a message");
   const auto q = script("bool", "\nerror(false)\n");
   const LuaFailure f = failure_of(q);
   EXPECT_EQ(f.where, q + ":2");
-  EXPECT_EQ(f.message, "error raised with a boolean (false), not a message");
+  EXPECT_EQ(f.message, "error raised with boolean false, not a message");
 }
 
 TEST(LuaFailures, ATableWithToStringSaysWhatItGives) {
   const auto p = script(
       "tostring", "error(setmetatable({}, { __tostring = function() return 'custom' end }))\n");
-  EXPECT_EQ(failure_of(p).message, "error raised with custom, not a message");
+  EXPECT_EQ(failure_of(p).message, "error raised with table (custom), not a message");
 }
 
 TEST(LuaFailures, RmaErrorTablesAndMarkersKeepTheirFields) {

@@ -351,26 +351,4 @@ std::string read_message_counts(lua_State* L, int idx, nlohmann::json& out) {
   return msg;
 }
 
-std::string describe_value(lua_State* L, int idx) {
-  switch (lua_type(L, idx)) {
-    case LUA_TSTRING: {
-      std::string s = lua_tostring(L, idx);
-      if (s.size() > 40) s = s.substr(0, 40) + "...";
-      return "string \"" + s + "\"";
-    }
-    case LUA_TNUMBER: {
-      // luaL_tolstring pushes a copy: lua_tostring would turn the slot itself into a string.
-      const int at = lua_absindex(L, idx);
-      std::string s = lua_isinteger(L, at) ? "integer " : "number ";
-      s += luaL_tolstring(L, at, nullptr);
-      lua_pop(L, 1);
-      return s;
-    }
-    case LUA_TBOOLEAN:
-      return std::string("boolean ") + (lua_toboolean(L, idx) ? "true" : "false");
-    default:
-      return luaL_typename(L, idx);
-  }
-}
-
 }  // namespace harness::suite

@@ -37,11 +37,9 @@ void check_case_table(lua_State* L, int idx, const std::string& file);
 // what a `messages` function returned in the rank.
 std::string read_message_counts(lua_State* L, int idx, nlohmann::json& out);
 
-// The suggestion for a misspelt name; its home is lua/lua_fields.hpp, since the bindings'
-// field tables (rma.window{...}) suggest with it too.
+// The suggestion for a misspelt name and a value's description in a message; their home is
+// lua/lua_fields.hpp, since the bindings' field tables (rma.window{...}) use them too.
+using lua::describe_value;
 using lua::nearest_word;
-
-// A Lua value for an error message: `string "four"`, `number 2.5`, `table`.
-std::string describe_value(lua_State* L, int idx);
 
 }  // namespace harness::suite

@@ -449,9 +449,8 @@ Expansion expand(const std::string& input, const Overrides& o) {
   if (!lua_istable(L, cases))
     throw UsageError(input + ": field 'cases': " +
                      (lua_isnil(L, cases) ? std::string("missing (a suite lists its cases there)")
-                                          : std::string("expected a list of script paths or "
-                                                        "tables, got a ") +
-                                                luaL_typename(L, cases)));
+                                          : "expected a list of script paths or tables, got " +
+                                                describe_value(L, cases)));
   const lua_Integer n = luaL_len(L, cases);
   for (lua_Integer i = 1; i <= n; ++i) {
     lua_rawgeti(L, cases, i);

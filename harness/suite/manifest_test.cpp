@@ -115,8 +115,9 @@ TEST(Manifest, ASuiteWithoutAListOfCasesIsToldSo) {
   const auto p = manifest("nocases", "return { name = \"s\", scripts_dir = \".\" }\n");
   EXPECT_EQ(rejection(p), p + ": field 'cases': missing (a suite lists its cases there)");
   const auto q = manifest("casesstr", "return { name = \"s\", cases = \"one.lua\" }\n");
-  EXPECT_EQ(rejection(q),
-            q + ": field 'cases': expected a list of script paths or tables, got a string");
+  EXPECT_EQ(
+      rejection(q),
+      q + ": field 'cases': expected a list of script paths or tables, got string \"one.lua\"");
 }
 
 TEST(Manifest, ABadSuiteDefaultNamesItsFieldNotTheFirstCase) {
