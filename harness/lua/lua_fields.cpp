@@ -36,6 +36,15 @@ std::string nearest_word(std::string_view word, const std::vector<std::string_vi
   return best_d <= limit ? best : "";
 }
 
+std::string unknown_name_hint(std::string_view word, const std::vector<std::string_view>& known,
+                              std::string_view label) {
+  if (const std::string near = nearest_word(word, known); !near.empty())
+    return " (did you mean '" + near + "'?)";
+  std::string list;
+  for (auto k : known) list += " " + std::string(k);
+  return " (" + std::string(label) + ":" + list + ")";
+}
+
 std::string describe_value(lua_State* L, int idx) {
   idx = lua_absindex(L, idx);
   const char* type = luaL_typename(L, idx);
@@ -108,15 +117,8 @@ void check_field_names(lua_State* L, int idx, const char* what,
     }
     const std::string_view key = lua_tostring(L, -1);
     if (std::find(known.begin(), known.end(), key) != known.end()) continue;
-    std::string p = "unknown field '" + std::string(key) + "'";
-    if (const std::string near = nearest_word(key, known); !near.empty()) {
-      p += " (did you mean '" + near + "'?)";
-    } else {
-      p += " (known fields:";
-      for (auto k : known) p += " " + std::string(k);
-      p += ")";
-    }
-    problems.push_back(std::move(p));
+    problems.push_back("unknown field '" + std::string(key) + "'" +
+                       unknown_name_hint(key, known, "known fields"));
   }
   if (problems.empty()) return;
   std::sort(problems.begin(), problems.end());

@@ -6,8 +6,9 @@
 //   x.lua:7: rma.window: unknown field 'paht' (did you mean 'path'?)
 //   x.lua:7: rma.window: field 'size': number expected, got string
 //
-// nearest_word and describe_value are also where the case table's and the suite's checks
-// (suite/) find theirs, so every "got ..." reads the same.
+// nearest_word, unknown_name_hint and describe_value are also where the case table's and
+// the suite's checks (suite/) find theirs, so every "did you mean" and "got ..." reads the
+// same.
 #pragma once
 
 #include <lua.h>
@@ -22,6 +23,11 @@ namespace harness::lua {
 // The word of `known` nearest to `word` by edit distance (adjacent transpositions count
 // one), or "" when none is near enough to be a likely typo.
 std::string nearest_word(std::string_view word, const std::vector<std::string_view>& known);
+
+// What follows "unknown <thing> '<word>'" in a message: " (did you mean 'x'?)" when one of
+// `known` is a likely typo of `word`, else " (<label>: a b c)" listing them all.
+std::string unknown_name_hint(std::string_view word, const std::vector<std::string_view>& known,
+                              std::string_view label = "known");
 
 // A value as an error message shows it: `string "four"`, `integer 0`, `number 2.5`,
 // `boolean false`, `nil`, `function`; a table by its first few scalar fields

@@ -55,16 +55,8 @@ class Checker {
   void field(const std::string& key) {
     const auto& known = case_table_fields();
     if (std::find(known.begin(), known.end(), key) == known.end()) {
-      std::string msg = "unknown field '" + key + "'";
-      const std::string near = nearest_word(key, known);
-      if (!near.empty()) {
-        msg += " (did you mean '" + near + "'?)";
-      } else {
-        msg += " (known fields:";
-        for (auto f : known) msg += " " + std::string(f);
-        msg += ")";
-      }
-      add(value_line(-1, key), msg);
+      add(value_line(-1, key),
+          "unknown field '" + key + "'" + unknown_name_hint(key, known, "known fields"));
       return;
     }
     if (is_hook(key)) {
@@ -270,15 +262,7 @@ std::string message_key_problem(const std::string& key) {
     if (const auto t = static_cast<rma::PacketType>(i); rma::to_string(t) == key)
       return "packet type '" + key + "' is " + std::string(rma::to_string(rma::class_of(t))) +
              " traffic, not an RMA packet (messages counts RMA packets only)";
-  std::string p = "unknown packet type '" + key + "'";
-  if (const std::string near = nearest_word(key, known); !near.empty()) {
-    p += " (did you mean '" + near + "'?)";
-  } else {
-    p += " (known:";
-    for (auto k : known) p += " " + std::string(k);
-    p += ")";
-  }
-  return p;
+  return "unknown packet type '" + key + "'" + unknown_name_hint(key, known);
 }
 
 }  // namespace

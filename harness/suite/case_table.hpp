@@ -41,5 +41,6 @@ std::string read_message_counts(lua_State* L, int idx, nlohmann::json& out);
 // lua/lua_fields.hpp, since the bindings' field tables (rma.window{...}) use them too.
 using lua::describe_value;
 using lua::nearest_word;
+using lua::unknown_name_hint;
 
 }  // namespace harness::suite

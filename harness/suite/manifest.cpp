@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <set>
 #include <string_view>
 
 #include "lua/lua_rma.hpp"
@@ -77,10 +76,24 @@ std::optional<double> timeout_field(lua_State* L, int idx, const std::string& wh
   return v;
 }
 
-void check_values(const std::vector<std::string>& vals, const std::set<std::string>& allowed,
+void check_values(const std::vector<std::string>& vals, const std::vector<std::string>& allowed,
                   const std::string& what, const std::string& where) {
+  const std::vector<std::string_view> known(allowed.begin(), allowed.end());
   for (const auto& v : vals)
-    if (!allowed.count(v)) throw UsageError(where + ": unknown " + what + " '" + v + "'");
+    if (std::find(known.begin(), known.end(), v) == known.end())
+      throw UsageError(where + ": unknown " + what + " '" + v + "'" + unknown_name_hint(v, known));
+}
+
+// A case's matrix, or the suite's defaults, against the names the harness knows; `where`
+// says where the list of a field came from. `progress` holds canonical names.
+void check_matrix(const std::vector<std::string>& backends, const std::vector<std::string>& paths,
+                  const std::vector<std::string>& progress,
+                  const std::vector<std::string>& protocols,
+                  const std::function<std::string(const char* field)>& where) {
+  check_values(backends, backend_names(), "backend", where("backends"));
+  check_values(paths, path_names(), "path", where("paths"));
+  check_values(progress, progress_modes(), "progress mode", where("progress"));
+  check_values(protocols, protocol_names(), "protocol", where("protocols"));
 }
 
 // A manifest key that is not one of `known` is a typo that would silently widen or narrow
@@ -93,11 +106,9 @@ void check_keys(lua_State* L, int idx, const std::vector<std::string_view>& know
     if (lua_type(L, -1) != LUA_TSTRING) continue;  // a list part (`cases` entries): checked there
     const std::string key = lua_tostring(L, -1);
     if (std::find(known.begin(), known.end(), key) != known.end()) continue;
-    std::string msg = where + ": unknown field '" + key + "'";
-    if (const std::string near = nearest_word(key, known); !near.empty())
-      msg += " (did you mean '" + near + "'?)";
     lua_pop(L, 1);
-    throw UsageError(msg);
+    throw UsageError(where + ": unknown field '" + key + "'" +
+                     unknown_name_hint(key, known, "known fields"));
   }
 }
 
@@ -197,13 +208,7 @@ class Expander {
     if (progress.empty()) progress = {"async"};
     if (protocols.empty()) protocols = {"fewest"};
     if (ranks.empty()) ranks = {info.ranks};
-    const auto as_set = [](const std::vector<std::string>& v) {
-      return std::set<std::string>(v.begin(), v.end());
-    };
-    check_values(backends, as_set(backend_names()), "backend", where);
-    check_values(paths, as_set(path_names()), "path", where);
-    check_values(progress, as_set(progress_modes()), "progress mode", where);
-    check_values(protocols, as_set(protocol_names()), "protocol", where);
+    check_matrix(backends, paths, progress, protocols, [&](const char*) { return where; });
 
     // Option values: the suite's lists, narrowed by -o for options this script declares.
     std::map<std::string, std::vector<std::string>> opts = option_lists;
@@ -431,16 +436,11 @@ Expansion expand(const std::string& input, const Overrides& o) {
   // The suite's own defaults are checked here, so that an error names the field that holds
   // them rather than the first case that inherits them.
   {
-    const auto as_set = [](const std::vector<std::string>& v) {
-      return std::set<std::string>(v.begin(), v.end());
-    };
     std::vector<std::string> progress;
     for (const auto& p : d_progress) progress.push_back(canonical_progress(p));
-    check_values(d_backends, as_set(backend_names()), "backend", input + ": field 'backends'");
-    check_values(d_paths, as_set(path_names()), "path", input + ": field 'paths'");
-    check_values(progress, as_set(progress_modes()), "progress mode", input + ": field 'progress'");
-    check_values(d_protocols, as_set(protocol_names()), "protocol", input + ": field 'protocols'");
-    (void)int_list(d_ranks, input + ": field 'ranks'");
+    const auto field = [&](const char* f) { return input + ": field '" + f + "'"; };
+    check_matrix(d_backends, d_paths, progress, d_protocols, field);
+    (void)int_list(d_ranks, field("ranks"));
   }
 
   Expander ex(o, out);

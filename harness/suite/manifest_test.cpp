@@ -126,7 +126,12 @@ TEST(Manifest, ABadSuiteDefaultNamesItsFieldNotTheFirstCase) {
   EXPECT_EQ(rejection(p), p + ": field 'ranks': rank count 'two' is not in 1..1024");
   const auto q = manifest(
       "backends", "return { name = \"s\", backends = {\"nosuch\"}, cases = { \"one.lua\" } }\n");
-  EXPECT_EQ(rejection(q), q + ": field 'backends': unknown backend 'nosuch'");
+  EXPECT_EQ(rejection(q), q + ": field 'backends': unknown backend 'nosuch' (known: shm fabric)");
+  // A case's own list, misspelt, is shown the name meant.
+  const auto r = manifest("paths",
+                          "return { name = \"s\", cases = { { script = \"one.lua\", paths = "
+                          "{\"drect\"} } } }\n");
+  EXPECT_EQ(rejection(r), r + ": cases[1]: unknown path 'drect' (did you mean 'direct'?)");
 }
 
 TEST(Manifest, ASuiteWhoseTopLevelNeverReturnsIsStoppedWithItsLine) {
