@@ -16,6 +16,7 @@
 #include <tuple>
 
 #include "launcher/mpi_catalog.hpp"
+#include "lua/lua_fields.hpp"
 #include "suite/manifest.hpp"
 
 namespace harness::launcher {
@@ -50,10 +51,10 @@ MpiLaunch resolve_mpi(const std::string& spelling, const std::string& rmabench_d
   m.name = spelling.substr(0, colon);
   const MpiBuild* b = find_mpi_build(m.name);
   if (!b) {
-    std::string known = "ref";
-    for (const auto& x : mpi_builds()) known += ", " + x.name;
-    throw suite::UsageError("--impl " + spelling + ": unknown implementation (known: " + known +
-                            ")");
+    std::vector<std::string_view> known = {"ref"};
+    for (const auto& x : mpi_builds()) known.push_back(x.name);
+    throw suite::UsageError("--impl " + spelling + ": unknown implementation '" + m.name + "'" +
+                            lua::unknown_name_hint(m.name, known));
   }
   if (!b->built) throw suite::UsageError("--impl " + spelling + ": " + b->missing);
   m.launcher = b->launcher;

@@ -78,6 +78,13 @@ TEST(MpiLaunch, ProgressModesMapOrSkip) {
 
 TEST(MpiLaunch, UnknownImplementationIsAUsageError) {
   EXPECT_THROW(resolve_mpi("lam", "/nowhere", {}, {}), suite::UsageError);
+  try {
+    resolve_mpi("mpch:osc=rdma", "/nowhere", {}, {});
+    ADD_FAILURE() << "a misspelt implementation was accepted";
+  } catch (const suite::UsageError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "--impl mpch:osc=rdma: unknown implementation 'mpch' (did you mean 'mpich'?)");
+  }
   EXPECT_THROW(mpi_for_run("ref", {"--mca x y"}, {}), suite::UsageError);
   EXPECT_FALSE(mpi_for_run("ref", {}, {}).has_value());
 }
