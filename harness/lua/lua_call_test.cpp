@@ -152,6 +152,18 @@ TEST_F(Bindings, WindowFieldTypeErrorsNameTheField) {
   EXPECT_EQ(run("rma.window{ size = 4 / 2, disp_unit = 1 }"), "");  // 2.0 is the integer 2
 }
 
+TEST_F(Bindings, WindowInfoEntriesNeedANameAndDispUnitAnInt) {
+  // A listed hint would be dropped: the window would run without it.
+  EXPECT_NE(run("rma.window{ size = 8, info = { 'no_locks' } }")
+                .find("rma.window: field 'info': entry with key integer 1 has no name (write "
+                      "name = value)"),
+            std::string::npos);
+  // 2^32 + 1 would wrap to a disp_unit of 1.
+  const std::string wide = run("rma.window{ size = 8, disp_unit = 4294967297 }");
+  EXPECT_EQ(wide.rfind("DISP|", 0), 0u) << wide;
+  EXPECT_NE(wide.find("disp_unit 4294967297 is beyond an int"), std::string::npos) << wide;
+}
+
 TEST_F(Bindings, FetchAndOpWithoutAResultReturnsTheOldValueInsidePassiveEpochsOnly) {
   EXPECT_EQ(run("rma.window{ size = 8 }:fetch_and_op(1, 1, 0, 'sum', 'i64')"),
             "RMA_SYNC|RMA_SYNC in fetch_and_op: returning the old value needs a lock or lock_all "

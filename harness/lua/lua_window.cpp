@@ -3,6 +3,7 @@
 #include "lua/lua_window.hpp"
 
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <new>
 #include <string>
@@ -160,15 +161,22 @@ void read_info(lua_State* L, rma::WindowConfig& cfg) {
   if (type == LUA_TTABLE) {
     lua_pushnil(L);
     while (lua_next(L, -2)) {
-      if (lua_type(L, -2) == LUA_TSTRING) {
-        const int vt = lua_type(L, -1);
-        if (vt == LUA_TBOOLEAN)
-          cfg.info[lua_tostring(L, -2)] = lua_toboolean(L, -1) ? "true" : "false";
-        else if (vt == LUA_TNUMBER || vt == LUA_TSTRING)
-          cfg.info[lua_tostring(L, -2)] = lua_tostring(L, -1);
-        else
-          luaL_error(L, "%s: field 'info': entry '%s': string, number or boolean expected, got %s",
-                     kWindowWhat, lua_tostring(L, -2), luaL_typename(L, -1));
+      // A listed entry (info = { "no_locks" }) has no key to set: dropping it would leave
+      // the window without the hint the script meant to give.
+      if (lua_type(L, -2) != LUA_TSTRING) {
+        const std::string key = describe_value(L, -2);
+        luaL_error(L, "%s: field 'info': entry with key %s has no name (write name = value)",
+                   kWindowWhat, key.c_str());
+      }
+      const int vt = lua_type(L, -1);
+      if (vt == LUA_TBOOLEAN) {
+        cfg.info[lua_tostring(L, -2)] = lua_toboolean(L, -1) ? "true" : "false";
+      } else if (vt == LUA_TNUMBER || vt == LUA_TSTRING) {
+        cfg.info[lua_tostring(L, -2)] = lua_tostring(L, -1);  // the value: the key stays as it is
+      } else {
+        const std::string got = describe_value(L, -1);
+        luaL_error(L, "%s: field 'info': entry '%s': string, number or boolean expected, got %s",
+                   kWindowWhat, lua_tostring(L, -2), got.c_str());
       }
       lua_pop(L, 1);
     }
@@ -205,8 +213,14 @@ int l_window(lua_State* L) {
     cfg.size = memory->bytes();
   }
 
-  if (const auto du = integer_field(L, 1, kWindowWhat, "disp_unit"))
+  if (const auto du = integer_field(L, 1, kWindowWhat, "disp_unit")) {
+    // MPI's disp_unit is an int; a wider value would wrap to another (2^32 + 1 to 1). The core
+    // judges the int itself (it must be positive).
+    if (*du < std::numeric_limits<int>::min() || *du > std::numeric_limits<int>::max())
+      raise_error(L, rma::ErrorClass::disp, "window",
+                  "disp_unit " + std::to_string(*du) + " is beyond an int");
     cfg.disp_unit = static_cast<int>(*du);
+  }
 
   read_info(L, cfg);
 
