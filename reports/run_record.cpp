@@ -103,6 +103,20 @@ CaseResult case_from(const json& c, const fs::path& p) {
   }
 }
 
+// The rows recorded for a case that has no record of its own, in order; a last line torn by
+// the kill that ended the run is dropped, since it was never fsync'd whole.
+std::vector<json> read_rows(const fs::path& p) {
+  std::vector<json> rows;
+  std::ifstream in(p, std::ios::binary);
+  for (std::string line; std::getline(in, line);) {
+    const json entries = json::parse(line, nullptr, false);
+    if (!entries.is_array()) continue;
+    for (const auto& e : entries)
+      if (e.is_object()) rows.push_back(e);
+  }
+  return rows;
+}
+
 }  // namespace
 
 void RunRecorder::begin(const RunContext& context, const std::vector<CaseResult>& expected) {
@@ -135,6 +149,31 @@ void RunRecorder::not_run(std::size_t index) {
   fs::remove(dir_ / "cases" / record_name(index, "started"), ignored);
 }
 
+void RunRecorder::figures(std::size_t index, const nlohmann::json& entries) {
+  // Appended, not rewritten: a sweep's rows come one configuration at a time, and the
+  // file's earlier lines are never touched again. One line per call, so a kill in the
+  // middle of a write tears only that line (read_rows drops it).
+  const fs::path p = dir_ / "cases" / record_name(index, "rows");
+  const std::string line = entries.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+  const int fd = ::open(p.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) fail(p, std::string("cannot be opened: ") + std::strerror(errno));
+  std::size_t done = 0;
+  while (done < line.size()) {
+    const ssize_t n = ::write(fd, line.data() + done, line.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int err = errno;
+      ::close(fd);
+      fail(p, std::string("cannot write: ") + std::strerror(err));
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  const int rc = ::fdatasync(fd);
+  const int err = errno;
+  ::close(fd);
+  if (rc != 0) fail(p, std::string("cannot fsync: ") + std::strerror(err));
+}
+
 void RunRecorder::finished(std::size_t index, const CaseResult& result,
                            const nlohmann::json& benchmarks) {
   write_durably(dir_ / "cases" / record_name(index, "json"),
@@ -142,6 +181,9 @@ void RunRecorder::finished(std::size_t index, const CaseResult& result,
                      {"elapsed_s", elapsed_s_},
                      {"case", to_json(result)},
                      {"benchmarks", benchmarks.is_array() ? benchmarks : json::array()}}));
+  // The record holds them now.
+  std::error_code ignored;
+  fs::remove(dir_ / "cases" / record_name(index, "rows"), ignored);
 }
 
 bool has_run_records(const fs::path& dir) {
@@ -195,6 +237,12 @@ Report read_run_records(const fs::path& dir) {
       CaseResult c = case_from(expected[k], run_path);
       c.status = Verdict::interrupted;
       c.reason = "the run ended while this case ran (no result was recorded)";
+      const std::vector<json> rows = read_rows(dir / "cases" / record_name(k, "rows"));
+      if (!rows.empty())
+        c.reason +=
+            "; the " + std::to_string(rows.size()) +
+            " benchmark entries it had measured are kept, the rest of its sweep did not run";
+      for (const auto& b : rows) r.benchmarks.push_back(b);
       r.cases.push_back(std::move(c));
     }
   }

@@ -3,10 +3,13 @@
 // the start), one record per case `DIR/cases/NNNN.json` written when it finishes, and an
 // empty `DIR/cases/NNNN.started` when it starts. Every record is written to a temporary
 // file, fsync'd and renamed (then the directory fsync'd), so a crash mid-write leaves the
-// earlier records whole. The report files (report_dir.hpp) are built from the records.
+// earlier records whole. A benchmark's rows are appended to `DIR/cases/NNNN.rows` (a JSON
+// array per line, fsync'd) as they arrive, so a sweep killed halfway keeps the rows it
+// finished. The report files (report_dir.hpp) are built from the records.
 //
 //   RunRecorder rec(dir);  rec.begin(context, expected);       // before the first case
-//   rec.started(k);  ...;  rec.finished(k, result, benchmarks);  // per case, k in expected
+//   rec.started(k);  rec.figures(k, entries);  ...;             // per case, k in expected
+//   rec.finished(k, result, benchmarks);
 //   Report r = read_run_records(dir);   // also after kill -9: the case started but without
 //                                       // a record is `interrupted`, complete == false
 #pragma once
@@ -36,6 +39,9 @@ class RunRecorder {
   void started(std::size_t index);
   // The case could not be carried out at all (it is left out of the report, not interrupted).
   void not_run(std::size_t index);
+  // Benchmark entries of the case in flight, as the origin rank measured them; finished()
+  // records them all again with the case, and removes these.
+  void figures(std::size_t index, const nlohmann::json& entries);
   void finished(std::size_t index, const CaseResult& result, const nlohmann::json& benchmarks);
   // Seconds since begin(), kept in each record (a rebuilt report's duration).
   void set_elapsed(double seconds) { elapsed_s_ = seconds; }
@@ -49,9 +55,10 @@ class RunRecorder {
 bool has_run_records(const std::filesystem::path& dir);
 
 // The report the records of `dir` make: every case with a record, in order; the first case
-// started without a record becomes `interrupted` (its parent died while it ran); cases that
-// never started are left out. `complete` is true only when every expected case has a record
-// and none was interrupted. Throws std::runtime_error naming the file and what is wrong.
+// started without a record becomes `interrupted` (its parent died while it ran), with the
+// benchmark rows recorded for it; cases that never started are left out. `complete` is true only
+// when every expected case has a record and none was interrupted. Throws std::runtime_error naming
+// the file and what is wrong.
 Report read_run_records(const std::filesystem::path& dir);
 
 }  // namespace reports

@@ -87,6 +87,35 @@ TEST_F(RunRecords, CaseStartedWithoutRecordIsInterrupted) {
   EXPECT_EQ(back.summary.failed, r.cases[0].failed() ? 1 : 0);
 }
 
+// A benchmark killed halfway: the rows recorded before the kill are in the rebuilt report
+// with its interrupted case; a line the kill tore is dropped; a case that finished keeps
+// its rows in its own record only.
+TEST_F(RunRecords, RowsOfACaseKilledMidSweepAreKept) {
+  const Report r = sample::sample_report();
+  ASSERT_GE(r.cases.size(), 2u);
+  const nlohmann::json row1 = {{"name", "latency/1"}, {"size", 1}, {"real_time", 0.5}};
+  const nlohmann::json row2 = {{"name", "latency/2"}, {"size", 2}, {"real_time", 0.6}};
+  const nlohmann::json done = {{"name", "latency/8"}, {"size", 8}, {"real_time", 0.7}};
+  RunRecorder rec(dir_);
+  rec.begin(r.context, expected_of(r));
+  rec.started(0);
+  rec.figures(0, nlohmann::json::array({done}));
+  rec.finished(0, r.cases[0], nlohmann::json::array({done}));
+  EXPECT_FALSE(fs::exists(dir_ / "cases" / "0000.rows")) << "the record holds them";
+  rec.started(1);
+  rec.figures(1, nlohmann::json::array({row1}));
+  rec.figures(1, nlohmann::json::array({row2}));
+  std::ofstream(dir_ / "cases" / "0001.rows", std::ios::app) << "[{\"name\": \"latency/4";
+  const Report back = read_run_records(dir_);
+  EXPECT_FALSE(back.complete);
+  ASSERT_EQ(back.cases.size(), 2u);
+  EXPECT_EQ(back.cases[1].status, Verdict::interrupted);
+  EXPECT_NE(back.cases[1].reason.find("the 2 benchmark entries it had measured are kept"),
+            std::string::npos)
+      << back.cases[1].reason;
+  EXPECT_EQ(back.benchmarks, nlohmann::json::array({done, row1, row2}));
+}
+
 TEST_F(RunRecords, KilledBetweenCasesLeavesTheRestOut) {
   const Report r = sample::sample_report();
   RunRecorder rec(dir_);

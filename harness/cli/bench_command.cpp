@@ -158,6 +158,7 @@ bool on_shared_memory(const suite::CaseSpec& c) {
 class BenchExecutor final : public CaseExecutor {
  public:
   explicit BenchExecutor(LauncherExecutor& inner) : inner_(inner) {}
+  void on_figures(Figures f) override { inner_.on_figures(std::move(f)); }
   Executed execute(const suite::CaseSpec& spec) override {
     if (spec.mode != "floor") {
       Executed done = inner_.execute(spec);

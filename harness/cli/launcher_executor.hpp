@@ -15,6 +15,7 @@ class LauncherExecutor final : public CaseExecutor {
   LauncherExecutor(const RunArgs& args, const launcher::Topology& topology, bool warn_shared_cores,
                    std::vector<launcher::MpiLaunch> mpis = {});
   Executed execute(const suite::CaseSpec& spec) override;
+  void on_figures(Figures f) override { options_.on_figures = std::move(f); }
 
  private:
   launcher::LaunchOptions options_;

@@ -190,6 +190,10 @@ int run_pipeline(const RunArgs& args, const RunPlan& plan, CaseExecutor& executo
     if (reporting) console.summary(report);
     return !result.passed() ? kExitFailed : left > 0 ? kExitRunError : kExitOk;
   });
+  std::size_t in_flight = 0;  // the record index of the case running
+  executor.on_figures([&](const nlohmann::json& entries) {
+    record("a benchmark's rows", [&](reports::RunRecorder& r) { r.figures(in_flight, entries); });
+  });
   int exit_code = kExitOk;
   for (std::size_t k = 0; k < cases.size(); ++k) {
     const suite::CaseSpec& c = cases[k];
@@ -198,6 +202,7 @@ int run_pipeline(const RunArgs& args, const RunPlan& plan, CaseExecutor& executo
       break;
     }
     progress.started(k + 1, c.id);
+    in_flight = first_case + k;
     record("a case's start", [&](reports::RunRecorder& r) { r.started(first_case + k); });
     if (auto p = executor.pending(c); p && reporting && !args.report_dir.empty()) {
       report.cases.push_back(std::move(*p));

@@ -545,8 +545,10 @@ class CaseRun {
       result_.log.push_back(std::move(line));
     } else if (t == "figures") {
       // Kept whatever becomes of the case: an interrupted sweep reports the rows it finished.
-      if (m.contains("benchmarks") && m["benchmarks"].is_array())
+      if (m.contains("benchmarks") && m["benchmarks"].is_array()) {
         for (const auto& b : m["benchmarks"]) figures_.push_back(b);
+        if (opt_.on_figures) opt_.on_figures(m["benchmarks"]);
+      }
     } else if (t == "result") {
       r.result = true;
       r.result_msg = m;

@@ -13,6 +13,7 @@
 // result are the same.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "launcher/mpi_launch.hpp"
@@ -34,6 +35,9 @@ struct LaunchOptions {
   std::string rank_exec;
   // The MPI library under test (--impl), or null for the reference.
   const MpiLaunch* mpi = nullptr;
+  // Called with each batch of benchmark entries the moment the origin rank sends it (they
+  // are also in the CaseOutcome): the run records them before the case ends.
+  std::function<void(const nlohmann::json& entries)> on_figures;
 };
 
 // Thrown when the case cannot be started at all (no fork, no sockets): the run stops.

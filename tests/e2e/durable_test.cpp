@@ -112,6 +112,37 @@ TEST(Durable, KillDashNineThenReportRebuildsWhatFinished) {
   EXPECT_NE(gate.err.find("incomplete"), std::string::npos) << gate.err;
 }
 
+// A benchmark whose parent is killed halfway through its sweep: the rows measured before the
+// kill were recorded as they came, and the rebuilt report has them with the case interrupted.
+TEST(Durable, KillDashNineMidSweepKeepsTheRowsItFinished) {
+  const std::string dir = e2e::temp_dir("kill9-bench-rows");
+  auto bg = e2e::start({"bench", "tests/e2e/scripts/bench_stuck_after_one_size.lua", "--sizes",
+                        "1,2", "--min-time", "0.001", "--no-floor", "-v", "--report-dir", dir});
+  // Rank 0 logs "stuck" in the second size's recording run: the first row is measured.
+  std::string seen;
+  for (int i = 0; i < 6000 && seen.find("rank 0: stuck") == std::string::npos; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    seen = output_so_far(bg.out_fd);
+  }
+  ASSERT_NE(seen.find("rank 0: stuck"), std::string::npos) << seen;
+  ::kill(bg.pid, SIGKILL);
+  const auto killed = e2e::finish(bg, 60);
+  EXPECT_EQ(killed.exit_code, 128 + SIGKILL);
+  for (int i = 0; i < 200 && !e2e::leftover_ranks(killed.pid).empty(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_TRUE(e2e::leftover_ranks(killed.pid).empty()) << "rank processes left behind";
+
+  const auto rebuilt = e2e::run({"report", dir});
+  ASSERT_EQ(rebuilt.exit_code, 0) << rebuilt.out << rebuilt.err;
+  EXPECT_EQ(e2e::schema_errors(dir + "/report.json"), "");
+  const json report = e2e::read_json(dir + "/report.json");
+  EXPECT_EQ(report["complete"], false);
+  ASSERT_EQ(report["cases"].size(), 1u) << report.dump(1);
+  EXPECT_EQ(report["cases"][0]["status"], "interrupted");
+  ASSERT_FALSE(report["benchmarks"].empty()) << report.dump(1);
+  for (const auto& b : report["benchmarks"]) EXPECT_EQ(b["size"], 1) << b.dump(1);
+}
+
 TEST(Durable, ReportOfADirectoryWithoutRecordsIsAUsageError) {
   const std::string dir = e2e::temp_dir("norecords");
   std::filesystem::create_directories(dir);
