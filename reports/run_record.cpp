@@ -129,7 +129,9 @@ void RunRecorder::begin(const RunContext& context, const std::vector<CaseResult>
   // An earlier run's records in the same directory would be read as this run's.
   for (const auto& e : fs::directory_iterator(cases, ec)) {
     const std::string name = e.path().filename().string();
-    if (name.size() >= 9 && name.find_first_not_of("0123456789") == 4) fs::remove(e.path(), ec);
+    // Every record name: four or more digits, then its kind (record_name).
+    const auto digits = name.find_first_not_of("0123456789");
+    if (digits != std::string::npos && digits >= 4 && name[digits] == '.') fs::remove(e.path(), ec);
   }
   json list = json::array();
   for (const auto& c : expected) list.push_back(to_json(c));
@@ -147,6 +149,7 @@ void RunRecorder::started(std::size_t index) {
 void RunRecorder::not_run(std::size_t index) {
   std::error_code ignored;
   fs::remove(dir_ / "cases" / record_name(index, "started"), ignored);
+  fs::remove(dir_ / "cases" / record_name(index, "rows"), ignored);
 }
 
 void RunRecorder::figures(std::size_t index, const nlohmann::json& entries) {
@@ -155,6 +158,8 @@ void RunRecorder::figures(std::size_t index, const nlohmann::json& entries) {
   // middle of a write tears only that line (read_rows drops it).
   const fs::path p = dir_ / "cases" / record_name(index, "rows");
   const std::string line = entries.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+  std::error_code ec;
+  const bool created = !fs::exists(p, ec);
   const int fd = ::open(p.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) fail(p, std::string("cannot be opened: ") + std::strerror(errno));
   std::size_t done = 0;
@@ -172,6 +177,8 @@ void RunRecorder::figures(std::size_t index, const nlohmann::json& entries) {
   const int err = errno;
   ::close(fd);
   if (rc != 0) fail(p, std::string("cannot fsync: ") + std::strerror(err));
+  // A new file's name is durable only with its directory's entry.
+  if (created) fsync_path(p.parent_path(), O_RDONLY | O_DIRECTORY);
 }
 
 void RunRecorder::finished(std::size_t index, const CaseResult& result,
@@ -238,10 +245,10 @@ Report read_run_records(const fs::path& dir) {
       c.status = Verdict::interrupted;
       c.reason = "the run ended while this case ran (no result was recorded)";
       const std::vector<json> rows = read_rows(dir / "cases" / record_name(k, "rows"));
+      // Kept without a claim about the rest: the kill may have come after the last row.
       if (!rows.empty())
-        c.reason +=
-            "; the " + std::to_string(rows.size()) +
-            " benchmark entries it had measured are kept, the rest of its sweep did not run";
+        c.reason += "; the benchmark entries it had measured are kept (" +
+                    std::to_string(rows.size()) + ")";
       for (const auto& b : rows) r.benchmarks.push_back(b);
       r.cases.push_back(std::move(c));
     }

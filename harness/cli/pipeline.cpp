@@ -194,6 +194,11 @@ int run_pipeline(const RunArgs& args, const RunPlan& plan, CaseExecutor& executo
   executor.on_figures([&](const nlohmann::json& entries) {
     record("a benchmark's rows", [&](reports::RunRecorder& r) { r.figures(in_flight, entries); });
   });
+  // The callback refers to this function's locals: the executor may outlive them.
+  struct Forget {
+    CaseExecutor& e;
+    ~Forget() { e.on_figures({}); }
+  } forget{executor};
   int exit_code = kExitOk;
   for (std::size_t k = 0; k < cases.size(); ++k) {
     const suite::CaseSpec& c = cases[k];

@@ -51,9 +51,10 @@ class CaseExecutor {
   // returns the exit code. The executor keeps it for as long as the run lasts.
   using RunEnd = std::function<int(const reports::CaseResult& result)>;
   virtual void on_run_end(RunEnd) {}
-  // Called once before the first case with what records benchmark entries of the case in
-  // flight as they arrive (a sweep killed halfway keeps its finished rows). An executor
-  // that cannot see them before the case ends need not call it.
+  // Called before the first case with what records benchmark entries of the case in flight
+  // as they arrive (a sweep killed halfway keeps its finished rows), and with an empty
+  // function when the run ends. An executor that sees them only at a case's end may ignore
+  // it.
   using Figures = std::function<void(const nlohmann::json& entries)>;
   virtual void on_figures(Figures) {}
 };

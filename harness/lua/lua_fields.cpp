@@ -45,21 +45,20 @@ std::string unknown_name_hint(std::string_view word, const std::vector<std::stri
   return " (" + std::string(label) + ":" + list + ")";
 }
 
+namespace {
+
+std::string quoted(std::string s) {
+  if (s.size() > 40) s = s.substr(0, 40) + "...";
+  return "\"" + s + "\"";
+}
+
+}  // namespace
+
 std::string describe_value(lua_State* L, int idx) {
   idx = lua_absindex(L, idx);
-  const char* type = luaL_typename(L, idx);
-  if (luaL_getmetafield(L, idx, "__tostring") != LUA_TNIL) {
-    lua_pop(L, 1);
-    std::string s = std::string(type) + " (" + luaL_tolstring(L, idx, nullptr) + ")";
-    lua_pop(L, 1);
-    return s;
-  }
   switch (lua_type(L, idx)) {
-    case LUA_TSTRING: {
-      std::string s = lua_tostring(L, idx);
-      if (s.size() > 40) s = s.substr(0, 40) + "...";
-      return "string \"" + s + "\"";
-    }
+    case LUA_TSTRING:
+      return "string " + quoted(lua_tostring(L, idx));
     case LUA_TNUMBER: {
       // luaL_tolstring pushes a copy: lua_tostring would turn the slot itself into a string.
       std::string s = lua_isinteger(L, idx) ? "integer " : "number ";
@@ -72,31 +71,40 @@ std::string describe_value(lua_State* L, int idx) {
     case LUA_TTABLE:
       break;
     default:
-      return type;
+      return luaL_typename(L, idx);
   }
-  // Enough scalar fields to recognise the table; nested values would make the line long.
-  std::string fields;
-  int shown = 0;
+  // Enough scalar fields to recognise the table, sorted (the order lua_next visits string
+  // keys in changes from run to run); nested values would make the line long. A __tostring
+  // is not called: this runs where an error from script code would not be caught.
+  std::vector<std::string> fields;
   lua_pushnil(L);
   while (lua_next(L, idx)) {
     const int key = lua_gettop(L) - 1;
-    if (shown == 4) {
-      fields += ", ...";
-      lua_pop(L, 2);
-      break;
-    }
-    const bool scalar_key = lua_type(L, key) == LUA_TSTRING || lua_type(L, key) == LUA_TNUMBER;
-    if (scalar_key && (lua_type(L, -1) == LUA_TSTRING || lua_type(L, -1) == LUA_TNUMBER ||
-                       lua_type(L, -1) == LUA_TBOOLEAN)) {
-      // luaL_tolstring pushes copies: lua_next's key stays as it was.
-      std::string k = luaL_tolstring(L, key, nullptr);
-      std::string v = luaL_tolstring(L, -2, nullptr);
-      lua_pop(L, 2);
-      fields += (shown++ ? ", " : "") + k + "=" + v;
+    const int kt = lua_type(L, key);
+    const int vt = lua_type(L, -1);
+    if ((kt == LUA_TSTRING || kt == LUA_TNUMBER) &&
+        (vt == LUA_TSTRING || vt == LUA_TNUMBER || vt == LUA_TBOOLEAN)) {
+      // Copies only (lua_pushvalue, then convert): lua_next's key stays as it was.
+      lua_pushvalue(L, key);
+      std::string k = lua_tostring(L, -1);
+      lua_pop(L, 1);
+      std::string v;
+      if (vt == LUA_TSTRING) {
+        v = quoted(lua_tostring(L, -1));
+      } else {
+        v = luaL_tolstring(L, -1, nullptr);
+        lua_pop(L, 1);
+      }
+      fields.push_back(k + "=" + v);
     }
     lua_pop(L, 1);
   }
-  return fields.empty() ? "table" : "table {" + fields + "}";
+  std::sort(fields.begin(), fields.end());
+  if (fields.empty()) return "table";
+  std::string out;
+  for (std::size_t i = 0; i < fields.size() && i < 4; ++i) out += (i ? ", " : "") + fields[i];
+  if (fields.size() > 4) out += ", ...";
+  return "table {" + out + "}";
 }
 
 void check_field_names(lua_State* L, int idx, const char* what,

@@ -4,7 +4,7 @@
 // nearest known one, so a typo never silently gives a default:
 //
 //   x.lua:7: rma.window: unknown field 'paht' (did you mean 'path'?)
-//   x.lua:7: rma.window: field 'size': number expected, got string
+//   x.lua:7: rma.window: field 'size': number expected, got string "big"
 //
 // nearest_word, unknown_name_hint and describe_value are also where the case table's and
 // the suite's checks (suite/) find theirs, so every "did you mean" and "got ..." reads the
@@ -30,8 +30,8 @@ std::string unknown_name_hint(std::string_view word, const std::vector<std::stri
                               std::string_view label = "known");
 
 // A value as an error message shows it: `string "four"`, `integer 0`, `number 2.5`,
-// `boolean false`, `nil`, `function`; a table by its first few scalar fields
-// (`table {code=5}`) or, with __tostring, by what that gives (`table (custom)`).
+// `boolean false`, `nil`, `function`; a table by its first few scalar fields, sorted
+// (`table {code=5}`). No metamethod runs.
 std::string describe_value(lua_State* L, int idx);
 
 // Raises one Lua error, `what` first, naming every key of the table at `idx` that is not in

@@ -1,9 +1,11 @@
+// lua_state.cpp — the Lua state, loading a file under its top-level limit, and the message
+// handler that turns whatever a script raised into a located failure (lua_state.hpp).
 #include "lua/lua_state.hpp"
-
-#include "lua/lua_fields.hpp"
 
 #include <regex>
 #include <stdexcept>
+
+#include "lua/lua_fields.hpp"
 
 namespace harness::lua {
 
@@ -54,8 +56,18 @@ int message_handler(lua_State* L) {
   if (is_harness_error(L, 1)) return 1;
   if (lua_type(L, 1) != LUA_TSTRING && lua_type(L, 1) != LUA_TNUMBER) {
     const std::string at = where(L, 1);
-    const std::string msg = (at.empty() ? "" : at + ": ") + "error raised with " +
-                            describe_value(L, 1) + ", not a message";
+    // A value with __tostring says what it gives, as lua.c's handler shows it; the handler
+    // runs inside the protected call, so an error of the metamethod is caught there too.
+    std::string value;
+    if (luaL_getmetafield(L, 1, "__tostring") != LUA_TNIL) {
+      lua_pop(L, 1);
+      value = std::string(luaL_typename(L, 1)) + " (" + luaL_tolstring(L, 1, nullptr) + ")";
+      lua_pop(L, 1);
+    } else {
+      value = describe_value(L, 1);
+    }
+    const std::string msg =
+        (at.empty() ? "" : at + ": ") + "error raised with " + value + ", not a message";
     lua_pushlstring(L, msg.data(), msg.size());
     lua_replace(L, 1);
   }

@@ -34,6 +34,13 @@ TEST(LuaFailures, ATableRaisedIsDescribedAtItsLine) {
   const LuaFailure f = failure_of(p);
   EXPECT_EQ(f.where, p + ":2");
   EXPECT_EQ(f.message, "error raised with table {code=5}, not a message");
+  // Fields sorted (string keys come in another order each run), strings quoted and cut.
+  const auto q = script("fields", "error({ z = true, b = 'x', a = 1, [2] = 'two', c = {} })\n");
+  EXPECT_EQ(failure_of(q).message,
+            "error raised with table {2=\"two\", a=1, b=\"x\", z=true}, not a message");
+  const auto r = script("more", "error({ a = 1, b = 2, c = 3, d = 4, e = 5 })\n");
+  EXPECT_EQ(failure_of(r).message,
+            "error raised with table {a=1, b=2, c=3, d=4, ...}, not a message");
 }
 
 TEST(LuaFailures, NilAndBooleansRaisedAreNamed) {

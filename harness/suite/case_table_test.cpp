@@ -157,6 +157,13 @@ TEST(CaseTable, OptionsAreDescriptionAndDefault) {
             std::string::npos);
   EXPECT_NE(rejection(script("o5", "return { options = 3 }\n")).find("field 'options': expected"),
             std::string::npos);
+  // A value's __tostring is not called to describe it: this check runs outside any protected
+  // call, where its error would abort the parent.
+  EXPECT_NE(rejection(script("o6",
+                             "return { options = { size = setmetatable({}, { __tostring = "
+                             "function() error('boom') end }) } }\n"))
+                .find("option 'size': expected {\"description\", default}, got table"),
+            std::string::npos);
 }
 
 TEST(CaseTable, AnInlineOptionIsPinnedToItsOptionsLine) {

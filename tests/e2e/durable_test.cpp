@@ -141,6 +141,11 @@ TEST(Durable, KillDashNineMidSweepKeepsTheRowsItFinished) {
   EXPECT_EQ(report["cases"][0]["status"], "interrupted");
   ASSERT_FALSE(report["benchmarks"].empty()) << report.dump(1);
   for (const auto& b : report["benchmarks"]) EXPECT_EQ(b["size"], 1) << b.dump(1);
+  EXPECT_NE(report["cases"][0]["reason"].get<std::string>().find(
+                "the benchmark entries it had measured are kept (" +
+                std::to_string(report["benchmarks"].size()) + ")"),
+            std::string::npos)
+      << report["cases"][0].dump(1);
 }
 
 TEST(Durable, ReportOfADirectoryWithoutRecordsIsAUsageError) {
