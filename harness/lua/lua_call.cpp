@@ -101,13 +101,13 @@ unsigned check_asserts(lua_State* L, int idx, const char* call) {
   return bits;
 }
 
-std::vector<int> check_group(lua_State* L, int idx) {
+std::vector<int> check_group(lua_State* L, int idx, const char* call) {
   luaL_checktype(L, idx, LUA_TTABLE);
   std::vector<int> g;
   const lua_Integer n = luaL_len(L, idx);
   for (lua_Integer i = 1; i <= n; ++i) {
     lua_rawgeti(L, idx, i);
-    g.push_back(static_cast<int>(luaL_checkinteger(L, -1)));
+    g.push_back(check_rank(L, -1, call));
     lua_pop(L, 1);
   }
   return g;
@@ -159,7 +159,7 @@ void read_arg(lua_State* L, int idx, Parsed& p, const char* name) {
   } else if constexpr (A == Arg::dtype) {
     c.dtype = check_dtype(L, idx, name);
   } else if constexpr (A == Arg::target) {
-    c.target = static_cast<int>(luaL_checkinteger(L, idx));
+    c.target = check_rank(L, idx, name);
   } else if constexpr (A == Arg::disp) {
     c.disp = check_disp(L, idx);
   } else if constexpr (A == Arg::op) {
@@ -169,7 +169,7 @@ void read_arg(lua_State* L, int idx, Parsed& p, const char* name) {
   } else if constexpr (A == Arg::asserts) {
     c.asserts = check_asserts(L, idx, name);
   } else if constexpr (A == Arg::group) {
-    c.group = check_group(L, idx);
+    c.group = check_group(L, idx, name);
   } else if constexpr (A == Arg::tag) {
     c.tag = check_tag(L, idx);
   }

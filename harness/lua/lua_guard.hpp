@@ -22,6 +22,11 @@ namespace harness::lua {
 [[noreturn]] void raise_error(lua_State* L, rma::ErrorClass cls, const char* op,
                               const std::string& message);
 
+// The rank argument at `idx` as MPI's int: a value beyond an int is a RANK error (cast, it
+// would wrap to another rank: 2^32 + 1 to 1, 2^32 - 1 to PROC_NULL). The range of the
+// window's group is the implementation's to check.
+int check_rank(lua_State* L, int idx, const char* op);
+
 // Raises the status if it failed.
 inline void check(lua_State* L, const rma::Status& s, const char* op) {
   if (!s) raise_status(L, s, op);

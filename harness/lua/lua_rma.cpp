@@ -5,11 +5,15 @@
 
 #include <cstdio>
 #include <cstring>
+#include <limits>
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "lua/lua_buffer.hpp"
 #include "lua/lua_call.hpp"
+#include "lua/lua_fields.hpp"
 #include "lua/lua_guard.hpp"
 #include "lua/lua_window.hpp"
 #include "oracle/oracle.hpp"
@@ -296,6 +300,13 @@ std::string script_position(lua_State* L) {
   return std::string(ar.short_src) + ":" + std::to_string(ar.currentline);
 }
 
+int check_rank(lua_State* L, int idx, const char* op) {
+  const lua_Integer r = luaL_checkinteger(L, idx);
+  if (r < std::numeric_limits<int>::min() || r > std::numeric_limits<int>::max())
+    raise_error(L, rma::ErrorClass::rank, op, "rank " + std::to_string(r) + " is beyond an int");
+  return static_cast<int>(r);
+}
+
 void raise_error(lua_State* L, rma::ErrorClass cls, const char* op, const std::string& message) {
   lua_createtable(L, 0, 4);
   const auto name = rma::class_name(cls);
@@ -371,16 +382,47 @@ void open_rma_descriptive(lua_State* L) {
   lua_setglobal(L, "rma");
 }
 
+namespace {
+
+// rma.opt's __index, reached only for a name that has no value: an option the script did not
+// declare (a misspelt `rma.opt.szie` would otherwise read nil and quietly change the case).
+// Upvalue 1: the declared names, as a list.
+int undeclared_option(lua_State* L) {
+  std::vector<std::string> names;
+  const lua_Integer n = luaL_len(L, lua_upvalueindex(1));
+  for (lua_Integer i = 1; i <= n; ++i) {
+    lua_rawgeti(L, lua_upvalueindex(1), i);
+    names.emplace_back(lua_tostring(L, -1));
+    lua_pop(L, 1);
+  }
+  const std::vector<std::string_view> known(names.begin(), names.end());
+  const std::string key = lua_type(L, 2) == LUA_TSTRING
+                              ? "'" + std::string(lua_tostring(L, 2)) + "'"
+                              : describe_value(L, 2);
+  const std::string hint = known.empty() ? " (the script declares no options)"
+                           : lua_type(L, 2) == LUA_TSTRING
+                               ? unknown_name_hint(lua_tostring(L, 2), known, "declared")
+                               : "";
+  return luaL_error(L, "rma.opt: option %s is not declared in the script's `options`%s",
+                    key.c_str(), hint.c_str());
+}
+
+}  // namespace
+
 void set_options(lua_State* L, int case_idx, const std::map<std::string, std::string>& values) {
   case_idx = lua_absindex(L, case_idx);
   lua_getglobal(L, "rma");
   lua_newtable(L);  // rma.opt
+  lua_newtable(L);  // the declared names, for undeclared_option
+  const int declared = lua_gettop(L);
   lua_getfield(L, case_idx, "options");
   if (lua_istable(L, -1)) {
     lua_pushnil(L);
     while (lua_next(L, -2)) {
       // key at -2, {description, default} at -1
       const std::string name = lua_tostring(L, -2);
+      lua_pushstring(L, name.c_str());
+      lua_rawseti(L, declared, static_cast<lua_Integer>(luaL_len(L, declared)) + 1);
       lua_rawgeti(L, -1, 2);  // default
       auto it = values.find(name);
       if (it != values.end()) {
@@ -394,11 +436,17 @@ void set_options(lua_State* L, int case_idx, const std::map<std::string, std::st
           lua_pushstring(L, it->second.c_str());
         }
       }
-      lua_setfield(L, -5, name.c_str());  // rma.opt[name]
+      lua_setfield(L, -6, name.c_str());  // rma.opt[name]
       lua_pop(L, 1);
     }
   }
   lua_pop(L, 1);
+  lua_newtable(L);  // rma.opt's metatable
+  lua_pushvalue(L, declared);
+  lua_pushcclosure(L, undeclared_option, 1);
+  lua_setfield(L, -2, "__index");
+  lua_setmetatable(L, -3);
+  lua_pop(L, 1);  // the names: the closure keeps them
   lua_setfield(L, -2, "opt");
   lua_pop(L, 1);
 }

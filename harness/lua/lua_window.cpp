@@ -77,7 +77,7 @@ int w_local_buffer(lua_State* L) {
 
 int w_shared_query(lua_State* L) {
   LuaWindow& lw = check_window(L);
-  const int rank = static_cast<int>(luaL_checkinteger(L, 2));
+  const int rank = check_rank(L, 2, "shared_query");
   const rma::Dtype t = lua_isnoneornil(L, 3) ? rma::Dtype::u8 : check_dtype(L, 3, "shared_query");
   auto r = lw.win->shared_query(rank);
   if (!r) raise_status(L, r.status(), "shared_query");

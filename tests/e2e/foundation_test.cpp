@@ -93,15 +93,16 @@ std::string error_name(const ::testing::TestParamInfo<ErrorCase>& info) {
   return s.substr(0, s.find('.'));
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Scripts, ScriptErrors,
-    ::testing::Values(ErrorCase{"tests/e2e/scripts/syntax_error.lua", 0,
-                                "tests/e2e/scripts/syntax_error.lua:5"},
-                      ErrorCase{"tests/e2e/scripts/raise_on_rank1.lua", 1,
-                                "tests/e2e/scripts/raise_on_rank1.lua:8"},
-                      ErrorCase{"tests/e2e/scripts/missing_function.lua", 1,
-                                "tests/e2e/scripts/missing_function.lua:7"}),
-    error_name);
+INSTANTIATE_TEST_SUITE_P(Scripts, ScriptErrors,
+                         ::testing::Values(ErrorCase{"tests/e2e/scripts/syntax_error.lua", 0,
+                                                     "tests/e2e/scripts/syntax_error.lua:5"},
+                                           ErrorCase{"tests/e2e/scripts/raise_on_rank1.lua", 1,
+                                                     "tests/e2e/scripts/raise_on_rank1.lua:8"},
+                                           ErrorCase{"tests/e2e/scripts/missing_function.lua", 1,
+                                                     "tests/e2e/scripts/missing_function.lua:7"},
+                                           ErrorCase{"tests/e2e/scripts/undeclared_option.lua", 1,
+                                                     "tests/e2e/scripts/undeclared_option.lua:7"}),
+                         error_name);
 
 TEST(Foundation, OsExitIsACrashWithItsCode) {
   const std::string dir = e2e::temp_dir("exit");
