@@ -12,6 +12,8 @@
 #include <stdexcept>
 #include <string>
 #include <system_error>
+#include <utility>
+#include <vector>
 
 namespace reports {
 
@@ -82,8 +84,11 @@ json read_json_file(const fs::path& p) {
   }
 }
 
-// Reads one CaseResult through the report reader (its checks and its error messages).
-CaseResult case_from(const json& c, const fs::path& p) {
+// A case and benchmark entries read through the report reader (its checks and messages);
+// `label` replaces the reader's path of the case ("cases[0]") with where it really is
+// ("cases[5]" in run.json, "case" in a case record).
+std::pair<CaseResult, json> read_through_model(const json& c, const json& benchmarks,
+                                               const fs::path& p, const std::string& label) {
   json doc = {{"schema", schema_id},
               {"context",
                {{"rmabench_version", ""},
@@ -94,25 +99,40 @@ CaseResult case_from(const json& c, const fs::path& p) {
                 {"topology", json::object()},
                 {"options", json::object()}}},
               {"cases", json::array({c})},
-              {"benchmarks", json::array()},
+              {"benchmarks", benchmarks},
               {"summary", {{"passed", 0}, {"failed", 0}, {"skipped", 0}, {"duration_s", 0}}}};
   try {
-    return report_from_json(doc).cases.at(0);
+    Report r = report_from_json(doc);
+    return {r.cases.at(0), r.benchmarks};
   } catch (const std::runtime_error& e) {
-    fail(p, e.what());
+    std::string what = e.what();
+    if (const auto at = what.find("cases[0]"); at != std::string::npos) what.replace(at, 8, label);
+    fail(p, what);
   }
 }
 
-// The rows recorded for a case that has no record of its own, in order; a last line torn by
-// the kill that ended the run is dropped, since it was never fsync'd whole.
-std::vector<json> read_rows(const fs::path& p) {
-  std::vector<json> rows;
+CaseResult case_from(const json& c, const fs::path& p, const std::string& label) {
+  return read_through_model(c, json::array(), p, label).first;
+}
+
+// The rows recorded for a case that has no record of its own, in order. A last line without
+// its newline was torn by the kill that ended the run (never fsync'd whole) and is dropped;
+// any other line that is not a list of entries is damage, told in `damaged`.
+json read_rows(const fs::path& p, std::vector<std::string>& damaged) {
+  json rows = json::array();
   std::ifstream in(p, std::ios::binary);
-  for (std::string line; std::getline(in, line);) {
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    if (in.eof()) break;  // no newline after it: the torn last line
     const json entries = json::parse(line, nullptr, false);
-    if (!entries.is_array()) continue;
-    for (const auto& e : entries)
-      if (e.is_object()) rows.push_back(e);
+    bool ok = entries.is_array();
+    for (const auto& e : entries) ok = ok && e.is_object();
+    if (!ok) {
+      damaged.push_back(p.string() + ":" + std::to_string(n) +
+                        ": not a JSON list of benchmark entries (line left out)");
+      continue;
+    }
+    for (const auto& e : entries) rows.push_back(e);
   }
   return rows;
 }
@@ -198,7 +218,7 @@ bool has_run_records(const fs::path& dir) {
   return fs::is_regular_file(dir / "run.json", ec);
 }
 
-Report read_run_records(const fs::path& dir) {
+Report read_run_records(const fs::path& dir, std::vector<std::string>* damaged) {
   const fs::path run_path = dir / "run.json";
   if (!has_run_records(dir)) fail(run_path, "is missing (not a run directory of this version)");
   const json run = read_json_file(run_path);
@@ -222,34 +242,60 @@ Report read_run_records(const fs::path& dir) {
   const json& expected = run["cases"];
   bool complete = true;
   double elapsed = 0;
+  std::vector<std::string> ignored;
+  std::vector<std::string>& damage = damaged ? *damaged : ignored;
   for (std::size_t k = 0; k < expected.size(); ++k) {
     const fs::path rec = dir / "cases" / record_name(k, "json");
     std::error_code ec;
     if (fs::is_regular_file(rec, ec)) {
-      const json j = read_json_file(rec);
-      if (!j.is_object() || !j.contains("case")) fail(rec, "has no field 'case'");
-      r.cases.push_back(case_from(j["case"], rec));
-      if (r.cases.back().interrupted()) complete = false;
-      if (j.contains("benchmarks") && j["benchmarks"].is_array()) {
-        for (const auto& b : j["benchmarks"]) r.benchmarks.push_back(b);
+      try {
+        const json j = read_json_file(rec);
+        if (!j.is_object() || !j.contains("case")) fail(rec, "has no field 'case'");
+        if (j.contains("elapsed_s") && !j["elapsed_s"].is_number())
+          fail(rec, "field 'elapsed_s' must be a number");
+        auto [c, benchmarks] =
+            read_through_model(j["case"], j.value("benchmarks", json::array()), rec, "case");
+        if (c.interrupted()) complete = false;
+        r.cases.push_back(std::move(c));
+        for (auto& b : benchmarks) r.benchmarks.push_back(std::move(b));
+        elapsed = std::max(elapsed, j.value("elapsed_s", 0.0));
+        continue;
+      } catch (const std::runtime_error& e) {
+        if (!damaged) throw;
+        // One damaged record does not cost the others: the case is told as having no
+        // verdict, and the damage is named.
+        damage.push_back(e.what());
+        CaseResult c = case_from(expected[k], run_path, "cases[" + std::to_string(k) + "]");
+        c.status = Verdict::interrupted;
+        c.reason = "its record " + rec.filename().string() + " is damaged: the verdict is unknown";
+        r.cases.push_back(std::move(c));
+        complete = false;
+        continue;
       }
-      if (j.contains("elapsed_s") && j["elapsed_s"].is_number()) {
-        elapsed = std::max(elapsed, j["elapsed_s"].get<double>());
-      }
-      continue;
     }
     complete = false;
     if (fs::exists(dir / "cases" / record_name(k, "started"), ec)) {
       // Started, never finished: the run died while it ran.
-      CaseResult c = case_from(expected[k], run_path);
+      CaseResult c = case_from(expected[k], run_path, "cases[" + std::to_string(k) + "]");
       c.status = Verdict::interrupted;
       c.reason = "the run ended while this case ran (no result was recorded)";
-      const std::vector<json> rows = read_rows(dir / "cases" / record_name(k, "rows"));
+      const std::size_t before = damage.size();
+      json rows = read_rows(dir / "cases" / record_name(k, "rows"), damage);
+      if (damage.size() != before && !damaged) fail(dir / "cases", damage.back());
+      try {
+        rows = read_through_model(expected[k], rows, dir / "cases" / record_name(k, "rows"),
+                                  "cases[" + std::to_string(k) + "]")
+                   .second;
+      } catch (const std::runtime_error& e) {
+        if (!damaged) throw;
+        damage.push_back(std::string(e.what()) + " (its rows left out)");
+        rows = json::array();
+      }
       // Kept without a claim about the rest: the kill may have come after the last row.
       if (!rows.empty())
         c.reason += "; the benchmark entries it had measured are kept (" +
                     std::to_string(rows.size()) + ")";
-      for (const auto& b : rows) r.benchmarks.push_back(b);
+      for (auto& b : rows) r.benchmarks.push_back(std::move(b));
       r.cases.push_back(std::move(c));
     }
   }

@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -56,9 +57,12 @@ bool has_run_records(const std::filesystem::path& dir);
 
 // The report the records of `dir` make: every case with a record, in order; the first case
 // started without a record becomes `interrupted` (its parent died while it ran), with the
-// benchmark rows recorded for it; cases that never started are left out. `complete` is true only
-// when every expected case has a record and none was interrupted. Throws std::runtime_error naming
-// the file and what is wrong.
-Report read_run_records(const std::filesystem::path& dir);
+// benchmark rows recorded for it; cases that never started are left out. `complete` is true
+// only when every expected case has a record and none was interrupted. Throws
+// std::runtime_error naming the file and what is wrong; with `damaged`, a damaged case record
+// or rows line is told there instead (file[:line] and what) and the rest is rebuilt: that
+// case without a verdict (`interrupted`, its reason naming the record), the report incomplete.
+Report read_run_records(const std::filesystem::path& dir,
+                        std::vector<std::string>* damaged = nullptr);
 
 }  // namespace reports

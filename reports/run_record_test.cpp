@@ -164,6 +164,64 @@ TEST_F(RunRecords, MissingOrBrokenRecordsNameTheFile) {
   }
 }
 
+// `rmabench report` rebuilds what it can: a damaged record costs its own case's verdict, a
+// damaged rows line its own entries, and each is named with its file (and line).
+TEST_F(RunRecords, DamageIsNamedAndTheRestRebuilt) {
+  const Report r = sample::sample_report();
+  ASSERT_GE(r.cases.size(), 3u);
+  RunRecorder rec(dir_);
+  rec.begin(r.context, expected_of(r));
+  for (std::size_t k = 0; k < 2; ++k) {
+    rec.started(k);
+    rec.finished(k, r.cases[k], nlohmann::json::array());
+  }
+  // Record 0: its case's ranks of the wrong type, named where it is ("case.ranks").
+  nlohmann::json bad = nlohmann::json::parse(std::ifstream(dir_ / "cases" / "0000.json"));
+  bad["case"]["ranks"] = "two";
+  std::ofstream(dir_ / "cases" / "0000.json") << bad.dump();
+  // Case 2 started; of its rows, line 2 is garbage and the last line torn.
+  rec.started(2);
+  rec.figures(2, nlohmann::json::array({{{"name", "a/1"}, {"size", 1}, {"real_time", 1.0}}}));
+  std::ofstream(dir_ / "cases" / "0002.rows", std::ios::app)
+      << "GARBAGE{{\n"
+      << "[{\"name\": \"b/2\", \"size\": 2, \"real_time\": 2.0}]\n"
+      << "[{\"name\": \"c/4";
+  EXPECT_THROW(read_run_records(dir_), std::runtime_error) << "the pipeline's use: all or none";
+  std::vector<std::string> damaged;
+  const Report back = read_run_records(dir_, &damaged);
+  ASSERT_EQ(damaged.size(), 2u);
+  EXPECT_NE(damaged[0].find("0000.json"), std::string::npos) << damaged[0];
+  EXPECT_NE(damaged[0].find("'case.ranks'"), std::string::npos) << damaged[0];
+  EXPECT_NE(damaged[1].find("0002.rows:2: "), std::string::npos) << damaged[1];
+  EXPECT_FALSE(back.complete);
+  ASSERT_EQ(back.cases.size(), 3u);
+  EXPECT_EQ(back.cases[0].status, Verdict::interrupted);
+  EXPECT_NE(back.cases[0].reason.find("0000.json is damaged"), std::string::npos);
+  EXPECT_EQ(back.cases[1].id, r.cases[1].id);  // (its text holds invalid UTF-8, recorded as U+FFFD)
+  EXPECT_EQ(back.cases[1].status, r.cases[1].status);
+  EXPECT_EQ(back.cases[2].status, Verdict::interrupted);
+  ASSERT_EQ(back.benchmarks.size(), 2u);
+  EXPECT_EQ(back.benchmarks[0]["name"], "a/1");
+  EXPECT_EQ(back.benchmarks[1]["name"], "b/2");
+}
+
+TEST_F(RunRecords, AnExpectedCaseOfTheWrongShapeIsNamedByItsIndex) {
+  const Report r = sample::sample_report();
+  ASSERT_GE(r.cases.size(), 2u);
+  RunRecorder rec(dir_);
+  rec.begin(r.context, expected_of(r));
+  rec.started(1);
+  nlohmann::json run = nlohmann::json::parse(std::ifstream(dir_ / "run.json"));
+  run["cases"][1]["ranks"] = "two";
+  std::ofstream(dir_ / "run.json") << run.dump();
+  try {
+    read_run_records(dir_);
+    FAIL() << "a damaged run.json must be an error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("'cases[1].ranks'"), std::string::npos) << e.what();
+  }
+}
+
 // The pipeline refuses such a --report-dir before the first case with this message.
 TEST_F(RunRecords, ADirectoryThatCannotHoldTheRecordsIsNamedWithTheReason) {
   const Report r = sample::sample_report();
