@@ -238,8 +238,12 @@ rma::Dtype check_dtype(lua_State* L, int idx, const char* op) {
 int lua_new_buffer(lua_State* L) {
   const std::size_t count = check_count(L, 1, "buffer count");
   const rma::Dtype t = lua_isnoneornil(L, 2) ? rma::Dtype::u8 : check_dtype(L, 2, "buffer");
-  if (count > (std::size_t{1} << 34))
-    return luaL_error(L, "buffer of %I elements is too large", static_cast<lua_Integer>(count));
+  // The cap is on bytes (16 GiB, the machines this runs on have less): counted in elements
+  // it let an f64 buffer of 128 GiB through.
+  constexpr std::size_t kMaxBytes = std::size_t{1} << 34;
+  if (count > kMaxBytes / rma::size_of(t))
+    return luaL_error(L, "buffer of %I %s elements is too large (more than 16 GiB)",
+                      static_cast<lua_Integer>(count), std::string(rma::to_string(t)).c_str());
   push_buffer(L, make_buffer(count, t));
   return 1;
 }

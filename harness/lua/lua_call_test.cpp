@@ -101,6 +101,10 @@ TEST_F(Bindings, ArgumentErrorsKeepTheirClassAndText) {
   EXPECT_EQ(run("rma.window{ size = 8 }:get_accumulate(rma.buffer(1), rma.buffer(2), 1, 0, 'sum')"),
             "ARG|ARG in get_accumulate: origin and result buffers differ in dtype or count");
   EXPECT_EQ(run("rma.window{ size = 8 }:fetch_and_op(1, 1, 0, 'sum', 'q7')").substr(0, 5), "TYPE|");
+  // The buffer cap counts bytes: 2^31 + 1 f64 elements are 16 GiB and 8 bytes.
+  EXPECT_NE(
+      run("rma.buffer(2^31 + 1, 'f64')").find("buffer of 2147483649 f64 elements is too large"),
+      std::string::npos);
   // A rank beyond an int would wrap to another rank (2^32 + 1 to 1, 2^32 - 1 to PROC_NULL).
   EXPECT_EQ(run("rma.window{ size = 8 }:put(rma.buffer(1), 4294967297, 0)"),
             "RANK|RANK in put: rank 4294967297 is beyond an int");
