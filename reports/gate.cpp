@@ -152,16 +152,29 @@ void compare_benchmarks(const Report& baseline, const Report& report, GateResult
   std::unordered_map<std::string, const BenchmarkRun*> now;
   for (const auto& r : after) now.emplace(r.name, &r);
   std::set<std::string> in_baseline;
+  std::set<std::string> lost;
   for (const auto& b : before) {
     in_baseline.insert(b.name);
+    const auto tb = b.time_ns();
     const auto it = now.find(b.name);
     if (it == now.end()) {
-      g.missing_benchmarks.push_back(b.name);
+      // A figure the baseline had is lost; a benchmark that had none there is only noted.
+      if (tb) {
+        g.lost_benchmarks.push_back({b.name, tb->median, "missing from the report"});
+      } else {
+        g.missing_benchmarks.push_back(b.name);
+      }
       continue;
     }
     const BenchmarkRun& a = *it->second;
-    const auto tb = b.time_ns();
     const auto ta = a.time_ns();
+    if (tb && !ta) {
+      g.lost_benchmarks.push_back(
+          {b.name, tb->median,
+           a.error.empty() ? "no time in the report" : printable("an error: " + a.error)});
+      lost.insert(a.name);
+      continue;
+    }
     if (!tb || !ta || !(tb->median > 0)) continue;
     ++g.benchmarks_compared;
 
@@ -193,7 +206,8 @@ void compare_benchmarks(const Report& baseline, const Report& report, GateResult
   }
   for (const auto& a : after) {
     if (!in_baseline.count(a.name)) g.new_benchmarks.push_back(a.name);
-    if (!a.error.empty()) g.benchmark_errors.push_back(printable(a.name + ": " + a.error));
+    if (!a.error.empty() && !lost.count(a.name))
+      g.benchmark_errors.push_back(printable(a.name + ": " + a.error));
   }
 }
 
@@ -206,7 +220,7 @@ std::string short_json(const nlohmann::json& j) {
 
 std::size_t GateResult::regression_count() const {
   return now_failing.size() + missing.size() + new_failing.size() + message_changes.size() +
-         (latency_gated ? slower.size() : 0);
+         lost_benchmarks.size() + (latency_gated ? slower.size() : 0);
 }
 
 std::size_t GateResult::improvement_count() const {
@@ -236,6 +250,80 @@ std::string baseline_refusal(const Report& baseline, const std::string& name) {
   return "baseline " + name +
          " is an incomplete report (\"complete\": false: its run was stopped before every "
          "case finished); a baseline must come from a run that finished";
+}
+
+std::string input_refusal(const Report& r, const std::string& role) {
+  std::unordered_map<std::string, std::size_t> cases;
+  for (std::size_t i = 0; i < r.cases.size(); ++i) {
+    const auto [it, added] = cases.try_emplace(r.cases[i].id, i);
+    if (!added) {
+      return role + ": case id '" + printable(r.cases[i].id) + "' appears twice: cases[" +
+             std::to_string(it->second) + "] and cases[" + std::to_string(i) + "]";
+    }
+  }
+  // An entry is a benchmark's repetition or aggregate: its name with the run type and the
+  // aggregate or repetition index. Iteration entries without a repetition_index cannot be
+  // told apart from repetitions, so they are not compared.
+  std::map<std::string, std::size_t> entries;
+  const nlohmann::json& list = r.benchmarks;
+  for (std::size_t i = 0; list.is_array() && i < list.size(); ++i) {
+    const nlohmann::json& e = list[i];
+    if (!e.is_object() || !e.contains("name") || !e["name"].is_string()) continue;
+    const std::string name = e["name"].get<std::string>();
+    const std::string type = e.value("run_type", std::string("iteration"));
+    std::string key, what;
+    if (type == "aggregate") {
+      const std::string agg = e.value("aggregate_name", std::string());
+      key = "a:" + agg;
+      what = agg.empty() ? "aggregate" : "aggregate " + agg;
+    } else if (const auto ri = e.find("repetition_index");
+               ri != e.end() && ri->is_number_unsigned()) {
+      key = "r:" + std::to_string(ri->get<std::uint64_t>());
+      what = "repetition " + std::to_string(ri->get<std::uint64_t>());
+    } else {
+      continue;
+    }
+    const auto [it, added] = entries.try_emplace(name + '\0' + key, i);
+    if (!added) {
+      return role + ": benchmark '" + printable(name) + "' (" + what +
+             ") appears twice: benchmarks[" + std::to_string(it->second) + "] and benchmarks[" +
+             std::to_string(i) + "]";
+    }
+  }
+  return "";
+}
+
+std::string comparison_refusal(const Report& baseline, const Report& report,
+                               const std::string& baseline_name, const std::string& report_name) {
+  const std::vector<BenchmarkRun> before = benchmark_runs(baseline.benchmarks);
+  if (baseline.cases.empty() && before.empty()) {
+    return "baseline " + baseline_name + " has no case and no benchmark: nothing to gate against";
+  }
+  if (!baseline.cases.empty()) {
+    std::set<std::string> ids;
+    for (const auto& c : baseline.cases) ids.insert(c.id);
+    for (const auto& c : report.cases) {
+      if (ids.count(c.id)) return "";
+    }
+    if (report.cases.empty()) {
+      return "report " + report_name + " has no case to compare with the " +
+             std::to_string(baseline.cases.size()) + " of baseline " + baseline_name +
+             (report.complete ? "" : " (its run was stopped before a case finished)");
+    }
+    return "report " + report_name + " (" + std::to_string(report.cases.size()) +
+           " cases) and baseline " + baseline_name + " (" + std::to_string(baseline.cases.size()) +
+           " cases) share no case id: probably another suite or configuration (e.g. '" +
+           printable(baseline.cases.front().id) + "' in the baseline, '" +
+           printable(report.cases.front().id) + "' in the report)";
+  }
+  std::set<std::string> names;
+  for (const auto& b : before) names.insert(b.name);
+  for (const auto& a : benchmark_runs(report.benchmarks)) {
+    if (names.count(a.name)) return "";
+  }
+  return "report " + report_name + " and baseline " + baseline_name +
+         " (benchmarks only) share no benchmark: probably another suite or configuration (e.g. '" +
+         printable(before.front().name) + "' in the baseline)";
 }
 
 std::string format_time_ns(double ns) {

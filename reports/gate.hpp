@@ -14,13 +14,21 @@
 //     never a regression and never a passed count check;
 //   - a benchmark whose time per iteration got slower beyond noise, when the baseline was
 //     taken on the same host (context.host and context.topology equal). On another host the
-//     changes are still computed and listed, but do not count.
+//     changes are still computed and listed, but do not count;
+//   - a benchmark that had a time in the baseline and has none now: missing from the report,
+//     or every entry of it an error (a lost figure, on any host, like a case that passes
+//     without the count its baseline had). A benchmark without a time in the baseline
+//     (it failed there too) is noted, not gated.
 // "Beyond noise": with at least `min_repetitions` repetitions on both sides, a two-sided
 // Mann-Whitney U test on the repetitions' times (as Google Benchmark's compare.py does) must
 // give p < alpha and the medians must differ by more than `threshold`; with fewer, the
 // medians must differ by more than `threshold` and the min-max bands of the repetitions,
 // where there are any, must not overlap. Improvements (cases now passing, benchmarks faster
 // by the same rules) are listed and never fail the gate.
+//
+// The gate compares two reports of the same suite: input_refusal() and comparison_refusal()
+// say why a pair cannot be gated at all (duplicate ids, nothing in common), which
+// `rmabench gate` makes a usage error before calling gate().
 //
 //   GateResult g = gate(baseline, report, GateOptions{});
 //   write_gate_text(g, std::cout);   // reports/gate_text_writer.hpp
@@ -91,6 +99,13 @@ struct LatencyChange {
   std::size_t after_repetitions = 0;
 };
 
+// A benchmark the baseline has a time for and this run does not.
+struct LostBenchmark {
+  std::string name;
+  double before_ns = 0;  // the baseline's median
+  std::string why;  // "missing from the report", "an error: <message>", "no time in the report"
+};
+
 struct GateResult {
   GateOptions options;
 
@@ -100,6 +115,7 @@ struct GateResult {
   std::vector<CaseChange> new_failing;  // not in the baseline, fails
   std::vector<MessageChange> message_changes;
   std::vector<LatencyChange> slower;  // regressions only when latency_gated
+  std::vector<LostBenchmark> lost_benchmarks;  // a time in the baseline, none now
 
   // Improvements.
   std::vector<CaseChange> now_passing;
@@ -112,9 +128,10 @@ struct GateResult {
   std::vector<CaseChange> still_failing;    // failed in both
   std::vector<CaseChange> gone;             // did not pass in the baseline, not in the report
   std::vector<LatencyChange> within_noise;  // medians moved past the threshold, not beyond noise
-  std::vector<std::string> missing_benchmarks;  // in the baseline only
+  std::vector<std::string> missing_benchmarks;  // in the baseline only, without a time there
   std::vector<std::string> new_benchmarks;      // in the report only
   std::vector<std::string> benchmark_errors;    // "name: message" of runs that failed now
+                                                // (those not in lost_benchmarks)
   std::vector<NotComparable> not_comparable;    // message counts a side could not observe
   std::vector<KnownChange> known_failing;       // failing now as a known defect does
   std::size_t cases_compared = 0;               // cases present in both
@@ -131,6 +148,19 @@ GateResult gate(const Report& baseline, const Report& report, const GateOptions&
 // Why `baseline` cannot be one ("" when it can): a report with "complete": false lacks the
 // cases its run did not reach, so every later run would look better than it is.
 std::string baseline_refusal(const Report& baseline, const std::string& name);
+
+// Why `r` cannot be gated or gated against ("" when it can): a case id, or a benchmark entry
+// (name, run type, aggregate or repetition index), that appears twice, naming both indexes
+// ("report out/report.json: case id 'x' appears twice: cases[0] and cases[71]"). Which of
+// the two counts would be a guess. `role` names the file: "report out/report.json".
+std::string input_refusal(const Report& r, const std::string& role);
+
+// Why the pair cannot be compared ("" when it can): a baseline with no case and no benchmark
+// has nothing to gate against, and a report that shares no case id with a baseline that has
+// cases (or, for a baseline of benchmarks only, no benchmark name) is of another suite or
+// configuration; comparing would call every baseline case missing without comparing one.
+std::string comparison_refusal(const Report& baseline, const Report& report,
+                               const std::string& baseline_name, const std::string& report_name);
 
 // "850 ns", "1.25 us", "3.40 ms", "2.00 s": a time for the gate's and the HTML's text.
 std::string format_time_ns(double ns);

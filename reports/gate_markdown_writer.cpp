@@ -95,6 +95,10 @@ void write_gate_markdown(const GateResult& g, std::ostream& out) {
   for (const auto& c : g.missing) regressions.push_back(case_row("missing", c));
   for (const auto& c : g.new_failing) regressions.push_back(case_row("new, failing", c));
   for (const auto& m : g.message_changes) regressions.push_back(message_row(m));
+  for (const auto& l : g.lost_benchmarks) {
+    regressions.push_back(
+        {"figure lost", md_code(l.name), format_time_ns(l.before_ns), md_inline(l.why)});
+  }
   if (g.latency_gated) {
     for (const auto& l : g.slower) regressions.push_back(latency_row("slower", l));
   }
@@ -139,7 +143,7 @@ void write_gate_markdown(const GateResult& g, std::ostream& out) {
   for (const auto& c : g.gone) notes.push_back(case_row("gone", c));
   for (const auto& l : g.within_noise) notes.push_back(latency_row("within noise", l));
   if (!g.missing_benchmarks.empty()) {
-    notes.push_back({"benchmarks gone", names(g.missing_benchmarks), "present", "—"});
+    notes.push_back({"benchmarks gone", names(g.missing_benchmarks), "no figure", "—"});
   }
   if (!g.new_benchmarks.empty()) {
     notes.push_back({"new benchmarks", names(g.new_benchmarks), "—", "present"});

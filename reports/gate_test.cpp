@@ -597,27 +597,136 @@ TEST(Gate, OtherTopologyReportsLatencyWithoutGating) {
   EXPECT_NE(g.latency_note.find("topology differs"), std::string::npos) << g.latency_note;
 }
 
-TEST(Gate, BenchmarksOnOneSideAreNoted) {
+TEST(Gate, NewBenchmarksAndOnesWithoutABaselineFigureAreNoted) {
   Report before = base(), now = base();
-  add_bench(before, "gone", kBefore);
+  add_bench(before, "failed-before", kBefore);
+  before.benchmarks.back()["error_occurred"] = true;  // one entry, an error: no figure
+  before.benchmarks.erase(before.benchmarks.begin(), before.benchmarks.end() - 1);
   add_bench(now, "new", kBefore);
   const GateResult g = gate(before, now, {});
-  EXPECT_FALSE(g.regressed());
-  EXPECT_EQ(g.missing_benchmarks, std::vector<std::string>{"gone"});
+  EXPECT_FALSE(g.regressed()) << text(g);
+  EXPECT_EQ(g.missing_benchmarks, std::vector<std::string>{"failed-before"});
   EXPECT_EQ(g.new_benchmarks, std::vector<std::string>{"new"});
 }
 
-TEST(Gate, BenchmarkErrorsAreNoted) {
+// A benchmark that had a time in the baseline and has none now lost a figure, as a case that
+// passes without its baseline's count lost a check: a regression on any host.
+TEST(Gate, BenchmarkMissingFromTheReportLostItsFigure) {
+  Report before = base(), now = base();
+  add_bench(before, "gone", kBefore);
+  add_bench(before, "kept", kBefore);
+  add_bench(now, "kept", kBefore);
+  now.context.host = "node-2";  // latency not gated: a lost figure still is
+  const GateResult g = gate(before, now, {});
+  EXPECT_TRUE(g.regressed());
+  EXPECT_EQ(g.regression_count(), 1u);
+  ASSERT_EQ(g.lost_benchmarks.size(), 1u);
+  EXPECT_EQ(g.lost_benchmarks[0].name, "gone");
+  EXPECT_TRUE(g.missing_benchmarks.empty());
+  EXPECT_NE(text(g).find("benchmarks that lost their figure:\n    gone: 10.00 us in the "
+                         "baseline, now missing from the report\n"),
+            std::string::npos)
+      << text(g);
+  EXPECT_NE(markdown(g).find("| figure lost | `gone` | 10.00 us | missing from the report |"),
+            std::string::npos)
+      << markdown(g);
+}
+
+TEST(Gate, BenchmarkErrorWhereTheBaselineHadAFigureIsARegression) {
   Report before = base(), now = base();
   add_bench(before, "b", kBefore);
+  now.benchmarks.push_back({{"name", "b"},
+                            {"run_name", "b"},
+                            {"run_type", "iteration"},
+                            {"error_occurred", true},
+                            {"error_message", "target rank died"}});
+  const GateResult g = gate(before, now, {});
+  EXPECT_TRUE(g.regressed());
+  ASSERT_EQ(g.lost_benchmarks.size(), 1u);
+  EXPECT_EQ(g.lost_benchmarks[0].why, "an error: target rank died");
+  EXPECT_TRUE(g.benchmark_errors.empty()) << "listed once, as the regression";
+  EXPECT_NE(text(g).find("    b: 10.00 us in the baseline, now an error: target rank died\n"),
+            std::string::npos)
+      << text(g);
+}
+
+TEST(Gate, BenchmarkErrorsWithoutABaselineFigureAreNoted) {
+  Report before = base(), now = base();
   add_bench(now, "b", kBefore);
   now.benchmarks[0]["error_occurred"] = true;
   now.benchmarks[0]["error_message"] = "target rank died";
   const GateResult g = gate(before, now, {});
+  EXPECT_FALSE(g.regressed());
   EXPECT_EQ(g.benchmark_errors, std::vector<std::string>{"b: target rank died"});
   EXPECT_NE(text(g).find("benchmarks that reported an error:\n    b: target rank died\n"),
             std::string::npos)
       << text(g);
+}
+
+// ---- inputs that cannot be gated ----------------------------------------------------------
+
+TEST(GateInput, DuplicateCaseIdIsRefusedNamingBothIndexes) {
+  EXPECT_EQ(input_refusal(base(), "report r.json"), "");
+  Report r = base();
+  r.cases.push_back(r.cases[0]);
+  r.cases.back().status = Verdict::fail;
+  EXPECT_EQ(input_refusal(r, "report r.json"),
+            "report r.json: case id 's/a[shm,am,np=2]' appears twice: cases[0] and cases[3]");
+}
+
+TEST(GateInput, DuplicateBenchmarkEntryIsRefusedRepetitionsAreNot) {
+  Report r = base();
+  add_bench(r, "b", kBefore);
+  add_bench(r, "c", {1.0});
+  EXPECT_EQ(input_refusal(r, "baseline b.json"), "");
+  // Entries without a repetition_index are repetitions, as other tools write them.
+  Report plain = base();
+  for (int i = 0; i < 3; ++i) plain.benchmarks.push_back({{"name", "p"}, {"real_time", 1.0}});
+  EXPECT_EQ(input_refusal(plain, "baseline b.json"), "");
+
+  r.benchmarks.push_back(r.benchmarks[2]);
+  EXPECT_EQ(input_refusal(r, "baseline b.json"),
+            "baseline b.json: benchmark 'b' (repetition 2) appears twice: benchmarks[2] and "
+            "benchmarks[6]");
+  Report agg = base();
+  const json median{{"name", "b_median"},         {"run_name", "b"},  {"run_type", "aggregate"},
+                    {"aggregate_name", "median"}, {"real_time", 1.0}, {"time_unit", "us"}};
+  agg.benchmarks = json::array({median, median});
+  EXPECT_EQ(input_refusal(agg, "report r.json"),
+            "report r.json: benchmark 'b_median' (aggregate median) appears twice: "
+            "benchmarks[0] and benchmarks[1]");
+}
+
+TEST(GateInput, BaselineSharingNoCaseIsRefused) {
+  const Report before = base();
+  EXPECT_EQ(comparison_refusal(before, base(), "b.json", "r.json"), "");
+  Report other;
+  other.cases.push_back(sample::passed_case("t/x[shm,direct,np=2]"));
+  const std::string why = comparison_refusal(before, other, "b.json", "r.json");
+  EXPECT_NE(why.find("report r.json (1 cases) and baseline b.json (3 cases) share no case id: "
+                     "probably another suite or configuration"),
+            std::string::npos)
+      << why;
+  // One case in common is enough: the rest are missing or new, which the gate says.
+  other.cases.push_back(before.cases[1]);
+  EXPECT_EQ(comparison_refusal(before, other, "b.json", "r.json"), "");
+
+  const std::string none = comparison_refusal(before, Report{}, "b.json", "r.json");
+  EXPECT_NE(none.find("report r.json has no case to compare with the 3 of baseline b.json"),
+            std::string::npos)
+      << none;
+}
+
+TEST(GateInput, EmptyBaselineIsNothingToGateAgainst) {
+  EXPECT_EQ(comparison_refusal(Report{}, base(), "b.json", "r.json"),
+            "baseline b.json has no case and no benchmark: nothing to gate against");
+  // A baseline of benchmarks only is compared by benchmark name.
+  Report bench_only, now = base();
+  add_bench(bench_only, "b", kBefore);
+  EXPECT_NE(comparison_refusal(bench_only, now, "b.json", "r.json").find("share no benchmark"),
+            std::string::npos);
+  add_bench(now, "b", kBefore);
+  EXPECT_EQ(comparison_refusal(bench_only, now, "b.json", "r.json"), "");
 }
 
 TEST(Gate, MarkdownHeadingAndTable) {

@@ -63,6 +63,11 @@ std::string messages(const MessageChange& m) {
   return s;
 }
 
+std::string lost(const LostBenchmark& l) {
+  return printable(l.name) + ": " + format_time_ns(l.before_ns) + " in the baseline, now " +
+         one_line(l.why);
+}
+
 class Section {
  public:
   Section(std::ostream& out, std::string title) : out_(out), title_(std::move(title)) {}
@@ -122,6 +127,7 @@ void write_gate_text(const GateResult& g, std::ostream& out) {
                     [](const CaseChange& c) { return printable(c.id); });
   regressions.group("not in the baseline, failing", g.new_failing, id_verdict);
   regressions.group("message counts changed", g.message_changes, messages);
+  regressions.group("benchmarks that lost their figure", g.lost_benchmarks, lost);
   if (g.latency_gated) regressions.group("slower beyond noise", g.slower, latency);
 
   Section improvements(out, "Improvements");
@@ -151,7 +157,7 @@ void write_gate_text(const GateResult& g, std::ostream& out) {
   const std::vector<std::string> only_report =
       g.new_benchmarks.empty() ? std::vector<std::string>{}
                                : std::vector<std::string>{names(g.new_benchmarks)};
-  notes.group("benchmarks only in the baseline", only_baseline,
+  notes.group("benchmarks only in the baseline (no figure there)", only_baseline,
               [](const std::string& s) { return s; });
   notes.group("benchmarks only in this report", only_report,
               [](const std::string& s) { return s; });

@@ -326,6 +326,39 @@ Summary summary_from_json(const json& j, const std::string& path) {
   return s;
 }
 
+// A Google Benchmark entry is kept as it is, but the fields a reader takes a figure from must
+// have Google Benchmark's types: a time that is not a number, or a unit nobody knows, would
+// otherwise be read as "no figure" and the benchmark silently not compared. A number may be
+// null (a NaN or infinity: bench_runner writes those as null).
+void check_benchmark(const json& e, const std::string& path) {
+  as_object(e, path);
+  req_string(e, "name", path);
+  for (const char* key : {"run_name", "aggregate_name", "aggregate_unit", "error_message"}) {
+    if (const json* v = optional(e, key)) as_string(*v, child(path, key));
+  }
+  if (const json* v = optional(e, "run_type")) {
+    const std::string t = as_string(*v, child(path, "run_type"));
+    if (t != "iteration" && t != "aggregate") {
+      bad(child(path, "run_type"), "must be \"iteration\" or \"aggregate\", not '" + t + "'");
+    }
+  }
+  if (const json* v = optional(e, "time_unit")) {
+    const std::string u = as_string(*v, child(path, "time_unit"));
+    if (u != "ns" && u != "us" && u != "ms" && u != "s") {
+      bad(child(path, "time_unit"), "must be \"ns\", \"us\", \"ms\" or \"s\", not '" + u + "'");
+    }
+  }
+  for (const char* key : {"real_time", "cpu_time", "bytes_per_second"}) {
+    if (const json* v = optional(e, key); v && !v->is_null()) {
+      if (!v->is_number()) bad(child(path, key), "must be a number or null");
+    }
+  }
+  for (const char* key : {"repetitions", "repetition_index", "iterations", "threads"}) {
+    if (const json* v = optional(e, key)) as_count(*v, child(path, key));
+  }
+  if (const json* v = optional(e, "error_occurred")) as_bool(*v, child(path, "error_occurred"));
+}
+
 }  // namespace
 
 std::string_view to_string(Verdict s) {
@@ -441,8 +474,7 @@ Report report_from_json(const nlohmann::json& j) {
   }
   const json& benchmarks = as_array(require(j, "benchmarks", ""), "benchmarks");
   for (std::size_t i = 0; i < benchmarks.size(); ++i) {
-    const std::string bpath = item("benchmarks", i);
-    req_string(as_object(benchmarks[i], bpath), "name", bpath);
+    check_benchmark(benchmarks[i], item("benchmarks", i));
   }
   r.benchmarks = benchmarks;
   r.summary = summary_from_json(require(j, "summary", ""), "summary");

@@ -7,6 +7,8 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "reports/testing/sample_report.hpp"
 
@@ -197,6 +199,33 @@ TEST(Json, ErrorsNameTheField) {
       << error_of(j);
 
   EXPECT_NE(error_of(json::array()).find("object"), std::string::npos);
+}
+
+// A benchmark entry whose figure fields have the wrong type would read as "no figure" and
+// not be compared: refused like a case's field, by its path.
+TEST(Json, BenchmarkFieldsHaveGoogleBenchmarksTypes) {
+  const json good = to_json(sample_report());
+  ASSERT_GT(good["benchmarks"].size(), 3u);
+  EXPECT_EQ(error_of(good), "(no error)");
+  const std::vector<std::pair<std::string, json>> bad_fields{
+      {"real_time", "fast"},       {"cpu_time", json::array()},
+      {"time_unit", "xs"},         {"time_unit", 1},
+      {"run_type", "warmup"},      {"run_name", 3},
+      {"error_occurred", "true"},  {"error_message", false},
+      {"repetitions", -1},         {"repetition_index", 0.5},
+      {"iterations", "1000"},      {"bytes_per_second", "1 GB/s"},
+      {"aggregate_name", nullptr},
+  };
+  for (const auto& [key, value] : bad_fields) {
+    json j = good;
+    j["benchmarks"][3][key] = value;
+    EXPECT_NE(error_of(j).find("'benchmarks[3]." + key + "'"), std::string::npos)
+        << key << " = " << value.dump() << ": " << error_of(j);
+  }
+  json j = good;
+  j["benchmarks"][3]["real_time"] = nullptr;  // a NaN, as bench_runner writes it
+  j["benchmarks"][3]["error_occurred"] = false;
+  EXPECT_EQ(error_of(j), "(no error)");
 }
 
 // Reports written before durable runs have neither "complete" nor "summary.interrupted":

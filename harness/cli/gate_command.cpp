@@ -2,7 +2,9 @@
 // baseline and exit 1 when it regressed (reports/gate.hpp says what counts), printing the
 // diff as text or Markdown. A file that cannot be read or is not a report is a usage error
 // (exit 2) naming the file and, from report_from_json, the field; so is a baseline whose run
-// did not finish ("complete": false). `--known FILE` excuses the failures a library is known
+// did not finish ("complete": false), a file with a case id or benchmark entry twice, and a
+// pair that has nothing to compare (an empty baseline, or no case id in common: another
+// suite or configuration; reports/gate.hpp). `--known FILE` excuses the failures a library is known
 // to show now and then (reports/known_intermittent.hpp); a bad entry is a usage error too.
 #include <cerrno>
 #include <cstring>
@@ -57,6 +59,12 @@ int gate_command(const GateArgs& args) {
     throw suite::UsageError(why);
   }
   const reports::Report report = read_report(args.report, "report");
+  for (const std::string& why :
+       {reports::input_refusal(baseline, "baseline " + args.baseline),
+        reports::input_refusal(report, "report " + args.report),
+        reports::comparison_refusal(baseline, report, args.baseline, args.report)}) {
+    if (!why.empty()) throw suite::UsageError(why);
+  }
   if (!report.complete) {
     std::cout << "report " << args.report
               << " is incomplete (\"complete\": false): its run was stopped; the cases it did "

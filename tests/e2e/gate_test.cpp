@@ -150,6 +150,75 @@ TEST(GateCommand, UnreadableInputIsAUsageErrorNamingFileAndField) {
   EXPECT_EQ(r.exit_code, 2);
 }
 
+// A report the gate cannot judge is a usage error naming what is wrong and where: a benchmark
+// field of the wrong type, a case id twice, a baseline of another suite or an empty one.
+TEST(GateCommand, InputsThatCannotBeGatedAreUsageErrors) {
+  const std::string dir = e2e::temp_dir("gate-inputs");
+  const std::string base = write(dir, "base.json", minimal_report());
+
+  json bad = minimal_report();
+  bad["benchmarks"][3]["real_time"] = "fast";
+  auto r = run({"gate", write(dir, "fast.json", bad), "--baseline", base});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("'benchmarks[3].real_time' must be a number"), std::string::npos) << r.err;
+  bad = minimal_report();
+  bad["benchmarks"][1]["time_unit"] = "xs";
+  r = run({"gate", write(dir, "xs.json", bad), "--baseline", base});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("'benchmarks[1].time_unit' must be"), std::string::npos) << r.err;
+
+  json dup = minimal_report();
+  dup["cases"].push_back(minimal_case("s/a", "fail"));
+  r = run({"gate", write(dir, "dup.json", dup), "--baseline", base});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("dup.json: case id 's/a' appears twice: cases[0] and cases[2]"),
+            std::string::npos)
+      << r.err;
+  r = run({"gate", base, "--baseline", dir + "/dup.json"});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("baseline " + dir + "/dup.json: case id 's/a'"), std::string::npos) << r.err;
+
+  json other = minimal_report();
+  other["cases"][0]["id"] = "t/x";
+  other["cases"][1]["id"] = "t/y";
+  r = run({"gate", base, "--baseline", write(dir, "other.json", other)});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("share no case id: probably another suite or configuration"),
+            std::string::npos)
+      << r.err;
+
+  json empty = minimal_report();
+  empty["cases"] = json::array();
+  empty["benchmarks"] = json::array();
+  r = run({"gate", base, "--baseline", write(dir, "empty.json", empty)});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("nothing to gate against"), std::string::npos) << r.err;
+}
+
+// A benchmark the baseline timed that is gone, or only an error now, fails the gate.
+TEST(GateCommand, LostBenchmarkFigureFails) {
+  const std::string dir = e2e::temp_dir("gate-lost");
+  const std::string base = write(dir, "base.json", minimal_report());
+  json now = minimal_report();
+  now["benchmarks"] = json::array();
+  auto r = run({"gate", write(dir, "gone.json", now), "--baseline", base});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("benchmarks that lost their figure:\n    put/lock/8/shm:am/manual_time: "
+                       "10.00 us in the baseline, now missing from the report\n"),
+            std::string::npos)
+      << r.out;
+
+  now = minimal_report();
+  for (auto& b : now["benchmarks"]) {
+    b["error_occurred"] = true;
+    b["error_message"] = "window alloc failed";
+  }
+  r = run({"gate", write(dir, "error.json", now), "--baseline", base});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("now an error: window alloc failed"), std::string::npos) << r.out;
+}
+
 TEST(GateCommand, KnownIntermittentFailureIsListedNotGated) {
   const std::string dir = e2e::temp_dir("gate-known");
   const std::string base = write(dir, "base.json", minimal_report());
