@@ -2,13 +2,26 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cmath>
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/sizes.hpp"
 #include "version.hpp"
 
 namespace harness::cli {
 namespace {
+
+// Checked before the Range of every floating-point option: CLI11's Range lets NaN through
+// (every comparison with it is false), and `--timeout nan` reached the ranks and crashed them.
+const CLI::Validator kFinite(
+    [](std::string& input) -> std::string {
+      long double v = 0;
+      if (CLI::detail::lexical_cast(input, v) && !std::isfinite(v))
+        return "expected a finite number, got " + input;
+      return {};
+    },
+    "");
 
 void add_matrix_options(CLI::App* cmd, suite::Overrides& o, std::vector<std::string>& options) {
   cmd->add_option("-n,--ranks", o.ranks,
@@ -51,6 +64,7 @@ void add_run_options(CLI::App* cmd, RunArgs& a) {
   add_matrix_options(cmd, a.overrides, a.options);
   cmd->add_option("--timeout", a.overrides.timeout_s,
                   "Deadline per case, in seconds (default: the suite's, else 60; bench: 600)")
+      ->check(kFinite)
       ->check(CLI::Range(0.1, 86400.0));
   cmd->add_option("--bind", a.overrides.bind,
                   "Bind ranks to cores: auto (when they fit), core, none")
@@ -96,12 +110,15 @@ int run_app(int argc, char** argv) {
       "bench", "Benchmark a case script or suite with Google Benchmark (latency, bandwidth)");
   add_run_options(bench_cmd, bench.run);
   bench_cmd->add_option("--sizes", bench.sizes,
-                        "Sizes to sweep: MIN:MAX (powers of two) or a list");
+                        "Sizes to sweep, bytes (K, M, G: 1024^n): MIN:MAX, every power of two "
+                        "from MIN (itself one) up to MAX, or a list (8,64,1K), at most " +
+                            std::to_string(kMaxSizes) + " sizes");
   bench_cmd->add_option("--sync", bench.sync,
                         "Sync modes: lock, flush, flush_local, lock_all, pscw, fence (a list)");
   bench_cmd->add_option("--repetitions", bench.repetitions, "Repetitions of each benchmark")
       ->check(CLI::Range(1, 1000));
   bench_cmd->add_option("--min-time", bench.min_time_s, "Minimum seconds per benchmark run")
+      ->check(kFinite)
       ->check(CLI::Range(0.001, 60.0));
   bench_cmd
       ->add_option("--target-mode", bench.target_mode,
@@ -136,8 +153,10 @@ int run_app(int argc, char** argv) {
   describe_cmd->add_option("--eager-limit", describe.overrides.eager_limit,
                            "Largest transfer sent eagerly, bytes (larger: rendezvous)")
       ->check(CLI::Range(1, 65536));
-  describe_cmd->add_option("--timeout", describe.overrides.timeout_s,
-                           "Deadline of the run, seconds (a deadlock is reported at it)")
+  describe_cmd
+      ->add_option("--timeout", describe.overrides.timeout_s,
+                   "Deadline of the run, seconds (a deadlock is reported at it)")
+      ->check(kFinite)
       ->check(CLI::Range(0.1, 86400.0));
   describe_cmd->add_option("--svg", describe.svg, "With --trace: write the sequence diagram here");
   describe_cmd->add_option("--title", describe.title, "With --svg: the diagram's title");
@@ -158,8 +177,10 @@ int run_app(int argc, char** argv) {
   gate_cmd
       ->add_option("--threshold", gate.threshold,
                    "Smallest relative change of a median that counts (0.05 = 5%)")
+      ->check(kFinite)
       ->check(CLI::Range(0.0, 100.0));
   gate_cmd->add_option("--alpha", gate.alpha, "Significance level of the U test")
+      ->check(kFinite)
       ->check(CLI::Range(1e-9, 0.999999));
   gate_cmd
       ->add_option("--known", gate.known,

@@ -1,5 +1,7 @@
 // `rmabench list`: the case ids a script or suite expands to, one per line (excluded cases
-// follow with their reasons, marked so tools can tell them apart).
+// follow with their reasons, marked so tools can tell them apart). Nothing to list is the same
+// usage error as for `run` and `bench` (a --filter that matches nothing is a typo, not an
+// empty suite).
 #include <iostream>
 
 #include "cli/app.hpp"
@@ -9,8 +11,7 @@
 namespace harness::cli {
 
 int list_command(RunArgs& args) {
-  parse_script_options(args);
-  const suite::Expansion ex = suite::expand(args.input, args.overrides);
+  const suite::Expansion ex = expand_input(args);
   for (const auto& c : ex.cases) std::cout << c.id << "\n";
   for (const auto& [c, reason] : ex.excluded)
     std::cerr << "excluded: " << c.id << "  # " << reason << "\n";

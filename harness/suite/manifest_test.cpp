@@ -100,6 +100,32 @@ TEST(CaseProtocols, OneOrThoseAPairedCaseLists) {
   EXPECT_EQ(case_protocols(c), (std::vector<std::string>{"fewest", "ch3"}));
 }
 
+// std::stod reads them, the ranks' lua_stringtonumber does not: `factor` arrived as nil.
+TEST(Manifest, ANumberOptionThatIsNotFiniteIsNamedWithItsValue) {
+  const fs::path dir = fs::path(manifest("nonfinite", "")).parent_path();
+  std::ofstream(dir / "factor.lua")
+      << "return { ranks = 1, options = { factor = {\"a factor\", 1.5} },\n"
+         "         run = function(ctx) end }\n";
+  for (const std::string v : {"inf", "nan", "infinity", "-inf", "-nan", "math.huge", "0/0"}) {
+    const bool lua = v.find_first_of("./") != std::string::npos;
+    std::ofstream(dir / "suite.lua") << "return { name = \"s\", cases = { { script = "
+                                        "\"factor.lua\", options = { factor = {"
+                                     << (lua ? v : "\"" + v + "\"") << "} } } } }\n";
+    const std::string err = rejection((dir / "suite.lua").string());
+    EXPECT_NE(err.find(": cases[1]: option factor expects a finite number, got '"),
+              std::string::npos)
+        << v << ": " << err;
+  }
+  Overrides o;
+  o.options["factor"] = "inf";
+  const std::string script = (dir / "factor.lua").string();
+  EXPECT_NE(rejection(script, o).find("option factor expects a finite number, got 'inf'"),
+            std::string::npos)
+      << rejection(script, o);
+  o.options["factor"] = "1e3";
+  EXPECT_EQ(rejection(script, o), "");
+}
+
 TEST(Manifest, ATimeoutOfZeroOrLessIsNamed) {
   // It would end every case before its ranks start, reported as crashes that never say why.
   const auto p = manifest(

@@ -185,13 +185,18 @@ std::string check_option_value(const OptionDecl& decl, const std::string& value)
       return "option " + decl.name + " expects an integer, got '" + value + "'";
   } else if (decl.type == "number") {
     std::size_t used = 0;
+    double v = 0;
     try {
-      (void)std::stod(value, &used);
+      v = std::stod(value, &used);
     } catch (const std::exception&) {
       used = 0;
     }
     if (used == 0 || used != value.size())
       return "option " + decl.name + " expects a number, got '" + value + "'";
+    // std::stod reads inf and nan, the ranks' lua_stringtonumber does not: the option would
+    // arrive as nil.
+    if (!std::isfinite(v))
+      return "option " + decl.name + " expects a finite number, got '" + value + "'";
   } else if (decl.type == "boolean") {
     if (value != "true" && value != "false")
       return "option " + decl.name + " expects true or false, got '" + value + "'";

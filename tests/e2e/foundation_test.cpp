@@ -307,6 +307,42 @@ INSTANTIATE_TEST_SUITE_P(
         BadCli{{"bench", "lua_scripts/bench/latency.lua", "--backend", "shm", "--provider",
                 "nonsense"},
                "--provider applies to the reference implementation's fabric backend only"},
+        // --sizes: doubling to 2^63 wrapped to 0 and looped forever; a sign or a suffix
+        // wrapped too.
+        BadCli{{"bench", "lua_scripts/bench/latency.lua", "--sizes", "1:9223372036854775808"},
+               "--sizes 1:9223372036854775808: '9223372036854775808' is larger than"},
+        BadCli{{"bench", "lua_scripts/bench/latency.lua", "--sizes=-1"},
+               "--sizes -1: '-1' is not a number of bytes"},
+        BadCli{{"bench", "lua_scripts/bench/latency.lua", "--sizes", "17179869184G"},
+               "--sizes 17179869184G: '17179869184G' is larger than"},
+        BadCli{{"bench", "lua_scripts/bench/latency.lua", "--sizes", "1,2,"}, "empty entry"},
+        BadCli{{"bench", "lua_scripts/bench/latency.lua", "--sizes", "3:64"},
+               "MIN 3 is not a power of two"},
+        // NaN passes CLI11's Range: every floating-point option, of every command.
+        BadCli{{"run", "lua_scripts/examples/hello.lua", "--timeout", "nan"},
+               "--timeout: expected a finite number, got nan"},
+        BadCli{{"bench", "lua_scripts/bench/latency.lua", "--timeout", "nan"},
+               "--timeout: expected a finite number, got nan"},
+        BadCli{{"describe", "lua_scripts/examples/hello.lua", "--trace", "--timeout", "nan"},
+               "--timeout: expected a finite number, got nan"},
+        BadCli{{"bench", "lua_scripts/bench/latency.lua", "--min-time", "nan"},
+               "--min-time: expected a finite number, got nan"},
+        BadCli{{"bench", "lua_scripts/bench/latency.lua", "--min-time", "inf"},
+               "--min-time: expected a finite number, got inf"},
+        BadCli{{"gate", "CMakeLists.txt", "--baseline", "CMakeLists.txt", "--threshold", "nan"},
+               "--threshold: expected a finite number, got nan"},
+        BadCli{{"gate", "CMakeLists.txt", "--baseline", "CMakeLists.txt", "--alpha", "NaN"},
+               "--alpha: expected a finite number, got NaN"},
+        // A number option: std::stod reads inf, the ranks' Lua does not (it arrived as nil).
+        BadCli{{"run", "lua_scripts/pscw/start_before_post.lua", "-o", "delay_s=inf"},
+               "option delay_s expects a finite number, got 'inf'"},
+        BadCli{{"list", "lua_scripts/pscw/start_before_post.lua", "-o", "delay_s=nan"},
+               "option delay_s expects a finite number, got 'nan'"},
+        // As `run` and `bench` say: a filter that matches nothing is a mistake.
+        BadCli{{"list", "lua_scripts/examples/hello.lua", "--filter", "zzz_nomatch"},
+               "lua_scripts/examples/hello.lua: no case to run matches --filter"},
+        BadCli{{"run", "lua_scripts/examples/hello.lua", "--filter", "zzz_nomatch"},
+               "lua_scripts/examples/hello.lua: no case to run matches --filter"},
         BadCli{{"frobnicate"}, "frobnicate"}),
     cli_name);
 
