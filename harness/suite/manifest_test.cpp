@@ -100,30 +100,56 @@ TEST(CaseProtocols, OneOrThoseAPairedCaseLists) {
   EXPECT_EQ(case_protocols(c), (std::vector<std::string>{"fewest", "ch3"}));
 }
 
-// std::stod reads them, the ranks' lua_stringtonumber does not: `factor` arrived as nil.
+// std::stod read them, the ranks' lua_stringtonumber does not: `factor` arrived as nil. The
+// check now reads values as the ranks do: "inf" is no number to it, "1e999" an infinite one.
 TEST(Manifest, ANumberOptionThatIsNotFiniteIsNamedWithItsValue) {
   const fs::path dir = fs::path(manifest("nonfinite", "")).parent_path();
   std::ofstream(dir / "factor.lua")
       << "return { ranks = 1, options = { factor = {\"a factor\", 1.5} },\n"
          "         run = function(ctx) end }\n";
-  for (const std::string v : {"inf", "nan", "infinity", "-inf", "-nan", "math.huge", "0/0"}) {
+  for (const std::string v :
+       {"inf", "nan", "infinity", "-inf", "-nan", "math.huge", "0/0", "1e999"}) {
     const bool lua = v.find_first_of("./") != std::string::npos;
     std::ofstream(dir / "suite.lua") << "return { name = \"s\", cases = { { script = "
                                         "\"factor.lua\", options = { factor = {"
                                      << (lua ? v : "\"" + v + "\"") << "} } } } }\n";
     const std::string err = rejection((dir / "suite.lua").string());
-    EXPECT_NE(err.find(": cases[1]: option factor expects a finite number, got '"),
+    const bool as_number = v == "1e999";
+    EXPECT_NE(err.find(std::string(": cases[1]: option factor expects a ") +
+                       (as_number ? "finite " : "") + "number, got '"),
               std::string::npos)
         << v << ": " << err;
   }
   Overrides o;
   o.options["factor"] = "inf";
   const std::string script = (dir / "factor.lua").string();
-  EXPECT_NE(rejection(script, o).find("option factor expects a finite number, got 'inf'"),
+  EXPECT_NE(rejection(script, o).find("option factor expects a number, got 'inf'"),
             std::string::npos)
       << rejection(script, o);
   o.options["factor"] = "1e3";
   EXPECT_EQ(rejection(script, o), "");
+}
+
+// An integer option is read as the ranks read it: "010" is 10 there, so it is 10 here too
+// (std::stoll with base 0 took it for octal 8 and passed what the ranks then read otherwise),
+// and "2.0" is a float, no integer.
+TEST(Manifest, AnIntegerOptionIsReadAsTheRanksReadIt) {
+  const fs::path dir = fs::path(manifest("intopt", "")).parent_path();
+  std::ofstream(dir / "count.lua")
+      << "return { ranks = 1, options = { count = {\"how many\", 4} },\n"
+         "         run = function(ctx) end }\n";
+  const std::string script = (dir / "count.lua").string();
+  Overrides o;
+  for (const std::string ok : {"010", "0x10", "-3", " 7 "}) {
+    o.options["count"] = ok;
+    EXPECT_EQ(rejection(script, o), "") << ok;
+  }
+  for (const std::string bad : {"2.0", "1e3", "08x", "", "four"}) {
+    o.options["count"] = bad;
+    EXPECT_NE(rejection(script, o).find("option count expects an integer, got '" + bad + "'"),
+              std::string::npos)
+        << bad << ": " << rejection(script, o);
+  }
 }
 
 TEST(Manifest, ATimeoutOfZeroOrLessIsNamed) {

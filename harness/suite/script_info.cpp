@@ -174,27 +174,18 @@ std::string impl_defined_reason(const ScriptInfo& info,
 }
 
 std::string check_option_value(const OptionDecl& decl, const std::string& value) {
-  if (decl.type == "integer") {
-    std::size_t used = 0;
-    try {
-      (void)std::stoll(value, &used, 0);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != value.size())
+  if (decl.type == "integer" || decl.type == "number") {
+    // Read as the ranks read it (lua_stringtonumber, lua/lua_rma.cpp set_options), so what
+    // passes here arrives there as the same number: std::stoll took "010" as octal 8 where
+    // the ranks read 10, and std::stod took "inf", which the ranks read as nil.
+    lua::LuaState st;
+    lua_State* L = st.get();
+    const bool read = lua_stringtonumber(L, value.c_str()) != 0;
+    const bool integer = read && lua_isinteger(L, -1);
+    const double v = read ? lua_tonumber(L, -1) : 0;
+    if (decl.type == "integer" && !integer)
       return "option " + decl.name + " expects an integer, got '" + value + "'";
-  } else if (decl.type == "number") {
-    std::size_t used = 0;
-    double v = 0;
-    try {
-      v = std::stod(value, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != value.size())
-      return "option " + decl.name + " expects a number, got '" + value + "'";
-    // std::stod reads inf and nan, the ranks' lua_stringtonumber does not: the option would
-    // arrive as nil.
+    if (!read) return "option " + decl.name + " expects a number, got '" + value + "'";
     if (!std::isfinite(v))
       return "option " + decl.name + " expects a finite number, got '" + value + "'";
   } else if (decl.type == "boolean") {

@@ -333,11 +333,14 @@ INSTANTIATE_TEST_SUITE_P(
                "--threshold: expected a finite number, got nan"},
         BadCli{{"gate", "CMakeLists.txt", "--baseline", "CMakeLists.txt", "--alpha", "NaN"},
                "--alpha: expected a finite number, got NaN"},
-        // A number option: std::stod reads inf, the ranks' Lua does not (it arrived as nil).
+        // A number option is read as the ranks' Lua reads it: inf and nan are no numbers there
+        // (it arrived as nil), 1e999 is an infinite one.
         BadCli{{"run", "lua_scripts/pscw/start_before_post.lua", "-o", "delay_s=inf"},
-               "option delay_s expects a finite number, got 'inf'"},
+               "option delay_s expects a number, got 'inf'"},
         BadCli{{"list", "lua_scripts/pscw/start_before_post.lua", "-o", "delay_s=nan"},
-               "option delay_s expects a finite number, got 'nan'"},
+               "option delay_s expects a number, got 'nan'"},
+        BadCli{{"list", "lua_scripts/pscw/start_before_post.lua", "-o", "delay_s=1e999"},
+               "option delay_s expects a finite number, got '1e999'"},
         // As `run` and `bench` say: a filter that matches nothing is a mistake.
         BadCli{{"list", "lua_scripts/examples/hello.lua", "--filter", "zzz_nomatch"},
                "lua_scripts/examples/hello.lua: no case to run matches --filter"},
