@@ -47,6 +47,7 @@ void fill_fields(BenchmarkRun& run, const json& e) {
   set(run.target, "target");
   set(run.impl, "impl");
   set(run.protocol, "protocol");
+  set(run.case_id, "case");
   if (run.ranks == 0) {
     if (auto r = number_field(e, "ranks")) run.ranks = static_cast<std::int64_t>(*r);
   }

@@ -153,6 +153,14 @@ void compare_benchmarks(const Report& baseline, const Report& report, GateResult
   for (const auto& r : after) now.emplace(r.name, &r);
   std::set<std::string> in_baseline;
   std::set<std::string> lost;
+  // The cases the gate excused or only notes: a figure they lost is noted with them.
+  std::set<std::string> excused;
+  for (const auto& c : g.now_skipped) excused.insert(c.id);
+  for (const auto& k : g.known_failing) excused.insert(k.change.id);
+  auto lose = [&](const BenchmarkRun& b, double before_ns, std::string why) {
+    (excused.count(b.case_id) ? g.excused_lost : g.lost_benchmarks)
+        .push_back({b.name, before_ns, std::move(why)});
+  };
   for (const auto& b : before) {
     in_baseline.insert(b.name);
     const auto tb = b.time_ns();
@@ -160,7 +168,7 @@ void compare_benchmarks(const Report& baseline, const Report& report, GateResult
     if (it == now.end()) {
       // A figure the baseline had is lost; a benchmark that had none there is only noted.
       if (tb) {
-        g.lost_benchmarks.push_back({b.name, tb->median, "missing from the report"});
+        lose(b, tb->median, "missing from the report");
       } else {
         g.missing_benchmarks.push_back(b.name);
       }
@@ -169,9 +177,8 @@ void compare_benchmarks(const Report& baseline, const Report& report, GateResult
     const BenchmarkRun& a = *it->second;
     const auto ta = a.time_ns();
     if (tb && !ta) {
-      g.lost_benchmarks.push_back(
-          {b.name, tb->median,
-           a.error.empty() ? "no time in the report" : printable("an error: " + a.error)});
+      lose(b, tb->median,
+           a.error.empty() ? "no time in the report" : printable("an error: " + a.error));
       lost.insert(a.name);
       continue;
     }
@@ -306,9 +313,10 @@ std::string comparison_refusal(const Report& baseline, const Report& report,
       if (ids.count(c.id)) return "";
     }
     if (report.cases.empty()) {
+      // Stopped before its first case: every case is missing, which the gate reports (exit 1).
+      if (!report.complete) return "";
       return "report " + report_name + " has no case to compare with the " +
-             std::to_string(baseline.cases.size()) + " of baseline " + baseline_name +
-             (report.complete ? "" : " (its run was stopped before a case finished)");
+             std::to_string(baseline.cases.size()) + " of baseline " + baseline_name;
     }
     return "report " + report_name + " (" + std::to_string(report.cases.size()) +
            " cases) and baseline " + baseline_name + " (" + std::to_string(baseline.cases.size()) +

@@ -128,6 +128,9 @@ struct GateResult {
   std::vector<CaseChange> still_failing;    // failed in both
   std::vector<CaseChange> gone;             // did not pass in the baseline, not in the report
   std::vector<LatencyChange> within_noise;  // medians moved past the threshold, not beyond noise
+  // A time in the baseline, none now, from a case that is skipped now or fails as a known
+  // defect: that case is already reported for it.
+  std::vector<LostBenchmark> excused_lost;
   std::vector<std::string> missing_benchmarks;  // in the baseline only, without a time there
   std::vector<std::string> new_benchmarks;      // in the report only
   std::vector<std::string> benchmark_errors;    // "name: message" of runs that failed now

@@ -141,6 +141,10 @@ void write_gate_markdown(const GateResult& g, std::ostream& out) {
   for (const auto& c : g.now_skipped) notes.push_back(case_row("now skipped", c));
   for (const auto& c : g.still_failing) notes.push_back(case_row("failing in both", c));
   for (const auto& c : g.gone) notes.push_back(case_row("gone", c));
+  for (const auto& l : g.excused_lost) {
+    notes.push_back({"figure lost with its case", md_code(l.name), format_time_ns(l.before_ns),
+                     md_inline(l.why)});
+  }
   for (const auto& l : g.within_noise) notes.push_back(latency_row("within noise", l));
   if (!g.missing_benchmarks.empty()) {
     notes.push_back({"benchmarks gone", names(g.missing_benchmarks), "no figure", "—"});

@@ -632,6 +632,36 @@ TEST(Gate, BenchmarkMissingFromTheReportLostItsFigure) {
       << markdown(g);
 }
 
+// A figure lost with its case, when that case is skipped now or fails as a known defect, is
+// noted beside the case: the gate excused or only notes the case, so the figure too.
+TEST(Gate, FigureLostWithASkippedOrKnownFailingCaseIsNoted) {
+  Report before = base();
+  add_bench(before, "of-b", kBefore);
+  add_bench(before, "of-c", kBefore);
+  for (auto& e : before.benchmarks)
+    e["case"] = e["name"] == "of-b" ? "s/b[shm,am,np=2]" : "s/c[shm,am,np=2]";
+  Report now = base();
+  find(now, "s/b").status = Verdict::error;
+  find(now, "s/b").failures = {{0, "x.lua:47", "RMA_RANGE in put: MPI_ERR_RMA_RANGE: invalid"}};
+  find(now, "s/c").status = Verdict::skip;
+  find(now, "s/c").messages.measured = false;
+  find(now, "s/c").reason = "provider has no atomics";
+  const GateResult g = gate(before, now, with_known(known_b()));
+  EXPECT_FALSE(g.regressed()) << text(g);
+  EXPECT_TRUE(g.lost_benchmarks.empty());
+  ASSERT_EQ(g.excused_lost.size(), 2u);
+  EXPECT_NE(text(g).find("lost their figure with a skipped or known-failing case:\n    of-b: "
+                         "10.00 us in the baseline, now missing from the report\n"),
+            std::string::npos)
+      << text(g);
+  EXPECT_NE(markdown(g).find("| figure lost with its case | `of-c` |"), std::string::npos)
+      << markdown(g);
+  // The same figures lost from cases that still pass are regressions.
+  const GateResult still = gate(before, base(), {});
+  EXPECT_EQ(still.lost_benchmarks.size(), 2u);
+  EXPECT_TRUE(still.regressed());
+}
+
 TEST(Gate, BenchmarkErrorWhereTheBaselineHadAFigureIsARegression) {
   Report before = base(), now = base();
   add_bench(before, "b", kBefore);
@@ -715,6 +745,13 @@ TEST(GateInput, BaselineSharingNoCaseIsRefused) {
   EXPECT_NE(none.find("report r.json has no case to compare with the 3 of baseline b.json"),
             std::string::npos)
       << none;
+  // A run stopped before its first case finished is gated: every case is missing (exit 1).
+  Report stopped;
+  stopped.complete = false;
+  EXPECT_EQ(comparison_refusal(before, stopped, "b.json", "r.json"), "");
+  const GateResult g = gate(before, stopped, {});
+  EXPECT_EQ(g.missing.size(), 3u);
+  EXPECT_TRUE(g.regressed());
 }
 
 TEST(GateInput, EmptyBaselineIsNothingToGateAgainst) {

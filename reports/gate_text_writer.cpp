@@ -149,6 +149,7 @@ void write_gate_text(const GateResult& g, std::ostream& out) {
   Section notes(out, "Notes (not gated)");
   notes.group("passed in the baseline, skipped now", g.now_skipped, id_verdict);
   notes.group("failing in both", g.still_failing, id_verdict);
+  notes.group("lost their figure with a skipped or known-failing case", g.excused_lost, lost);
   notes.group("did not pass in the baseline, not in the report", g.gone, id_verdict);
   notes.group("changed past the threshold, but within noise", g.within_noise, latency);
   const std::vector<std::string> only_baseline =
