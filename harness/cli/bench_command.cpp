@@ -42,20 +42,34 @@ std::vector<std::string> split(const std::string& s) {
 // The sweep every case is replayed over (CaseSpec::bench).
 nlohmann::json bench_settings(const BenchArgs& args) {
   nlohmann::json bench = nlohmann::json::object();
-  if (!args.sizes.empty()) {
+  if (args.sizes) {
     std::string err;
-    auto sizes = parse_sizes(args.sizes, err);
+    auto sizes = parse_sizes(*args.sizes, err);
     if (!sizes) throw suite::UsageError(err);
     bench["sizes"] = *sizes;
   }
-  if (!args.sync.empty()) {
-    auto syncs = split(args.sync);
-    for (const auto& s : syncs)
-      if (s != "lock" && s != "flush" && s != "flush_local" && s != "lock_all" && s != "pscw" &&
-          s != "fence")
-        throw suite::UsageError("--sync " + s +
+  if (args.sync) {
+    // Each mode once: a repeat would give two figures of one name, which no gate can pair.
+    std::vector<std::string> syncs;
+    std::string cur;
+    for (std::size_t i = 0; i <= args.sync->size(); ++i) {
+      if (i < args.sync->size() && (*args.sync)[i] != ',') {
+        cur += (*args.sync)[i];
+        continue;
+      }
+      if (cur.empty())
+        throw suite::UsageError("--sync '" + *args.sync +
+                                "': an empty entry (a leading, doubled or trailing comma?)");
+      if (cur != "lock" && cur != "flush" && cur != "flush_local" && cur != "lock_all" &&
+          cur != "pscw" && cur != "fence")
+        throw suite::UsageError("--sync " + cur +
                                 ": expected lock, flush, flush_local, lock_all, "
                                 "pscw or fence");
+      if (std::find(syncs.begin(), syncs.end(), cur) != syncs.end())
+        throw suite::UsageError("--sync '" + *args.sync + "': " + cur + " is listed twice");
+      syncs.push_back(cur);
+      cur.clear();
+    }
     bench["syncs"] = syncs;
   }
   bench["repetitions"] = args.repetitions;

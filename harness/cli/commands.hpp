@@ -2,6 +2,7 @@
 // code and throws UsageError (exit 2) for what the user got wrong.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,8 +31,9 @@ int run_under_pmix(RunArgs& args);
 // `rmabench bench`: the cases of a script or suite, replayed under Google Benchmark.
 struct BenchArgs {
   RunArgs run;                 // input, matrix, options, report dir
-  std::string sizes;           // "1:4M" or "8,64,1K"; sets the scripts' `size` option
-  std::string sync;            // "lock,flush"; sets the scripts' `sync` option
+  // Absent when not given; given empty (--sizes=) is an error, not "the script's own".
+  std::optional<std::string> sizes;  // "1:4M" or "8,64,1K"; sets the scripts' `size` option
+  std::optional<std::string> sync;   // "lock,flush"; sets the scripts' `sync` option
   int repetitions = 1;
   double min_time_s = 0.05;    // Google Benchmark's minimum time per benchmark
   std::string target_mode = "wait";  // wait, recv, compute (a list) or both: the passive target during batches

@@ -1,6 +1,6 @@
 // sizes.cpp — reads --sizes (cli/sizes.hpp) strictly: a value that does not fit, a sign, an
-// empty entry or a range that would not be powers of two is an error naming it, never a
-// wrapped number (1:2^63 doubled to 0 and looped forever; -1 became 2^64-1).
+// empty entry, a size listed twice or a range that would not be powers of two is an error
+// naming it, never a wrapped number (1:2^63 doubled to 0 and looped forever; -1 became 2^64-1).
 #include "cli/sizes.hpp"
 
 #include <cctype>
@@ -57,10 +57,20 @@ bool power_of_two(std::uint64_t v) {
 std::optional<std::vector<std::uint64_t>> parse_sizes(const std::string& text, std::string& error) {
   std::vector<std::uint64_t> out;
   std::string why;
+  if (text.empty()) {
+    error = "--sizes: no size given (MIN:MAX, e.g. 1:4M, or a list, e.g. 8,64,1K)";
+    return std::nullopt;
+  }
   const auto colon = text.find(':');
   if (colon != std::string::npos) {
-    auto lo = parse_size(text.substr(0, colon), why);
-    auto hi = lo ? parse_size(text.substr(colon + 1), why) : std::nullopt;
+    const std::string min = text.substr(0, colon), max = text.substr(colon + 1);
+    if (min.empty() || max.empty()) {
+      error = "--sizes " + text + ": " + (min.empty() ? "MIN" : "MAX") +
+              " is missing (MIN:MAX, e.g. 1:4M)";
+      return std::nullopt;
+    }
+    auto lo = parse_size(min, why);
+    auto hi = lo ? parse_size(max, why) : std::nullopt;
     if (!lo || !hi) {
       error = "--sizes " + text + ": " + why;
       return std::nullopt;
@@ -88,6 +98,13 @@ std::optional<std::vector<std::uint64_t>> parse_sizes(const std::string& text, s
     if (!v) {
       error = "--sizes " + text + ": " + why;
       return std::nullopt;
+    }
+    // A size twice would give two figures of one name, which no gate can pair.
+    for (std::size_t k = 0; k < out.size(); ++k) {
+      if (out[k] == *v) {
+        error = "--sizes " + text + ": " + std::to_string(*v) + " bytes is listed twice";
+        return std::nullopt;
+      }
     }
     out.push_back(*v);
     if (out.size() > kMaxSizes) {

@@ -67,12 +67,27 @@ TEST(Sizes, AmbiguousFormsAreErrors) {
   EXPECT_EQ(*s, (std::vector<std::uint64_t>{4, 8, 16, 32, 64}));
 }
 
+// Each size once (two figures of one name cannot be gated), and a missing part is named.
+TEST(Sizes, RepeatsAndMissingPartsAreErrors) {
+  std::string err;
+  EXPECT_FALSE(parse_sizes("8,1K,1024", err));
+  EXPECT_EQ(err, "--sizes 8,1K,1024: 1024 bytes is listed twice");
+  EXPECT_FALSE(parse_sizes("8,8", err));
+  EXPECT_EQ(err, "--sizes 8,8: 8 bytes is listed twice");
+  EXPECT_FALSE(parse_sizes("1:", err));
+  EXPECT_EQ(err, "--sizes 1:: MAX is missing (MIN:MAX, e.g. 1:4M)");
+  EXPECT_FALSE(parse_sizes(":4M", err));
+  EXPECT_EQ(err, "--sizes :4M: MIN is missing (MIN:MAX, e.g. 1:4M)");
+  EXPECT_FALSE(parse_sizes("", err));
+  EXPECT_NE(err.find("--sizes: no size given"), std::string::npos) << err;
+}
+
 TEST(Sizes, AListIsBounded) {
   std::string list;
   for (std::size_t i = 1; i <= kMaxSizes; ++i) list += (i > 1 ? "," : "") + std::to_string(i);
   std::string err;
   EXPECT_TRUE(parse_sizes(list, err)) << err;
-  EXPECT_FALSE(parse_sizes(list + ",1", err));
+  EXPECT_FALSE(parse_sizes(list + ",65", err));
   EXPECT_NE(err.find("more than 64 sizes"), std::string::npos) << err;
 }
 

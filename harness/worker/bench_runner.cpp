@@ -180,9 +180,17 @@ class Bench {
     return spec_.impl == "ref" && path_text() == "am" ? fig.protocol : std::string();
   }
 
+  // Unique within a run, as the gate pairs figures by name: beside the swept sync and size,
+  // whatever else tells this case from the suite's others (its case id's dimensions) is
+  // named where it is not the default, so two entries of one script never share a name.
   std::string name(const Config& c, const Figure& fig) const {
     std::string n = c.pattern + "/" + c.sync + "/" + (c.has_size ? size_text(c.size) : "0") + "/" +
                     spec_.backend + ":" + (spec_.impl == "ref" ? path_text() : spec_.impl);
+    if (spec_.backend == "fabric" && !spec_.provider.empty()) n += "/provider:" + spec_.provider;
+    if (impl_.size() != 2) n += "/np:" + std::to_string(impl_.size());
+    if (spec_.impl != "ref" || spec_.progress != "async") n += "/progress:" + spec_.progress;
+    for (const auto& [k, v] : spec_.options)
+      if (k != "size" && k != "sync") n += "/" + k + ":" + v;
     if (c.target != "wait") n += "/target:" + c.target;
     // The default protocol keeps the names earlier reports have (the gate pairs by name).
     if (!protocol(fig).empty() && protocol(fig) != "fewest") n += "/protocol:" + protocol(fig);
@@ -208,6 +216,7 @@ class Bench {
                                              std::to_string(k) + " of " +
                                              std::to_string(figures.size())};
       const Figure* fig = &figures[k];
+      e["case"] = spec_.id;
       e["pattern"] = cfg.pattern;
       e["op"] = cfg.op;
       e["sync"] = cfg.sync;

@@ -168,6 +168,31 @@ TEST(Bench, FiguresOfMoreRanksHaveNoFloorOfTheirOwn) {
   EXPECT_NE(r.out.find("# floor, this run"), std::string::npos) << r.out;
 }
 
+// The gate pairs figures by name, so two cases of one script, told apart by an option or the
+// rank count, must not share one: the name says what the case id says, and each entry
+// names its case.
+TEST(Bench, CasesOfOneScriptHaveFiguresOfTheirOwnName) {
+  const std::string dir = e2e::temp_dir("bench-matrix");
+  const auto r = e2e::run({"bench", "tests/e2e/scripts/bench_matrix_suite.lua", "--min-time",
+                           "0.001", "--no-floor", "--report-dir", dir, "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const json report = e2e::read_json(dir + "/report.json");
+  std::set<std::string> ids, names, cases_with_figures;
+  for (const auto& c : report["cases"]) ids.insert(c["id"].get<std::string>());
+  ASSERT_EQ(ids.size(), 4u) << report.dump(2);
+  for (const auto& b : report["benchmarks"]) {
+    EXPECT_TRUE(names.insert(b["name"].get<std::string>()).second) << "duplicate " << b["name"];
+    ASSERT_TRUE(b.contains("case")) << b.dump(2);
+    EXPECT_TRUE(ids.count(b["case"].get<std::string>())) << b.dump(2);
+    cases_with_figures.insert(b["case"].get<std::string>());
+  }
+  EXPECT_EQ(cases_with_figures, ids);
+  EXPECT_TRUE(names.count("bench/latency/lock/8/shm:am/np:3/op:get/min_time:0.001/manual_time"))
+      << report["benchmarks"].dump(2);
+  const auto g = e2e::run({"gate", dir + "/report.json", "--baseline", dir + "/report.json"});
+  EXPECT_EQ(g.exit_code, 0) << g.out << g.err;
+}
+
 // A suite entry run under both am protocols is one launch per pattern: both figures are
 // recorded on windows of their own protocol and led together, their repetitions interleaved
 // (worker/bench_loop.hpp). The counts say each figure ran its own protocol.

@@ -316,6 +316,19 @@ INSTANTIATE_TEST_SUITE_P(
         BadCli{{"bench", "lua_scripts/bench/latency.lua", "--sizes", "17179869184G"},
                "--sizes 17179869184G: '17179869184G' is larger than"},
         BadCli{{"bench", "lua_scripts/bench/latency.lua", "--sizes", "1,2,"}, "empty entry"},
+        // A size or sync mode twice gave two figures of one name, which no gate pairs;
+        // --sizes= and --sync= were taken as not given.
+        BadCli{{"bench", "lua_scripts/bench/latency.lua", "--sizes", "8,1K,1024"},
+               "--sizes 8,1K,1024: 1024 bytes is listed twice"},
+        BadCli{{"bench", "lua_scripts/bench/latency.lua", "--sizes="}, "--sizes: 1 required"},
+        BadCli{{"bench", "lua_scripts/bench/latency.lua", "--sizes", ""}, "--sizes: no size given"},
+        BadCli{{"bench", "lua_scripts/bench/latency.lua", "--sizes", "1:"},
+               "--sizes 1:: MAX is missing"},
+        BadCli{{"bench", "lua_scripts/bench/latency.lua", "--sync", "lock,flush,lock"},
+               "--sync 'lock,flush,lock': lock is listed twice"},
+        BadCli{{"bench", "lua_scripts/bench/latency.lua", "--sync="}, "--sync: 1 required"},
+        BadCli{{"bench", "lua_scripts/bench/latency.lua", "--sync", ","},
+               "--sync ',': an empty entry"},
         BadCli{{"bench", "lua_scripts/bench/latency.lua", "--sizes", "3:64"},
                "MIN 3 is not a power of two"},
         // NaN passes CLI11's Range: every floating-point option, of every command.
