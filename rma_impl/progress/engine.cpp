@@ -479,9 +479,7 @@ Status Engine::wait_failure(const WaitInfo& why) const {
 
 // ---------------------------------------------------------------------------------------
 
-WaitLoop::WaitLoop(Engine& e, EngineLock& lk, const WaitInfo& why)
-    : e_(e), lk_(lk), why_(why) {
-  e_.transport_->awake_enter();
+WaitLoop::WaitLoop(Engine& e, EngineLock& lk, const WaitInfo& why) : e_(e), lk_(lk), why_(why) {
   e_.app_polling_.store(true, std::memory_order_relaxed);
   e_.app_waiting_.store(true, std::memory_order_relaxed);
 }
@@ -493,8 +491,21 @@ WaitLoop::~WaitLoop() {
   // reads the flag to decide whether to park, or stay parked, for one more check), and a
   // seq_cst store is a locked instruction on the path from the reply to the next request.
   e_.app_waiting_.store(false, std::memory_order_release);
-  e_.transport_->awake_leave();
+  if (awake_) e_.transport_->awake_leave();
   if (marked_blocked_) e_.calls_.clear_blocked();
+}
+
+// Counting as awake spares senders a ring while one of this rank's threads sleeps on the
+// doorbell; it costs two locked instructions on the doorbell's count per wait. A wait that
+// ends within a round trip (a recv whose reply is on its way, an epoch's ack) does without:
+// while the application thread waits, the agent parks rather than sleep on the doorbell
+// (Agent::run), so a sender rings at most the one sleeper it finds, once. Registering only
+// when the wait lasts took two of the six locked instructions off each side of a send/recv
+// round trip (docs/performance.md).
+void WaitLoop::be_awake() {
+  if (awake_) return;
+  e_.transport_->awake_enter();
+  awake_ = true;
 }
 
 WaitLoop::Next WaitLoop::step() {
@@ -509,6 +520,7 @@ WaitLoop::Next WaitLoop::step() {
   // the send/recv round trip 0.235 -> 0.222 us, lock-put-unlock 0.337 -> 0.309 us; no
   // change at the slow placement; docs/performance.md).
   if (++idle_steps_ < kPollOnlySteps) {
+    if (idle_steps_ == kStepsWithoutPause) be_awake();
     if ((idle_steps_ & 15) == 0) {
       lk_.unlock();  // let the agent and state dumps in now and then
       cpu_relax();
@@ -563,7 +575,8 @@ std::uint64_t WaitLoop::prepare_sleep() {
   Transport& t = *e_.transport_;
   // Asleep, this thread polls nothing: the agent must linger for it.
   e_.app_polling_.store(false, std::memory_order_relaxed);
-  t.awake_leave();
+  if (awake_) t.awake_leave();
+  awake_ = false;
   return t.sleep_prepare();
 }
 
@@ -572,7 +585,7 @@ void WaitLoop::sleep(std::uint64_t token) {
   lk_.unlock();
   t.sleep(token, e_.tuning_.sleep_slice);
   lk_.lock();
-  t.awake_enter();
+  be_awake();
   e_.app_polling_.store(true, std::memory_order_relaxed);
   // Poll once more; if that finds work, step() polls eagerly again, else the wait goes back
   // to sleep at once: a sleep slice that merely timed out must not restart the spin and
@@ -583,7 +596,7 @@ void WaitLoop::sleep(std::uint64_t token) {
 void WaitLoop::cancel_sleep() {
   Transport& t = *e_.transport_;
   t.sleep_cancel();
-  t.awake_enter();
+  be_awake();
   e_.app_polling_.store(true, std::memory_order_relaxed);
   idle_steps_ = 0;
 }

@@ -314,7 +314,11 @@ class WaitLoop {
   Engine& e_;
   EngineLock& lk_;
   const WaitInfo& why_;
+  // Registered with the transport as polling (awake_enter): only once the wait has polled
+  // kStepsWithoutPause times for nothing (see be_awake()).
+  void be_awake();
   unsigned idle_steps_ = 0;
+  bool awake_ = false;
   bool marked_blocked_ = false;
   std::chrono::steady_clock::time_point idle_since_;
   std::chrono::steady_clock::time_point last_check_;

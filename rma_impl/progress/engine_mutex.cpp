@@ -1,7 +1,9 @@
-// The contended half of EngineMutex: a short spin, then a futex sleep (engine_mutex.hpp).
+// The contended half of EngineMutex: a short spin, then a futex sleep, and the barrier that
+// lets unlock do without a locked instruction (engine_mutex.hpp).
 #include "progress/engine_mutex.hpp"
 
 #include <linux/futex.h>
+#include <linux/membarrier.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -11,12 +13,33 @@ namespace rma::progress {
 namespace {
 
 // Private futex operations: the word lives in this process only.
-void futex(std::atomic<int>* word, int op, int val) {
-  ::syscall(SYS_futex, reinterpret_cast<int*>(word), op | FUTEX_PRIVATE_FLAG, val, nullptr,
-            nullptr, 0);
+void futex(std::atomic<int>* word, int op, int val, const timespec* timeout = nullptr) {
+  ::syscall(SYS_futex, reinterpret_cast<int*>(word), op | FUTEX_PRIVATE_FLAG, val, timeout, nullptr,
+            0);
+}
+
+long membarrier(int cmd) {
+  return ::syscall(SYS_membarrier, cmd, 0, 0);
+}
+
+// Registration must precede a process's first MEMBARRIER_CMD_PRIVATE_EXPEDITED.
+bool register_membarrier() {
+  const long cmds = membarrier(MEMBARRIER_CMD_QUERY);
+  return cmds > 0 && (cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED) != 0 &&
+         membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0;
+}
+
+// A full barrier on every running thread of the process. A forked child is not registered
+// (the registration belongs to the address space): it registers on its first use.
+bool barrier_every_thread() {
+  return membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0 ||
+         (membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0 &&
+          membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0);
 }
 
 }  // namespace
+
+const bool EngineMutex::sleepers_pay_ = register_membarrier();
 
 void EngineMutex::lock_contended() {
   // The holder is most often a wait loop that lets go within a poll or two.
@@ -29,8 +52,26 @@ void EngineMutex::lock_contended() {
                                      std::memory_order_relaxed))
       return;
   }
-  // Announce a sleeper (2) with every attempt, so that the unlock that frees it wakes one.
-  while (state_.exchange(2, std::memory_order_acquire) != 0) futex(&state_, FUTEX_WAIT, 2);
+  for (;;) {
+    sleepers_.fetch_add(1, std::memory_order_seq_cst);
+    // Every thread of the process runs a full barrier now: an unlock whose load of the count
+    // missed us has its store of "free" visible to the attempt below.
+    // Should the barrier fail all the same, the sleep is bounded: an unlock that missed us
+    // costs a millisecond, never a hang.
+    const bool ordered = !sleepers_pay_ || barrier_every_thread();
+    int free = 0;
+    const bool got = state_.compare_exchange_strong(free, 1, std::memory_order_acquire,
+                                                    std::memory_order_relaxed);
+    static constexpr timespec kBounded{0, 1000000};
+    // Returns at once if the lock is free by now.
+    if (!got) futex(&state_, FUTEX_WAIT, 1, ordered ? nullptr : &kBounded);
+    sleepers_.fetch_sub(1, std::memory_order_relaxed);
+    if (got) return;
+    free = 0;
+    if (state_.compare_exchange_strong(free, 1, std::memory_order_acquire,
+                                       std::memory_order_relaxed))
+      return;
+  }
 }
 
 void EngineMutex::wake_one() { futex(&state_, FUTEX_WAKE, 1); }

@@ -6,9 +6,13 @@
 // copies the packet header and payload in, and publishes the record by storing its first
 // word (lengths, never zero) last. The consumer polls the first word of the record at
 // `head`: a small packet is one cache line from producer to consumer, nothing else shared is
-// touched. Records start on 64-byte boundaries; after handling a record the consumer zeroes
-// the first word of every 64-byte cell it covered, then advances `head`, so a cell the
-// producers get back always reads "not yet written". Records never wrap: a wrap marker sends
+// touched. Records start on 64-byte boundaries; the consumer zeroes the first word of every
+// 64-byte cell a handled record covered, then advances `head`, so a cell the producers get
+// back always reads "not yet written". It does so later, in batches (tidy()): when a poll
+// finds nothing, or once a quarter of the queue waits. Zeroing right after reading wrote to
+// a line the producer had just written, and the next seq_cst operation (the reply's
+// publication, the doorbell's count) waited for that line to come back: a cache-line
+// handoff more on every packet's critical path. Records never wrap: a wrap marker sends
 // the consumer back to the start. Packets from one producer stay in order (reservations
 // are ordered by the CAS); packets of different producers interleave. A record may carry a
 // one-bit mark for the transport above (shm_mailbox.hpp's order between its two paths).
@@ -139,21 +143,39 @@ class QueueReader {
  public:
   QueueReader() = default;
   QueueReader(QueueCtl* ctl, std::byte* data, std::size_t bytes)
-      : ctl_(ctl), data_(data), cap_(bytes), head_(ctl->head.load(std::memory_order_relaxed)) {}
+      : ctl_(ctl),
+        data_(data),
+        cap_(bytes),
+        head_(ctl->head.load(std::memory_order_relaxed)),
+        cleared_(head_) {}
 
-  // Any thread of the consumer's rank: is a record waiting? A false answer while the
-  // consumer is between clearing a record and publishing the new head is possible; the
-  // consumer is then awake and polling, and leaving that state re-checks (awake_leave).
+  // Any thread of the consumer's rank: is a record waiting? Reads the consumer's own
+  // position (its records before it may not be cleared yet). A false answer while the
+  // consumer is between taking a record and moving its position is possible; the consumer
+  // is then awake and polling, and leaving that state re-checks (awake_leave).
   bool has_data() const {
-    std::uint64_t h = ctl_->head.load(std::memory_order_seq_cst);
+    std::uint64_t h = position().load(std::memory_order_seq_cst);
     for (int tries = 0; tries < 4; ++tries) {
       if (queue_detail::first_word(data_ + (h & (cap_ - 1))).load(std::memory_order_seq_cst) != 0)
         return true;
-      const std::uint64_t again = ctl_->head.load(std::memory_order_seq_cst);
+      const std::uint64_t again = position().load(std::memory_order_seq_cst);
       if (again == h) return false;
       h = again;
     }
     return true;  // the consumer keeps moving: say yes, a spurious wake-up is harmless
+  }
+
+  // Clears the records handled since the last call and hands their cells back to the
+  // producers. The consumer calls it when a poll found nothing; read() calls it when a
+  // quarter of the queue waits, so producers never wait on a busy consumer for long.
+  void tidy() {
+    using namespace queue_detail;
+    if (cleared_ == head_) return;
+    for (std::uint64_t c = cleared_; c != head_; c += kCell)
+      first_word(data_ + (c & (cap_ - 1))).store(0, std::memory_order_relaxed);
+    cleared_ = head_;
+    // Release: the producers that read this head see the cells cleared.
+    ctl_->head.store(head_, std::memory_order_release);
   }
 
   // The producer and mark of the next record, without taking it (a wrap marker on the way
@@ -197,19 +219,23 @@ class QueueReader {
     }
   }
 
-  // Clears the first word of every cell of the record, then hands its bytes back.
-  void release(std::size_t pos, std::size_t bytes) {
-    using namespace queue_detail;
-    for (std::size_t c = pos; c < pos + bytes; c += kCell)
-      first_word(data_ + c).store(0, std::memory_order_relaxed);
-    head_ += bytes;
-    ctl_->head.store(head_, std::memory_order_release);
+  // Moves past the record; tidy() clears it later.
+  void release(std::size_t /*pos*/, std::size_t bytes) {
+    position().store(head_ + bytes, std::memory_order_release);
+    if (head_ - cleared_ >= cap_ / 4) tidy();
+  }
+
+  // head_, as the rank's other threads read it (has_data); only the consumer writes it.
+  std::atomic_ref<std::uint64_t> position() const {
+    return std::atomic_ref<std::uint64_t>(const_cast<std::uint64_t&>(head_));
   }
 
   QueueCtl* ctl_ = nullptr;
   std::byte* data_ = nullptr;
   std::size_t cap_ = 0;
-  std::uint64_t head_ = 0;
+  alignas(std::atomic_ref<std::uint64_t>::required_alignment) std::uint64_t head_ =
+      0;                       // read up to here
+  std::uint64_t cleared_ = 0;  // cleared and handed back up to here (ctl_->head)
 };
 
 }  // namespace rma::shm

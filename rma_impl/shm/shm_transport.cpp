@@ -92,7 +92,11 @@ class ShmTransport final : public progress::Transport {
     auto deliver = [&](int src, const progress::PacketHeader& h, std::span<const std::byte> p) {
       sink.deliver(src, h, p);
     };
-    if (!mailboxes_.enabled()) return reader_.read(deliver, max_packets);
+    if (!mailboxes_.enabled()) {
+      const int got = reader_.read(deliver, max_packets);
+      if (got == 0) reader_.tidy();
+      return got;
+    }
     int n = mailboxes_.take_all(deliver, max_packets);
     // One record at a time: a record may first need the post before it in its slot.
     int src = 0;
@@ -117,9 +121,11 @@ class ShmTransport final : public progress::Transport {
     // (The count stops at the threshold: a rank idle for minutes must not overflow it.)
     if (n > 0) {
       idle_polls_ = 0;
-    } else if (idle_polls_ < kAckAfterIdlePolls && ++idle_polls_ == kAckAfterIdlePolls) {
-      mailboxes_.flush_acks();
+      return n;
     }
+    reader_.tidy();  // nothing came: clear what was handled, off the packets' path
+    if (idle_polls_ < kAckAfterIdlePolls && ++idle_polls_ == kAckAfterIdlePolls)
+      mailboxes_.flush_acks();
     return n;
   }
 
