@@ -38,7 +38,8 @@ void add_matrix_options(CLI::App* cmd, suite::Overrides& o, std::vector<std::str
                   "am packet protocol: fewest (default, fewest messages) or ch3 (the seed's)")
       ->check(CLI::IsMember(suite::protocol_names()));
   cmd->add_option("--provider", o.provider, "libfabric provider (fabric backend)");
-  cmd->add_option("-o,--option", options, "Script option name=value (repeatable)");
+  cmd->add_option("-o,--option", options,
+                  "Script option name=value (repeatable, one value per name)");
   cmd->add_option("--filter", o.filter, "Only cases whose id contains this text");
 }
 

@@ -61,7 +61,12 @@ void parse_script_options(RunArgs& args) {
     const auto eq = kv.find('=');
     if (eq == std::string::npos || eq == 0)
       throw suite::UsageError("-o " + kv + ": expected name=value");
-    args.overrides.options[kv.substr(0, eq)] = kv.substr(eq + 1);
+    // A second value would silently replace the first (one run takes one value per option).
+    const auto [it, added] =
+        args.overrides.options.try_emplace(kv.substr(0, eq), kv.substr(eq + 1));
+    if (!added)
+      throw suite::UsageError("-o " + kv + ": option '" + it->first + "' is already given (" +
+                              it->first + "=" + it->second + "); give it once");
   }
 }
 

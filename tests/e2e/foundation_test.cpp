@@ -316,6 +316,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadCli{{"bench", "lua_scripts/bench/latency.lua", "--sizes", "17179869184G"},
                "--sizes 17179869184G: '17179869184G' is larger than"},
         BadCli{{"bench", "lua_scripts/bench/latency.lua", "--sizes", "1,2,"}, "empty entry"},
+        // The second value replaced the first without a word.
+        BadCli{{"run", "lua_scripts/examples/hello.lua", "-o", "bytes=8", "-o", "bytes=16"},
+               "-o bytes=16: option 'bytes' is already given (bytes=8); give it once"},
         // A size or sync mode twice gave two figures of one name, which no gate pairs;
         // --sizes= and --sync= were taken as not given.
         BadCli{{"bench", "lua_scripts/bench/latency.lua", "--sizes", "8,1K,1024"},
