@@ -17,6 +17,7 @@
 #include "cli/app.hpp"
 #include "cli/commands.hpp"
 #include "cli/pipeline.hpp"
+#include "cli/provider_check.hpp"
 #include "launcher/launch_env.hpp"
 #include "launcher/pmix_deadline.hpp"
 #include "launcher/rank_results.hpp"
@@ -200,11 +201,38 @@ int run_under_pmix(RunArgs& args) {
   plan.options.update(launcher::launch_env());  // "slurm", job, step, nodes
   plan.topology = launcher::Topology().summary();
 
+  // --provider, checked by every rank on its own host before any case (as the launcher's
+  // parent does, provider_check.hpp); the ranks agree on one verdict, so all stop or none.
+  std::string refused;
+  try {
+    check_provider(args.overrides.provider, plan.expansion, args.input, libfabric_providers());
+  } catch (const suite::UsageError& e) {
+    refused = e.what();
+  }
+  must(pmix.put("rmabench.provider." + std::to_string(pmix.rank()), "!" + refused));
+
   // One name for this job's shared segments, from rank 0's pid: every rank agrees on it.
   std::string job = "pmix" + std::to_string(::getpid());
   if (pmix.rank() == 0) must(pmix.put("rmabench.job.0", job));
   if (!pmix.fence()) return kExitRunError;
   if (auto j = pmix.get("rmabench.job.0"); j) job = j.value();
+  if (pmix.rank() == 0) {
+    std::string verdict;
+    for (int r = 0; r < size && verdict.empty(); ++r) {
+      auto v = pmix.get("rmabench.provider." + std::to_string(r));
+      if (!v) return kExitRunError;
+      if (v.value().size() > 1)
+        verdict = (r == 0 ? "" : "rank " + std::to_string(r) + ": ") + v.value().substr(1);
+    }
+    must(pmix.put("rmabench.provider_verdict.0", "!" + verdict));
+  }
+  if (!pmix.fence()) return kExitRunError;
+  auto verdict = pmix.get("rmabench.provider_verdict.0");
+  if (!verdict) return kExitRunError;
+  if (verdict.value().size() > 1) {
+    if (pmix.rank() != 0) return kExitUsage;  // rank 0 says why, once
+    throw suite::UsageError(verdict.value().substr(1));
+  }
 
   PmixExecutor executor(pmix, job);
   return run_pipeline(args, plan, executor);

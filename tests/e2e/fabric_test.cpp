@@ -115,6 +115,29 @@ TEST(FabricE2E, MpirunStartsFourRanksThatWriteOneReport) {
   EXPECT_TRUE(e2e::schema_errors(dir + "/report.json").empty());
 }
 
+// Under PMIx, as under the launcher, a provider libfabric does not offer is refused before any
+// case (every fabric case would end in the same endpoint error): rank 0 says so once, and no
+// rank runs a case or leaves a report behind.
+TEST(FabricE2E, MpirunRefusesAnUnknownProviderBeforeAnyCase) {
+  const std::string mpirun = e2e::find_program("mpirun");
+  if (mpirun.empty())
+    GTEST_SKIP() << "mpirun is not installed (ci/setup.sh --with-extras installs openmpi-bin)";
+  const std::string dir = e2e::temp_dir("mpirun-provider");
+  auto r = e2e::run_program(mpirun,
+                            {"--allow-run-as-root", "--oversubscribe", "-np", "2", RMABENCH_EXE,
+                             "run", "lua_scripts/passive/lock_put_unlock.lua", "--backend",
+                             "fabric", "--provider", "no_such_provider", "--report-dir", dir},
+                            120);
+  EXPECT_NE(r.exit_code, 0) << r.out << r.err;
+  const std::string all = r.out + r.err;
+  const std::string said = "rmabench: error: --provider no_such_provider: libfabric offers no";
+  const auto first = all.find(said);
+  ASSERT_NE(first, std::string::npos) << all;
+  EXPECT_EQ(all.find(said, first + 1), std::string::npos) << "said more than once:\n" << all;
+  EXPECT_EQ(all.find("lock_put_unlock["), std::string::npos) << "a case ran:\n" << all;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/report.json"));
+}
+
 // Two namespaces "rmabench-e2e-h0/h1" (with this test's pid), joined by a veth pair.
 class TwoHosts : public ::testing::Test {
  protected:
