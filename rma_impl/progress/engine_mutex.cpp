@@ -60,8 +60,8 @@ void EngineMutex::lock_contended() {
     // costs a millisecond, never a hang.
     const bool ordered = !sleepers_pay_ || barrier_every_thread();
     int free = 0;
-    const bool got = state_.compare_exchange_strong(free, 1, std::memory_order_acquire,
-                                                    std::memory_order_relaxed);
+    const bool got = state_.compare_exchange_strong(free, 1, std::memory_order_seq_cst,
+                                                    std::memory_order_seq_cst);
     static constexpr timespec kBounded{0, 1000000};
     // Returns at once if the lock is free by now.
     if (!got) futex(&state_, FUTEX_WAIT, 1, ordered ? nullptr : &kBounded);

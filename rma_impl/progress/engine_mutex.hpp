@@ -14,7 +14,7 @@
 // sleeper pays for that ordering instead (an asymmetric Dekker handshake): after counting
 // itself, it has the kernel run a full barrier on every thread of the process
 // (membarrier(2), MEMBARRIER_CMD_PRIVATE_EXPEDITED) before it looks at the lock once more.
-// Where the kernel refuses membarrier, unlock falls back to a full fence.
+// Where the kernel refuses membarrier, unlock falls back to a locked exchange.
 //
 //   EngineLock lk(engine.mutex());   // std::unique_lock<EngineMutex>
 #pragma once
@@ -42,12 +42,15 @@ class EngineMutex {
                                           std::memory_order_relaxed);
   }
   void unlock() {
-    state_.store(0, std::memory_order_release);
-    if (!sleepers_pay_) std::atomic_thread_fence(std::memory_order_seq_cst);
-    // Keeps the compiler from hoisting the load above the store; the CPU may still, which
-    // the sleeper's barrier makes harmless.
-    std::atomic_signal_fence(std::memory_order_seq_cst);
-    if (sleepers_.load(std::memory_order_relaxed) != 0) wake_one();
+    if (sleepers_pay_) {
+      state_.store(0, std::memory_order_release);
+      // Keeps the compiler from hoisting the load below above the store; the CPU may still,
+      // which the sleeper's barrier makes harmless.
+      std::atomic_signal_fence(std::memory_order_seq_cst);
+    } else {
+      state_.exchange(0, std::memory_order_seq_cst);  // a full barrier before the load
+    }
+    if (sleepers_.load(std::memory_order_seq_cst) != 0) wake_one();
   }
 
  private:
