@@ -5,8 +5,8 @@
 // compare-and-swap; the unlock is a plain store and a plain load, no locked instruction:
 // a locked instruction waits for every store before it to reach the cache, and on the
 // message path one of those is the packet just written to a line the receiver holds, a
-// cache-line handoff the unlock would wait out (measured, shm am, fast placement: the send/
-// recv round trip 0.19 -> 0.18 us, lock-put-unlock 0.257 -> 0.24 us; docs/performance.md).
+// cache-line handoff the unlock would wait out (with the other changes of that day, shm am,
+// fast placement: lock-put-unlock 0.246 -> 0.234 us, medians; docs/performance.md).
 // Only a contended lock leaves the fast path: it spins briefly (the holder is usually a wait
 // loop about to let go), then counts itself a sleeper and sleeps on a futex.
 //
