@@ -29,8 +29,9 @@ bool register_membarrier() {
          membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0;
 }
 
-// A full barrier on every running thread of the process. A forked child is not registered
-// (the registration belongs to the address space): it registers on its first use.
+// A full barrier on every running thread of the process. A process the registration did
+// not reach (one forked before it, or a kernel that does not carry it over fork) registers
+// on its first use.
 bool barrier_every_thread() {
   return membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0 ||
          (membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0 &&

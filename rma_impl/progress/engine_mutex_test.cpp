@@ -4,6 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -28,6 +33,42 @@ TEST(EngineMutex, ExcludesAndWakesEveryWaiter) {
     });
   for (auto& th : threads) th.join();
   EXPECT_EQ(counter, long{kThreads} * kRounds);
+}
+
+// Ranks are forked from a process that registered for membarrier at start; whether the
+// kernel carries that over or the child's first sleeper registers again, its sleepers wake.
+TEST(EngineMutex, WakesEveryWaiterInAForkedChild) {
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    EngineMutex mu;
+    long counter = 0;
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 3; ++t)
+      threads.emplace_back([&] {
+        for (int i = 0; i < 5000; ++i) {
+          EngineLock lk(mu);
+          ++counter;
+          if (i % 256 == 0) std::this_thread::sleep_for(std::chrono::microseconds(50));
+        }
+      });
+    for (auto& th : threads) th.join();
+    ::_exit(counter == 3L * 5000 ? 0 : 1);
+  }
+  // A lost wake-up leaves the child asleep: bounded here instead of by ctest's timeout.
+  int status = 0;
+  pid_t done = 0;
+  for (int waited_ms = 0; waited_ms < 60000 && done == 0; waited_ms += 10) {
+    done = ::waitpid(pid, &status, WNOHANG);
+    if (done == 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (done == 0) {
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, &status, 0);
+    FAIL() << "the child's threads did not finish within 60 s";
+  }
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
 }
 
 TEST(EngineMutex, TryLockFailsWhileHeld) {
