@@ -166,8 +166,9 @@ class QueueReader {
   }
 
   // Clears the records handled since the last call and hands their cells back to the
-  // producers. The consumer calls it when a poll found nothing; read() calls it when a
-  // quarter of the queue waits, so producers never wait on a busy consumer for long.
+  // producers. read() calls it when it finds nothing or a quarter of the queue waits (so
+  // producers never wait on a busy consumer for long); a consumer that also takes packets
+  // elsewhere calls it when its whole poll found nothing.
   void tidy() {
     using namespace queue_detail;
     if (cleared_ == head_) return;
@@ -201,8 +202,11 @@ class QueueReader {
       std::memcpy(&h, data_ + pos + sizeof rh, sizeof h);
       fn(static_cast<int>(rh.src), h,
          std::span<const std::byte>(data_ + pos + kOverhead, rh.payload_bytes & ~kMark));
-      release(pos, std::size_t{rh.cells} * kCell);
+      release(std::size_t{rh.cells} * kCell);
     }
+    // Nothing waiting: the consumer is idle, a good moment to hand cells back (and a caller
+    // that only reads must not leave a producer waiting on cells read long ago).
+    if (n == 0) tidy();
     return n;
   }
 
@@ -215,12 +219,12 @@ class QueueReader {
       const std::size_t pos = head_ & (cap_ - 1);
       const std::uint64_t w = first_word(data_ + pos).load(std::memory_order_acquire);
       if (w == 0 || unpack(w).payload_bytes != kWrap) return w;
-      release(pos, std::size_t{unpack(w).cells} * kCell);
+      release(std::size_t{unpack(w).cells} * kCell);
     }
   }
 
   // Moves past the record; tidy() clears it later.
-  void release(std::size_t /*pos*/, std::size_t bytes) {
+  void release(std::size_t bytes) {
     position().store(head_ + bytes, std::memory_order_release);
     if (head_ - cleared_ >= cap_ / 4) tidy();
   }

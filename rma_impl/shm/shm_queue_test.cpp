@@ -35,6 +35,25 @@ PacketHeader header(std::uint32_t seq) {
   return h;
 }
 
+// The consumer hands cells back late (QueueReader::tidy), but a read() that finds nothing
+// hands back what it read: a producer of the largest record, which needs a wrap marker
+// before it, then fits in an empty queue instead of waiting on cells read long ago.
+TEST(ShmQueue, AnEmptyReadHandsBackWhatItRead) {
+  Mem m(1024);
+  QueueWriter w(m.ctl, m.data(), m.cap, 1);
+  QueueReader r(m.ctl, m.data(), m.cap);
+  auto drop = [](int, const PacketHeader&, std::span<const std::byte>) {};
+  // Three 3-cell records: the reader hands back the first two at the quarter mark and
+  // keeps the third (192 bytes) until it is idle.
+  const std::vector<std::byte> three_cells(3 * 64 - queue_detail::kOverhead);
+  for (std::uint32_t i = 0; i < 3; ++i) ASSERT_TRUE(w.try_write(header(i), three_cells));
+  ASSERT_EQ(r.read(drop, 8), 3);
+  EXPECT_EQ(r.read(drop, 8), 0);
+  const std::vector<std::byte> largest(queue_max_payload(m.cap));
+  EXPECT_TRUE(w.try_write(header(3), largest));
+  EXPECT_EQ(r.read(drop, 8), 1);
+}
+
 TEST(ShmQueue, RecordsComeBackWholeAndInOrderAcrossWraps) {
   Mem m(4096);
   QueueWriter w(m.ctl, m.data(), m.cap, 3);

@@ -92,11 +92,7 @@ class ShmTransport final : public progress::Transport {
     auto deliver = [&](int src, const progress::PacketHeader& h, std::span<const std::byte> p) {
       sink.deliver(src, h, p);
     };
-    if (!mailboxes_.enabled()) {
-      const int got = reader_.read(deliver, max_packets);
-      if (got == 0) reader_.tidy();
-      return got;
-    }
+    if (!mailboxes_.enabled()) return reader_.read(deliver, max_packets);
     int n = mailboxes_.take_all(deliver, max_packets);
     // One record at a time: a record may first need the post before it in its slot.
     int src = 0;
