@@ -12,6 +12,7 @@
 #include <set>
 #include <utility>
 
+#include "cli/cli_list.hpp"
 #include "cli/commands.hpp"
 #include "cli/impl_list.hpp"
 #include "cli/launcher_executor.hpp"
@@ -24,21 +25,6 @@
 namespace harness::cli {
 namespace {
 
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : s) {
-    if (c == ',') {
-      if (!cur.empty()) out.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  if (!cur.empty()) out.push_back(cur);
-  return out;
-}
-
 // The sweep every case is replayed over (CaseSpec::bench).
 nlohmann::json bench_settings(const BenchArgs& args) {
   nlohmann::json bench = nlohmann::json::object();
@@ -48,39 +34,15 @@ nlohmann::json bench_settings(const BenchArgs& args) {
     if (!sizes) throw suite::UsageError(err);
     bench["sizes"] = *sizes;
   }
-  if (args.sync) {
-    // Each mode once: a repeat would give two figures of one name, which no gate can pair.
-    std::vector<std::string> syncs;
-    std::string cur;
-    for (std::size_t i = 0; i <= args.sync->size(); ++i) {
-      if (i < args.sync->size() && (*args.sync)[i] != ',') {
-        cur += (*args.sync)[i];
-        continue;
-      }
-      if (cur.empty())
-        throw suite::UsageError("--sync '" + *args.sync +
-                                "': an empty entry (a leading, doubled or trailing comma?)");
-      if (cur != "lock" && cur != "flush" && cur != "flush_local" && cur != "lock_all" &&
-          cur != "pscw" && cur != "fence")
-        throw suite::UsageError("--sync " + cur +
-                                ": expected lock, flush, flush_local, lock_all, "
-                                "pscw or fence");
-      if (std::find(syncs.begin(), syncs.end(), cur) != syncs.end())
-        throw suite::UsageError("--sync '" + *args.sync + "': " + cur + " is listed twice");
-      syncs.push_back(cur);
-      cur.clear();
-    }
-    bench["syncs"] = syncs;
-  }
+  if (args.sync)
+    bench["syncs"] = choice_list("--sync", *args.sync,
+                                 {"lock", "flush", "flush_local", "lock_all", "pscw", "fence"},
+                                 "lock, flush, flush_local, lock_all, pscw or fence");
   bench["repetitions"] = args.repetitions;
   bench["min_time_s"] = args.min_time_s;
-  std::vector<std::string> targets;
-  for (const auto& t : split(args.target_mode == "both" ? "wait,compute" : args.target_mode)) {
-    if (t != "wait" && t != "recv" && t != "compute")
-      throw suite::UsageError("--target-mode " + t + ": expected wait, recv, compute, both or a list of them");
-    if (std::find(targets.begin(), targets.end(), t) == targets.end()) targets.push_back(t);
-  }
-  if (targets.empty()) throw suite::UsageError("--target-mode: empty");
+  const auto targets =
+      choice_list("--target-mode", args.target_mode == "both" ? "wait,compute" : args.target_mode,
+                  {"wait", "recv", "compute"}, "wait, recv, compute, both or a list of them");
   bench["targets"] = targets;
   return bench;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "cli/cli_list.hpp"
 #include "suite/manifest.hpp"
 
 namespace harness::cli {
@@ -15,10 +16,7 @@ std::string catalog_name(const std::string& spelling) {
 
 std::vector<std::string> split_impl_list(const std::string& value) {
   std::vector<std::string> out;
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t comma = value.find(',', start);
-    const std::string word = value.substr(start, comma == std::string::npos ? comma : comma - start);
+  for (const std::string& word : split_list(value)) {
     const bool continues_options = !out.empty() && out.back().find(':') != std::string::npos &&
                                    word.find('=') != std::string::npos &&
                                    word.find(':') == std::string::npos;
@@ -28,8 +26,6 @@ std::vector<std::string> split_impl_list(const std::string& value) {
       out.back() += "," + word;
     else
       out.push_back(word);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
   }
   for (std::size_t i = 0; i < out.size(); ++i)
     if (std::find(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(i), out[i]) !=

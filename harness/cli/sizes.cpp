@@ -3,9 +3,12 @@
 // naming it, never a wrapped number (1:2^63 doubled to 0 and looped forever; -1 became 2^64-1).
 #include "cli/sizes.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <limits>
 #include <stdexcept>
+
+#include "cli/cli_list.hpp"
 
 namespace harness::cli {
 namespace {
@@ -89,30 +92,22 @@ std::optional<std::vector<std::uint64_t>> parse_sizes(const std::string& text, s
     for (std::uint64_t s = *lo; s <= *hi; s *= 2) out.push_back(s);
     return out;
   }
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t comma = text.find(',', start);
-    const std::string part =
-        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+  for (const std::string& part : split_list(text)) {
     auto v = parse_size(part, why);
     if (!v) {
       error = "--sizes " + text + ": " + why;
       return std::nullopt;
     }
     // A size twice would give two figures of one name, which no gate can pair.
-    for (std::size_t k = 0; k < out.size(); ++k) {
-      if (out[k] == *v) {
-        error = "--sizes " + text + ": " + std::to_string(*v) + " bytes is listed twice";
-        return std::nullopt;
-      }
+    if (std::find(out.begin(), out.end(), *v) != out.end()) {
+      error = "--sizes " + text + ": " + std::to_string(*v) + " bytes is listed twice";
+      return std::nullopt;
     }
     out.push_back(*v);
     if (out.size() > kMaxSizes) {
       error = "--sizes " + text + ": more than " + std::to_string(kMaxSizes) + " sizes";
       return std::nullopt;
     }
-    if (comma == std::string::npos) break;
-    start = comma + 1;
   }
   return out;
 }

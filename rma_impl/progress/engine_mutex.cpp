@@ -57,9 +57,12 @@ void EngineMutex::lock_contended() {
     sleepers_.fetch_add(1, std::memory_order_seq_cst);
     // Every thread of the process runs a full barrier now: an unlock whose load of the count
     // missed us has its store of "free" visible to the attempt below.
-    // Should the barrier fail all the same, the sleep is bounded: an unlock that missed us
-    // costs a millisecond, never a hang.
-    const bool ordered = !sleepers_pay_ || barrier_every_thread();
+    // Without that barrier the sleep is bounded: an unlock that missed us costs a
+    // millisecond, never a hang. That covers a failed barrier, and also a sleeper that read
+    // sleepers_pay_ before static initialisation set it while an unlock read it after (a
+    // plain store then, with nobody to order it); once set, unlocks that exchange never
+    // miss a sleeper, and the bound only adds a wake-up per millisecond of sleep.
+    const bool ordered = sleepers_pay_ && barrier_every_thread();
     int free = 0;
     const bool got = state_.compare_exchange_strong(free, 1, std::memory_order_seq_cst,
                                                     std::memory_order_seq_cst);

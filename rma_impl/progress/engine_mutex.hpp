@@ -16,6 +16,10 @@
 // (membarrier(2), MEMBARRIER_CMD_PRIVATE_EXPEDITED) before it looks at the lock once more.
 // Where the kernel refuses membarrier, unlock falls back to a locked exchange.
 //
+// Unlock reads the sleeper count after it has let go, so the mutex must outlive every unlock
+// in flight: destroy it only once the threads that used it are joined (Engine's teardown
+// stops its agent first), not as soon as one thread holds it again.
+//
 //   EngineLock lk(engine.mutex());   // std::unique_lock<EngineMutex>
 #pragma once
 

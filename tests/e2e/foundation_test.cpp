@@ -332,6 +332,11 @@ INSTANTIATE_TEST_SUITE_P(
         BadCli{{"bench", "lua_scripts/bench/latency.lua", "--sync="}, "--sync: 1 required"},
         BadCli{{"bench", "lua_scripts/bench/latency.lua", "--sync", ","},
                "--sync ',': an empty entry"},
+        // --target-mode dropped empty entries and repeats without a word.
+        BadCli{{"bench", "lua_scripts/bench/latency.lua", "--target-mode", "wait,"},
+               "--target-mode 'wait,': an empty entry"},
+        BadCli{{"bench", "lua_scripts/bench/latency.lua", "--target-mode", "recv,wait,recv"},
+               "--target-mode 'recv,wait,recv': recv is listed twice"},
         BadCli{{"bench", "lua_scripts/bench/latency.lua", "--sizes", "3:64"},
                "MIN 3 is not a power of two"},
         // NaN passes CLI11's Range: every floating-point option, of every command.
