@@ -56,15 +56,22 @@ int message_handler(lua_State* L) {
   if (is_harness_error(L, 1)) return 1;
   if (lua_type(L, 1) != LUA_TSTRING && lua_type(L, 1) != LUA_TNUMBER) {
     const std::string at = where(L, 1);
-    // A value with __tostring says what it gives, as lua.c's handler shows it; the handler
-    // runs inside the protected call, so an error of the metamethod is caught there too.
-    std::string value;
+    // A value with __tostring says what it gives, as lua.c's handler shows it. The
+    // metamethod runs protected: an error inside a message handler would replace the whole
+    // message with "error in error handling", the line included.
+    std::string value = describe_value(L, 1);
     if (luaL_getmetafield(L, 1, "__tostring") != LUA_TNIL) {
       lua_pop(L, 1);
-      value = std::string(luaL_typename(L, 1)) + " (" + luaL_tolstring(L, 1, nullptr) + ")";
+      lua_pushcfunction(L, [](lua_State* S) {
+        luaL_tolstring(S, 1, nullptr);
+        return 1;
+      });
+      lua_pushvalue(L, 1);
+      const bool ok = lua_pcall(L, 1, 1, 0) == LUA_OK;
+      const char* text = lua_tostring(L, -1);
+      value = ok ? std::string(luaL_typename(L, 1)) + " (" + text + ")"
+                 : value + " (its __tostring failed: " + (text ? text : "no message") + ")";
       lua_pop(L, 1);
-    } else {
-      value = describe_value(L, 1);
     }
     const std::string msg =
         (at.empty() ? "" : at + ": ") + "error raised with " + value + ", not a message";

@@ -58,6 +58,20 @@ TEST(LuaFailures, ATableWithToStringSaysWhatItGives) {
   EXPECT_EQ(failure_of(p).message, "error raised with table (custom), not a message");
 }
 
+// An error inside the message handler became "error in error handling", with no line.
+TEST(LuaFailures, AToStringThatFailsKeepsTheLine) {
+  const auto p = script("badtostring",
+                        "\nerror(setmetatable({}, { __tostring = function() error('oops') end }))\n");
+  const LuaFailure f = failure_of(p);
+  EXPECT_EQ(f.where, p + ":2");
+  EXPECT_NE(f.message.find("error raised with table (its __tostring failed: "), std::string::npos)
+      << f.message;
+  EXPECT_NE(f.message.find("oops"), std::string::npos) << f.message;
+  const auto q = script("numtostring", "error(setmetatable({}, { __tostring = function() return {} end }))\n");
+  EXPECT_NE(failure_of(q).message.find("'__tostring' must return a string"), std::string::npos)
+      << failure_of(q).message;
+}
+
 TEST(LuaFailures, RmaErrorTablesAndMarkersKeepTheirFields) {
   const auto p = script("rma", "error({ class = 'RMA_SYNC', op = 'put', message = 'no epoch' })\n");
   const LuaFailure f = failure_of(p);
