@@ -75,6 +75,12 @@ void write_atomically(const fs::path& target, const Report& r,
 
 }  // namespace
 
+void remove_report_files(const fs::path& dir) {
+  std::error_code ignored;
+  for (const auto& f : file_formats) fs::remove(dir / f.file, ignored);
+  fs::remove(dir / "trace.json", ignored);
+}
+
 std::string_view report_file_name(std::string_view format) {
   const FileFormat* f = find_format(format);
   return f ? f->file : std::string_view();

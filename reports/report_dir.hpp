@@ -24,6 +24,11 @@ namespace reports {
 void write_report_dir(const Report& r, const std::filesystem::path& dir,
                       const std::vector<std::string>& formats);
 
+// Removes every report file of `dir` (each format's, and trace.json): a run starting there
+// removes its predecessor's, so a run killed before it writes its own leaves no earlier
+// run's report to be read as its result. Errors are ignored (nothing there to remove).
+void remove_report_files(const std::filesystem::path& dir);
+
 // The file a format is written to ("report.json" for "json"); "" for console or unknown.
 std::string_view report_file_name(std::string_view format);
 

@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include "reports/report_dir.hpp"
+
 namespace reports {
 
 namespace {
@@ -153,6 +155,9 @@ void RunRecorder::begin(const RunContext& context, const std::vector<CaseResult>
     const auto digits = name.find_first_not_of("0123456789");
     if (digits != std::string::npos && digits >= 4 && name[digits] == '.') fs::remove(e.path(), ec);
   }
+  // And its report files: until this run writes its own, they would pass for its result
+  // (complete, all passed) to whoever reads the directory after a kill.
+  remove_report_files(dir_);
   json list = json::array();
   for (const auto& c : expected) list.push_back(to_json(c));
   Report holder;

@@ -31,7 +31,8 @@ class RunRecorder {
  public:
   explicit RunRecorder(std::filesystem::path dir) : dir_(std::move(dir)) {}
 
-  // Creates the directory, removes the case records of an earlier run there, writes run.json.
+  // Creates the directory, removes the case records and report files of an earlier run there,
+  // writes run.json.
   // Throws std::runtime_error naming the path and the reason when the directory cannot hold
   // the records (a file in the way, no permission, a read-only file system).
   // `expected` holds every case of the run in order, as far as known before it runs (id,

@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "reports/report_dir.hpp"
 #include "reports/testing/sample_report.hpp"
 
 namespace reports {
@@ -142,6 +143,20 @@ TEST_F(RunRecords, TornTemporaryFileIsIgnoredAndOldRecordsAreRemoved) {
   const Report back = read_run_records(dir_);
   ASSERT_EQ(back.cases.size(), 1u);
   EXPECT_EQ(back.cases[0].status, Verdict::interrupted);
+}
+
+// A run killed before it wrote its report left the earlier run's report.json in place,
+// complete and all passed, to be read as its own.
+TEST_F(RunRecords, ANewRunRemovesTheEarlierRunsReportFiles) {
+  const Report r = sample::sample_report();
+  write_report_dir(r, dir_, {"json", "junit", "md", "html"});
+  std::ofstream(dir_ / "trace.json") << "{}";
+  std::ofstream(dir_ / "notes.txt") << "not ours";
+  RunRecorder rec(dir_);
+  rec.begin(r.context, expected_of(r));
+  for (const char* f : {"report.json", "junit.xml", "report.md", "report.html", "trace.json"})
+    EXPECT_FALSE(fs::exists(dir_ / f)) << f;
+  EXPECT_TRUE(fs::exists(dir_ / "notes.txt"));
 }
 
 TEST_F(RunRecords, MissingOrBrokenRecordsNameTheFile) {

@@ -67,8 +67,17 @@ void merge_rank_results(const std::vector<json>& results, reports::CaseResult& r
     if (st == "skip" && result_.reason.empty()) result_.reason = m.value("reason", "");
     for (const auto& f : member(m, "failures"))
       result_.failures.push_back({rank_no, f.value("where", ""), f.value("message", "")});
-    for (const auto& [k, v] : member(m, "metrics").items())
-      result_.metrics["rank" + std::to_string(rank_no) + "." + k] = v.get<double>();
+    for (const auto& [k, v] : member(m, "metrics").items()) {
+      // A script's value: one that is not a number (a NaN arrives as null) is that rank's
+      // error, not an exception that would end the whole run.
+      if (v.is_number()) {
+        result_.metrics["rank" + std::to_string(rank_no) + "." + k] = v.get<double>();
+      } else {
+        result_.failures.push_back(
+            {rank_no, "metrics", "metric " + k + " is " + v.dump() + ", not a finite number"});
+        rank_rank = 3;
+      }
+    }
     for (const auto& p : member(m, "paths")) paths.insert(p.get<std::string>());
     // null: the rank's implementation could not observe its packets (not measured, not 0).
     if (m.contains("messages_reason") && m["messages_reason"].is_string())

@@ -3,6 +3,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -148,7 +149,12 @@ int l_now(lua_State* L) {
 
 int l_metric(lua_State* L) {
   const char* name = luaL_checkstring(L, 1);
-  RankContext::of(L).metrics[name] = luaL_checknumber(L, 2);
+  const double v = luaL_checknumber(L, 2);
+  // JSON has no NaN or infinity: the report would carry null, which is not a figure.
+  if (!std::isfinite(v))
+    return luaL_error(L, "rma.metric('%s', %s): the value must be a finite number", name,
+                      lua_tostring(L, 2));
+  RankContext::of(L).metrics[name] = v;
   return 0;
 }
 

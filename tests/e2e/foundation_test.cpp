@@ -101,7 +101,9 @@ INSTANTIATE_TEST_SUITE_P(Scripts, ScriptErrors,
                                            ErrorCase{"tests/e2e/scripts/missing_function.lua", 1,
                                                      "tests/e2e/scripts/missing_function.lua:7"},
                                            ErrorCase{"tests/e2e/scripts/undeclared_option.lua", 1,
-                                                     "tests/e2e/scripts/undeclared_option.lua:7"}),
+                                                     "tests/e2e/scripts/undeclared_option.lua:7"},
+                                           ErrorCase{"tests/e2e/scripts/metric_not_finite.lua", 1,
+                                                     "tests/e2e/scripts/metric_not_finite.lua:8"}),
                          error_name);
 
 TEST(Foundation, OsExitIsACrashWithItsCode) {
