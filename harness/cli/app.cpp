@@ -66,7 +66,7 @@ void add_run_options(CLI::App* cmd, RunArgs& a) {
   cmd->add_option("--timeout", a.overrides.timeout_s,
                   "Deadline per case, in seconds (default: the suite's, else 60; bench: 600)")
       ->check(kFinite)
-      ->check(CLI::Range(0.1, 86400.0));
+      ->check(CLI::Range(suite::kMinTimeoutS, suite::kMaxTimeoutS));
   cmd->add_option("--bind", a.overrides.bind,
                   "Bind ranks to cores: auto (when they fit), core, none")
       ->check(CLI::IsMember({"auto", "core", "none"}));
@@ -158,7 +158,7 @@ int run_app(int argc, char** argv) {
       ->add_option("--timeout", describe.overrides.timeout_s,
                    "Deadline of the run, seconds (a deadlock is reported at it)")
       ->check(kFinite)
-      ->check(CLI::Range(0.1, 86400.0));
+      ->check(CLI::Range(suite::kMinTimeoutS, suite::kMaxTimeoutS));
   describe_cmd->add_option("--svg", describe.svg, "With --trace: write the sequence diagram here");
   describe_cmd->add_option("--title", describe.title, "With --svg: the diagram's title");
 

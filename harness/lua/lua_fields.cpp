@@ -5,6 +5,8 @@
 #include <lauxlib.h>
 
 #include <algorithm>
+#include <set>
+#include <string>
 
 namespace harness::lua {
 
@@ -153,6 +155,55 @@ std::optional<lua_Integer> integer_field(lua_State* L, int t, const char* what, 
   }
   lua_pop(L, 1);
   return v;
+}
+
+namespace {
+
+// The key on top of the stack, as a path step: `.name` for an identifier-like string, `[k]`
+// otherwise.
+std::string path_step(lua_State* L, int key, bool first) {
+  if (lua_type(L, key) == LUA_TSTRING) {
+    std::size_t len = 0;
+    const char* k = lua_tolstring(L, key, &len);
+    return (first ? "" : ".") + std::string(k, len);
+  }
+  if (lua_type(L, key) == LUA_TNUMBER && lua_isinteger(L, key))
+    return "[" + std::to_string(lua_tointeger(L, key)) + "]";
+  return "[" + describe_value(L, key) + "]";
+}
+
+bool find_metatable(lua_State* L, int t, std::string& path, std::set<const void*>& seen) {
+  if (!seen.insert(lua_topointer(L, t)).second) return false;
+  if (lua_getmetatable(L, t)) {
+    lua_pop(L, 1);
+    return true;
+  }
+  // Deep enough for any case table or suite; deeper nesting is not read by the harness.
+  if (seen.size() > 10000 || !lua_checkstack(L, 4)) return false;
+  lua_pushnil(L);
+  while (lua_next(L, t)) {
+    if (lua_type(L, -1) == LUA_TTABLE) {
+      const std::size_t at = path.size();
+      path += path_step(L, lua_gettop(L) - 1, path.empty());
+      if (find_metatable(L, lua_gettop(L), path, seen)) {
+        lua_pop(L, 2);
+        return true;
+      }
+      path.resize(at);
+    }
+    lua_pop(L, 1);
+  }
+  return false;
+}
+
+}  // namespace
+
+std::optional<std::string> metatable_path(lua_State* L, int idx) {
+  if (!lua_istable(L, idx)) return std::nullopt;
+  std::string path;
+  std::set<const void*> seen;
+  if (find_metatable(L, lua_absindex(L, idx), path, seen)) return path;
+  return std::nullopt;
 }
 
 }  // namespace harness::lua

@@ -9,9 +9,48 @@
 
 namespace harness::lua {
 
+namespace {
+
+// setmetatable (and debug.setmetatable) without __gc. lua_close runs every finalizer a
+// script set, with hooks off: one that never returns would hold the process (the parent
+// reading a case table, a rank at its end) with no deadline able to stop it. Lua marks an
+// object for finalization only when its metatable has __gc as it is set, so refusing it
+// here refuses every Lua finalizer; the bindings' own (C, on userdata) are not affected.
+int setmetatable_without_gc(lua_State* L) {
+  if (lua_istable(L, 2)) {
+    lua_pushliteral(L, "__gc");
+    const bool gc = lua_rawget(L, 2) != LUA_TNIL;
+    lua_pop(L, 1);
+    if (gc)
+      return luaL_error(L,
+                        "setmetatable: a __gc finalizer is not allowed in rmabench scripts "
+                        "(Lua runs finalizers at exit, where nothing can stop one that hangs)");
+  }
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+  return lua_gettop(L);
+}
+
+void wrap_setmetatable(lua_State* L, int table) {
+  if (lua_getfield(L, table, "setmetatable") == LUA_TFUNCTION) {
+    lua_pushcclosure(L, setmetatable_without_gc, 1);
+    lua_setfield(L, table, "setmetatable");
+  } else {
+    lua_pop(L, 1);
+  }
+}
+
+}  // namespace
+
 LuaState::LuaState() : L_(luaL_newstate()) {
   if (!L_) throw std::runtime_error("cannot create a Lua state (out of memory)");
   luaL_openlibs(L_);
+  lua_pushglobaltable(L_);
+  wrap_setmetatable(L_, lua_gettop(L_));
+  lua_pop(L_, 1);
+  if (lua_getglobal(L_, "debug") == LUA_TTABLE) wrap_setmetatable(L_, lua_gettop(L_));
+  lua_pop(L_, 1);
 }
 
 LuaState::~LuaState() {

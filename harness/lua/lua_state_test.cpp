@@ -72,6 +72,17 @@ TEST(LuaFailures, AToStringThatFailsKeepsTheLine) {
       << failure_of(q).message;
 }
 
+// lua_close runs finalizers with hooks off: one that looped held the process at exit.
+TEST(LuaFailures, AFinalizerIsRefusedAtItsLine) {
+  const auto p =
+      script("gc", "local t = setmetatable({}, {})\nsetmetatable({}, {__gc = function() end})\n");
+  const LuaFailure f = failure_of(p);
+  EXPECT_EQ(f.where, p + ":2");
+  EXPECT_NE(f.message.find("a __gc finalizer is not allowed"), std::string::npos) << f.message;
+  const auto q = script("debuggc", "debug.setmetatable({}, {__gc = function() end})\n");
+  EXPECT_NE(failure_of(q).message.find("a __gc finalizer is not allowed"), std::string::npos);
+}
+
 TEST(LuaFailures, RmaErrorTablesAndMarkersKeepTheirFields) {
   const auto p = script("rma", "error({ class = 'RMA_SYNC', op = 'put', message = 'no epoch' })\n");
   const LuaFailure f = failure_of(p);

@@ -274,11 +274,21 @@ const std::vector<std::string_view>& case_table_fields() {
   return fields;
 }
 
+void check_plain_data(lua_State* L, int idx, const std::string& file) {
+  const auto at = lua::metatable_path(L, idx);
+  if (!at) return;
+  throw UsageError(file + ": the table it returns has a metatable" +
+                   (at->empty() ? std::string() : " (at `" + *at + "`)") +
+                   ": case tables and suites are plain data, read without running Lua "
+                   "(drop the setmetatable)");
+}
+
 void check_case_table(lua_State* L, int idx, const std::string& file) {
   const int t = lua_absindex(L, idx);
   if (!lua_istable(L, t))
     throw UsageError(file + ": the script must return a case table, it returned " +
                      luaL_typename(L, t));
+  check_plain_data(L, t, file);
   Checker c(L, t, file);
   c.run();
   if (c.problems.empty()) return;

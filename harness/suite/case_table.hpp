@@ -31,6 +31,11 @@ const std::vector<std::string_view>& case_table_fields();
 // must equal its stem.
 void check_case_table(lua_State* L, int idx, const std::string& file);
 
+// A case table or suite is plain data: throws UsageError ("FILE: the table it returns has a
+// metatable (at `cases[2]`): ...") when the table at `idx` or one inside it has a metatable,
+// before anything reads a field through it.
+void check_plain_data(lua_State* L, int idx, const std::string& file);
+
 // Reads a `messages` table (RMA packet type or "total" -> count) at `idx` into `out`; returns
 // "" or what is wrong ("entry 'total': expected an integer count, got number 2.5", "unknown
 // packet type 'aks' (did you mean 'ack'?)"). Used on the declared table in the parent and on

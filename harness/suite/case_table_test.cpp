@@ -60,6 +60,22 @@ TEST(CaseTable, ValidTableLoads) {
   EXPECT_EQ(info.messages, "table");
 }
 
+// Read outside any protected call, a metatable's __index that raised was a Lua panic
+// (SIGABRT), and one that looped hung `list` for good.
+TEST(CaseTable, AMetatableAnywhereIsRefusedBeforeAnyRead) {
+  const auto p = script("meta", "return setmetatable({}, {__index = function() error('x') end})\n");
+  EXPECT_EQ(rejection(p), p + ": the table it returns has a metatable: case tables and suites are "
+                              "plain data, read without running Lua (drop the setmetatable)");
+  const auto q = script("meta_nested", R"(return {
+  ranks = 2,
+  run = function() end,
+  options = { size = setmetatable({"bytes", 8}, {__index = function() while true do end end}) },
+})");
+  EXPECT_NE(rejection(q).find(q + ": the table it returns has a metatable (at `options.size`)"),
+            std::string::npos)
+      << rejection(q);
+}
+
 TEST(CaseTable, MisspeltHookIsNamedWithTheNearestField) {
   const auto p =
       script("hook", "return {\n  run = function(ctx) end,\n  chekc = function(ctx)\n  end,\n}\n");
@@ -158,11 +174,11 @@ TEST(CaseTable, OptionsAreDescriptionAndDefault) {
   EXPECT_NE(rejection(script("o5", "return { options = 3 }\n")).find("field 'options': expected"),
             std::string::npos);
   // A value's __tostring is not called to describe it: this check runs outside any protected
-  // call, where its error would abort the parent.
+  // call, where its error would abort the parent. (A metatable is refused before any read.)
   EXPECT_NE(rejection(script("o6",
                              "return { options = { size = setmetatable({}, { __tostring = "
                              "function() error('boom') end }) } }\n"))
-                .find("option 'size': expected {\"description\", default}, got table"),
+                .find("has a metatable (at `options.size`)"),
             std::string::npos);
 }
 

@@ -64,14 +64,15 @@ std::optional<double> number_field(lua_State* L, int idx, const char* key,
   return v;
 }
 
-// A case's time limit: a count of seconds above zero (0 or less would end every case before
-// its ranks start, and the launcher would report crashes that say nothing of the cause).
+// A case's time limit: seconds in the range --timeout takes (out of it, cases ended before
+// their ranks started, and the launcher reported crashes that say nothing of the cause).
 std::optional<double> timeout_field(lua_State* L, int idx, const std::string& where) {
   const std::optional<double> v = number_field(L, idx, "timeout", where);
-  if (v && !(*v > 0 && std::isfinite(*v))) {
+  if (v && !(*v >= kMinTimeoutS && *v <= kMaxTimeoutS)) {
     char text[32];
     std::snprintf(text, sizeof text, "%g", *v);
-    throw UsageError(where + ": `timeout` must be a number of seconds above 0, not " + text);
+    throw UsageError(where + ": `timeout` must be a number of seconds from 0.1 to 86400, not " +
+                     text);
   }
   return v;
 }
@@ -113,13 +114,28 @@ void check_keys(lua_State* L, int idx, const std::vector<std::string_view>& know
 }
 
 bool glob_match(const std::string& pat, const std::string& s) {
-  // '*' matches any run of characters; everything else is literal.
-  std::function<bool(std::size_t, std::size_t)> m = [&](std::size_t p, std::size_t i) -> bool {
-    if (p == pat.size()) return i == s.size();
-    if (pat[p] == '*') return m(p + 1, i) || (i < s.size() && m(p, i + 1));
-    return i < s.size() && pat[p] == s[i] && m(p + 1, i + 1);
-  };
-  return m(0, 0);
+  // '*' matches any run of characters; everything else is literal. Greedy with one restart
+  // point, the last '*' seen: a later star makes retrying earlier ones pointless, so the
+  // time is at most pattern times text (the recursive form took exponential time in the
+  // number of stars: thirty of them hung `list`).
+  std::size_t p = 0, i = 0;
+  std::size_t star = std::string::npos, resume = 0;
+  while (i < s.size()) {
+    if (p < pat.size() && pat[p] == '*') {
+      star = p++;
+      resume = i;
+    } else if (p < pat.size() && pat[p] == s[i]) {
+      ++p;
+      ++i;
+    } else if (star != std::string::npos) {
+      p = star + 1;
+      i = ++resume;
+    } else {
+      return false;
+    }
+  }
+  while (p < pat.size() && pat[p] == '*') ++p;
+  return p == pat.size();
 }
 
 struct Exclusion {
@@ -307,6 +323,7 @@ void load_table(lua_State* L, const std::string& path) {
   if (!lua::run_file(L, path, f, kTopLevelLimit))
     throw UsageError((f.where.empty() ? path : f.where) + ": " + f.message);
   if (!lua_istable(L, -1)) throw UsageError(path + ": must return a table");
+  check_plain_data(L, -1, path);
 }
 
 std::vector<int> int_list(const std::vector<std::string>& v, const std::string& where) {
@@ -392,6 +409,7 @@ bool is_manifest(const std::string& path) {
     return false;  // run as a case script: its case reports the error, file:line
   }
   if (!lua_istable(L, -1)) return false;
+  check_plain_data(L, -1, path);
   // `scripts_dir` too: only a suite has it, so a suite whose `cases` is missing or not a
   // list is told so, not read as a case table with unknown fields.
   const bool yes =

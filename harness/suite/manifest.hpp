@@ -47,6 +47,11 @@ struct Expansion {
 // Most rank processes one case may have (`-n`, manifests' rank lists): the shm transport's
 // memory grows linearly with it (docs/scaling.md).
 inline constexpr int kMaxRanks = 1024;
+// A case's time limit, in seconds, wherever it is given (--timeout, a suite's `timeout`):
+// below a tenth of a second no rank starts in time, and past a day the deadline's clock
+// arithmetic is not worth trusting (1e10 s ended cases at once, as crashes).
+inline constexpr double kMinTimeoutS = 0.1;
+inline constexpr double kMaxTimeoutS = 86400.0;
 
 // Progress modes as cases, ids and reports spell them: async, calls, sync_only (CLI values
 // are snake_case, like `--sync flush_local`).

@@ -37,6 +37,15 @@ TEST(Manifest, UnknownTopLevelKeyIsNamed) {
   EXPECT_EQ(rejection(p), p + ": unknown field 'progres' (did you mean 'progress'?)");
 }
 
+// luaL_len ran __len outside any protected call: a Lua panic.
+TEST(Manifest, ACasesListWithAMetatableIsRefused) {
+  const auto p = manifest("meta", R"(return { name = "m", scripts_dir = ".",
+  cases = setmetatable({}, {__len = function() error("len") end}) })");
+  EXPECT_EQ(rejection(p), p + ": the table it returns has a metatable (at `cases`): case tables "
+                              "and suites are plain data, read without running Lua (drop the "
+                              "setmetatable)");
+}
+
 TEST(Manifest, UnknownEntryKeyIsNamed) {
   const auto p = manifest(
       "entry",
@@ -152,14 +161,48 @@ TEST(Manifest, AnIntegerOptionIsReadAsTheRanksReadIt) {
   }
 }
 
-TEST(Manifest, ATimeoutOfZeroOrLessIsNamed) {
-  // It would end every case before its ranks start, reported as crashes that never say why.
+TEST(Manifest, ATimeoutOutOfTheCliRangeIsNamed) {
+  // It ended every case before its ranks started, reported as crashes that never say why:
+  // 0 or less, and also 1e10 and 1e-6.
   const auto p = manifest(
       "timeout", "return { name = \"s\", cases = { { script = \"one.lua\", timeout = -5 } } }\n");
-  EXPECT_EQ(rejection(p), p + ": cases[1]: `timeout` must be a number of seconds above 0, not -5");
+  EXPECT_EQ(rejection(p),
+            p + ": cases[1]: `timeout` must be a number of seconds from 0.1 to 86400, not -5");
   const auto q =
       manifest("timeout0", "return { name = \"s\", timeout = 0, cases = { \"one.lua\" } }\n");
-  EXPECT_EQ(rejection(q), q + ": `timeout` must be a number of seconds above 0, not 0");
+  EXPECT_EQ(rejection(q), q + ": `timeout` must be a number of seconds from 0.1 to 86400, not 0");
+  const auto r =
+      manifest("timeoutbig",
+               "return { name = \"s\", cases = { { script = \"one.lua\", timeout = 1e10 } } }\n");
+  EXPECT_EQ(rejection(r),
+            r + ": cases[1]: `timeout` must be a number of seconds from 0.1 to 86400, not 1e+10");
+  const auto t =
+      manifest("timeouttiny", "return { name = \"s\", timeout = 1e-6, cases = { \"one.lua\" } }\n");
+  EXPECT_EQ(rejection(t),
+            t + ": `timeout` must be a number of seconds from 0.1 to 86400, not 1e-06");
+  EXPECT_EQ(rejection(manifest("timeoutday",
+                               "return { name = \"s\", timeout = 86400, cases = "
+                               "{ \"one.lua\" } }\n")),
+            "");
+}
+
+// The recursive matcher took exponential time in the number of stars: 30 hung `list`.
+TEST(Manifest, ExclusionPatternsMatchInBoundedTime) {
+  const auto p = manifest("exclude",
+                          "return { name = \"s\", exclude = \"ex.exclude\", "
+                          "cases = { \"one.lua\" } }\n");
+  const fs::path dir = fs::path(p).parent_path();
+  std::ofstream(dir / "ex.exclude") << std::string(30, '*') + "z # never matches\n";
+  Expansion e = expand(p, {});
+  EXPECT_EQ(e.cases.size(), 1u);
+  EXPECT_TRUE(e.excluded.empty());
+  std::ofstream(dir / "ex.exclude") << "s/*ne*[*np=2* # the one case\n";
+  e = expand(p, {});
+  EXPECT_TRUE(e.cases.empty());
+  ASSERT_EQ(e.excluded.size(), 1u);
+  EXPECT_EQ(e.excluded[0].second, "the one case");
+  std::ofstream(dir / "ex.exclude") << "s/one # no star: the whole id\n";
+  EXPECT_EQ(expand(p, {}).cases.size(), 1u);
 }
 
 TEST(Manifest, ASuiteWithoutAListOfCasesIsToldSo) {
