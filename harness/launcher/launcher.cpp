@@ -812,7 +812,7 @@ class CaseRun {
       for (const auto& r : ranks_) {
         if (r.result && r.bye) continue;  // finished before the deadline
         ++live;
-        if (!r.state_msg.is_object() || !r.state_msg.value("blocked", false)) every_blocked = false;
+        if (!stuck_at_deadline(r.state_msg, spec_.timeout_s)) every_blocked = false;
       }
       result_.status =
           (live > 0 && every_blocked) ? reports::Verdict::deadlock : reports::Verdict::timeout;

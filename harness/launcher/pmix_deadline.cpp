@@ -172,7 +172,7 @@ reports::CaseResult PmixDeadline::judge(const std::vector<json>& states,
                "which) or cannot be reached"});
     } else if (!s.contains("state")) {  // still in the case
       ++live;
-      if (!s.value("blocked", false)) every_blocked = false;
+      if (!launcher::stuck_at_deadline(s, spec_.timeout_s)) every_blocked = false;
     }
     s["rank"] = rank;
     res.rank_states.push_back(s);

@@ -23,6 +23,13 @@ void check_races(const std::vector<json>& results, reports::CaseResult& result_)
 
 }  // namespace
 
+bool stuck_at_deadline(const json& state, double timeout_s) {
+  if (!state.is_object() || !state.value("blocked", false)) return false;
+  const auto since = state.find("since_s");
+  if (since == state.end() || !since->is_number()) return true;
+  return since->get<double>() >= std::min(0.5, timeout_s / 4);
+}
+
 reports::CaseResult base_result(const suite::CaseSpec& spec) {
   reports::CaseResult r;
   r.id = spec.id;

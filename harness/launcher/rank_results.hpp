@@ -24,6 +24,13 @@ reports::CaseResult base_result(const suite::CaseSpec& spec);
 void merge_rank_results(const std::vector<nlohmann::json>& results, reports::CaseResult& out,
                         const std::string& named_impl = "");
 
+// Whether a rank's state at the deadline shows it stuck in a library call: blocked in one wait
+// for a good part of the case's time limit (half a second, or a quarter of a shorter limit).
+// The ranks of a live program block too, for a moment at a time (a lock passed back and
+// forth): caught in such a moment they are not deadlocked. A state without `since_s` counts
+// by `blocked` alone.
+bool stuck_at_deadline(const nlohmann::json& state, double timeout_s);
+
 // On an MPI library (never on the reference), a case that did not pass, was not skipped and
 // not interrupted, whose spec carries an `impl_defined` reason, gets the verdict
 // impl_defined; its reason then says what MPI leaves open and what the library did (the

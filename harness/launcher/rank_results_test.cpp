@@ -32,5 +32,17 @@ TEST(RankResults, NumericMetricsPassThrough) {
   EXPECT_TRUE(r.failures.empty());
 }
 
+// A live program (two ranks passing a lock back and forth) caught at the deadline in a wait
+// that began a moment earlier was reported as a deadlock.
+TEST(RankResults, AWaitThatJustBeganIsNoDeadlock) {
+  EXPECT_FALSE(stuck_at_deadline(json{{"blocked", true}, {"since_s", 0.0}}, 60));
+  EXPECT_TRUE(stuck_at_deadline(json{{"blocked", true}, {"since_s", 0.5}}, 60));
+  EXPECT_FALSE(stuck_at_deadline(json{{"blocked", true}, {"since_s", 0.1}}, 2));
+  EXPECT_TRUE(stuck_at_deadline(json{{"blocked", true}, {"since_s", 0.2}}, 0.5));
+  EXPECT_FALSE(stuck_at_deadline(json{{"blocked", false}, {"since_s", 9.0}}, 60));
+  EXPECT_TRUE(stuck_at_deadline(json{{"blocked", true}}, 60));  // no duration: blocked decides
+  EXPECT_FALSE(stuck_at_deadline(json(), 60));
+}
+
 }  // namespace
 }  // namespace harness::launcher
