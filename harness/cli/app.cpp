@@ -23,6 +23,14 @@ const CLI::Validator kFinite(
     },
     "");
 
+// On every option that names a file, a directory or a thing to run: an empty value was read
+// as "not given" (`--report-dir ""` ran and wrote no report, with exit 0).
+const CLI::Validator kNotEmpty(
+    [](std::string& input) -> std::string {
+      return input.empty() ? "expected a value, got an empty string" : std::string();
+    },
+    "");
+
 void add_matrix_options(CLI::App* cmd, suite::Overrides& o, std::vector<std::string>& options) {
   cmd->add_option("-n,--ranks", o.ranks,
                   "Number of rank processes (1.." + std::to_string(suite::kMaxRanks) + ")")
@@ -37,10 +45,11 @@ void add_matrix_options(CLI::App* cmd, suite::Overrides& o, std::vector<std::str
   cmd->add_option("--protocol", o.protocol,
                   "am packet protocol: fewest (default, fewest messages) or ch3 (the seed's)")
       ->check(CLI::IsMember(suite::protocol_names()));
-  cmd->add_option("--provider", o.provider, "libfabric provider (fabric backend)");
+  cmd->add_option("--provider", o.provider, "libfabric provider (fabric backend)")
+      ->check(kNotEmpty);
   cmd->add_option("-o,--option", options,
                   "Script option name=value (repeatable, one value per name)");
-  cmd->add_option("--filter", o.filter, "Only cases whose id contains this text");
+  cmd->add_option("--filter", o.filter, "Only cases whose id contains this text")->check(kNotEmpty);
 }
 
 // The implementation under test; on an MPI, its launcher's arguments and the ranks' environment.
@@ -48,7 +57,8 @@ void add_impl_options(CLI::App* cmd, RunArgs& a) {
   cmd->add_option("--impl", a.impl,
                   "Implementation under test: ref (default), mpich, openmpi, openmpi:osc=NAME, "
                   "or an MPI of your own (rmabench info lists them); bench takes a list "
-                  "(ref,mpich,openmpi) and puts them side by side");
+                  "(ref,mpich,openmpi) and puts them side by side")
+      ->check(kNotEmpty);
   cmd->add_option("--mpi-arg", a.mpi_args,
                   "Words for the MPI's launcher, e.g. '--mca btl self,vader' (repeatable; "
                   "with an --impl list, 'openmpi:WORDS' for one MPI only)");
@@ -73,7 +83,8 @@ void add_run_options(CLI::App* cmd, RunArgs& a) {
   cmd->add_option("--eager-limit", a.overrides.eager_limit,
                   "Largest transfer sent eagerly, bytes (larger: rendezvous)")
       ->check(CLI::Range(1, 65536));
-  cmd->add_option("--report-dir", a.report_dir, "Write report.json, junit.xml, report.md here");
+  cmd->add_option("--report-dir", a.report_dir, "Write report.json, junit.xml, report.md here")
+      ->check(kNotEmpty);
   a.formats = {"json", "junit", "md"};
   cmd->add_option("--format", a.formats, "Report files to write: json, junit, md, html")
       ->delimiter(',')
@@ -85,7 +96,8 @@ void add_run_options(CLI::App* cmd, RunArgs& a) {
                 "report.md");
   cmd->add_option("--rank-exec", a.rank_exec,
                   "Command prefix for each rank, {rank} replaced by its rank (e.g. "
-                  "'ip netns exec host{rank}'); it must exec, not fork");
+                  "'ip netns exec host{rank}'); it must exec, not fork")
+      ->check(kNotEmpty);
   add_impl_options(cmd, a);
 }
 
@@ -102,8 +114,9 @@ int run_app(int argc, char** argv) {
   RunArgs run;
   auto* run_cmd = app.add_subcommand("run", "Run a case script or a suite manifest");
   add_run_options(run_cmd, run);
-  run_cmd->add_option("--check", run.overrides.check,
-                      "Check the scripts as well: races (conflicting accesses and false asserts)")
+  run_cmd
+      ->add_option("--check", run.overrides.check,
+                   "Check the scripts as well: races (conflicting accesses and false asserts)")
       ->check(CLI::IsMember({"races"}));
 
   BenchArgs bench;
@@ -121,11 +134,10 @@ int run_app(int argc, char** argv) {
   bench_cmd->add_option("--min-time", bench.min_time_s, "Minimum seconds per benchmark run")
       ->check(kFinite)
       ->check(CLI::Range(0.001, 60.0));
-  bench_cmd
-      ->add_option("--target-mode", bench.target_mode,
-                   "What the passive target does during the batches: wait (in a barrier), "
-                   "recv (in a recv), compute (without calling the library), both (wait and "
-                   "compute), or a list (wait,recv)");
+  bench_cmd->add_option("--target-mode", bench.target_mode,
+                        "What the passive target does during the batches: wait (in a barrier), "
+                        "recv (in a recv), compute (without calling the library), both (wait and "
+                        "compute), or a list (wait,recv)");
   bench_cmd->add_flag("--no-floor", bench.no_floor,
                       "Skip the hardware floor (cache-line round trip, memcpy) measured after "
                       "shared-memory cases, and the round trip (cache line on shm, raw "
@@ -142,8 +154,9 @@ int run_app(int argc, char** argv) {
 
   DescribeArgs describe;
   auto* describe_cmd = app.add_subcommand(
-      "describe", "Show the options and hooks a script declares; with --trace, run it once and "
-                  "print its packet sequence");
+      "describe",
+      "Show the options and hooks a script declares; with --trace, run it once and "
+      "print its packet sequence");
   describe_cmd->add_option("script", describe.script, "Case script (.lua)")
       ->required()
       ->check(CLI::ExistingFile);
@@ -151,16 +164,19 @@ int run_app(int argc, char** argv) {
                          "Run the pattern once (on the script's ranks, or -n) and print its calls "
                          "and packets in time order");
   add_matrix_options(describe_cmd, describe.overrides, describe.options);
-  describe_cmd->add_option("--eager-limit", describe.overrides.eager_limit,
-                           "Largest transfer sent eagerly, bytes (larger: rendezvous)")
+  describe_cmd
+      ->add_option("--eager-limit", describe.overrides.eager_limit,
+                   "Largest transfer sent eagerly, bytes (larger: rendezvous)")
       ->check(CLI::Range(1, 65536));
   describe_cmd
       ->add_option("--timeout", describe.overrides.timeout_s,
                    "Deadline of the run, seconds (a deadlock is reported at it)")
       ->check(kFinite)
       ->check(CLI::Range(suite::kMinTimeoutS, suite::kMaxTimeoutS));
-  describe_cmd->add_option("--svg", describe.svg, "With --trace: write the sequence diagram here");
-  describe_cmd->add_option("--title", describe.title, "With --svg: the diagram's title");
+  describe_cmd->add_option("--svg", describe.svg, "With --trace: write the sequence diagram here")
+      ->check(kNotEmpty);
+  describe_cmd->add_option("--title", describe.title, "With --svg: the diagram's title")
+      ->check(kNotEmpty);
 
   auto* info_cmd = app.add_subcommand("info", "Host topology, compiled backends, fabric providers");
 
@@ -237,6 +253,9 @@ int run_app(int argc, char** argv) {
       return bench_command(bench);
     }
     if (*describe_cmd) {
+      // A title with nothing to put it on was dropped without a word.
+      if (!describe.title.empty() && describe.svg.empty())
+        throw suite::UsageError("describe: --title needs --svg (and --trace)");
       if (describe.trace) return describe_trace_command(describe);
       if (!describe.svg.empty()) throw suite::UsageError("describe: --svg needs --trace");
       return describe_command(describe.script);

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "rma/counters.hpp"
+#include "suite/manifest.hpp"
 
 namespace harness::suite {
 namespace {
@@ -70,12 +71,15 @@ class Checker {
                               "\" (ids and reports use it; leave `name` out), got \"" +
                               lua_tostring(L_, -1) + "\"");
     } else if (key == "ranks" || key == "iterations") {
-      if (!lua_isinteger(L_, -1) || lua_tointeger(L_, -1) < 1) wrong(key, "a positive integer");
+      if (!lua_isinteger(L_, -1) || lua_tointeger(L_, -1) < 1)
+        wrong(key, "a positive integer");
+      else if (key == "ranks" && lua_tointeger(L_, -1) > kMaxRanks)
+        wrong(key, "at most " + std::to_string(kMaxRanks) + " ranks (as -n takes)");
     } else if (key == "expect") {
-      const bool ok =
-          lua_type(L_, -1) == LUA_TSTRING && (std::string_view(lua_tostring(L_, -1)) == "pass" ||
-                                              std::string_view(lua_tostring(L_, -1)) == "deadlock" ||
-                                              std::string_view(lua_tostring(L_, -1)) == "race");
+      const bool ok = lua_type(L_, -1) == LUA_TSTRING &&
+                      (std::string_view(lua_tostring(L_, -1)) == "pass" ||
+                       std::string_view(lua_tostring(L_, -1)) == "deadlock" ||
+                       std::string_view(lua_tostring(L_, -1)) == "race");
       if (!ok) wrong(key, "\"pass\", \"deadlock\" or \"race\"");
     } else if (key == "messages") {
       messages();
@@ -138,7 +142,8 @@ class Checker {
         }
         if (!declared)
           add(line_of("impl_defined"), "field 'impl_defined': key \"" + k + "\" names option '" +
-                                           name + "', which the case does not declare (nor is it np)");
+                                           name +
+                                           "', which the case does not declare (nor is it np)");
       }
       lua_pop(L_, 1);
     }
@@ -269,8 +274,8 @@ std::string message_key_problem(const std::string& key) {
 
 const std::vector<std::string_view>& case_table_fields() {
   static const std::vector<std::string_view> fields = {
-      "name",  "ranks",    "options",  "setup",  "run",
-      "check", "teardown", "messages", "expect", "iterations", "impl_defined"};
+      "name",     "ranks",    "options", "setup",      "run",         "check",
+      "teardown", "messages", "expect",  "iterations", "impl_defined"};
   return fields;
 }
 

@@ -98,6 +98,12 @@ TEST(CaseTable, RanksMustBeAPositiveInteger) {
             std::string::npos);
   EXPECT_NE(rejection(script("flt", "return { ranks = 4 / 2 }\n")).find("got number 2.0"),
             std::string::npos);
+  // -n and suites stop at 1024; a script's own count forked that many ranks.
+  EXPECT_NE(
+      rejection(script("many", "return { ranks = 100000 }\n"))
+          .find("field 'ranks': expected at most 1024 ranks (as -n takes), got integer 100000"),
+      std::string::npos);
+  EXPECT_EQ(rejection(script("most", "return { ranks = 1024, run = function() end }\n")), "");
 }
 
 TEST(CaseTable, NonIntegerMessageCountIsAnError) {

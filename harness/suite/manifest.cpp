@@ -19,7 +19,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-
 // The values of field `key` of the table at `idx`: a scalar or a list of scalars.
 std::vector<std::string> string_list(lua_State* L, int idx, const char* key,
                                      const std::string& where) {
@@ -50,6 +49,20 @@ std::vector<std::string> string_list(lua_State* L, int idx, const char* key,
   }
   lua_pop(L, 1);
   return out;
+}
+
+// A field that holds one string (`expect`, `check`): a list, even an empty one, is an error
+// (`expect = {}` was taken as not given).
+std::optional<std::string> string_field(lua_State* L, int idx, const char* key,
+                                        const std::string& where) {
+  lua_getfield(L, idx, key);
+  std::optional<std::string> v;
+  if (lua_type(L, -1) == LUA_TSTRING)
+    v = lua_tostring(L, -1);
+  else if (!lua_isnil(L, -1))
+    throw UsageError(where + ": `" + key + "` must be a string, got " + describe_value(L, -1));
+  lua_pop(L, 1);
+  return v;
 }
 
 std::optional<double> number_field(lua_State* L, int idx, const char* key,
@@ -205,8 +218,8 @@ class Expander {
            std::vector<std::string> progress, std::vector<int> ranks,
            const std::map<std::string, std::vector<std::string>>& option_lists,
            const std::string& expect, double timeout, const std::vector<std::string>& tags,
-           const std::string& where, Pinned pinned = {},
-           std::vector<std::string> protocols = {}, const std::string& check = {}) {
+           const std::string& where, Pinned pinned = {}, std::vector<std::string> protocols = {},
+           const std::string& check = {}) {
     const ScriptInfo& info = script(script_path);
     for (auto& p : progress) p = canonical_progress(p);
     // An entry whose matrix a command-line setting replaced (rather than narrowed) yields to
@@ -261,42 +274,43 @@ class Expander {
       for (const auto& p : paths)
         for (const auto& pr : progress)
           for (const auto& proto : protocols)
-          for (int n : ranks)
-            for (const auto& combo : combos) {
-              CaseSpec c;
-              c.suite = out_.suite;
-              c.script = script_path;
-              c.stem = stem;
-              c.ranks = n;
-              c.backend = b;
-              c.path = p;
-              c.progress = pr;
-              c.protocol = proto;
-              c.protocol_in_id = protocols.size() > 1;
-              // Only a fabric case runs on a provider: the others' reports must not name one.
-              c.provider = b == "fabric" ? o_.provider.value_or("") : "";
-              c.options = combo;
-              c.expected = expect.empty() ? info.expect : expect;
-              c.timeout_s = o_.timeout_s.value_or(timeout);
-              c.eager_limit = o_.eager_limit.value_or(c.eager_limit);
-              c.tags = tags;
-              c.bind = o_.bind;
-              c.check = o_.check.empty() ? check : o_.check;
-              c.trace = o_.trace;
-              c.impl_defined = impl_defined_reason(info, combo, n);
-              c.id = make_case_id(c);
-              if (!o_.filter.empty() && c.id.find(o_.filter) == std::string::npos) continue;
-              const auto [seen, fresh] = ids_.try_emplace(c.id, Seen{out_.cases.size(), replaced});
-              if (!fresh) {
-                if (replaced) continue;  // the other entry is the one written for this case
-                if (!seen->second.replaced)
-                  throw UsageError(where + ": case " + c.id + " appears twice");
-                out_.cases[seen->second.index] = std::move(c);
-                seen->second.replaced = false;
-                continue;
+            for (int n : ranks)
+              for (const auto& combo : combos) {
+                CaseSpec c;
+                c.suite = out_.suite;
+                c.script = script_path;
+                c.stem = stem;
+                c.ranks = n;
+                c.backend = b;
+                c.path = p;
+                c.progress = pr;
+                c.protocol = proto;
+                c.protocol_in_id = protocols.size() > 1;
+                // Only a fabric case runs on a provider: the others' reports must not name one.
+                c.provider = b == "fabric" ? o_.provider.value_or("") : "";
+                c.options = combo;
+                c.expected = expect.empty() ? info.expect : expect;
+                c.timeout_s = o_.timeout_s.value_or(timeout);
+                c.eager_limit = o_.eager_limit.value_or(c.eager_limit);
+                c.tags = tags;
+                c.bind = o_.bind;
+                c.check = o_.check.empty() ? check : o_.check;
+                c.trace = o_.trace;
+                c.impl_defined = impl_defined_reason(info, combo, n);
+                c.id = make_case_id(c);
+                if (!o_.filter.empty() && c.id.find(o_.filter) == std::string::npos) continue;
+                const auto [seen, fresh] =
+                    ids_.try_emplace(c.id, Seen{out_.cases.size(), replaced});
+                if (!fresh) {
+                  if (replaced) continue;  // the other entry is the one written for this case
+                  if (!seen->second.replaced)
+                    throw UsageError(where + ": case " + c.id + " appears twice");
+                  out_.cases[seen->second.index] = std::move(c);
+                  seen->second.replaced = false;
+                  continue;
+                }
+                out_.cases.push_back(std::move(c));
               }
-              out_.cases.push_back(std::move(c));
-            }
   }
 
   static std::string declared_list(const ScriptInfo& info) {
@@ -332,7 +346,8 @@ std::vector<int> int_list(const std::vector<std::string>& v, const std::string& 
     char* end = nullptr;
     long n = std::strtol(s.c_str(), &end, 10);
     if (*end || n < 1 || n > kMaxRanks)
-      throw UsageError(where + ": rank count '" + s + "' is not in 1.." + std::to_string(kMaxRanks));
+      throw UsageError(where + ": rank count '" + s + "' is not in 1.." +
+                       std::to_string(kMaxRanks));
     out.push_back(static_cast<int>(n));
   }
   return out;
@@ -485,8 +500,12 @@ Expansion expand(const std::string& input, const Overrides& o) {
     } else {
       throw UsageError(where + ": must be a script path or a table");
     }
+    if (script.empty()) throw UsageError(where + ": an empty script path");
     const fs::path script_path = (scripts_dir / script).lexically_normal();
-    if (!fs::exists(script_path)) throw UsageError(where + ": no script " + script_path.string());
+    std::error_code ec;
+    if (!fs::is_regular_file(script_path, ec))
+      throw UsageError(where + ": no script " + script_path.string() +
+                       (fs::is_directory(script_path, ec) ? " (a directory)" : ""));
     fs::path stem = fs::path(script).lexically_normal();
     stem.replace_extension();
 
@@ -498,8 +517,8 @@ Expansion expand(const std::string& input, const Overrides& o) {
     Pinned pinned;
     if (lua_istable(L, c)) {
       check_keys(L, c,
-                 {"script", "backends", "paths", "progress", "protocols", "ranks", "tags",
-                  "expect", "timeout", "options", "check"},
+                 {"script", "backends", "paths", "progress", "protocols", "ranks", "tags", "expect",
+                  "timeout", "options", "check"},
                  where);
       if (auto v = string_list(L, c, "backends", where); !v.empty())
         backends = v, pinned.backends = true;
@@ -510,8 +529,8 @@ Expansion expand(const std::string& input, const Overrides& o) {
       if (auto v = string_list(L, c, "protocols", where); !v.empty())
         protocols = v, pinned.protocols = true;
       tags = string_list(L, c, "tags", where);
-      if (auto v = string_list(L, c, "expect", where); !v.empty()) expect = v[0];
-      if (auto v = string_list(L, c, "check", where); !v.empty()) check = v[0];
+      if (auto v = string_field(L, c, "expect", where)) expect = *v;
+      if (auto v = string_field(L, c, "check", where)) check = *v;
       if (auto v = timeout_field(L, c, where)) timeout = *v;
       lua_getfield(L, c, "options");
       if (lua_istable(L, -1)) {
@@ -526,14 +545,16 @@ Expansion expand(const std::string& input, const Overrides& o) {
                              luaL_typename(L, -1) + " (write `name = {values}`)");
           const std::string k = lua_tostring(L, -1);
           options[k] = string_list(L, ot, k.c_str(), where);
+          if (options[k].empty())
+            throw UsageError(where + ": `options." + k +
+                             "`: an empty list of values (no case would run)");
         }
       }
       lua_pop(L, 1);
     }
     if (!expect.empty() && expect != "pass" && expect != "deadlock" && expect != "race")
       throw UsageError(where + ": `expect` must be \"pass\", \"deadlock\" or \"race\"");
-    if (!check.empty() && check != "races")
-      throw UsageError(where + ": `check` must be \"races\"");
+    if (!check.empty() && check != "races") throw UsageError(where + ": `check` must be \"races\"");
     ex.add(script_path.string(), stem.generic_string(), backends, paths, progress,
            int_list(ranks, where), options, expect, timeout, tags, where, pinned, protocols, check);
     lua_pop(L, 1);

@@ -46,6 +46,30 @@ TEST(Manifest, ACasesListWithAMetatableIsRefused) {
                               "setmetatable)");
 }
 
+// Each was accepted: "" took the scripts folder as the script (every rank: "Is a
+// directory"), `expect = {}` was read as not given, and an empty option list only said "no
+// case to run".
+TEST(Manifest, EntriesThatSayNothingAreNamed) {
+  EXPECT_EQ(rejection(manifest("emptyscript", "return { name = \"s\", cases = { \"\" } }\n")),
+            manifest("emptyscript", "return { name = \"s\", cases = { \"\" } }\n") +
+                ": cases[1]: an empty script path");
+  const auto d =
+      manifest("dirscript",
+               "return { name = \"s\", scripts_dir = \"..\", cases = { "
+               "\"" +
+                   fs::path(manifest("x", "")).parent_path().filename().string() + "\" } }\n");
+  EXPECT_NE(rejection(d).find("(a directory)"), std::string::npos) << rejection(d);
+  const auto e =
+      manifest("expecttable",
+               "return { name = \"s\", cases = { { script = \"one.lua\", expect = {} } } }\n");
+  EXPECT_EQ(rejection(e), e + ": cases[1]: `expect` must be a string, got table");
+  const auto o = manifest("emptyoption",
+                          "return { name = \"s\", cases = { { script = "
+                          "\"one.lua\", options = { bytes = {} } } } }\n");
+  EXPECT_EQ(rejection(o),
+            o + ": cases[1]: `options.bytes`: an empty list of values (no case would run)");
+}
+
 TEST(Manifest, UnknownEntryKeyIsNamed) {
   const auto p = manifest(
       "entry",
@@ -56,11 +80,11 @@ TEST(Manifest, UnknownEntryKeyIsNamed) {
 TEST(Manifest, AnOptionsKeyThatIsNoNameIsNamed) {
   // Found by manifest_fuzz: `options = { seed = {1}, {4} }` has the key 1, and turning it into
   // a string in place broke the traversal (a Lua panic, the process aborted).
-  const auto p = manifest(
-      "optkey",
-      "return { name = \"s\", cases = { { script = \"one.lua\", options = { n = {1}, {4} } } } }\n");
-  EXPECT_EQ(rejection(p),
-            p + ": cases[1]: `options` keys must be option names, not a number (write `name = {values}`)");
+  const auto p = manifest("optkey",
+                          "return { name = \"s\", cases = { { script = \"one.lua\", options = { n "
+                          "= {1}, {4} } } } }\n");
+  EXPECT_EQ(rejection(p), p + ": cases[1]: `options` keys must be option names, not a number "
+                              "(write `name = {values}`)");
 }
 
 TEST(Manifest, ProgressOldSpellingIsAcceptedAndNormalised) {
@@ -80,7 +104,9 @@ TEST(Manifest, ProgressOldSpellingIsAcceptedAndNormalised) {
 }
 
 TEST(Manifest, AnEntryRunningBothProtocolsSaysWhichInItsIds) {
-  const auto p = manifest("proto", "return { name = \"s\", cases = { \"one.lua\", { script = \"one.lua\", ranks = {3}, protocols = {\"fewest\", \"ch3\"} } } }\n");
+  const auto p = manifest("proto",
+                          "return { name = \"s\", cases = { \"one.lua\", { script = \"one.lua\", "
+                          "ranks = {3}, protocols = {\"fewest\", \"ch3\"} } } }\n");
   const Expansion ex = expand(p, {});
   ASSERT_EQ(ex.cases.size(), 3u);
   EXPECT_EQ(ex.cases[0].id, "s/one[shm,am,np=2]");
@@ -95,7 +121,9 @@ TEST(Manifest, AnEntryRunningBothProtocolsSaysWhichInItsIds) {
   ASSERT_EQ(narrowed.cases.size(), 2u);
   EXPECT_EQ(narrowed.cases[1].id, "s/one[shm,am,np=3]");
   EXPECT_EQ(narrowed.cases[1].protocol, "ch3");
-  const auto bad = manifest("proto_bad", "return { name = \"s\", cases = { { script = \"one.lua\", protocols = {\"mpich\"} } } }\n");
+  const auto bad = manifest(
+      "proto_bad",
+      "return { name = \"s\", cases = { { script = \"one.lua\", protocols = {\"mpich\"} } } }\n");
   EXPECT_NE(rejection(bad).find("protocol"), std::string::npos) << rejection(bad);
 }
 

@@ -334,6 +334,11 @@ INSTANTIATE_TEST_SUITE_P(
         BadCli{{"bench", "lua_scripts/bench/latency.lua", "--sync="}, "--sync: 1 required"},
         BadCli{{"bench", "lua_scripts/bench/latency.lua", "--sync", ","},
                "--sync ',': an empty entry"},
+        // An empty value was read as not given: the run wrote no report, with exit 0.
+        BadCli{{"run", "lua_scripts/examples/hello.lua", "--report-dir", ""},
+               "--report-dir: expected a value, got an empty string"},
+        BadCli{{"describe", "lua_scripts/examples/hello.lua", "--title", "t"},
+               "describe: --title needs --svg (and --trace)"},
         // --target-mode dropped empty entries and repeats without a word.
         BadCli{{"bench", "lua_scripts/bench/latency.lua", "--target-mode", "wait,"},
                "--target-mode 'wait,': an empty entry"},
