@@ -247,15 +247,21 @@ class Expander {
       if (declared) opts[k] = {v};
     }
     if (!info.load_error) {
-      for (const auto& [k, vals] : opts) {
+      for (auto& [k, vals] : opts) {
         auto d = std::find_if(info.options.begin(), info.options.end(),
                               [&key = k](const OptionDecl& x) { return x.name == key; });
         if (d == info.options.end())
           throw UsageError(where + ": option '" + k + "' is not declared by " + script_path +
                            declared_list(info));
-        for (const auto& v : vals) {
-          const std::string err = check_option_value(*d, v);
+        for (std::size_t i = 0; i < vals.size(); ++i) {
+          const std::string given = vals[i];
+          const std::string err = check_option_value(*d, vals[i]);
           if (!err.empty()) throw UsageError(where + ": " + err);
+          // Two spellings of one value would be one case twice.
+          for (std::size_t j = 0; j < i; ++j)
+            if (vals[j] == vals[i])
+              throw UsageError(where + ": option " + k + ": '" + given + "' is " + vals[i] +
+                               ", listed already");
         }
       }
     }

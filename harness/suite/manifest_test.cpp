@@ -70,6 +70,32 @@ TEST(Manifest, EntriesThatSayNothingAreNamed) {
             o + ": cases[1]: `options.bytes`: an empty list of values (no case would run)");
 }
 
+// " 8" and "0x8" reached the ranks as 8 but kept their spelling in the case id: one value,
+// ids a gate could not pair; a newline broke the console line.
+TEST(Manifest, NumberOptionsTakeOneSpelling) {
+  const auto p = manifest("spelling",
+                          "return { name = \"s\", cases = { { script = \"opt.lua\", "
+                          "options = { n = {\" 8\", \"0x10\"} } } } }\n");
+  std::ofstream(fs::path(p).parent_path() / "opt.lua")
+      << "return { ranks = 2, options = { n = {\"a count\", 1} }, run = function(ctx) end }\n";
+  const Expansion e = expand(p, {});
+  ASSERT_EQ(e.cases.size(), 2u);
+  EXPECT_EQ(e.cases[0].options.at("n"), "8");
+  EXPECT_EQ(e.cases[1].options.at("n"), "16");
+  Overrides o;
+  o.options["n"] = "0x8";
+  EXPECT_EQ(expand(p, o).cases.at(0).options.at("n"), "8");
+  const auto q = manifest("twice",
+                          "return { name = \"s\", cases = { { script = \"opt.lua\", "
+                          "options = { n = {8, \"0x8\"} } } } }\n");
+  std::ofstream(fs::path(q).parent_path() / "opt.lua")
+      << "return { ranks = 2, options = { n = {\"a count\", 1} }, run = function(ctx) end }\n";
+  EXPECT_EQ(rejection(q), q + ": cases[1]: option n: '0x8' is 8, listed already");
+  o.options["n"] = "8\n";
+  EXPECT_EQ(rejection(p, o),
+            p + ": cases[1]: option n: a control character in the value (a newline?)");
+}
+
 TEST(Manifest, UnknownEntryKeyIsNamed) {
   const auto p = manifest(
       "entry",

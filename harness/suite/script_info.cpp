@@ -173,7 +173,10 @@ std::string impl_defined_reason(const ScriptInfo& info,
   return out;
 }
 
-std::string check_option_value(const OptionDecl& decl, const std::string& value) {
+std::string check_option_value(const OptionDecl& decl, std::string& value) {
+  for (const char c : value)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      return "option " + decl.name + ": a control character in the value (a newline?)";
   if (decl.type == "integer" || decl.type == "number") {
     // Read as the ranks read it (lua_stringtonumber, lua/lua_rma.cpp set_options), so what
     // passes here arrives there as the same number: std::stoll took "010" as octal 8 where
@@ -188,6 +191,7 @@ std::string check_option_value(const OptionDecl& decl, const std::string& value)
     if (!read) return "option " + decl.name + " expects a number, got '" + value + "'";
     if (!std::isfinite(v))
       return "option " + decl.name + " expects a finite number, got '" + value + "'";
+    value = lua_tostring(L, -1);
   } else if (decl.type == "boolean") {
     if (value != "true" && value != "false")
       return "option " + decl.name + " expects true or false, got '" + value + "'";

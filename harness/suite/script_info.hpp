@@ -55,8 +55,11 @@ ScriptInfo load_script_info(const std::string& path);
 std::string impl_defined_reason(const ScriptInfo& info,
                                 const std::map<std::string, std::string>& options, int ranks);
 
-// Checks `value` against the declared type; returns the error text, or "" if it fits.
-std::string check_option_value(const OptionDecl& decl, const std::string& value);
+// Checks `value` against the declared type; returns the error text, or "" if it fits. A
+// number is rewritten as the ranks will read it (" 8" and "0x8" become "8"), so one value
+// has one spelling in case ids, and a control character (a newline would break the console
+// line and the report's tables) is refused.
+std::string check_option_value(const OptionDecl& decl, std::string& value);
 
 // The script path relative to the nearest enclosing `lua_scripts` folder, without ".lua"
 // (or the file's stem when it is not in one).
