@@ -260,6 +260,12 @@ Report read_run_records(const fs::path& dir, std::vector<std::string>* damaged) 
           fail(rec, "field 'elapsed_s' must be a number");
         auto [c, benchmarks] =
             read_through_model(j["case"], j.value("benchmarks", json::array()), rec, "case");
+        // A record copied or moved from another position would count one case twice.
+        const std::string want =
+            expected[k].is_object() ? expected[k].value("id", std::string()) : std::string();
+        if (!want.empty() && c.id != want)
+          fail(rec, "holds case " + c.id + ", not " + want + " (the run's case " +
+                        std::to_string(k) + ")");
         if (c.interrupted()) complete = false;
         r.cases.push_back(std::move(c));
         for (auto& b : benchmarks) r.benchmarks.push_back(std::move(b));
@@ -279,6 +285,17 @@ Report read_run_records(const fs::path& dir, std::vector<std::string>* damaged) 
       }
     }
     complete = false;
+    if (fs::exists(rec, ec)) {
+      // Something else in the record's place (a directory): damage, not a case in flight.
+      const std::string what = "run record " + rec.string() + ": is not a file";
+      if (!damaged) fail(rec, "is not a file");
+      damage.push_back(what);
+      CaseResult c = case_from(expected[k], run_path, "cases[" + std::to_string(k) + "]");
+      c.status = Verdict::interrupted;
+      c.reason = "its record " + rec.filename().string() + " is damaged: the verdict is unknown";
+      r.cases.push_back(std::move(c));
+      continue;
+    }
     if (fs::exists(dir / "cases" / record_name(k, "started"), ec)) {
       // Started, never finished: the run died while it ran.
       CaseResult c = case_from(expected[k], run_path, "cases[" + std::to_string(k) + "]");

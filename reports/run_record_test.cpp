@@ -220,6 +220,35 @@ TEST_F(RunRecords, DamageIsNamedAndTheRestRebuilt) {
   EXPECT_EQ(back.benchmarks[1]["name"], "b/2");
 }
 
+// A record copied over another's gave a report with one case twice, complete; a directory
+// in a record's place was shown as a case in flight.
+TEST_F(RunRecords, ARecordInTheWrongPlaceIsDamage) {
+  const Report r = sample::sample_report();
+  ASSERT_GE(r.cases.size(), 3u);
+  RunRecorder rec(dir_);
+  rec.begin(r.context, expected_of(r));
+  for (std::size_t k = 0; k < 3; ++k) {
+    rec.started(k);
+    rec.finished(k, r.cases[k], nlohmann::json::array());
+  }
+  fs::copy_file(dir_ / "cases" / "0001.json", dir_ / "cases" / "0000.json",
+                fs::copy_options::overwrite_existing);
+  fs::remove(dir_ / "cases" / "0002.json");
+  fs::create_directory(dir_ / "cases" / "0002.json");
+  EXPECT_THROW(read_run_records(dir_), std::runtime_error);
+  std::vector<std::string> damaged;
+  const Report back = read_run_records(dir_, &damaged);
+  ASSERT_EQ(damaged.size(), 2u);
+  EXPECT_NE(damaged[0].find("0000.json: holds case " + r.cases[1].id + ", not " + r.cases[0].id),
+            std::string::npos)
+      << damaged[0];
+  EXPECT_NE(damaged[1].find("0002.json: is not a file"), std::string::npos) << damaged[1];
+  EXPECT_FALSE(back.complete);
+  ASSERT_EQ(back.cases.size(), 3u);
+  EXPECT_EQ(back.cases[0].status, Verdict::interrupted);
+  EXPECT_EQ(back.cases[2].status, Verdict::interrupted);
+}
+
 TEST_F(RunRecords, AnExpectedCaseOfTheWrongShapeIsNamedByItsIndex) {
   const Report r = sample::sample_report();
   ASSERT_GE(r.cases.size(), 2u);
