@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -18,9 +19,25 @@ Status sys_error(const std::string& what, const std::string& name) {
   return {ErrorClass::other, what + " " + name + ": " + std::strerror(errno)};
 }
 
+// tmpfs accepts a segment larger than its free space, and a process touching a page it
+// cannot back dies of SIGBUS: refuse up front, naming the numbers. (Ranks creating segments
+// at the same moment may each see room the other takes; the check is for the common
+// mistake, a window or a job larger than /dev/shm.)
+Status check_room(const std::string& name, std::size_t bytes) {
+  struct statvfs fs {};
+  if (::statvfs("/dev/shm", &fs) != 0) return Status::ok();  // no /dev/shm to ask: let shm_open say
+  const auto avail = static_cast<std::size_t>(fs.f_bavail) * fs.f_frsize;
+  if (avail >= bytes) return Status::ok();
+  return {ErrorClass::other, "shm segment " + name + " needs " + std::to_string(bytes >> 20) +
+                                 " MiB in /dev/shm, " + std::to_string(avail >> 20) +
+                                 " MiB free (free space there, or enlarge it: mount -o "
+                                 "remount,size=...)"};
+}
+
 }  // namespace
 
 Result<Segment> Segment::create(const std::string& name, std::size_t bytes) {
+  RMA_TRY(check_room(name, bytes));
   // Recorded before it exists, until unlink(): a process killed in between still takes the
   // name with it (the name is this job's and this rank's, so removing it early is harmless).
   add_pending_name(name);

@@ -1,7 +1,6 @@
 #include "shm/shm_transport.hpp"
 
 #include <signal.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -189,19 +188,6 @@ class ShmTransport final : public progress::Transport {
   std::atomic<std::uint64_t> rings_{0};
 };
 
-// tmpfs accepts a segment larger than its free space and kills the process with SIGBUS when
-// a page cannot be backed: refuse up front, naming the numbers.
-Status check_shm_room(std::size_t bytes, int ranks) {
-  struct statvfs fs {};
-  if (::statvfs("/dev/shm", &fs) != 0) return Status::ok();  // no /dev/shm to ask: let shm_open say
-  const auto avail = static_cast<std::size_t>(fs.f_bavail) * fs.f_frsize;
-  if (avail >= bytes) return Status::ok();
-  return {ErrorClass::other, "shm transport for " + std::to_string(ranks) + " ranks needs " +
-                                  std::to_string(bytes >> 20) + " MiB in /dev/shm, " +
-                                  std::to_string(avail >> 20) +
-                                  " MiB free (free space there, or enlarge it: mount -o remount,size=...)"};
-}
-
 }  // namespace
 
 std::size_t queue_bytes_for(int ranks) {
@@ -233,9 +219,10 @@ Result<std::unique_ptr<progress::Transport>> create_transport(bootstrap::Bootstr
 
   Segment seg;
   if (rank == 0) {
-    RMA_TRY(check_shm_room(layout.total, size));
     auto created = Segment::create(name, layout.total);
-    if (!created) return created.status();
+    if (!created)
+      return Status{created.status().error_class(), "shm transport for " + std::to_string(size) +
+                                                        " ranks: " + created.status().message()};
     seg = std::move(created.value());
     auto* hdr = static_cast<SegmentHeader*>(seg.data());
     hdr->ranks = static_cast<std::uint32_t>(size);
