@@ -31,6 +31,32 @@ bool location_aggregate(std::string_view name) {
   return name == "median" || name == "min" || name == "max" || name == "mean" || name == "p50";
 }
 
+// The run name: run_name, else the name (an aggregate's without its "_<aggregate>" suffix).
+std::string run_name_of(const json& e) {
+  std::string name = string_field(e, "run_name");
+  if (!name.empty()) return name;
+  name = string_field(e, "name");
+  // An aggregate without run_name: its name is the run name plus "_<aggregate>".
+  const std::string agg = string_field(e, "aggregate_name");
+  if (string_field(e, "run_type") == "aggregate" && !agg.empty() && name.size() > agg.size() + 1 &&
+      name.compare(name.size() - agg.size() - 1, std::string::npos, "_" + agg) == 0) {
+    name.resize(name.size() - agg.size() - 1);
+  }
+  return name;
+}
+
+bool is_error(const json& e) {
+  const auto err = e.find("error_occurred");
+  return err != e.end() && err->is_boolean() && err->get<bool>();
+}
+
+// An aggregate whose real_time is a time the run's figure is taken from.
+bool time_aggregate(const json& e) {
+  const std::string agg_unit = string_field(e, "aggregate_unit");
+  return location_aggregate(string_field(e, "aggregate_name")) &&
+         (agg_unit.empty() || agg_unit == "time");
+}
+
 void fill_fields(BenchmarkRun& run, const json& e) {
   // The first entry that has a field wins: aggregates repeat them.
   auto set = [&](std::string& field, const char* key) {
@@ -114,6 +140,11 @@ std::optional<Spread> BenchmarkRun::bandwidth() const {
   return spread(bytes_per_second, bandwidth_aggregates, repetitions);
 }
 
+bool timed_entry(const nlohmann::json& e) {
+  if (!e.is_object() || run_name_of(e).empty() || is_error(e)) return false;
+  return string_field(e, "run_type") != "aggregate" || time_aggregate(e);
+}
+
 std::vector<BenchmarkRun> benchmark_runs(const nlohmann::json& benchmarks) {
   std::vector<BenchmarkRun> runs;
   if (!benchmarks.is_array()) return runs;
@@ -121,16 +152,7 @@ std::vector<BenchmarkRun> benchmark_runs(const nlohmann::json& benchmarks) {
   for (const json& e : benchmarks) {
     if (!e.is_object()) continue;
     const bool is_aggregate = string_field(e, "run_type") == "aggregate";
-    std::string name = string_field(e, "run_name");
-    if (name.empty()) {
-      name = string_field(e, "name");
-      // An aggregate without run_name: its name is the run name plus "_<aggregate>".
-      const std::string agg = string_field(e, "aggregate_name");
-      if (is_aggregate && !agg.empty() && name.size() > agg.size() + 1 &&
-          name.compare(name.size() - agg.size() - 1, std::string::npos, "_" + agg) == 0) {
-        name.resize(name.size() - agg.size() - 1);
-      }
-    }
+    const std::string name = run_name_of(e);
     if (name.empty()) continue;
     auto [it, added] = index.try_emplace(name, runs.size());
     if (added) {
@@ -140,7 +162,7 @@ std::vector<BenchmarkRun> benchmark_runs(const nlohmann::json& benchmarks) {
     BenchmarkRun& run = runs[it->second];
     fill_fields(run, e);
 
-    if (auto err = e.find("error_occurred"); err != e.end() && err->is_boolean() && *err) {
+    if (is_error(e)) {
       if (run.error.empty()) run.error = string_field(e, "error_message");
       if (run.error.empty()) run.error = "error";
       continue;
@@ -152,11 +174,8 @@ std::vector<BenchmarkRun> benchmark_runs(const nlohmann::json& benchmarks) {
     const auto bps = number_field(e, "bytes_per_second");
     if (is_aggregate) {
       const std::string agg = string_field(e, "aggregate_name");
-      const std::string agg_unit = string_field(e, "aggregate_unit");
       if (!location_aggregate(agg)) continue;
-      if (real_time && unit && (agg_unit.empty() || agg_unit == "time")) {
-        run.time_aggregates_ns[agg] = *real_time * *unit;
-      }
+      if (real_time && unit && time_aggregate(e)) run.time_aggregates_ns[agg] = *real_time * *unit;
       if (bps) run.bandwidth_aggregates[agg] = *bps;
     } else {
       if (real_time && unit) run.times_ns.push_back(*real_time * *unit);

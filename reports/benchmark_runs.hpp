@@ -62,6 +62,13 @@ struct BenchmarkRun {
 // have no name, or report an error contribute no values (an error is kept in `error`).
 std::vector<BenchmarkRun> benchmark_runs(const nlohmann::json& benchmarks);
 
+// Whether benchmark_runs() takes a time from the entry's `real_time`: an object with a run
+// name that reports no error ("error_occurred": true) and is a repetition (`run_type`
+// "iteration" or none) or a location aggregate of time (median, min, max, mean, p50). Such an
+// entry is a figure and must carry one; the others (errors, stddev, cv, p90, p99, BigO) need
+// none. The gate refuses a figure entry without a time rather than drop it.
+bool timed_entry(const nlohmann::json& entry);
+
 // The median of the values (mean of the middle two for an even count); NaN when empty.
 double median_of(std::vector<double> values);
 

@@ -74,6 +74,33 @@ TEST(BenchmarkRuns, MalformedAndErrorEntriesDoNotThrow) {
   EXPECT_TRUE(benchmark_runs(json::object()).empty());
 }
 
+// The entries a run's time is read from, which must therefore carry one (the gate refuses
+// them without), and those that have none by meaning: errors and aggregates that are no
+// location of the time.
+TEST(BenchmarkRuns, TimedEntriesAreTheOnesATimeIsReadFrom) {
+  json med = aggregate("x", "median", 1.5);
+  med.erase("run_name");
+  json plain{{"name", "p"}, {"real_time", 1.0}};  // another tool's: no run_type, no unit
+  for (const json& e :
+       {iteration("a", 2), plain, med, aggregate("x", "min", 1), aggregate("x", "max", 2),
+        aggregate("x", "mean", 1), aggregate("x", "p50", 1)}) {
+    EXPECT_TRUE(timed_entry(e)) << e.dump();
+  }
+  json err = iteration("e", 5);
+  err["error_occurred"] = true;
+  json cv = aggregate("x", "cv", 0.1);
+  cv["aggregate_unit"] = "percentage";
+  json pct_median = aggregate("x", "median", 0.1);
+  pct_median["aggregate_unit"] = "percentage";
+  const json big_o{{"name", "x_BigO"},         {"run_name", "x"},        {"run_type", "aggregate"},
+                   {"aggregate_name", "BigO"}, {"cpu_coefficient", 1.0}, {"big_o", "N"}};
+  for (const json& e : {err, cv, pct_median, big_o, aggregate("x", "stddev", 1),
+                        aggregate("x", "p90", 1), aggregate("x", "p99", 1), json(42),
+                        json::object(), json{{"name", ""}, {"real_time", 1.0}}}) {
+    EXPECT_FALSE(timed_entry(e)) << e.dump();
+  }
+}
+
 TEST(BenchmarkRuns, Median) {
   EXPECT_DOUBLE_EQ(median_of({3, 1, 2}), 2);
   EXPECT_DOUBLE_EQ(median_of({4, 1, 3, 2}), 2.5);

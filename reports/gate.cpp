@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -223,6 +224,44 @@ std::string short_json(const nlohmann::json& j) {
   return s.size() > 80 ? s.substr(0, 77) + "..." : s;
 }
 
+// Why entry `i`'s times cannot be read ("" when they can). real_time and cpu_time are a time
+// per iteration, or for a cv aggregate a ratio, never negative: a number below 0 is refused in
+// any entry. An entry the figure is taken from (benchmark_runs.hpp: timed_entry) must have a
+// real time: null or absent there would drop the figure from the comparison. Elsewhere
+// (errors, stddev, cv, BigO) null or absent is how Google Benchmark writes "no value".
+std::string time_refusal(const nlohmann::json& e, std::size_t i) {
+  constexpr const char* expected = "(expected a finite number >= 0)";
+  const std::string at = "benchmarks[" + std::to_string(i) + "].";
+  for (const char* key : {"real_time", "cpu_time"}) {
+    const auto v = e.find(key);
+    if (v == e.end() || !v->is_number()) continue;
+    const double t = v->get<double>();
+    if (!std::isfinite(t) || t < 0) {
+      return at + key + ": " + short_json(*v) + " is not a time " + expected;
+    }
+  }
+  if (!timed_entry(e)) return "";
+  const std::string no_time =
+      " (expected a finite number >= 0; a run that has no time says \"error_occurred\": true)";
+  const auto v = e.find("real_time");
+  if (v == e.end()) return at + "real_time is missing" + no_time;
+  if (!v->is_number()) return at + "real_time: " + short_json(*v) + " is not a time" + no_time;
+  // No time_unit is Google Benchmark's default, ns, as benchmark_runs() reads it.
+  const auto u = e.find("time_unit");
+  const bool no_unit = u == e.end() || (u->is_string() && u->get<std::string>().empty());
+  std::optional<double> ns = 1.0;
+  if (!no_unit) ns = u->is_string() ? ns_per_unit(u->get<std::string>()) : std::nullopt;
+  if (!ns) {
+    return at + "time_unit: " + short_json(*u) +
+           " is not a unit (expected \"ns\", \"us\", \"ms\" or \"s\")";
+  }
+  if (!std::isfinite(v->get<double>() * *ns)) {
+    return at + "real_time: " + short_json(*v) + " " + (no_unit ? "ns" : u->get<std::string>()) +
+           " is too large (expected a time that fits a double in ns)";
+  }
+  return "";
+}
+
 }  // namespace
 
 std::size_t GateResult::regression_count() const {
@@ -275,7 +314,9 @@ std::string input_refusal(const Report& r, const std::string& role) {
   const nlohmann::json& list = r.benchmarks;
   for (std::size_t i = 0; list.is_array() && i < list.size(); ++i) {
     const nlohmann::json& e = list[i];
-    if (!e.is_object() || !e.contains("name") || !e["name"].is_string()) continue;
+    if (!e.is_object()) continue;
+    if (const std::string why = time_refusal(e, i); !why.empty()) return role + ": " + why;
+    if (!e.contains("name") || !e["name"].is_string()) continue;
     const std::string name = e["name"].get<std::string>();
     const std::string type = e.value("run_type", std::string("iteration"));
     std::string key, what;

@@ -27,8 +27,8 @@
 // by the same rules) are listed and never fail the gate.
 //
 // The gate compares two reports of the same suite: input_refusal() and comparison_refusal()
-// say why a pair cannot be gated at all (duplicate ids, nothing in common), which
-// `rmabench gate` makes a usage error before calling gate().
+// say why a pair cannot be gated at all (duplicate ids, a benchmark time that is not one,
+// nothing in common), which `rmabench gate` makes a usage error before calling gate().
 //
 //   GateResult g = gate(baseline, report, GateOptions{});
 //   write_gate_text(g, std::cout);   // reports/gate_text_writer.hpp
@@ -155,7 +155,14 @@ std::string baseline_refusal(const Report& baseline, const std::string& name);
 // Why `r` cannot be gated or gated against ("" when it can): a case id, or a benchmark entry
 // (name, run type, aggregate or repetition index), that appears twice, naming both indexes
 // ("report out/report.json: case id 'x' appears twice: cases[0] and cases[71]"). Which of
-// the two counts would be a guess. `role` names the file: "report out/report.json".
+// the two counts would be a guess. Or a benchmark entry whose time is not one, naming the
+// field: a real_time or cpu_time below 0 in any entry ("baseline b.json: benchmarks[2].
+// real_time: -1 is not a time (expected a finite number >= 0)"), and a real_time that is
+// null, absent or not a number, or a time_unit that is no unit, in an entry a figure is taken
+// from (benchmark_runs.hpp: timed_entry): the figure would drop out of the comparison unsaid.
+// Entries that legitimately have no time keep it: errors ("error_occurred": true, a lost
+// figure or a noted one), and aggregates that are no location of time (stddev, cv, p90, BigO).
+// `role` names the file: "report out/report.json".
 std::string input_refusal(const Report& r, const std::string& role);
 
 // Why the pair cannot be compared ("" when it can): a baseline with no case and no benchmark

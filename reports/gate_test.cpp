@@ -727,6 +727,145 @@ TEST(GateInput, DuplicateBenchmarkEntryIsRefusedRepetitionsAreNot) {
             "benchmarks[0] and benchmarks[1]");
 }
 
+// A time that is not one is refused naming the file and the field, in the baseline as in the
+// report: a negative real_time was compared ("faster beyond noise: 242.9 ns -> -1.000 us"),
+// and a figure's null or missing real_time dropped the benchmark out of the comparison.
+TEST(GateInput, BenchmarkTimeThatIsNotOneIsRefusedNamingTheField) {
+  Report good = base();
+  add_bench(good, "b", kBefore);
+  add_bench(good, "c", {1.0});
+  EXPECT_EQ(input_refusal(good, "baseline b.json"), "");
+  const std::string expected = " is not a time (expected a finite number >= 0)";
+  const std::string no_time =
+      " (expected a finite number >= 0; a run that has no time says \"error_occurred\": true)";
+
+  Report r = good;
+  r.benchmarks[0]["real_time"] = -1;
+  EXPECT_EQ(input_refusal(r, "report r.json"),
+            "report r.json: benchmarks[0].real_time: -1" + expected);
+  r = good;
+  r.benchmarks[5]["real_time"] = -0.5;
+  EXPECT_EQ(input_refusal(r, "baseline b.json"),
+            "baseline b.json: benchmarks[5].real_time: -0.5" + expected);
+  r = good;
+  r.benchmarks[1]["cpu_time"] = -3;
+  EXPECT_EQ(input_refusal(r, "baseline b.json"),
+            "baseline b.json: benchmarks[1].cpu_time: -3" + expected);
+  r = good;
+  r.benchmarks[2]["real_time"] = nullptr;
+  EXPECT_EQ(input_refusal(r, "baseline b.json"),
+            "baseline b.json: benchmarks[2].real_time: null is not a time" + no_time);
+  r = good;
+  r.benchmarks[5].erase("real_time");
+  EXPECT_EQ(input_refusal(r, "baseline b.json"),
+            "baseline b.json: benchmarks[5].real_time is missing" + no_time);
+  r = good;
+  r.benchmarks[3]["real_time"] = "fast";  // report_from_json refuses it first
+  EXPECT_EQ(input_refusal(r, "report r.json"),
+            "report r.json: benchmarks[3].real_time: \"fast\" is not a time" + no_time);
+  r = good;
+  r.benchmarks[0]["time_unit"] = "xs";  // so does report_from_json
+  EXPECT_EQ(input_refusal(r, "report r.json"),
+            "report r.json: benchmarks[0].time_unit: \"xs\" is not a unit (expected \"ns\", "
+            "\"us\", \"ms\" or \"s\")");
+  r = good;
+  r.benchmarks[0]["real_time"] = 1e300;
+  r.benchmarks[0]["time_unit"] = "s";
+  EXPECT_EQ(input_refusal(r, "report r.json"),
+            "report r.json: benchmarks[0].real_time: 1e+300 s is too large (expected a time that "
+            "fits a double in ns)");
+  // An aggregate the figure is read from is a figure too.
+  r = base();
+  r.benchmarks.push_back({{"name", "b_median"},
+                          {"run_name", "b"},
+                          {"run_type", "aggregate"},
+                          {"aggregate_name", "median"},
+                          {"aggregate_unit", "time"},
+                          {"real_time", nullptr},
+                          {"time_unit", "us"}});
+  EXPECT_EQ(input_refusal(r, "baseline b.json"),
+            "baseline b.json: benchmarks[0].real_time: null is not a time" + no_time);
+}
+
+// The audit's cases through the reader: report_from_json takes a negative or null real_time
+// (a null is how bench_runner writes a NaN), so the gate's input check is what refuses them;
+// without it the negative time compared as faster, and the null one dropped out unsaid.
+TEST(GateInput, TimesTheReaderAcceptsButTheGateCannotCompare) {
+  Report before = base();
+  add_bench(before, "a", {0.2429});
+  add_bench(before, "b", {0.5});
+  const json good = to_json(before);
+  ASSERT_EQ(input_refusal(report_from_json(good), "baseline b.json"), "");
+  json j = good;
+  j["benchmarks"][0]["real_time"] = -1;
+  EXPECT_EQ(input_refusal(report_from_json(j), "report r.json"),
+            "report r.json: benchmarks[0].real_time: -1 is not a time (expected a finite "
+            "number >= 0)");
+  for (int how = 0; how < 3; ++how) {
+    j = good;
+    if (how == 0) j["benchmarks"][1]["real_time"] = nullptr;
+    if (how == 1) j["benchmarks"][1]["real_time"] = -2.5;
+    if (how == 2) j["benchmarks"][1].erase("real_time");
+    const Report bad = report_from_json(j);
+    EXPECT_NE(
+        input_refusal(bad, "baseline b.json").rfind("baseline b.json: benchmarks[1].real_time", 0),
+        std::string::npos)
+        << how << ": " << input_refusal(bad, "baseline b.json");
+    EXPECT_EQ(gate(bad, before, {}).benchmarks_compared, 1u) << "what the refusal prevents";
+  }
+}
+
+// Entries that have no time by meaning keep that meaning: an error (its time, null or absent,
+// is not read: a lost figure or a noted one), and aggregates that are no location of the time
+// (stddev, cv, p90, p99, BigO), whose NaN Google Benchmark writes as null. A time of 0 and an
+// entry without time_unit (ns, Google Benchmark's default) are times.
+TEST(GateInput, EntriesWithoutATimeByMeaningAreAccepted) {
+  Report r = base();
+  add_bench(r, "b", kBefore);
+  r.benchmarks[0]["error_occurred"] = true;
+  r.benchmarks[0]["real_time"] = nullptr;
+  r.benchmarks[1]["error_occurred"] = true;
+  r.benchmarks[1].erase("real_time");
+  r.benchmarks[1].erase("cpu_time");
+  r.benchmarks[2]["real_time"] = 0;
+  r.benchmarks[3].erase("time_unit");
+  for (const char* agg : {"stddev", "cv", "p90", "p99"}) {
+    r.benchmarks.push_back({{"name", std::string("b_") + agg},
+                            {"run_name", "b"},
+                            {"run_type", "aggregate"},
+                            {"aggregate_name", agg},
+                            {"aggregate_unit", agg == std::string("cv") ? "percentage" : "time"},
+                            {"real_time", nullptr},
+                            {"cpu_time", nullptr},
+                            {"time_unit", "us"}});
+  }
+  r.benchmarks.push_back({{"name", "b_BigO"},
+                          {"run_name", "b"},
+                          {"run_type", "aggregate"},
+                          {"aggregate_name", "BigO"},
+                          {"cpu_coefficient", 1.0},
+                          {"real_coefficient", 1.0},
+                          {"big_o", "N"},
+                          {"time_unit", "us"}});
+  EXPECT_EQ(input_refusal(r, "report r.json"), "");
+  // Every entry an error: no figure in the baseline, noted; a lost one where it had a figure.
+  Report errors = base();
+  add_bench(errors, "b", kBefore);
+  for (auto& e : errors.benchmarks) {
+    e["error_occurred"] = true;
+    e["real_time"] = nullptr;
+  }
+  EXPECT_EQ(input_refusal(errors, "baseline b.json"), "");
+  Report timed = base();
+  add_bench(timed, "b", kBefore);
+  const GateResult noted = gate(errors, timed, {});
+  EXPECT_FALSE(noted.regressed()) << text(noted);
+  EXPECT_EQ(noted.benchmarks_compared, 0u);
+  const GateResult lost = gate(timed, errors, {});
+  ASSERT_EQ(lost.lost_benchmarks.size(), 1u) << text(lost);
+  EXPECT_EQ(lost.lost_benchmarks[0].why, "an error: error");
+}
+
 TEST(GateInput, BaselineSharingNoCaseIsRefused) {
   const Report before = base();
   EXPECT_EQ(comparison_refusal(before, base(), "b.json", "r.json"), "");

@@ -2,7 +2,8 @@
 // baseline and exit 1 when it regressed (reports/gate.hpp says what counts), printing the
 // diff as text or Markdown. A file that cannot be read or is not a report is a usage error
 // (exit 2) naming the file and, from report_from_json, the field; so is a baseline whose run
-// did not finish ("complete": false), a file with a case id or benchmark entry twice, and a
+// did not finish ("complete": false), a file with a case id or benchmark entry twice or a
+// benchmark time that is not one (a negative real_time, a figure's null or missing one), and a
 // pair that has nothing to compare (an empty baseline, or no case id in common: another
 // suite or configuration; reports/gate.hpp). `--known FILE` excuses the failures a library is known
 // to show now and then (reports/known_intermittent.hpp); a bad entry is a usage error too.
