@@ -183,7 +183,11 @@ void compare_benchmarks(const Report& baseline, const Report& report, GateResult
       lost.insert(a.name);
       continue;
     }
-    if (!tb || !ta || !(tb->median > 0)) continue;
+    if (!ta) continue;
+    if (!tb || !(tb->median > 0)) {
+      g.measured_now.push_back(b.name);  // nothing to compare with, but said
+      continue;
+    }
     ++g.benchmarks_compared;
 
     LatencyChange ch;

@@ -133,6 +133,9 @@ struct GateResult {
   std::vector<LostBenchmark> excused_lost;
   std::vector<std::string> missing_benchmarks;  // in the baseline only, without a time there
   std::vector<std::string> new_benchmarks;      // in the report only
+  // In both, with a time now and none in the baseline to compare with (an error there, no
+  // time, or a median of 0 ns, which no ratio can be taken of).
+  std::vector<std::string> measured_now;
   std::vector<std::string> benchmark_errors;    // "name: message" of runs that failed now
                                                 // (those not in lost_benchmarks)
   std::vector<NotComparable> not_comparable;    // message counts a side could not observe

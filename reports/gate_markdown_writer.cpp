@@ -152,6 +152,9 @@ void write_gate_markdown(const GateResult& g, std::ostream& out) {
   if (!g.new_benchmarks.empty()) {
     notes.push_back({"new benchmarks", names(g.new_benchmarks), "—", "present"});
   }
+  if (!g.measured_now.empty()) {
+    notes.push_back({"figure now", names(g.measured_now), "none to compare with", "measured"});
+  }
   for (const auto& e : g.benchmark_errors)
     notes.push_back({"benchmark error", "", "", md_inline(e)});
   for (const auto& line : not_comparable_lines(g.not_comparable))

@@ -609,6 +609,25 @@ TEST(Gate, NewBenchmarksAndOnesWithoutABaselineFigureAreNoted) {
   EXPECT_EQ(g.new_benchmarks, std::vector<std::string>{"new"});
 }
 
+// An error in the baseline with a time now gave no line at all, and a baseline median of 0
+// left the benchmark out of the count without a word.
+TEST(Gate, AFigureWithNoneToCompareWithIsNoted) {
+  Report before = base(), now = base();
+  add_bench(before, "failed-before", kBefore);
+  for (auto& e : before.benchmarks) e["error_occurred"] = true;
+  add_bench(before, "zero", {0.0, 0.0, 0.0});
+  add_bench(now, "failed-before", kBefore);
+  add_bench(now, "zero", kBefore);
+  const GateResult g = gate(before, now, {});
+  EXPECT_FALSE(g.regressed()) << text(g);
+  EXPECT_EQ(g.measured_now, (std::vector<std::string>{"failed-before", "zero"}));
+  EXPECT_EQ(g.benchmarks_compared, 0u);
+  EXPECT_NE(text(g).find("benchmarks with a figure now, none to compare with in the baseline"),
+            std::string::npos)
+      << text(g);
+  EXPECT_NE(markdown(g).find("| figure now |"), std::string::npos) << markdown(g);
+}
+
 // A benchmark that had a time in the baseline and has none now lost a figure, as a case that
 // passes without its baseline's count lost a check: a regression on any host.
 TEST(Gate, BenchmarkMissingFromTheReportLostItsFigure) {

@@ -162,6 +162,11 @@ void write_gate_text(const GateResult& g, std::ostream& out) {
               [](const std::string& s) { return s; });
   notes.group("benchmarks only in this report", only_report,
               [](const std::string& s) { return s; });
+  const std::vector<std::string> measured = g.measured_now.empty()
+                                                ? std::vector<std::string>{}
+                                                : std::vector<std::string>{names(g.measured_now)};
+  notes.group("benchmarks with a figure now, none to compare with in the baseline", measured,
+              [](const std::string& s) { return s; });
   notes.group("benchmarks that reported an error", g.benchmark_errors, one_line);
   notes.group("message counts not comparable", not_comparable_lines(g.not_comparable),
               [](const std::string& s) { return s; });
