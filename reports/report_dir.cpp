@@ -8,6 +8,7 @@
 #include <ostream>
 #include <stdexcept>
 #include <system_error>
+#include <vector>
 
 #include "reports/chrome_trace_writer.hpp"
 #include "reports/html_writer.hpp"
@@ -26,6 +27,9 @@ struct FileFormat {
   std::string_view file;
   void (*write)(const Report&, std::ostream&);
 };
+
+// --trace's timeline, written whatever the formats.
+constexpr std::string_view kTraceFile = "trace.json";
 
 // Adding a writer is one line here.
 constexpr std::array file_formats{
@@ -76,9 +80,15 @@ void write_atomically(const fs::path& target, const Report& r,
 }  // namespace
 
 void remove_report_files(const fs::path& dir) {
-  std::error_code ignored;
-  for (const auto& f : file_formats) fs::remove(dir / f.file, ignored);
-  fs::remove(dir / "trace.json", ignored);
+  std::vector<fs::path> files{dir / kTraceFile};
+  for (const auto& f : file_formats) files.push_back(dir / f.file);
+  for (const auto& p : files) {
+    std::error_code ec;
+    fs::remove(p, ec);  // false with no error: it was not there
+    if (ec)
+      throw std::runtime_error("report: cannot remove the earlier run's " + p.string() + ": " +
+                               ec.message());
+  }
 }
 
 std::string_view report_file_name(std::string_view format) {
@@ -106,7 +116,7 @@ void write_report_dir(const Report& r, const fs::path& dir,
   }
   for (const FileFormat* f : chosen) write_atomically(dir / f->file, r, f->write);
   // --trace: the timeline for Perfetto and chrome://tracing, whichever formats were chosen.
-  if (has_traces(r)) write_atomically(dir / "trace.json", r, write_chrome_trace);
+  if (has_traces(r)) write_atomically(dir / kTraceFile, r, write_chrome_trace);
 }
 
 }  // namespace reports

@@ -26,7 +26,8 @@ void write_report_dir(const Report& r, const std::filesystem::path& dir,
 
 // Removes every report file of `dir` (each format's, and trace.json): a run starting there
 // removes its predecessor's, so a run killed before it writes its own leaves no earlier
-// run's report to be read as its result. Errors are ignored (nothing there to remove).
+// run's report to be read as its result. Throws std::runtime_error naming a file that is
+// there but cannot be removed (a directory in its place, no permission).
 void remove_report_files(const std::filesystem::path& dir);
 
 // The file a format is written to ("report.json" for "json"); "" for console or unknown.

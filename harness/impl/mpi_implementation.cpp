@@ -254,9 +254,6 @@ std::string error_string(int code) {
 
 // --- what the rank is doing, readable from the control thread ----------------------------
 
-// How long a rank must have been inside one MPI call to count as blocked in it.
-constexpr double kBlockedAfter_s = 0.5;
-
 class CallSlot {
  public:
   void enter(const char* call, int window, int target) {
@@ -281,7 +278,7 @@ class CallSlot {
     // is taken as blocked; a rank that is merely busy cycles through short calls (many ranks
     // contending for a lock on few cores) and is not.
     s.since_s = std::chrono::duration<double>(Clock::now() - since_).count();
-    s.blocked = s.since_s >= kBlockedAfter_s;
+    s.blocked = s.since_s >= rma::kStuckAfterS;
     // What it waits for is not observable from outside the library: left empty.
     return s;
   }

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "races/checker.hpp"
+#include "rma/state.hpp"
 
 namespace harness::launcher {
 namespace {
@@ -27,7 +28,7 @@ bool stuck_at_deadline(const json& state, double timeout_s) {
   if (!state.is_object() || !state.value("blocked", false)) return false;
   const auto since = state.find("since_s");
   if (since == state.end() || !since->is_number()) return true;
-  return since->get<double>() >= std::min(0.5, timeout_s / 4);
+  return since->get<double>() >= std::min(rma::kStuckAfterS, timeout_s / 4);
 }
 
 reports::CaseResult base_result(const suite::CaseSpec& spec) {

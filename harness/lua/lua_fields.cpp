@@ -5,8 +5,10 @@
 #include <lauxlib.h>
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 #include <string>
+#include <string_view>
 
 namespace harness::lua {
 
@@ -159,51 +161,63 @@ std::optional<lua_Integer> integer_field(lua_State* L, int t, const char* what, 
 
 namespace {
 
-// The key on top of the stack, as a path step: `.name` for an identifier-like string, `[k]`
-// otherwise.
+// Nested deeper than this, a table is refused unread: no case table or suite nests so deep,
+// and a check that gave up silently would let a metatable through.
+constexpr int kMaxDepth = 64;
+
+bool identifier(std::string_view k) {
+  if (k.empty() || std::isdigit(static_cast<unsigned char>(k[0]))) return false;
+  return std::all_of(k.begin(), k.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+
+// The key at `key` as a path step: `.name` for an identifier, `[k]` otherwise.
 std::string path_step(lua_State* L, int key, bool first) {
   if (lua_type(L, key) == LUA_TSTRING) {
     std::size_t len = 0;
     const char* k = lua_tolstring(L, key, &len);
-    return (first ? "" : ".") + std::string(k, len);
+    const std::string_view name(k, len);
+    if (identifier(name)) return (first ? "" : ".") + std::string(name);
+    return "[\"" + std::string(name) + "\"]";
   }
   if (lua_type(L, key) == LUA_TNUMBER && lua_isinteger(L, key))
     return "[" + std::to_string(lua_tointeger(L, key)) + "]";
   return "[" + describe_value(L, key) + "]";
 }
 
-bool find_metatable(lua_State* L, int t, std::string& path, std::set<const void*>& seen) {
-  if (!seen.insert(lua_topointer(L, t)).second) return false;
+// "" when no table from `t` down has a metatable, else what is wrong and where.
+std::string find_metatable(lua_State* L, int t, int depth, const std::string& path,
+                           std::set<const void*>& seen) {
+  const auto at = [&] { return path.empty() ? std::string() : " (at `" + path + "`)"; };
+  if (!seen.insert(lua_topointer(L, t)).second) return "";
   if (lua_getmetatable(L, t)) {
     lua_pop(L, 1);
-    return true;
+    return "has a metatable" + at();
   }
-  // Deep enough for any case table or suite; deeper nesting is not read by the harness.
-  if (seen.size() > 10000 || !lua_checkstack(L, 4)) return false;
+  if (depth >= kMaxDepth || !lua_checkstack(L, 4))
+    return "nests tables more than " + std::to_string(kMaxDepth) + " deep" + at();
   lua_pushnil(L);
   while (lua_next(L, t)) {
     if (lua_type(L, -1) == LUA_TTABLE) {
-      const std::size_t at = path.size();
-      path += path_step(L, lua_gettop(L) - 1, path.empty());
-      if (find_metatable(L, lua_gettop(L), path, seen)) {
+      const std::string inner = path + path_step(L, lua_gettop(L) - 1, depth == 0);
+      std::string why = find_metatable(L, lua_gettop(L), depth + 1, inner, seen);
+      if (!why.empty()) {
         lua_pop(L, 2);
-        return true;
+        return why;
       }
-      path.resize(at);
     }
     lua_pop(L, 1);
   }
-  return false;
+  return "";
 }
 
 }  // namespace
 
-std::optional<std::string> metatable_path(lua_State* L, int idx) {
-  if (!lua_istable(L, idx)) return std::nullopt;
-  std::string path;
+std::string plain_data_problem(lua_State* L, int idx) {
+  if (!lua_istable(L, idx)) return "";
   std::set<const void*> seen;
-  if (find_metatable(L, lua_absindex(L, idx), path, seen)) return path;
-  return std::nullopt;
+  return find_metatable(L, lua_absindex(L, idx), 0, "", seen);
 }
 
 }  // namespace harness::lua

@@ -34,13 +34,13 @@ std::string unknown_name_hint(std::string_view word, const std::vector<std::stri
 // (`table {code=5}`). No metamethod runs.
 std::string describe_value(lua_State* L, int idx);
 
-// Where the table at `idx`, or a table nested in it, has a metatable: "" for the table
-// itself, else the path to the nested one (`options.size`, `cases[2]`); nullopt when none
-// has. Nothing runs a metamethod (lua_next and raw reads), and shared or cyclic tables are
-// visited once. The harness reads case tables and suites outside any protected call: a
-// metatable there could raise (a Lua panic), loop forever, or answer one read differently
-// from the next.
-std::optional<std::string> metatable_path(lua_State* L, int idx);
+// Why the table at `idx` is not plain data ("" when it is): it, or a table nested in it, has
+// a metatable ("has a metatable (at `options.size`)"), or its tables nest deeper than any
+// case table or suite does, past which nothing is read. Nothing runs a metamethod (lua_next
+// and raw reads), and shared or cyclic tables are visited once. The harness reads case
+// tables and suites outside any protected call: a metatable there could raise (a Lua
+// panic), loop forever, or answer one read differently from the next.
+std::string plain_data_problem(lua_State* L, int idx);
 
 // Raises one Lua error, `what` first, naming every key of the table at `idx` that is not in
 // `known` and every entry without a name.

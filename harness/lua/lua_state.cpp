@@ -11,13 +11,18 @@ namespace harness::lua {
 
 namespace {
 
-// setmetatable (and debug.setmetatable) without __gc. lua_close runs every finalizer a
-// script set, with hooks off: one that never returns would hold the process (the parent
-// reading a case table, a rank at its end) with no deadline able to stop it. Lua marks an
-// object for finalization only when its metatable has __gc as it is set, so refusing it
-// here refuses every Lua finalizer; the bindings' own (C, on userdata) are not affected.
+// No Lua finalizers. lua_close runs every finalizer with hooks off: one that never returns
+// would hold the process (the parent reading a case table, a rank at its end) with no
+// deadline able to stop it. Lua marks an object for finalization when a metatable with __gc
+// is set on it, and looks the finalizer up in the object's metatable when it runs. So:
+// setmetatable refuses __gc; getmetatable does not hand out a userdata's metatable (files,
+// buffers, windows: marked already, their C finalizer could be swapped for a Lua one); and
+// of the debug library, which reaches every metatable, only traceback is left.
 int setmetatable_without_gc(lua_State* L) {
-  if (lua_istable(L, 2)) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  const int t = lua_type(L, 2);
+  luaL_argexpected(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table");
+  if (t == LUA_TTABLE) {
     lua_pushliteral(L, "__gc");
     const bool gc = lua_rawget(L, 2) != LUA_TNIL;
     lua_pop(L, 1);
@@ -26,19 +31,47 @@ int setmetatable_without_gc(lua_State* L) {
                         "setmetatable: a __gc finalizer is not allowed in rmabench scripts "
                         "(Lua runs finalizers at exit, where nothing can stop one that hangs)");
   }
+  lua_settop(L, 2);
   lua_pushvalue(L, lua_upvalueindex(1));
   lua_insert(L, 1);
-  lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
-  return lua_gettop(L);
+  lua_call(L, 2, 1);
+  return 1;
 }
 
-void wrap_setmetatable(lua_State* L, int table) {
-  if (lua_getfield(L, table, "setmetatable") == LUA_TFUNCTION) {
-    lua_pushcclosure(L, setmetatable_without_gc, 1);
-    lua_setfield(L, table, "setmetatable");
-  } else {
-    lua_pop(L, 1);
+int getmetatable_of_tables(lua_State* L) {
+  luaL_checkany(L, 1);
+  if (lua_type(L, 1) == LUA_TUSERDATA) {
+    lua_pushboolean(L, 0);  // as a protected metatable answers (__metatable = false)
+    return 1;
   }
+  lua_settop(L, 1);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, 1, 1);
+  return 1;
+}
+
+void no_lua_finalizers(lua_State* L) {
+  struct Wrapper {
+    const char* name;
+    lua_CFunction fn;
+  };
+  for (const Wrapper& w : {Wrapper{"setmetatable", setmetatable_without_gc},
+                           Wrapper{"getmetatable", getmetatable_of_tables}}) {
+    const char* name = w.name;
+    const lua_CFunction fn = w.fn;
+    lua_getglobal(L, name);
+    lua_pushcclosure(L, fn, 1);
+    lua_setglobal(L, name);
+  }
+  lua_newtable(L);
+  if (lua_getglobal(L, "debug") == LUA_TTABLE)
+    lua_getfield(L, -1, "traceback");
+  else
+    lua_pushnil(L);
+  lua_setfield(L, -3, "traceback");
+  lua_pop(L, 1);
+  lua_setglobal(L, "debug");
 }
 
 }  // namespace
@@ -46,11 +79,7 @@ void wrap_setmetatable(lua_State* L, int table) {
 LuaState::LuaState() : L_(luaL_newstate()) {
   if (!L_) throw std::runtime_error("cannot create a Lua state (out of memory)");
   luaL_openlibs(L_);
-  lua_pushglobaltable(L_);
-  wrap_setmetatable(L_, lua_gettop(L_));
-  lua_pop(L_, 1);
-  if (lua_getglobal(L_, "debug") == LUA_TTABLE) wrap_setmetatable(L_, lua_gettop(L_));
-  lua_pop(L_, 1);
+  no_lua_finalizers(L_);
 }
 
 LuaState::~LuaState() {
@@ -69,8 +98,12 @@ std::string where(lua_State* L, int level) {
 
 namespace {
 
+// Raw reads: a raised value is read outside any protected call, where a metamethod's error
+// would abort the process (the harness's own error tables carry their fields raw).
 std::string field_string(lua_State* L, int idx, const char* key) {
-  lua_getfield(L, idx, key);
+  idx = lua_absindex(L, idx);
+  lua_pushstring(L, key);
+  lua_rawget(L, idx);
   std::string s;
   if (lua_type(L, -1) == LUA_TSTRING) s = lua_tostring(L, -1);
   lua_pop(L, 1);
@@ -81,8 +114,11 @@ std::string field_string(lua_State* L, int idx, const char* key) {
 bool is_harness_error(lua_State* L, int idx) {
   if (lua_type(L, idx) != LUA_TTABLE) return false;
   const int top = lua_gettop(L);
-  const bool marked = lua_getfield(L, idx, "rmabench") == LUA_TSTRING ||
-                      lua_getfield(L, idx, "class") == LUA_TSTRING;
+  idx = lua_absindex(L, idx);
+  lua_pushliteral(L, "rmabench");
+  bool marked = lua_rawget(L, idx) == LUA_TSTRING;
+  lua_pushliteral(L, "class");
+  marked = marked || lua_rawget(L, idx) == LUA_TSTRING;
   lua_settop(L, top);
   return marked;
 }

@@ -280,12 +280,10 @@ const std::vector<std::string_view>& case_table_fields() {
 }
 
 void check_plain_data(lua_State* L, int idx, const std::string& file) {
-  const auto at = lua::metatable_path(L, idx);
-  if (!at) return;
-  throw UsageError(file + ": the table it returns has a metatable" +
-                   (at->empty() ? std::string() : " (at `" + *at + "`)") +
-                   ": case tables and suites are plain data, read without running Lua "
-                   "(drop the setmetatable)");
+  const std::string why = lua::plain_data_problem(L, idx);
+  if (why.empty()) return;
+  throw UsageError(file + ": the table it returns " + why +
+                   ": case tables and suites are plain data, read without running Lua");
 }
 
 void check_case_table(lua_State* L, int idx, const std::string& file) {

@@ -84,8 +84,9 @@ std::optional<double> timeout_field(lua_State* L, int idx, const std::string& wh
   if (v && !(*v >= kMinTimeoutS && *v <= kMaxTimeoutS)) {
     char text[32];
     std::snprintf(text, sizeof text, "%g", *v);
-    throw UsageError(where + ": `timeout` must be a number of seconds from 0.1 to 86400, not " +
-                     text);
+    char range[64];
+    std::snprintf(range, sizeof range, "from %g to %g", kMinTimeoutS, kMaxTimeoutS);
+    throw UsageError(where + ": `timeout` must be a number of seconds " + range + ", not " + text);
   }
   return v;
 }

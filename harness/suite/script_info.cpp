@@ -1,5 +1,6 @@
 #include "suite/script_info.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -191,7 +192,16 @@ std::string check_option_value(const OptionDecl& decl, std::string& value) {
     if (!read) return "option " + decl.name + " expects a number, got '" + value + "'";
     if (!std::isfinite(v))
       return "option " + decl.name + " expects a finite number, got '" + value + "'";
-    value = lua_tostring(L, -1);
+    // The shortest text that reads back as the same number (Lua's own %.14g rounds): an
+    // integer as one, a float with its point, so the ranks see the same subtype.
+    if (integer) {
+      value = std::to_string(lua_tointeger(L, -1));
+    } else {
+      char text[64];
+      const auto end = std::to_chars(text, text + sizeof text, v).ptr;
+      value.assign(text, end);
+      if (value.find_first_of(".e") == std::string::npos) value += ".0";
+    }
   } else if (decl.type == "boolean") {
     if (value != "true" && value != "false")
       return "option " + decl.name + " expects true or false, got '" + value + "'";

@@ -25,12 +25,16 @@ Status sys_error(const std::string& what, const std::string& name) {
 // mistake, a window or a job larger than /dev/shm.)
 Status check_room(const std::string& name, std::size_t bytes) {
   struct statvfs fs {};
-  if (::statvfs("/dev/shm", &fs) != 0) return Status::ok();  // no /dev/shm to ask: let shm_open say
+  // No /dev/shm to ask (let shm_open say), or a tmpfs without a size limit (no blocks).
+  if (::statvfs("/dev/shm", &fs) != 0 || fs.f_blocks == 0) return Status::ok();
   const auto avail = static_cast<std::size_t>(fs.f_bavail) * fs.f_frsize;
   if (avail >= bytes) return Status::ok();
-  return {ErrorClass::other, "shm segment " + name + " needs " + std::to_string(bytes >> 20) +
-                                 " MiB in /dev/shm, " + std::to_string(avail >> 20) +
-                                 " MiB free (free space there, or enlarge it: mount -o "
+  // KiB, the need rounded up: a small window against a nearly full /dev/shm would read
+  // "needs 0 MiB, 0 MiB free" in MiB.
+  return {ErrorClass::other, "shm segment " + name + " needs " +
+                                 std::to_string((bytes + 1023) >> 10) + " KiB in /dev/shm, " +
+                                 std::to_string(avail >> 10) +
+                                 " KiB free (free space there, or enlarge it: mount -o "
                                  "remount,size=...)"};
 }
 

@@ -14,6 +14,11 @@
 
 namespace rma {
 
+// How long a rank must have waited in one call to count as stuck in it: the deadline's
+// deadlock verdict (a live program's ranks wait for moments at a time), and, on an MPI
+// library that does not say whether a call waits, how long inside one call means waiting.
+inline constexpr double kStuckAfterS = 0.5;
+
 struct CallState {
   std::string call;        // library call the rank is in ("" when in user code)
   int window = -1;         // window id, -1 when the call has none
