@@ -18,6 +18,15 @@ namespace {
 // setmetatable refuses __gc; getmetatable does not hand out a userdata's metatable (files,
 // buffers, windows: marked already, their C finalizer could be swapped for a Lua one); and
 // of the debug library, which reaches every metatable, only traceback is left.
+// The function a wrapper stands for (its upvalue), on its first `nargs` arguments.
+int call_wrapped(lua_State* L, int nargs) {
+  lua_settop(L, nargs);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, nargs, 1);
+  return 1;
+}
+
 int setmetatable_without_gc(lua_State* L) {
   luaL_checktype(L, 1, LUA_TTABLE);
   const int t = lua_type(L, 2);
@@ -31,11 +40,7 @@ int setmetatable_without_gc(lua_State* L) {
                         "setmetatable: a __gc finalizer is not allowed in rmabench scripts "
                         "(Lua runs finalizers at exit, where nothing can stop one that hangs)");
   }
-  lua_settop(L, 2);
-  lua_pushvalue(L, lua_upvalueindex(1));
-  lua_insert(L, 1);
-  lua_call(L, 2, 1);
-  return 1;
+  return call_wrapped(L, 2);
 }
 
 int getmetatable_of_tables(lua_State* L) {
@@ -44,11 +49,7 @@ int getmetatable_of_tables(lua_State* L) {
     lua_pushboolean(L, 0);  // as a protected metatable answers (__metatable = false)
     return 1;
   }
-  lua_settop(L, 1);
-  lua_pushvalue(L, lua_upvalueindex(1));
-  lua_insert(L, 1);
-  lua_call(L, 1, 1);
-  return 1;
+  return call_wrapped(L, 1);
 }
 
 void no_lua_finalizers(lua_State* L) {
