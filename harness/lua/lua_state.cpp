@@ -11,13 +11,6 @@ namespace harness::lua {
 
 namespace {
 
-// No Lua finalizers. lua_close runs every finalizer with hooks off: one that never returns
-// would hold the process (the parent reading a case table, a rank at its end) with no
-// deadline able to stop it. Lua marks an object for finalization when a metatable with __gc
-// is set on it, and looks the finalizer up in the object's metatable when it runs. So:
-// setmetatable refuses __gc; getmetatable does not hand out a userdata's metatable (files,
-// buffers, windows: marked already, their C finalizer could be swapped for a Lua one); and
-// of the debug library, which reaches every metatable, only traceback is left.
 // The function a wrapper stands for (its upvalue), on its first `nargs` arguments.
 int call_wrapped(lua_State* L, int nargs) {
   lua_settop(L, nargs);
@@ -52,6 +45,13 @@ int getmetatable_of_tables(lua_State* L) {
   return call_wrapped(L, 1);
 }
 
+// No Lua finalizers. lua_close runs every finalizer with hooks off: one that never returns
+// would hold the process (the parent reading a case table, a rank at its end) with no
+// deadline able to stop it. Lua marks an object for finalization when a metatable with __gc
+// is set on it, and looks the finalizer up in the object's metatable when it runs. So:
+// setmetatable refuses __gc; getmetatable does not hand out a userdata's metatable (files,
+// buffers, windows: marked already, their C finalizer could be swapped for a Lua one); and
+// of the debug library, which reaches every metatable, only traceback is left.
 void no_lua_finalizers(lua_State* L) {
   struct Wrapper {
     const char* name;
@@ -59,11 +59,9 @@ void no_lua_finalizers(lua_State* L) {
   };
   for (const Wrapper& w : {Wrapper{"setmetatable", setmetatable_without_gc},
                            Wrapper{"getmetatable", getmetatable_of_tables}}) {
-    const char* name = w.name;
-    const lua_CFunction fn = w.fn;
-    lua_getglobal(L, name);
-    lua_pushcclosure(L, fn, 1);
-    lua_setglobal(L, name);
+    lua_getglobal(L, w.name);
+    lua_pushcclosure(L, w.fn, 1);
+    lua_setglobal(L, w.name);
   }
   lua_newtable(L);
   if (lua_getglobal(L, "debug") == LUA_TTABLE)
