@@ -252,8 +252,10 @@ Report read_run_records(const fs::path& dir, std::vector<std::string>* damaged) 
   for (std::size_t k = 0; k < expected.size(); ++k) {
     const fs::path rec = dir / "cases" / record_name(k, "json");
     std::error_code ec;
-    if (fs::is_regular_file(rec, ec)) {
+    if (fs::exists(rec, ec)) {
       try {
+        // Something else in the record's place (a directory) is damage, not a case in flight.
+        if (!fs::is_regular_file(rec, ec)) fail(rec, "is not a file");
         const json j = read_json_file(rec);
         if (!j.is_object() || !j.contains("case")) fail(rec, "has no field 'case'");
         if (j.contains("elapsed_s") && !j["elapsed_s"].is_number())
@@ -285,17 +287,6 @@ Report read_run_records(const fs::path& dir, std::vector<std::string>* damaged) 
       }
     }
     complete = false;
-    if (fs::exists(rec, ec)) {
-      // Something else in the record's place (a directory): damage, not a case in flight.
-      const std::string what = "run record " + rec.string() + ": is not a file";
-      if (!damaged) fail(rec, "is not a file");
-      damage.push_back(what);
-      CaseResult c = case_from(expected[k], run_path, "cases[" + std::to_string(k) + "]");
-      c.status = Verdict::interrupted;
-      c.reason = "its record " + rec.filename().string() + " is damaged: the verdict is unknown";
-      r.cases.push_back(std::move(c));
-      continue;
-    }
     if (fs::exists(dir / "cases" / record_name(k, "started"), ec)) {
       // Started, never finished: the run died while it ran.
       CaseResult c = case_from(expected[k], run_path, "cases[" + std::to_string(k) + "]");
