@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "rma/datatype.hpp"
 #include "rma/types.hpp"
 
 namespace harness::impl {
@@ -49,6 +50,8 @@ enum class Arg : std::uint8_t {
   group,             // a list of ranks
   tag,               // 0..2^30, default 0
   memory,            // a buffer attached or detached: origin, bytes
+  layout,            // a trailing table of each side's (count, type), default none:
+                     // origin_layout, target_layout, result_layout
 };
 
 // The roles of a call's arguments, in order.
@@ -69,17 +72,17 @@ struct Args {
 // X(name, family, completes, (argument roles)) — MPI's names in snake_case, in the order of the
 // MPI-3 chapter. Adding a call is a line here plus its execution in each implementation.
 #define RMABENCH_CALLS(X)                                                                       \
-  X(put, communication, none, (origin, target, disp))                                           \
-  X(get, communication, none, (result, target, disp))                                           \
-  X(accumulate, communication, none, (origin, target, disp, op))                                \
-  X(get_accumulate, communication, none, (origin_or_nil, result, target, disp, op))             \
+  X(put, communication, none, (origin, target, disp, layout))                                           \
+  X(get, communication, none, (result, target, disp, layout))                                           \
+  X(accumulate, communication, none, (origin, target, disp, op, layout))                                \
+  X(get_accumulate, communication, none, (origin_or_nil, result, target, disp, op, layout))             \
   X(fetch_and_op, communication, none, (value, target, disp, op, dtype, result_or_return))      \
   X(compare_and_swap, communication, none,                                                      \
     (compare, value, target, disp, dtype, result_or_return))                                    \
-  X(rput, request, none, (origin, target, disp))                                                \
-  X(rget, request, none, (result, target, disp))                                                \
-  X(raccumulate, request, none, (origin, target, disp, op))                                     \
-  X(rget_accumulate, request, none, (origin_or_nil, result, target, disp, op))                  \
+  X(rput, request, none, (origin, target, disp, layout))                                                \
+  X(rget, request, none, (result, target, disp, layout))                                                \
+  X(raccumulate, request, none, (origin, target, disp, op, layout))                                     \
+  X(rget_accumulate, request, none, (origin_or_nil, result, target, disp, op, layout))                  \
   X(fence, synchronization, all, (asserts))                                                     \
   X(post, synchronization, none, (group, asserts))                                              \
   X(start, synchronization, none, (group, asserts))                                             \
@@ -164,6 +167,11 @@ struct Call {
   std::uint64_t disp = 0;            // in the target window's disp_unit
   unsigned asserts = 0;              // rma::Assert bits
   std::vector<int> group;            // post/start
+  // Derived datatypes (Arg::layout): each side's (count, type), all three set or none. The
+  // origin side is the local data buffer (a get's too, as MPI names it); the result side
+  // get_accumulate's result buffer; the target side is relative to disp.
+  rma::Layout origin_layout, target_layout, result_layout;
+  bool has_layout() const { return target_layout.type != nullptr; }
 };
 
 // --trace: puts a finished call on this rank's timeline (rma/trace.hpp) with its target

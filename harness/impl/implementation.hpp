@@ -70,6 +70,9 @@ class Implementation {
   virtual std::string name() const = 0;
   virtual int rank() const = 0;
   virtual int size() const = 0;
+  // Whether execute() takes a Call's layouts (derived datatypes); where it does not, the
+  // bindings refuse a layout as UNSUPPORTED rather than run the op without it.
+  virtual bool supports_layouts() const { return false; }
   // Largest transfer sent in one message where the implementation says (0 when unknown).
   virtual std::size_t eager_limit() const = 0;
 

@@ -47,6 +47,7 @@ class Reference final : public Implementation {
   int rank() const override { return rt_->rank(); }
   int size() const override { return rt_->size(); }
   std::size_t eager_limit() const override { return rt_->eager_limit(); }
+  bool supports_layouts() const override { return true; }
 
   rma::Result<Window*> create_window(const rma::WindowConfig& config) override {
     auto w = rt_->create_window(config);
@@ -81,6 +82,26 @@ rma::Status hand_over(rma::Result<rma::Request> r, Outcome* out) {
   return {cls, std::string(call::to_string(k)) + why};
 }
 
+// The communication calls with a layout table: each side's (count, type).
+rma::Status execute_layout(rma::Window& w, const call::Call& c, Outcome* out) {
+  using K = call::Kind;
+  const rma::Layout &o = c.origin_layout, &r = c.result_layout, &t = c.target_layout;
+  switch (c.kind) {
+    case K::put: return w.put(c.origin, o, c.target, c.disp, t);
+    case K::get: return w.get(c.result, o, c.target, c.disp, t);
+    case K::accumulate: return w.accumulate(c.origin, o, c.target, c.disp, t, c.op);
+    case K::get_accumulate:
+      return w.get_accumulate(c.origin, o, c.result, r, c.target, c.disp, t, c.op);
+    case K::rput: return hand_over(w.rput(c.origin, o, c.target, c.disp, t), out);
+    case K::rget: return hand_over(w.rget(c.result, o, c.target, c.disp, t), out);
+    case K::raccumulate: return hand_over(w.raccumulate(c.origin, o, c.target, c.disp, t, c.op), out);
+    case K::rget_accumulate:
+      return hand_over(w.rget_accumulate(c.origin, o, c.result, r, c.target, c.disp, t, c.op),
+                       out);
+    default: return refused(rma::ErrorClass::arg, c.kind, " takes no layout");
+  }
+}
+
 rma::Status Reference::execute(const call::Call& c, Outcome* out) {
   using K = call::Kind;
   const call::Family family = call::describe(c.kind).family;
@@ -89,6 +110,8 @@ rma::Status Reference::execute(const call::Call& c, Outcome* out) {
   if (family == call::Family::request && !out) [[unlikely]]
     return refused(rma::ErrorClass::intern, c.kind, ": nowhere to hand the request");
   rma::Window* w = c.win ? &static_cast<RefWindow*>(c.win)->get() : nullptr;
+  if (c.has_layout()) [[unlikely]]
+    return execute_layout(*w, c, out);
   switch (c.kind) {
     case K::put: return w->put(c.origin, c.count, c.dtype, c.target, c.disp);
     case K::get: return w->get(c.result, c.count, c.dtype, c.target, c.disp);

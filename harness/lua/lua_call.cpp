@@ -2,7 +2,9 @@
 // classes MPI would (DISP, OP, ASSERT, LOCKTYPE, TYPE, ARG) with the call's name.
 #include "lua/lua_call.hpp"
 
+#include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -11,7 +13,9 @@
 
 #include "call/call.hpp"
 #include "lua/lua_buffer.hpp"
+#include "lua/lua_fields.hpp"
 #include "lua/lua_guard.hpp"
+#include "lua/lua_type.hpp"
 #include "lua/lua_window.hpp"
 #include "races/recorder.hpp"
 #include "rma/trace.hpp"
@@ -129,6 +133,7 @@ struct Parsed {
   Buffer* result = nullptr;  // result, result_or_return
   Buffer scratch;            // [value, compare, old value] of the atomics
   bool returns_old = false;  // result_or_return was not given
+  int layout = 0;            // the stack index of the layout table, 0 without one
 };
 
 // Roles that do not depend on other arguments.
@@ -172,8 +177,95 @@ void read_arg(lua_State* L, int idx, Parsed& p, const char* name) {
     c.group = check_group(L, idx, name);
   } else if constexpr (A == Arg::tag) {
     c.tag = check_tag(L, idx);
+  } else if constexpr (A == Arg::layout) {
+    if (lua_isnoneornil(L, idx)) return;
+    if (!lua_istable(L, idx))
+      raise_error(L, rma::ErrorClass::arg, name,
+                  "the layout must be a table, got " + describe_value(L, idx));
+    p.layout = idx;
   }
   // value and compare wait for the dtype: read_value.
+}
+
+constexpr std::string_view kLayoutFields[] = {"origin_type", "origin_count", "target_type",
+                                               "target_count", "result_type", "result_count"};
+
+// One side of a layout table: `<side>_type` (default: the buffer's dtype) and
+// `<side>_count` (default: 1 with a type, else the buffer's element count), checked to stay
+// inside the buffer.
+rma::Layout layout_side(lua_State* L, int t, const char* side, const Buffer* b, const char* name) {
+  const std::string tkey = std::string(side) + "_type", ckey = std::string(side) + "_count";
+  rma::Layout l;
+  lua_getfield(L, t, tkey.c_str());
+  const bool typed = !lua_isnil(L, -1);
+  l.type = typed ? check_type(L, lua_gettop(L), name) : rma::Datatype::basic(b->dtype);
+  lua_pop(L, 1);
+  lua_getfield(L, t, ckey.c_str());
+  if (lua_isnil(L, -1)) {
+    l.count = typed ? 1 : b->count;
+  } else {
+    int ok = 0;
+    const lua_Integer n = lua_tointegerx(L, -1, &ok);
+    if (!ok || n < 0)
+      raise_error(L, rma::ErrorClass::count, name,
+                  ckey + " must be an integer >= 0, got " + describe_value(L, -1));
+    l.count = static_cast<std::uint64_t>(n);
+  }
+  lua_pop(L, 1);
+  if (l.elements() && (l.data_lo() < 0 || l.data_hi() > static_cast<std::int64_t>(b->bytes())))
+    raise_error(L, rma::ErrorClass::buffer, name,
+                std::string(side) + " layout " + l.describe() + " touches bytes " +
+                    std::to_string(l.data_lo()) + ".." + std::to_string(l.data_hi()) + " of a " +
+                    std::to_string(b->bytes()) + "-byte buffer");
+  return l;
+}
+
+// The layout table of a communication call, every side resolved (call.hpp's Call fields).
+void read_layout(lua_State* L, Parsed& p, const char* name) {
+  const int t = p.layout;
+  lua_pushnil(L);
+  while (lua_next(L, t)) {
+    lua_pop(L, 1);
+    const std::string_view key = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+    const std::vector<std::string_view> known(std::begin(kLayoutFields), std::end(kLayoutFields));
+    if (std::find(known.begin(), known.end(), key) == known.end())
+      raise_error(L, rma::ErrorClass::arg, name,
+                  "unknown layout field " +
+                      (key.empty() ? describe_value(L, -1) : "'" + std::string(key) + "'") +
+                      unknown_name_hint(key, known, "fields"));
+  }
+  call::Call& c = p.c;
+  const bool get = c.kind == Kind::get || c.kind == Kind::rget;
+  const Buffer* data = get ? p.result : p.origin;
+  const bool acc_result = c.kind == Kind::get_accumulate || c.kind == Kind::rget_accumulate;
+  if (acc_result) c.result_layout = layout_side(L, t, "result", p.result, name);
+  if (data) c.origin_layout = layout_side(L, t, "origin", data, name);
+  else c.origin_layout = rma::Layout{0, c.result_layout.type};  // no_op: no operands
+  const rma::Layout& from = data ? c.origin_layout : c.result_layout;
+  lua_getfield(L, t, "target_type");
+  if (!lua_isnil(L, -1)) {
+    c.target_layout.type = check_type(L, lua_gettop(L), name);
+    lua_getfield(L, t, "target_count");
+    c.target_layout.count = 1;
+    if (!lua_isnil(L, -1)) {
+      int ok = 0;
+      const lua_Integer n = lua_tointegerx(L, -1, &ok);
+      if (!ok || n < 0)
+        raise_error(L, rma::ErrorClass::count, name,
+                    "target_count must be an integer >= 0, got " + describe_value(L, -1));
+      c.target_layout.count = static_cast<std::uint64_t>(n);
+    }
+    lua_pop(L, 1);
+  } else {
+    // Today's meaning: contiguous elements of the origin's one basic type.
+    const auto basic = from.type->basic_type();
+    if (!basic && from.elements())
+      raise_error(L, rma::ErrorClass::type, name,
+                  "the origin signature " + from.signature() +
+                      " mixes basic types: give target_type");
+    c.target_layout = rma::Layout{from.elements(), rma::Datatype::basic(basic.value_or(rma::Dtype::u8))};
+  }
+  lua_pop(L, 1);
 }
 
 // Single elements, read once the dtype is known; a nil operand is fine for no_op.
@@ -223,8 +315,16 @@ int call_binding(lua_State* L) {
       (read_value<role<K, I>>(L, first + static_cast<int>(I), p), ...);
     }
   }(std::make_index_sequence<static_cast<std::size_t>(d.args.count)>{});
+  if constexpr (d.args.has(Arg::layout)) {
+    if (p.layout) {
+      read_layout(L, p, name);
+      if (!ctx.impl->supports_layouts())
+        raise_error(L, rma::ErrorClass::unsupported, name,
+                    "derived datatypes are not supported on " + ctx.impl->name() + " yet");
+    }
+  }
   if constexpr (d.args.has(Arg::origin_or_nil)) {
-    if (p.origin && (p.origin->dtype != p.result->dtype || p.origin->count != p.result->count))
+    if (!p.layout && p.origin && (p.origin->dtype != p.result->dtype || p.origin->count != p.result->count))
       raise_error(L, rma::ErrorClass::arg, name,
                   "origin and result buffers differ in dtype or count");
   }

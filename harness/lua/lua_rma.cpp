@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "lua/lua_buffer.hpp"
+#include "lua/lua_type.hpp"
 #include "lua/lua_call.hpp"
 #include "lua/lua_fields.hpp"
 #include "lua/lua_guard.hpp"
@@ -352,6 +353,7 @@ void open_rma(lua_State* L, RankContext& ctx) {
   lua_pop(L, 1);
   luaL_newlib(L, kFunctions);
   add_calls(L, ctx, false);
+  add_type_constructors(L);
   push_constants(L);
   lua_pushinteger(L, ctx.impl->rank());
   lua_setfield(L, -2, "rank");

@@ -200,6 +200,10 @@ void Recorder::call(const call::Call& c, int win, std::string where, Extra extra
     e["t"] = c.target;
     e["d"] = c.disp;  // the checker scales it by the target's disp_unit
     e["n"] = count * elem;
+    // A derived-type target layout: the bytes it spans from disp (a covering range, so two
+    // interleaved layouts read as overlapping: conservative, never a missed race).
+    if (c.has_layout())
+      e["n"] = static_cast<std::uint64_t>(std::max<std::int64_t>(0, c.target_layout.data_hi()));
     e["m"] = std::string(1, mode);
     if (mode == 'a')
       e["op"] = c.kind == Kind::compare_and_swap ? std::string("cas")

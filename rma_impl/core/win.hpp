@@ -66,6 +66,8 @@ struct RequestState {
   int target = -1;
   bool done = false;
   Status status;
+  // A derived-type op issued as several pieces: one state each, all done when it is.
+  std::vector<std::shared_ptr<RequestState>> parts;
 };
 
 // One communication call, validated, with its displacement converted to bytes.

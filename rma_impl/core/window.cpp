@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/runtime_impl.hpp"
+#include "core/window_entry.hpp"
 #include "core/window_ops.hpp"
 #include "rma/window.hpp"
 
@@ -12,47 +13,10 @@ namespace rma {
 namespace {
 
 using core::Call;
+using core::Entry;
 using core::RmaOp;
 using core::Win;
-
-// The prologue every call shares: the call is tracked for state dumps and holds the
-// engine's lock (released only while it waits).
-struct Entry {
-  Win& w;
-  progress::CallScope scope;
-  progress::EngineLock lk;
-  Call call;
-  // Inlined by force: out of line (GCC 12 chose so once the entry poll's rule grew a branch)
-  // it cost every call about 20 instructions more (callgrind, shm direct lock-put-unlock).
-  [[gnu::always_inline]] Entry(Win& win, const char* name, int target, bool sync_call = true)
-      : w(win),
-        scope(win.rt.calls(), name, static_cast<int>(win.id), target),
-        lk(win.engine.mutex(), std::defer_lock),
-        call{win, lk, name} {
-    const bool packets = !win.ops || win.ops->needs_engine_lock;
-    const bool progress = win.engine.wants_call_progress(sync_call, packets);
-    if (progress || packets) lk.lock();
-    if (progress) win.engine.call_progress();
-  }
-
-  Status usable() const {
-    if (w.freed) [[unlikely]]
-      return freed_error(w, call.name);
-    return Status::ok();
-  }
-
- private:
-  [[gnu::cold, gnu::noinline]] static Status freed_error(const Win& w, const char* call) {
-    return {ErrorClass::win,
-            std::string(call) + ": window " + std::to_string(w.id) + " has been freed"};
-  }
-};
-
-std::string where(const Win& w, const char* call, int target) {
-  std::string s = std::string(call) + ": window " + std::to_string(w.id);
-  if (target >= 0) s += ", target " + std::to_string(target);
-  return s;
-}
+using core::where;
 
 bool accumulate_like(PacketType k) {
   return k == PacketType::accumulate || k == PacketType::get_accumulate ||
@@ -258,6 +222,14 @@ Status Request::wait() {
   if (!state_) return {ErrorClass::arg, "wait: not a request"};
   core::RequestState& s = *state_;
   if (s.done) return s.status;
+  if (!s.parts.empty()) {  // a derived-type op's pieces: all of them, the first error kept
+    for (auto& part : s.parts) {
+      Status st = Request(part).wait();
+      if (!st && s.status) s.status = std::move(st);
+    }
+    s.done = true;
+    return s.status;
+  }
   Win& w = *s.win;
   Entry e(w, "request wait", s.target);
   RMA_TRY(e.usable());
@@ -267,7 +239,16 @@ Status Request::wait() {
 Result<bool> Request::test() {
   if (!state_) return Status{ErrorClass::arg, "test: not a request"};
   core::RequestState& s = *state_;
-  if (!s.done) {
+  if (!s.done && !s.parts.empty()) {
+    for (auto& part : s.parts) {
+      auto done = Request(part).test();
+      if (!done) return done;
+      if (!*done) return false;
+    }
+    for (auto& part : s.parts)
+      if (!part->status && s.status) s.status = part->status;
+    s.done = true;
+  } else if (!s.done) {
     Win& w = *s.win;
     Entry e(w, "request test", s.target);
     RMA_TRY(e.usable());

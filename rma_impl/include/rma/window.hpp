@@ -21,6 +21,7 @@
 #include <string>
 
 #include "rma/counters.hpp"
+#include "rma/datatype.hpp"
 #include "rma/status.hpp"
 #include "rma/types.hpp"
 
@@ -107,6 +108,26 @@ class Window {
                               std::uint64_t disp, Op op);
   Result<Request> rget_accumulate(const void* origin, void* result, std::size_t count,
                                   Dtype dtype, int target, std::uint64_t disp, Op op);
+
+  // The same calls with a (count, type) on each side (rma/datatype.hpp): the signatures
+  // must match; accumulates need types built from one basic type. For get, `o` describes
+  // the buffer the data arrives in; get_accumulate's `origin` may be null for Op::no_op.
+  Status put(const void* origin, const Layout& o, int target, std::uint64_t disp,
+             const Layout& t);
+  Status get(void* origin, const Layout& o, int target, std::uint64_t disp, const Layout& t);
+  Status accumulate(const void* origin, const Layout& o, int target, std::uint64_t disp,
+                    const Layout& t, Op op);
+  Status get_accumulate(const void* origin, const Layout& o, void* result, const Layout& r,
+                        int target, std::uint64_t disp, const Layout& t, Op op);
+  Result<Request> rput(const void* origin, const Layout& o, int target, std::uint64_t disp,
+                       const Layout& t);
+  Result<Request> rget(void* origin, const Layout& o, int target, std::uint64_t disp,
+                       const Layout& t);
+  Result<Request> raccumulate(const void* origin, const Layout& o, int target,
+                              std::uint64_t disp, const Layout& t, Op op);
+  Result<Request> rget_accumulate(const void* origin, const Layout& o, void* result,
+                                  const Layout& r, int target, std::uint64_t disp,
+                                  const Layout& t, Op op);
 
   // Active target.
   Status fence(unsigned asserts = 0);

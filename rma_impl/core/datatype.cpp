@@ -1,0 +1,426 @@
+// Derived datatypes (rma/datatype.hpp): each constructor lays copies of its old type at
+// displacements into one flat list of runs, merging a run into the previous one when it
+// continues it, and tracks MPI's bounds as it goes (lb/ub from the copies' own bounds, the
+// true bounds from the data).
+#include "rma/datatype.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+
+namespace rma {
+namespace {
+
+// Bytes and counts stay below 2^48, so sums of a few of them never overflow.
+constexpr std::int64_t kLimit = std::int64_t{1} << 48;
+// Runs in one type's flat list: beyond it a constructor fails instead of eating memory.
+constexpr std::size_t kMaxBlocks = std::size_t{1} << 24;
+
+Status bad(const std::string& call, const std::string& what) {
+  return {ErrorClass::arg, "type_" + call + ": " + what};
+}
+
+std::string join(Datatype::Ints v) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
+}  // namespace
+
+std::optional<Order> parse_order(std::string_view name) {
+  if (name == "c") return Order::c;
+  if (name == "fortran") return Order::fortran;
+  return std::nullopt;
+}
+
+// Lays copies of old types into a new one.
+struct Datatype::Builder {
+  std::string call;
+  Datatype t;
+  bool any = false;  // a copy has been laid (bounds are set)
+  std::int64_t lo = 0, hi = 0;
+
+  explicit Builder(std::string c) : call(std::move(c)) {}
+
+  // `copies` copies of `old`, the first at byte `disp`, each `step` bytes after the last.
+  Status add(const Datatype& old, std::int64_t disp, std::int64_t copies, std::int64_t step) {
+    if (copies <= 0) return Status::ok();
+    const std::int64_t span = (copies - 1) * step;
+    if (std::abs(disp) >= kLimit || std::abs(step) >= kLimit || copies >= kLimit ||
+        (step && copies >= kLimit / std::abs(step)) || std::abs(disp + span) >= kLimit)
+      return bad(call, "displacements beyond 2^48 bytes");
+    const std::int64_t l = disp + old.lb_ + std::min<std::int64_t>(0, span);
+    const std::int64_t h = disp + old.ub() + std::max<std::int64_t>(0, span);
+    lo = any ? std::min(lo, l) : l;
+    hi = any ? std::max(hi, h) : h;
+    any = true;
+    t.explicit_bounds_ = t.explicit_bounds_ || old.explicit_bounds_;
+    t.align_ = std::max(t.align_, old.align_);
+    if (old.dense_ && step == old.extent_ && step > 0)  // one run, however many copies
+      return append({disp, old.elements_ * static_cast<std::uint64_t>(copies), *old.basic_});
+    for (std::int64_t k = 0; k < copies; ++k)
+      for (const TypeBlock& b : old.blocks_)
+        RMA_TRY(append({disp + k * step + b.offset, b.count, b.dtype}));
+    return Status::ok();
+  }
+
+  Status append(TypeBlock b) {
+    if (b.count == 0) return Status::ok();
+    if (!t.blocks_.empty()) {
+      TypeBlock& last = t.blocks_.back();
+      if (last.dtype == b.dtype &&
+          last.offset + static_cast<std::int64_t>(last.count * size_of(last.dtype)) == b.offset) {
+        last.count += b.count;
+        return Status::ok();
+      }
+    }
+    if (t.blocks_.size() >= kMaxBlocks)
+      return bad(call, "more than " + std::to_string(kMaxBlocks) + " contiguous runs");
+    t.blocks_.push_back(b);
+    return Status::ok();
+  }
+
+  Result<TypeRef> finish(std::string text) {
+    t.text_ = std::move(text);
+    t.lb_ = any ? lo : 0;
+    t.extent_ = any ? hi - lo : 0;
+    std::int64_t tl = 0, th = 0;
+    bool first = true;
+    for (const TypeBlock& b : t.blocks_) {
+      const auto bytes = static_cast<std::int64_t>(b.count * size_of(b.dtype));
+      tl = first ? b.offset : std::min(tl, b.offset);
+      th = first ? b.offset + bytes : std::max(th, b.offset + bytes);
+      first = false;
+      t.size_ += static_cast<std::uint64_t>(bytes);
+      t.elements_ += b.count;
+      if (t.basic_ && *t.basic_ != b.dtype) t.mixed_ = true;
+      if (!t.basic_) t.basic_ = b.dtype;
+    }
+    if (t.size_ >= static_cast<std::uint64_t>(kLimit))
+      return bad(call, "more than 2^48 bytes of data");
+    if (t.mixed_) t.basic_.reset();
+    t.true_lb_ = tl;
+    t.true_ub_ = th;
+    t.dense_ = t.blocks_.size() == 1 && t.blocks_[0].offset == 0 && t.lb_ == 0 &&
+               t.extent_ == static_cast<std::int64_t>(t.size_);
+    return TypeRef(new Datatype(std::move(t)));
+  }
+};
+
+TypeRef Datatype::basic(Dtype d) {
+  static const auto table = [] {
+    std::vector<TypeRef> v;
+    for (int i = 0; i < dtype_count; ++i) {
+      const auto dt = static_cast<Dtype>(i);
+      auto* t = new Datatype;
+      t->kind_ = Kind::basic;
+      t->size_ = size_of(dt);
+      t->elements_ = 1;
+      t->extent_ = t->true_ub_ = static_cast<std::int64_t>(size_of(dt));
+      t->basic_ = dt;
+      t->dense_ = true;
+      t->align_ = size_of(dt);
+      t->blocks_ = {TypeBlock{0, 1, dt}};
+      t->text_ = std::string(to_string(dt));
+      v.emplace_back(t);
+    }
+    return v;
+  }();
+  return table[static_cast<std::size_t>(d)];
+}
+
+namespace {
+
+Status check_count(const std::string& call, const char* what, std::int64_t n) {
+  if (n < 0)
+    return {ErrorClass::count,
+            "type_" + call + ": " + what + " " + std::to_string(n) + " is negative"};
+  return Status::ok();
+}
+
+Status check_lengths(const std::string& call, Datatype::Ints bl, std::size_t n,
+                     const char* other) {
+  if (bl.size() != n)
+    return bad(call, std::to_string(bl.size()) + " blocklengths but " + std::to_string(n) + " " +
+                         other);
+  for (std::int64_t b : bl) RMA_TRY(check_count(call, "blocklength", b));
+  return Status::ok();
+}
+
+Status check_old(const std::string& call, const TypeRef& old) {
+  if (!old) return {ErrorClass::type, "type_" + call + ": no old type"};
+  return Status::ok();
+}
+
+}  // namespace
+
+Result<TypeRef> Datatype::contiguous(std::int64_t count, const TypeRef& old) {
+  RMA_TRY(check_old("contiguous", old));
+  RMA_TRY(check_count("contiguous", "count", count));
+  Builder b("contiguous");
+  RMA_TRY(b.add(*old, 0, count, old->extent_));
+  return b.finish("contiguous(" + std::to_string(count) + ", " + old->text_ + ")");
+}
+
+Result<TypeRef> Datatype::hvector(std::int64_t count, std::int64_t blocklength,
+                                  std::int64_t stride_bytes, const TypeRef& old) {
+  RMA_TRY(check_old("hvector", old));
+  RMA_TRY(check_count("hvector", "count", count));
+  RMA_TRY(check_count("hvector", "blocklength", blocklength));
+  Builder b("hvector");
+  for (std::int64_t i = 0; i < count; ++i)
+    RMA_TRY(b.add(*old, i * stride_bytes, blocklength, old->extent_));
+  return b.finish("hvector(" + std::to_string(count) + ", " + std::to_string(blocklength) +
+                  ", " + std::to_string(stride_bytes) + ", " + old->text_ + ")");
+}
+
+Result<TypeRef> Datatype::vector(std::int64_t count, std::int64_t blocklength,
+                                 std::int64_t stride, const TypeRef& old) {
+  RMA_TRY(check_old("vector", old));
+  if (std::abs(stride) >= kLimit || (old->extent_ && std::abs(stride) >= kLimit / std::abs(old->extent_)))
+    return bad("vector", "stride " + std::to_string(stride) + " beyond 2^48 bytes");
+  auto t = hvector(count, blocklength, stride * old->extent_, old);
+  if (!t) return t;
+  auto* m = const_cast<Datatype*>(t.value().get());  // not yet shared
+  m->text_ = "vector(" + std::to_string(count) + ", " + std::to_string(blocklength) + ", " +
+             std::to_string(stride) + ", " + old->text_ + ")";
+  return t;
+}
+
+Result<TypeRef> Datatype::hindexed(Ints blocklengths, Ints byte_displacements,
+                                   const TypeRef& old) {
+  RMA_TRY(check_old("hindexed", old));
+  RMA_TRY(check_lengths("hindexed", blocklengths, byte_displacements.size(), "displacements"));
+  Builder b("hindexed");
+  for (std::size_t i = 0; i < blocklengths.size(); ++i)
+    RMA_TRY(b.add(*old, byte_displacements[i], blocklengths[i], old->extent_));
+  return b.finish("hindexed(" + join(blocklengths) + ", " + join(byte_displacements) + ", " +
+                  old->text_ + ")");
+}
+
+namespace {
+// Displacements in extents of `old`, as bytes; nullopt past 2^48.
+std::optional<std::vector<std::int64_t>> scaled(Datatype::Ints d, std::int64_t extent) {
+  std::vector<std::int64_t> v;
+  for (std::int64_t x : d) {
+    if (std::abs(x) >= kLimit || (extent && std::abs(x) >= kLimit / std::abs(extent)))
+      return std::nullopt;
+    v.push_back(x * extent);
+  }
+  return v;
+}
+}  // namespace
+
+Result<TypeRef> Datatype::indexed(Ints blocklengths, Ints displacements, const TypeRef& old) {
+  RMA_TRY(check_old("indexed", old));
+  RMA_TRY(check_lengths("indexed", blocklengths, displacements.size(), "displacements"));
+  auto bytes = scaled(displacements, old->extent_);
+  if (!bytes) return bad("indexed", "displacements beyond 2^48 bytes");
+  Builder b("indexed");
+  for (std::size_t i = 0; i < blocklengths.size(); ++i)
+    RMA_TRY(b.add(*old, (*bytes)[i], blocklengths[i], old->extent_));
+  return b.finish("indexed(" + join(blocklengths) + ", " + join(displacements) + ", " +
+                  old->text_ + ")");
+}
+
+Result<TypeRef> Datatype::hindexed_block(std::int64_t blocklength, Ints byte_displacements,
+                                         const TypeRef& old) {
+  RMA_TRY(check_old("hindexed_block", old));
+  RMA_TRY(check_count("hindexed_block", "blocklength", blocklength));
+  Builder b("hindexed_block");
+  for (std::int64_t d : byte_displacements) RMA_TRY(b.add(*old, d, blocklength, old->extent_));
+  return b.finish("hindexed_block(" + std::to_string(blocklength) + ", " +
+                  join(byte_displacements) + ", " + old->text_ + ")");
+}
+
+Result<TypeRef> Datatype::indexed_block(std::int64_t blocklength, Ints displacements,
+                                        const TypeRef& old) {
+  RMA_TRY(check_old("indexed_block", old));
+  auto bytes = scaled(displacements, old->extent_);
+  if (!bytes) return bad("indexed_block", "displacements beyond 2^48 bytes");
+  RMA_TRY(check_count("indexed_block", "blocklength", blocklength));
+  Builder b("indexed_block");
+  for (std::int64_t d : *bytes) RMA_TRY(b.add(*old, d, blocklength, old->extent_));
+  return b.finish("indexed_block(" + std::to_string(blocklength) + ", " + join(displacements) +
+                  ", " + old->text_ + ")");
+}
+
+Result<TypeRef> Datatype::subarray(Ints sizes, Ints subsizes, Ints starts, Order order,
+                                   const TypeRef& old) {
+  RMA_TRY(check_old("subarray", old));
+  const std::size_t n = sizes.size();
+  if (n == 0) return bad("subarray", "no dimensions");
+  if (subsizes.size() != n || starts.size() != n)
+    return bad("subarray", std::to_string(n) + " sizes, " + std::to_string(subsizes.size()) +
+                               " subsizes and " + std::to_string(starts.size()) +
+                               " starts: they must be as many");
+  // Element strides per dimension, in the storage order.
+  std::vector<std::int64_t> stride(n);
+  std::int64_t total = 1;
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t d = order == Order::c ? n - 1 - k : k;  // fastest first
+    if (sizes[d] <= 0) return bad("subarray", "sizes[" + std::to_string(d + 1) + "] must be positive");
+    if (subsizes[d] < 0 || starts[d] < 0 || starts[d] + subsizes[d] > sizes[d])
+      return bad("subarray", "dimension " + std::to_string(d + 1) + ": start " +
+                                 std::to_string(starts[d]) + " + subsize " +
+                                 std::to_string(subsizes[d]) + " is outside 0.." +
+                                 std::to_string(sizes[d]));
+    stride[d] = total;
+    if (sizes[d] >= kLimit / total) return bad("subarray", "more than 2^48 elements");
+    total *= sizes[d];
+  }
+  const std::int64_t ext = old->extent_;
+  if (ext && std::abs(total) >= kLimit / std::abs(ext)) return bad("subarray", "more than 2^48 bytes");
+  const std::size_t inner = order == Order::c ? n - 1 : 0;
+  Builder b("subarray");
+  // Every index of the outer dimensions, in storage order; a run of the inner one each.
+  std::vector<std::int64_t> idx(n, 0);
+  bool empty = false;
+  for (std::size_t d = 0; d < n; ++d) empty = empty || subsizes[d] == 0;
+  while (!empty) {
+    std::int64_t at = 0;
+    for (std::size_t d = 0; d < n; ++d) at += (starts[d] + idx[d]) * stride[d];
+    RMA_TRY(b.add(*old, at * ext, subsizes[inner], ext));
+    std::size_t k = 1;  // advance the outer index, fastest outer dimension first
+    for (; k < n; ++k) {
+      const std::size_t d = order == Order::c ? n - 1 - k : k;
+      if (++idx[d] < subsizes[d]) break;
+      idx[d] = 0;
+    }
+    if (k == n) break;
+  }
+  std::string text = "subarray(" + join(sizes) + ", " + join(subsizes) + ", " + join(starts) +
+                     (order == Order::c ? ", c, " : ", fortran, ") + old->text_ + ")";
+  auto t = b.finish(std::move(text));
+  if (!t) return t;
+  auto* m = const_cast<Datatype*>(t.value().get());
+  m->lb_ = 0;  // MPI: the whole array is the extent
+  m->extent_ = total * ext;
+  m->explicit_bounds_ = true;
+  m->dense_ = m->blocks_.size() == 1 && m->blocks_[0].offset == 0 &&
+              m->extent_ == static_cast<std::int64_t>(m->size_);
+  return t;
+}
+
+Result<TypeRef> Datatype::struct_(Ints blocklengths, Ints byte_displacements,
+                                  std::span<const TypeRef> types) {
+  RMA_TRY(check_lengths("struct", blocklengths, byte_displacements.size(), "displacements"));
+  if (types.size() != blocklengths.size())
+    return bad("struct", std::to_string(blocklengths.size()) + " blocklengths but " +
+                             std::to_string(types.size()) + " types");
+  Builder b("struct");
+  std::string names = "[";
+  for (std::size_t i = 0; i < types.size(); ++i) {
+    RMA_TRY(check_old("struct", types[i]));
+    RMA_TRY(b.add(*types[i], byte_displacements[i], blocklengths[i], types[i]->extent_));
+    names += (i ? ", " : "") + types[i]->text_;
+  }
+  auto t = b.finish("struct(" + join(blocklengths) + ", " + join(byte_displacements) + ", " +
+                    names + "])");
+  if (!t) return t;
+  auto* m = const_cast<Datatype*>(t.value().get());
+  // MPI's epsilon: without explicit bounds, the extent is padded to the largest alignment
+  // of its members, so an array of structs keeps each member aligned (as C lays it out).
+  const auto a = static_cast<std::int64_t>(m->align_);
+  if (!m->explicit_bounds_ && a > 1 && m->extent_ % a) {
+    m->extent_ += a - m->extent_ % a;
+    m->dense_ = false;
+  }
+  return t;
+}
+
+Result<TypeRef> Datatype::resized(const TypeRef& old, std::int64_t lb, std::int64_t extent) {
+  RMA_TRY(check_old("resized", old));
+  if (std::abs(lb) >= kLimit || std::abs(extent) >= kLimit)
+    return bad("resized", "lb or extent beyond 2^48 bytes");
+  Datatype t = *old;
+  t.kind_ = Kind::derived;
+  t.lb_ = lb;
+  t.extent_ = extent;
+  t.explicit_bounds_ = true;
+  t.dense_ = old->dense_ && lb == 0 && extent == static_cast<std::int64_t>(old->size_);
+  t.text_ = "resized(" + old->text_ + ", " + std::to_string(lb) + ", " + std::to_string(extent) +
+            ")";
+  return TypeRef(new Datatype(std::move(t)));
+}
+
+std::vector<SignatureRun> Datatype::signature_runs() const {
+  std::vector<SignatureRun> runs;
+  for (const TypeBlock& b : blocks_) {
+    if (!runs.empty() && runs.back().dtype == b.dtype) runs.back().count += b.count;
+    else runs.push_back({b.dtype, b.count});
+  }
+  return runs;
+}
+
+namespace {
+
+std::string runs_text(const std::vector<SignatureRun>& runs) {
+  if (runs.empty()) return "empty";
+  std::string s;
+  for (const SignatureRun& r : runs)
+    s += (s.empty() ? "" : ",") + std::string(to_string(r.dtype)) + "*" + std::to_string(r.count);
+  return s;
+}
+
+// The runs of `count` instances of a signature, merged where one instance ends as the next
+// begins.
+std::vector<SignatureRun> repeat(const std::vector<SignatureRun>& one, std::uint64_t count) {
+  if (one.empty() || count == 0) return {};
+  if (one.size() == 1) return {{one[0].dtype, one[0].count * count}};
+  std::vector<SignatureRun> all;
+  for (std::uint64_t i = 0; i < count; ++i)
+    for (const SignatureRun& r : one) {
+      if (!all.empty() && all.back().dtype == r.dtype) all.back().count += r.count;
+      else all.push_back(r);
+    }
+  return all;
+}
+
+}  // namespace
+
+std::string Datatype::signature() const { return runs_text(signature_runs()); }
+
+std::int64_t Layout::data_lo() const {
+  if (count == 0 || type->size() == 0) return 0;
+  const auto span = static_cast<std::int64_t>(count - 1) * type->extent();
+  return type->true_lb() + std::min<std::int64_t>(0, span);
+}
+
+std::int64_t Layout::data_hi() const {
+  if (count == 0 || type->size() == 0) return 0;
+  const auto span = static_cast<std::int64_t>(count - 1) * type->extent();
+  return type->true_lb() + type->true_extent() + std::max<std::int64_t>(0, span);
+}
+
+std::string Layout::describe() const { return std::to_string(count) + " x " + type->describe(); }
+
+std::string Layout::signature() const { return runs_text(repeat(type->signature_runs(), count)); }
+
+bool same_signature(const Layout& a, const Layout& b) {
+  if (a.type->basic_type() && b.type->basic_type())
+    return a.elements() == b.elements() &&
+           (a.elements() == 0 || *a.type->basic_type() == *b.type->basic_type());
+  return repeat(a.type->signature_runs(), a.count) == repeat(b.type->signature_runs(), b.count);
+}
+
+bool overlaps(const Layout& l) {
+  const Datatype& t = *l.type;
+  std::vector<std::pair<std::int64_t, std::int64_t>> spans;
+  const std::uint64_t copies = t.blocks().size() == 0 ? 0 : l.count;
+  // Instances whose data ranges cannot meet need only one instance checked.
+  const bool apart = std::abs(t.extent()) >= t.true_extent();
+  const std::uint64_t walk = apart ? std::min<std::uint64_t>(copies, 1) : copies;
+  for (std::uint64_t i = 0; i < walk; ++i)
+    for (const TypeBlock& b : t.blocks()) {
+      const std::int64_t at = static_cast<std::int64_t>(i) * t.extent() + b.offset;
+      spans.emplace_back(at, at + static_cast<std::int64_t>(b.count * size_of(b.dtype)));
+    }
+  std::sort(spans.begin(), spans.end());
+  for (std::size_t i = 1; i < spans.size(); ++i)
+    if (spans[i].first < spans[i - 1].second) return true;
+  return false;
+}
+
+}  // namespace rma

@@ -1,0 +1,178 @@
+// Derived datatypes against values worked out by hand from MPI's definitions: sizes, bounds,
+// extents, signatures, the flat runs, and the pieces a call's layouts walk in step.
+#include "rma/datatype.hpp"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "core/layout.hpp"
+
+namespace rma {
+namespace {
+
+TypeRef basic(Dtype d) { return Datatype::basic(d); }
+const TypeRef i32 = basic(Dtype::i32);
+const TypeRef f64 = basic(Dtype::f64);
+
+TEST(Datatype, BasicTypeIsDenseOneElement) {
+  EXPECT_EQ(i32->size(), 4u);
+  EXPECT_EQ(i32->extent(), 4);
+  EXPECT_TRUE(i32->dense());
+  EXPECT_EQ(i32->signature(), "i32*1");
+  EXPECT_EQ(i32->describe(), "i32");
+}
+
+TEST(Datatype, VectorBoundsAndRuns) {
+  // 3 blocks of 2 i32, stride 5 elements: data at bytes 0-7, 20-27, 40-47.
+  auto v = Datatype::vector(3, 2, 5, i32).value();
+  EXPECT_EQ(v->size(), 24u);
+  EXPECT_EQ(v->lb(), 0);
+  EXPECT_EQ(v->extent(), 48);
+  EXPECT_EQ(v->true_extent(), 48);
+  ASSERT_EQ(v->blocks().size(), 3u);
+  EXPECT_EQ(v->blocks()[1].offset, 20);
+  EXPECT_EQ(v->blocks()[1].count, 2u);
+  EXPECT_EQ(v->signature(), "i32*6");
+  EXPECT_FALSE(v->dense());
+  EXPECT_EQ(v->describe(), "vector(3, 2, 5, i32)");
+}
+
+TEST(Datatype, ContiguousVectorMergesIntoOneRun) {
+  auto v = Datatype::vector(4, 2, 2, i32).value();
+  ASSERT_EQ(v->blocks().size(), 1u);
+  EXPECT_TRUE(v->dense());
+}
+
+TEST(Datatype, NegativeStrideHasNegativeLowerBound) {
+  // Blocks at 0, -12, -24: lb -24, ub 4.
+  auto v = Datatype::hvector(3, 1, -12, i32).value();
+  EXPECT_EQ(v->lb(), -24);
+  EXPECT_EQ(v->extent(), 28);
+  EXPECT_EQ(v->true_lb(), -24);
+  EXPECT_EQ(v->blocks()[2].offset, -24);  // type-map order, not address order
+}
+
+TEST(Datatype, ResizedKeepsDataChangesBounds) {
+  auto r = Datatype::resized(Datatype::vector(2, 1, 4, i32).value(), -4, 8).value();
+  EXPECT_EQ(r->lb(), -4);
+  EXPECT_EQ(r->extent(), 8);
+  EXPECT_EQ(r->true_lb(), 0);
+  EXPECT_EQ(r->true_extent(), 20);
+}
+
+TEST(Datatype, SubarrayBothOrders) {
+  const std::int64_t sizes[] = {4, 5}, sub[] = {2, 3}, starts[] = {1, 2};
+  // C: rows 1-2, columns 2-4 of a 4x5 array: elements 7..9 and 12..14.
+  auto c = Datatype::subarray(sizes, sub, starts, Order::c, i32).value();
+  EXPECT_EQ(c->lb(), 0);
+  EXPECT_EQ(c->extent(), 80);
+  ASSERT_EQ(c->blocks().size(), 2u);
+  EXPECT_EQ(c->blocks()[0].offset, 28);
+  EXPECT_EQ(c->blocks()[0].count, 3u);
+  EXPECT_EQ(c->blocks()[1].offset, 48);
+  // Fortran: first index fastest (column-major 4x5): runs of 2 at (1 + 4j) for j = 2, 3, 4.
+  auto f = Datatype::subarray(sizes, sub, starts, Order::fortran, i32).value();
+  ASSERT_EQ(f->blocks().size(), 3u);
+  EXPECT_EQ(f->blocks()[0].offset, 4 * 9);
+  EXPECT_EQ(f->blocks()[0].count, 2u);
+  EXPECT_EQ(f->blocks()[2].offset, 4 * 17);
+}
+
+TEST(Datatype, StructPadsExtentToAlignment) {
+  const std::int64_t bl[] = {1, 1}, d[] = {0, 8};
+  const TypeRef types[] = {f64, basic(Dtype::i8)};
+  auto s = Datatype::struct_(bl, d, types).value();
+  EXPECT_EQ(s->size(), 9u);
+  EXPECT_EQ(s->extent(), 16);  // 9 rounded up to 8
+  EXPECT_EQ(s->signature(), "f64*1,i8*1");
+  EXPECT_FALSE(s->basic_type());
+  // With explicit bounds (resized inside), no padding.
+  const TypeRef rtypes[] = {Datatype::resized(f64, 0, 8).value(), basic(Dtype::i8)};
+  EXPECT_EQ(Datatype::struct_(bl, d, rtypes).value()->extent(), 9);
+}
+
+TEST(Datatype, IndexedAndBlockVariants) {
+  const std::int64_t bl[] = {2, 1}, d[] = {3, 0};
+  auto x = Datatype::indexed(bl, d, i32).value();
+  EXPECT_EQ(x->blocks()[0].offset, 12);
+  EXPECT_EQ(x->blocks()[1].offset, 0);
+  EXPECT_EQ(x->lb(), 0);
+  EXPECT_EQ(x->extent(), 20);
+  const std::int64_t hd[] = {16, 0};
+  auto hb = Datatype::hindexed_block(2, hd, i32).value();
+  EXPECT_EQ(hb->size(), 16u);
+  EXPECT_EQ(hb->extent(), 24);
+}
+
+TEST(Datatype, BadArgumentsAreNamed) {
+  auto neg = Datatype::vector(-1, 1, 1, i32);
+  ASSERT_FALSE(neg);
+  EXPECT_EQ(neg.status().error_class(), ErrorClass::count);
+  const std::int64_t sizes[] = {4}, sub[] = {3}, starts[] = {2};
+  auto out = Datatype::subarray(sizes, sub, starts, Order::c, i32);
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.status().message().find("outside 0..4"), std::string::npos);
+  const std::int64_t bl[] = {1, 1}, d[] = {0};
+  EXPECT_FALSE(Datatype::indexed(bl, d, i32));
+}
+
+TEST(Layout, SignatureMatchAcrossDifferentShapes) {
+  Layout a{6, i32};
+  Layout b{1, Datatype::vector(3, 2, 5, i32).value()};
+  Layout c{1, Datatype::vector(3, 2, 5, f64).value()};
+  EXPECT_TRUE(same_signature(a, b));
+  EXPECT_FALSE(same_signature(a, c));
+  EXPECT_EQ(b.signature(), "i32*6");
+}
+
+TEST(Layout, DataRangeAndOverlap) {
+  Layout v{2, Datatype::vector(2, 1, 3, i32).value()};  // extent 16: data 0,12,16,28
+  EXPECT_EQ(v.data_lo(), 0);
+  EXPECT_EQ(v.data_hi(), 32);
+  EXPECT_FALSE(overlaps(v));
+  // Resized to 4 bytes: instance i at 4i, data at 4i and 4i+12: instance 3 meets instance 0.
+  Layout r{4, Datatype::resized(Datatype::vector(2, 1, 3, i32).value(), 0, 4).value()};
+  EXPECT_TRUE(overlaps(r));
+  Layout r3{3, r.type};  // 0,12 / 4,16 / 8,20: interleaved, disjoint
+  EXPECT_FALSE(overlaps(r3));
+}
+
+std::vector<core::Piece> pieces(std::vector<const Layout*> sides) {
+  std::vector<core::Piece> out;
+  (void)core::for_each_piece(std::span<const Layout* const>(sides), [&](const core::Piece& p) {
+    out.push_back(p);
+    return Status::ok();
+  });
+  return out;
+}
+
+TEST(Layout, PiecesFollowBothSides) {
+  Layout o{6, i32};                                        // contiguous
+  Layout t{1, Datatype::vector(3, 2, 5, i32).value()};     // 3 runs of 2
+  auto p = pieces({&o, &t});
+  ASSERT_EQ(p.size(), 3u);
+  EXPECT_EQ(p[1].at[0], 8);
+  EXPECT_EQ(p[1].at[1], 20);
+  EXPECT_EQ(p[1].count, 2u);
+}
+
+TEST(Layout, ContiguousOnBothSidesIsOnePiece) {
+  Layout o{4, Datatype::contiguous(2, i32).value()};
+  Layout t{8, i32};
+  auto p = pieces({&o, &t});
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_EQ(p[0].count, 8u);
+}
+
+TEST(Layout, PiecesSplitAtBasicTypeChanges) {
+  const std::int64_t bl[] = {1, 2}, d[] = {0, 8};
+  const TypeRef types[] = {f64, i32};
+  Layout s{2, Datatype::struct_(bl, d, types).value()};  // extent 16
+  auto p = pieces({&s, &s});
+  ASSERT_EQ(p.size(), 4u);  // f64 | i32 i32 | f64 | i32 i32: no run crosses a type change
+  EXPECT_EQ(p[0].dtype, Dtype::f64);
+}
+
+}  // namespace
+}  // namespace rma

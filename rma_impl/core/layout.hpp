@@ -1,0 +1,89 @@
+// layout.hpp — walks the layouts of one communication call in step: the origin's, the
+// target's and, for get_accumulate, the result's (count, type), which share one signature.
+// Each step is a piece that is contiguous on every side and of one basic type, so any path
+// can move it as it moves a plain op: the generic layer hands the table one op per piece.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "rma/datatype.hpp"
+
+namespace rma::core {
+
+// A contiguous run of `count` elements of `dtype`, at byte `at[k]` of side k's buffer.
+struct Piece {
+  static constexpr int max_sides = 3;
+  std::int64_t at[max_sides]{};
+  std::uint64_t count = 0;
+  Dtype dtype = Dtype::u8;
+};
+
+// Where one layout is: instance, run, and elements of the run already passed.
+class LayoutCursor {
+ public:
+  explicit LayoutCursor(const Layout& l) : l_(&l), runs_(l.type->blocks().size()) {}
+  bool at_end() const { return runs_ == 0 || inst_ >= l_->count; }
+  const TypeBlock& run() const { return l_->type->blocks()[run_]; }
+  std::uint64_t left() const { return run().count - done_; }
+  std::int64_t offset() const {
+    return static_cast<std::int64_t>(inst_) * l_->type->extent() + run().offset +
+           static_cast<std::int64_t>(done_ * size_of(run().dtype));
+  }
+  void advance(std::uint64_t n) {
+    done_ += n;
+    if (done_ < run().count) return;
+    done_ = 0;
+    if (++run_ == runs_) run_ = 0, ++inst_;
+  }
+
+ private:
+  const Layout* l_;
+  std::size_t runs_;
+  std::uint64_t inst_ = 0;
+  std::size_t run_ = 0;
+  std::uint64_t done_ = 0;
+};
+
+// Calls fn(const Piece&) -> Status for each maximal piece of `sides` (1 to 3 layouts with
+// the same signature, checked by the caller), in signature order; stops at the first error.
+template <class F>
+Status for_each_piece(std::span<const Layout* const> sides, F&& fn) {
+  const std::size_t n = std::min<std::size_t>(sides.size(), Piece::max_sides);
+  LayoutCursor cur[Piece::max_sides] = {LayoutCursor(*sides[0]), LayoutCursor(*sides[0]),
+                                        LayoutCursor(*sides[0])};
+  for (std::size_t k = 1; k < n; ++k) cur[k] = LayoutCursor(*sides[k]);
+  Piece pending;
+  auto continues = [&](const Piece& p) {
+    if (!pending.count || p.dtype != pending.dtype) return false;
+    const auto len = static_cast<std::int64_t>(pending.count * size_of(pending.dtype));
+    for (std::size_t k = 0; k < n; ++k)
+      if (pending.at[k] + len != p.at[k]) return false;
+    return true;
+  };
+  while (!cur[0].at_end()) {
+    Piece p;
+    p.dtype = cur[0].run().dtype;
+    p.count = cur[0].left();
+    for (std::size_t k = 1; k < n; ++k) {
+      if (cur[k].at_end()) return Status::ok();  // shorter signature: the caller checked them equal
+      p.count = std::min(p.count, cur[k].left());
+    }
+    for (std::size_t k = 0; k < n; ++k) {
+      p.at[k] = cur[k].offset();
+      cur[k].advance(p.count);
+    }
+    if (continues(p)) {
+      pending.count += p.count;
+      continue;
+    }
+    if (pending.count) RMA_TRY(fn(static_cast<const Piece&>(pending)));
+    pending = p;
+  }
+  if (pending.count) RMA_TRY(fn(static_cast<const Piece&>(pending)));
+  return Status::ok();
+}
+
+}  // namespace rma::core

@@ -1,0 +1,241 @@
+// The generic layer's communication calls with derived datatypes: MPI's type rules (one
+// signature on both sides, one basic type for accumulates, no overlapping entries where data
+// lands, the target layout inside the window) are checked here once for every path, then
+// the call goes to the window's table as one op per contiguous piece (core/layout.hpp). A
+// layout that is one contiguous run goes as today's op.
+#include <array>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "core/layout.hpp"
+#include "core/window_entry.hpp"
+#include "rma/window.hpp"
+
+namespace rma {
+namespace {
+
+using core::Entry;
+using core::RmaOp;
+using core::Win;
+using core::where;
+using Slot = Status (*)(core::Call&, RmaOp&);
+
+// One call as the caller gave it: the kind, its op, and each side's memory and layout.
+struct Sides {
+  PacketType kind = PacketType::put;
+  Op op = Op::replace;
+  const void* origin = nullptr;  // the data that goes out; get: where it arrives
+  const Layout* o = nullptr;
+  void* result = nullptr;        // get_accumulate
+  const Layout* r = nullptr;
+  const Layout* t = nullptr;
+  int target = 0;
+  std::uint64_t disp = 0;
+};
+
+bool accumulate_like(PacketType k) {
+  return k == PacketType::accumulate || k == PacketType::get_accumulate;
+}
+
+Status type_error(const Win& w, const char* call, int target, const std::string& what) {
+  return {ErrorClass::type, where(w, call, target) + ": " + what};
+}
+
+Status check_types(const Win& w, const char* call, const Sides& s) {
+  const Layout* sides[] = {s.o, s.r, s.t};
+  const char* names[] = {"origin", "result", "target"};
+  for (const Layout* l : sides)
+    if (l && !l->type) return type_error(w, call, s.target, "a layout without a type");
+  auto match = [&](const Layout* a, const char* an) -> Status {
+    if (!a || same_signature(*a, *s.t)) return Status::ok();
+    return type_error(w, call, s.target,
+                      std::string(an) + " signature " + a->signature() +
+                          " does not match target signature " + s.t->signature());
+  };
+  const bool no_origin = s.kind == PacketType::get_accumulate && s.op == Op::no_op;
+  RMA_TRY(match(no_origin ? nullptr : s.o, "origin"));
+  RMA_TRY(match(s.r, "result"));
+  if (accumulate_like(s.kind)) {
+    for (int k = 0; k < 3; ++k) {
+      const Layout* l = sides[k];
+      if (!l || (k == 0 && no_origin) || l->elements() == 0) continue;
+      if (!l->type->basic_type())
+        return type_error(w, call, s.target,
+                          std::string(names[k]) + " type " + l->type->describe() +
+                              " mixes basic types (" + l->type->signature() +
+                              "); an accumulate's types are built from one");
+      if (!op_valid_for(s.op, *l->type->basic_type()))
+        return {ErrorClass::op, where(w, call, s.target) + ": " + std::string(to_string(s.op)) +
+                                    " is not defined for " +
+                                    std::string(to_string(*l->type->basic_type()))};
+    }
+  }
+  // Where data lands, no byte may be written twice.
+  const Layout* lands[] = {s.kind == PacketType::get ? s.o : s.t, s.r};
+  const char* land_names[] = {s.kind == PacketType::get ? "origin" : "target", "result"};
+  for (int k = 0; k < 2; ++k)
+    if (lands[k] && overlaps(*lands[k]))
+      return type_error(w, call, s.target,
+                        std::string(land_names[k]) + " layout " + lands[k]->describe() +
+                            " has overlapping entries, where MPI forbids them");
+  return Status::ok();
+}
+
+// The target layout inside the target's window; the byte offset of its origin.
+Result<std::int64_t> check_range(const Win& w, const char* call, const Sides& s) {
+  if (w.flavor == Flavor::dynamic) return static_cast<std::int64_t>(s.disp);  // checked there
+  const core::PeerWin& p = w.peers[static_cast<std::size_t>(s.target)];
+  const auto unit = static_cast<std::uint64_t>(p.disp_unit);
+  std::uint64_t base = 0;
+  if (s.t->elements() == 0) return std::int64_t{0};
+  const std::int64_t lo = s.t->data_lo(), hi = s.t->data_hi();
+  if (__builtin_mul_overflow(s.disp, unit, &base) || base > (std::uint64_t{1} << 62) ||
+      static_cast<std::int64_t>(base) + lo < 0 ||
+      static_cast<std::int64_t>(base) + hi > static_cast<std::int64_t>(p.size))
+    return Status{ErrorClass::rma_range,
+                  where(w, call, s.target) + ": the target layout " + s.t->describe() +
+                      " at displacement " + std::to_string(s.disp) + " (x" +
+                      std::to_string(unit) + " bytes) touches bytes " +
+                      std::to_string(static_cast<std::int64_t>(base) + lo) + ".." +
+                      std::to_string(static_cast<std::int64_t>(base) + hi) +
+                      ", outside the target's " + std::to_string(p.size) + "-byte window"};
+  return static_cast<std::int64_t>(base);
+}
+
+// Validates, then issues one op per piece through `slot`; a request gets a part per piece.
+Status communicate(Win& w, const char* name, Slot core::WindowOps::*slot, const Sides& s,
+                   const std::shared_ptr<core::RequestState>& request) {
+  Entry e(w, name, s.target, false);
+  RMA_TRY(e.usable());
+  RMA_TRY(w.rt.check_peer(name, s.target, true));
+  RMA_TRY(check_types(w, name, s));
+  if (s.o && s.o->elements() && !s.origin && s.kind != PacketType::get_accumulate)
+    return {ErrorClass::buffer, where(w, name, s.target) + ": null origin buffer"};
+  if (s.r && s.r->elements() && !s.result)
+    return {ErrorClass::buffer, where(w, name, s.target) + ": null result buffer"};
+  RMA_TRY(w.epochs.can_access(name, s.target, request != nullptr));
+  if (s.target == proc_null || s.t->elements() == 0) {
+    w.epochs.did_access();
+    if (request) request->done = true;
+    return Status::ok();
+  }
+  auto base = check_range(w, name, s);
+  if (!base) return base.status();
+  w.epochs.did_access();
+  const bool has_origin = s.origin && s.o;
+  std::array<const Layout*, 3> sides{};
+  std::size_t n = 0;
+  const int oi = has_origin ? static_cast<int>(n) : -1;
+  if (has_origin) sides[n++] = s.o;
+  const int ri = s.r ? static_cast<int>(n) : -1;
+  if (s.r) sides[n++] = s.r;
+  const auto ti = n;
+  sides[n++] = s.t;
+  return core::for_each_piece(std::span(sides.data(), n), [&](const core::Piece& p) -> Status {
+    RmaOp op;
+    op.kind = s.kind;
+    op.target = s.target;
+    op.count = p.count;
+    op.dtype = p.dtype;
+    op.op = s.op;
+    const auto* o = static_cast<const std::byte*>(s.origin);
+    if (s.kind == PacketType::get) op.result = const_cast<std::byte*>(o) + p.at[oi];
+    else if (oi >= 0) op.origin = o + p.at[oi];
+    if (ri >= 0) op.result = static_cast<std::byte*>(s.result) + p.at[ri];
+    op.disp = static_cast<std::uint64_t>(*base + p.at[ti]);
+    if (request) {
+      op.request = std::make_shared<core::RequestState>();
+      op.request->win = &w;
+      op.request->target = s.target;
+      request->parts.push_back(op.request);
+    }
+    return (w.ops->*slot)(e.call, op);
+  });
+}
+
+Result<Request> request_op(Win& w, const char* name, Slot core::WindowOps::*slot,
+                           const Sides& s) {
+  auto state = std::make_shared<core::RequestState>();
+  state->win = &w;
+  state->target = s.target;
+  RMA_TRY(communicate(w, name, slot, s, state));
+  if (state->parts.empty()) state->done = true;
+  return core::Win::make_request(std::move(state));
+}
+
+Sides make(PacketType kind, const void* origin, const Layout& o, int target, std::uint64_t disp,
+           const Layout& t, Op op = Op::replace) {
+  Sides s;
+  s.kind = kind;
+  s.origin = origin;
+  s.o = &o;
+  s.target = target;
+  s.disp = disp;
+  s.t = &t;
+  s.op = op;
+  return s;
+}
+
+Sides make_get_accumulate(const void* origin, const Layout& o, void* result, const Layout& r,
+                          int target, std::uint64_t disp, const Layout& t, Op op) {
+  Sides s = make(PacketType::get_accumulate, origin, o, target, disp, t, op);
+  if (op == Op::no_op) s.origin = nullptr;
+  s.result = result;
+  s.r = &r;
+  return s;
+}
+
+}  // namespace
+
+Status Window::put(const void* origin, const Layout& o, int target, std::uint64_t disp,
+                   const Layout& t) {
+  return communicate(*w_, "put", &core::WindowOps::put,
+                     make(PacketType::put, origin, o, target, disp, t), nullptr);
+}
+
+Status Window::get(void* origin, const Layout& o, int target, std::uint64_t disp,
+                   const Layout& t) {
+  return communicate(*w_, "get", &core::WindowOps::get,
+                     make(PacketType::get, origin, o, target, disp, t), nullptr);
+}
+
+Status Window::accumulate(const void* origin, const Layout& o, int target, std::uint64_t disp,
+                          const Layout& t, Op op) {
+  return communicate(*w_, "accumulate", &core::WindowOps::accumulate,
+                     make(PacketType::accumulate, origin, o, target, disp, t, op), nullptr);
+}
+
+Status Window::get_accumulate(const void* origin, const Layout& o, void* result,
+                              const Layout& r, int target, std::uint64_t disp, const Layout& t,
+                              Op op) {
+  return communicate(*w_, "get_accumulate", &core::WindowOps::get_accumulate,
+                     make_get_accumulate(origin, o, result, r, target, disp, t, op), nullptr);
+}
+
+Result<Request> Window::rput(const void* origin, const Layout& o, int target,
+                             std::uint64_t disp, const Layout& t) {
+  return request_op(*w_, "rput", &core::WindowOps::put,
+                    make(PacketType::put, origin, o, target, disp, t));
+}
+
+Result<Request> Window::rget(void* origin, const Layout& o, int target, std::uint64_t disp,
+                             const Layout& t) {
+  return request_op(*w_, "rget", &core::WindowOps::get,
+                    make(PacketType::get, origin, o, target, disp, t));
+}
+
+Result<Request> Window::raccumulate(const void* origin, const Layout& o, int target,
+                                    std::uint64_t disp, const Layout& t, Op op) {
+  return request_op(*w_, "raccumulate", &core::WindowOps::accumulate,
+                    make(PacketType::accumulate, origin, o, target, disp, t, op));
+}
+
+Result<Request> Window::rget_accumulate(const void* origin, const Layout& o, void* result,
+                                        const Layout& r, int target, std::uint64_t disp,
+                                        const Layout& t, Op op) {
+  return request_op(*w_, "rget_accumulate", &core::WindowOps::get_accumulate,
+                    make_get_accumulate(origin, o, result, r, target, disp, t, op));
+}
+
+}  // namespace rma

@@ -1,0 +1,132 @@
+// rma/datatype.hpp — derived datatypes: MPI's type constructors over the basic dtypes, and
+// the (count, type) layout every communication call takes on each side.
+//
+// A type is immutable and shared (TypeRef): freeing the handle a script holds never frees a
+// type an op in flight still uses. Its type map is kept flat, one instance's contiguous runs
+// in type-map order (the order data is sent in), which is all the paths need: the generic
+// layer walks origin and target layouts in step and hands each path contiguous pieces.
+//
+//   auto col = rma::Datatype::vector(n, 1, n, rma::Datatype::basic(rma::Dtype::f64));
+//   win->put(buf, {n, f64}, 1, 0, {1, *col});   // a row here, a column there
+//
+// Sizes, bounds and extents follow MPI's definitions (bytes); a constructor's bad argument is
+// an error naming the argument, never an assertion.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "rma/status.hpp"
+#include "rma/types.hpp"
+
+namespace rma {
+
+class Datatype;
+using TypeRef = std::shared_ptr<const Datatype>;
+
+// Storage order of a subarray: C (last index fastest) or Fortran (first index fastest).
+enum class Order : std::uint8_t { c, fortran };
+std::optional<Order> parse_order(std::string_view name);  // "c", "fortran"
+
+// A run of `count` elements of `dtype` at byte `offset` from the start of an instance.
+struct TypeBlock {
+  std::int64_t offset = 0;
+  std::uint64_t count = 0;
+  Dtype dtype = Dtype::u8;
+};
+
+// One run of a signature: `count` basic elements of `dtype` in a row.
+struct SignatureRun {
+  Dtype dtype = Dtype::u8;
+  std::uint64_t count = 0;
+  bool operator==(const SignatureRun&) const = default;
+};
+
+class Datatype {
+ public:
+  using Ints = std::span<const std::int64_t>;
+
+  static TypeRef basic(Dtype t);
+  static Result<TypeRef> contiguous(std::int64_t count, const TypeRef& old);
+  static Result<TypeRef> vector(std::int64_t count, std::int64_t blocklength, std::int64_t stride,
+                                const TypeRef& old);
+  static Result<TypeRef> hvector(std::int64_t count, std::int64_t blocklength,
+                                 std::int64_t stride_bytes, const TypeRef& old);
+  static Result<TypeRef> indexed(Ints blocklengths, Ints displacements, const TypeRef& old);
+  static Result<TypeRef> hindexed(Ints blocklengths, Ints byte_displacements, const TypeRef& old);
+  static Result<TypeRef> indexed_block(std::int64_t blocklength, Ints displacements,
+                                       const TypeRef& old);
+  static Result<TypeRef> hindexed_block(std::int64_t blocklength, Ints byte_displacements,
+                                        const TypeRef& old);
+  static Result<TypeRef> subarray(Ints sizes, Ints subsizes, Ints starts, Order order,
+                                  const TypeRef& old);
+  static Result<TypeRef> struct_(Ints blocklengths, Ints byte_displacements,
+                                 std::span<const TypeRef> types);
+  static Result<TypeRef> resized(const TypeRef& old, std::int64_t lb, std::int64_t extent);
+
+  std::uint64_t size() const { return size_; }  // bytes of data in one instance
+  std::int64_t lb() const { return lb_; }
+  std::int64_t ub() const { return lb_ + extent_; }
+  std::int64_t extent() const { return extent_; }
+  std::int64_t true_lb() const { return true_lb_; }
+  std::int64_t true_extent() const { return true_ub_ - true_lb_; }
+  std::uint64_t elements() const { return elements_; }  // basic elements in one instance
+  // The basic type every element has, if they all have one (accumulate needs it).
+  std::optional<Dtype> basic_type() const { return basic_; }
+  bool is_basic() const { return kind_ == Kind::basic; }
+  // One run of one basic type at offset 0 whose extent is its size: `count` instances are
+  // `count * elements()` contiguous elements, as a plain buffer.
+  bool dense() const { return dense_; }
+  const std::vector<TypeBlock>& blocks() const { return blocks_; }
+  // The basic types of one instance, in order, run-length encoded.
+  std::vector<SignatureRun> signature_runs() const;
+  // "i32*12,f64*2": the signature as scripts and error messages print it.
+  std::string signature() const;
+  // A readable description, as its constructor call: "vector(4, 1, 8, i32)".
+  const std::string& describe() const { return text_; }
+
+ private:
+  enum class Kind : std::uint8_t { basic, derived };
+  struct Builder;
+  Datatype() = default;
+
+  Kind kind_ = Kind::derived;
+  std::uint64_t size_ = 0;
+  std::uint64_t elements_ = 0;
+  std::int64_t lb_ = 0, extent_ = 0;
+  std::int64_t true_lb_ = 0, true_ub_ = 0;
+  std::optional<Dtype> basic_;
+  bool mixed_ = false;  // elements of more than one basic type
+  bool dense_ = false;
+  bool explicit_bounds_ = false;  // resized somewhere inside: no struct padding rule
+  std::size_t align_ = 1;         // the largest basic alignment inside
+  std::vector<TypeBlock> blocks_;
+  std::string text_;
+};
+
+// The (count, datatype) pair a communication call takes on each side.
+struct Layout {
+  std::uint64_t count = 0;
+  TypeRef type;
+  std::uint64_t bytes() const { return count * type->size(); }
+  std::uint64_t elements() const { return count * type->elements(); }
+  // The byte range [lo, hi) the layout's data occupies, relative to its buffer's start.
+  std::int64_t data_lo() const;
+  std::int64_t data_hi() const;
+  // "2 x vector(4, 1, 8, i32)"
+  std::string describe() const;
+  // "i32*24": the signature of all `count` instances, runs merged.
+  std::string signature() const;
+};
+
+// Whether two layouts carry the same sequence of basic types.
+bool same_signature(const Layout& a, const Layout& b);
+// Whether any byte of the layout is written twice (MPI forbids it where data is received).
+bool overlaps(const Layout& l);
+
+}  // namespace rma
