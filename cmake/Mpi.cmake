@@ -144,7 +144,8 @@ function(rmabench_add_mpi name wrapper launcher install_hint)
   target_link_options(rmabench_mpi_${name} INTERFACE ${_link})
   target_link_libraries(rmabench_mpi_${name} INTERFACE ${_libs})
 
-  add_library(rmabench_mpi_impl_${name} STATIC ${PROJECT_SOURCE_DIR}/harness/impl/mpi_implementation.cpp)
+  add_library(rmabench_mpi_impl_${name} STATIC ${PROJECT_SOURCE_DIR}/harness/impl/mpi_implementation.cpp
+              ${PROJECT_SOURCE_DIR}/harness/impl/mpi_types.cpp)
   target_include_directories(rmabench_mpi_impl_${name} PUBLIC ${PROJECT_SOURCE_DIR}/harness)
   target_link_libraries(rmabench_mpi_impl_${name} PUBLIC rma rmabench_mpi_${name}
                         PRIVATE rmabench_options)

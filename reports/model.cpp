@@ -46,6 +46,7 @@ json messages_to_json(const MessageCounts& m) {
          {"by_type", counts_to_json(m.by_type)},
          {"transport", counts_to_json(m.transport)},
          {"direct", counts_to_json(m.direct)},
+         {"datatypes", counts_to_json(m.datatypes)},
          {"expected", counts_to_json(m.expected)},
          {"varies", m.varies}};
   // Not observable: null, never a zero, and why.
@@ -184,6 +185,7 @@ MessageCounts messages_from_json(const json& j, const std::string& path) {
   m.by_type = counts_from_json(require(j, "by_type", path), child(path, "by_type"));
   m.transport = optional_counts(j, "transport", path);
   m.direct = optional_counts(j, "direct", path);
+  m.datatypes = optional_counts(j, "datatypes", path);
   m.expected = optional_counts(j, "expected", path);
   if (j.contains("varies")) m.varies = as_bool(j["varies"], child(path, "varies"));
   return m;

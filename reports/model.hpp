@@ -57,6 +57,8 @@ struct MessageCounts {
   std::map<std::string, std::uint64_t> by_type;    // packet type -> count (non-zero only)
   std::map<std::string, std::uint64_t> transport;  // transport traffic beside the RMA packets
   std::map<std::string, std::uint64_t> direct;     // direct-path remote memory operations
+  // Derived-type ops on the am path: descriptions, description_bytes, cache_hits.
+  std::map<std::string, std::uint64_t> datatypes;
   // What the case declared (`messages` in the script): "total" and packet types.
   std::map<std::string, std::uint64_t> expected;
   // The script said the count depends on timing (`messages = "varies"`: retry and polling

@@ -1,6 +1,7 @@
 // mpi_implementation.cpp — the calls of call/call.hpp on an MPI library (see the header).
 // Compiled once per MPI, with that MPI's <mpi.h>; nothing here depends on which one.
 #include "impl/mpi_implementation.hpp"
+#include "impl/mpi_types.hpp"
 
 #include <mpi.h>
 
@@ -17,32 +18,6 @@ using Clock = std::chrono::steady_clock;
 using call::Kind;
 
 // --- MPI's names for our vocabulary ------------------------------------------------------
-
-MPI_Datatype mpi_dtype(rma::Dtype t) {
-  switch (t) {
-    case rma::Dtype::i8:
-      return MPI_INT8_T;
-    case rma::Dtype::i16:
-      return MPI_INT16_T;
-    case rma::Dtype::i32:
-      return MPI_INT32_T;
-    case rma::Dtype::i64:
-      return MPI_INT64_T;
-    case rma::Dtype::u8:
-      return MPI_UINT8_T;
-    case rma::Dtype::u16:
-      return MPI_UINT16_T;
-    case rma::Dtype::u32:
-      return MPI_UINT32_T;
-    case rma::Dtype::u64:
-      return MPI_UINT64_T;
-    case rma::Dtype::f32:
-      return MPI_FLOAT;
-    case rma::Dtype::f64:
-      return MPI_DOUBLE;
-  }
-  return MPI_DATATYPE_NULL;
-}
 
 MPI_Op mpi_op(rma::Op op) {
   switch (op) {
@@ -376,6 +351,7 @@ class MpiImpl final : public Implementation {
   int rank() const override { return rank_; }
   int size() const override { return size_; }
   std::size_t eager_limit() const override { return 0; }  // the library does not say
+  bool supports_layouts() const override { return true; }
 
   rma::Result<Window*> create_window(const rma::WindowConfig& config) override;
   rma::Result<void*> alloc_mem(std::size_t bytes) override;
@@ -405,6 +381,8 @@ class MpiImpl final : public Implementation {
 
  private:
   rma::Status window_call(const call::Call& c, MpiWindow& w, Outcome* out);
+  rma::Status layout_types(const call::Call& c, MPI_Datatype& odt, int& on, MPI_Datatype& rdt,
+                           int& rn, MPI_Datatype& tdt, int& tn);
   rma::Status job_call(const call::Call& c, Outcome* out);
   void note_epoch(const call::Call& c, MpiWindow& w, bool test_flag);
 
@@ -414,6 +392,7 @@ class MpiImpl final : public Implementation {
   int size_ = 0;
   MPI_Group world_group_ = MPI_GROUP_NULL;
   MPI_Comm poke_comm_ = MPI_COMM_NULL;
+  MpiTypes types_;  // derived types, built on first use and freed before MPI_Finalize
   CallSlot slot_;
   mutable std::mutex state_mu_;
   std::vector<std::unique_ptr<MpiWindow>> windows_;
@@ -588,6 +567,25 @@ rma::Status MpiImpl::job_call(const call::Call& c, Outcome* out) {
   return {};
 }
 
+// The MPI types and counts of a call's layouts; a count beyond an int is COUNT.
+rma::Status MpiImpl::layout_types(const call::Call& c, MPI_Datatype& odt, int& on,
+                                  MPI_Datatype& rdt, int& rn, MPI_Datatype& tdt, int& tn) {
+  auto side = [&](const rma::Layout& l, MPI_Datatype& dt, int& n) -> rma::Status {
+    if (!l.type) return {};
+    if (l.count > INT_MAX)
+      return {rma::ErrorClass::count, std::string(mpi_name(c.kind)) + ": a count of " +
+                                          std::to_string(l.count) + " is beyond MPI's int"};
+    const MpiTypes::Built b = types_.get(l.type);
+    if (b.rc != MPI_SUCCESS) return failure(b.rc, b.call, -1, -2);
+    dt = b.type;
+    n = static_cast<int>(l.count);
+    return {};
+  };
+  RMA_TRY(side(c.origin_layout, odt, on));
+  RMA_TRY(side(c.result_layout, rdt, rn));
+  return side(c.target_layout, tdt, tn);
+}
+
 rma::Status MpiImpl::window_call(const call::Call& c, MpiWindow& w, Outcome* out) {
   const char* name = mpi_name(c.kind);
   const int target = has_target(c.kind) ? c.target : -2;
@@ -595,6 +593,10 @@ rma::Status MpiImpl::window_call(const call::Call& c, MpiWindow& w, Outcome* out
   const MPI_Win win = w.win_;
   const MPI_Datatype dt = mpi_dtype(c.dtype);
   const int n = static_cast<int>(c.count);
+  // Each side's (count, type): the call's own, or its layout's (rma/datatype.hpp).
+  MPI_Datatype odt = dt, rdt = dt, tdt = dt;
+  int on = n, rn = n, tn = n;
+  if (c.has_layout()) RMA_TRY(layout_types(c, odt, on, rdt, rn, tdt, tn));
   const int tr = mpi_rank(c.target);
   const auto disp = static_cast<MPI_Aint>(c.disp);
   const int asserts = mpi_asserts(c.asserts);
@@ -613,16 +615,17 @@ rma::Status MpiImpl::window_call(const call::Call& c, MpiWindow& w, Outcome* out
 
   switch (c.kind) {
     case Kind::put:
-      rc = MPI_Put(c.origin, n, dt, tr, disp, n, dt, win);
+      rc = MPI_Put(c.origin, on, odt, tr, disp, tn, tdt, win);
       break;
     case Kind::get:
-      rc = MPI_Get(c.result, n, dt, tr, disp, n, dt, win);
+      rc = MPI_Get(c.result, on, odt, tr, disp, tn, tdt, win);
       break;
     case Kind::accumulate:
-      rc = MPI_Accumulate(c.origin, n, dt, tr, disp, n, dt, mpi_op(c.op), win);
+      rc = MPI_Accumulate(c.origin, on, odt, tr, disp, tn, tdt, mpi_op(c.op), win);
       break;
     case Kind::get_accumulate:
-      rc = MPI_Get_accumulate(c.origin, n, dt, c.result, n, dt, tr, disp, n, dt, mpi_op(c.op), win);
+      rc = MPI_Get_accumulate(c.origin, on, odt, c.result, rn, rdt, tr, disp, tn, tdt, mpi_op(c.op),
+                              win);
       break;
     case Kind::fetch_and_op:
       rc = MPI_Fetch_and_op(c.origin, c.result, dt, tr, disp, mpi_op(c.op), win);
@@ -631,17 +634,17 @@ rma::Status MpiImpl::window_call(const call::Call& c, MpiWindow& w, Outcome* out
       rc = MPI_Compare_and_swap(c.origin, c.compare, c.result, dt, tr, disp, win);
       break;
     case Kind::rput:
-      rc = MPI_Rput(c.origin, n, dt, tr, disp, n, dt, win, &req);
+      rc = MPI_Rput(c.origin, on, odt, tr, disp, tn, tdt, win, &req);
       break;
     case Kind::rget:
-      rc = MPI_Rget(c.result, n, dt, tr, disp, n, dt, win, &req);
+      rc = MPI_Rget(c.result, on, odt, tr, disp, tn, tdt, win, &req);
       break;
     case Kind::raccumulate:
-      rc = MPI_Raccumulate(c.origin, n, dt, tr, disp, n, dt, mpi_op(c.op), win, &req);
+      rc = MPI_Raccumulate(c.origin, on, odt, tr, disp, tn, tdt, mpi_op(c.op), win, &req);
       break;
     case Kind::rget_accumulate:
-      rc = MPI_Rget_accumulate(c.origin, n, dt, c.result, n, dt, tr, disp, n, dt, mpi_op(c.op), win,
-                               &req);
+      rc = MPI_Rget_accumulate(c.origin, on, odt, c.result, rn, rdt, tr, disp, tn, tdt, mpi_op(c.op),
+                               win, &req);
       break;
     case Kind::fence:
       rc = MPI_Win_fence(asserts, win);
@@ -807,6 +810,7 @@ rma::Status MpiImpl::finalize() {
     c.win = w.get();
     RMA_TRY(window_call(c, *w, nullptr));
   }
+  types_.free_all();
   MPI_Comm_free(&poke_comm_);
   MPI_Group_free(&world_group_);
   Tracked t(slot_, "MPI_Finalize", -1, -2);

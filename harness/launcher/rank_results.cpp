@@ -59,7 +59,7 @@ reports::CaseResult base_result(const suite::CaseSpec& spec) {
 void merge_rank_results(const std::vector<json>& results, reports::CaseResult& result_,
                         const std::string& named_impl) {
   int rank_rank = -1;  // worst status seen: 0 pass, 1 skip, 2 fail, 3 error
-  std::map<std::string, std::uint64_t> by_type, transport, direct;
+  std::map<std::string, std::uint64_t> by_type, transport, direct, datatypes;
   std::set<std::string> paths;
   bool measured = false;
   std::string unobservable;  // a rank's reason its packets cannot be counted
@@ -99,6 +99,8 @@ void merge_rank_results(const std::vector<json>& results, reports::CaseResult& r
         transport[k] += v.get<std::uint64_t>();
       for (const auto& [k, v] : member(member(m, "messages"), "direct").items())
         direct[k] += v.get<std::uint64_t>();
+      for (const auto& [k, v] : member(member(m, "messages"), "datatypes").items())
+        datatypes[k] += v.get<std::uint64_t>();
     }
     if (m.contains("expected_messages")) expected = m["expected_messages"];
   }
@@ -161,6 +163,8 @@ void merge_rank_results(const std::vector<json>& results, reports::CaseResult& r
     if (v) msgs.transport[k] = v / static_cast<std::uint64_t>(iterations);
   for (const auto& [k, v] : direct)
     if (v) msgs.direct[k] = v / static_cast<std::uint64_t>(iterations);
+  for (const auto& [k, v] : datatypes)
+    if (v) msgs.datatypes[k] = v / static_cast<std::uint64_t>(iterations);
   if (expected.is_string() && expected.get<std::string>() == "direct") {
     // The direct path sends no packet, except for ops it handed to the am slots: those are
     // reported (messages.direct.am_fallback) and the count is not declared.

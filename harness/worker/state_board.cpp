@@ -22,7 +22,11 @@ json counters_json(const rma::Counters& c) {
     if (c.direct[i]) direct[std::string(rma::to_string(static_cast<rma::DirectOp>(i)))] = c.direct[i];
   for (const auto& [k, v] : c.transport)
     if (v) transport[k] = v;
-  return {{"by_type", by_type}, {"direct", direct}, {"transport", transport}};
+  json datatypes = json::object();
+  for (const auto& [k, v] : c.datatypes)
+    if (v) datatypes[k] = v;
+  return {{"by_type", by_type}, {"direct", direct}, {"transport", transport},
+          {"datatypes", datatypes}};
 }
 
 json StateBoard::snapshot(int rank) const {

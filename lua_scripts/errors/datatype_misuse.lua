@@ -50,6 +50,9 @@ end
 
 return {
   ranks = 2,
+  impl_defined = "every misuse here is an erroneous program, whose outcome MPI leaves "
+    .. "undefined (a library need not detect a signature mismatch or overlapping target "
+    .. "entries); the reference reports each with its class",
   setup = function(ctx)
     ctx.win = rma.window{ size = 64 * 4, disp_unit = 4 }
     ctx.win:local_buffer("i32"):fill(SENTINEL)

@@ -220,7 +220,13 @@ void AmWin::on_fence_packet(int src, const progress::PacketHeader& h,
     take_note(src, h.seq, payload);
     return;
   }
-  const std::size_t own = op_payload_bytes(h);
+  std::size_t own = op_payload_bytes(h);
+  if (own != SIZE_MAX && (h.flags & progress::flag_layout)) {  // the prefix comes first
+    LayoutPrefix p;
+    if (payload.size() < sizeof p) return;
+    std::memcpy(&p, payload.data(), sizeof p);
+    own += sizeof p + p.description_bytes;
+  }
   if (own == SIZE_MAX) return;  // not an op a conforming origin sends
   if (payload.size() > own) {
     take_note(src, h.seq, payload.subspan(own));

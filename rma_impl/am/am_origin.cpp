@@ -48,7 +48,8 @@ AmOp* AmWin::new_op(core::RmaOp&& op) {
     a->owner = this;
   }
   a->op = std::move(op);
-  a->rndv = goes_by_rendezvous(a->op, w_.rt.eager_limit());
+  // A layout op's prefix rides in the same packet as its eager data.
+  a->rndv = goes_by_rendezvous(a->op, w_.rt.eager_limit() - prefix_bound(a->op));
   return a;
 }
 
@@ -80,7 +81,7 @@ std::size_t AmWin::queue_bytes(int t) const { return t_[static_cast<std::size_t>
 // What one queued op adds to queue_bytes: its header, and its data unless that waits for a cts.
 static std::size_t wire_bytes(const AmOp& a) {
   const core::RmaOp& op = a.op;
-  std::size_t bytes = sizeof(progress::PacketHeader);
+  std::size_t bytes = sizeof(progress::PacketHeader) + AmWin::prefix_bound(op);
   if (a.rndv) return bytes;
   switch (op.kind) {
     case PacketType::put:
@@ -122,6 +123,12 @@ Status AmWin::apply_local(core::Call& c, core::RmaOp& op) {
   }
   std::byte* mem = w_.flavor == Flavor::dynamic ? reinterpret_cast<std::byte*>(op.disp)
                                                 : w_.base + op.disp;
+  if (op.target_layout.type) [[unlikely]] {
+    RMA_TRY(apply_local_layout(op, mem));
+    if (op.unpack_to) unpack_result(op);
+    if (op.request) op.request->done = true;
+    return Status::ok();
+  }
   switch (op.kind) {
     case PacketType::put:
       std::memmove(mem, op.origin,
@@ -268,6 +275,19 @@ void AmWin::send_op(int t, AmOp* a, std::uint16_t flags, std::uint32_t seq,
         by_ref = false;
         break;
     }
+  }
+  if (op.target_layout.type) [[unlikely]] {
+    // Prefix (and description), then the data, then a fence note: copied into one packet.
+    std::vector<std::byte> all = layout_prefix(t, op);
+    all.insert(all.end(), payload.begin(), payload.end());
+    const auto nb = std::as_bytes(note);
+    const bool note_fits = !note.empty() && all.size() + nb.size() <= e_.max_payload();
+    if (note_fits) all.insert(all.end(), nb.begin(), nb.end());
+    h.flags = flags | progress::flag_layout;
+    e_.send(t, h, all);
+    if (done) done->sent();  // copied: the origin's buffer is free again
+    if (!note.empty() && !note_fits) send_note(t, seq, note);
+    return;
   }
   h.flags = flags;
   if (!note.empty()) {

@@ -67,18 +67,19 @@ void AmWin::send_cts(int src, const progress::PacketHeader& h, std::uint64_t bul
 // A large reply: the reply header says data follows, then the window memory streams into
 // the origin's bulk id (h.aux); the op completes once the last fragment has left.
 void AmWin::stream_reply(int src, const progress::PacketHeader& h, progress::PacketHeader reply,
-                         std::span<const std::byte> data) {
+                         std::span<const std::byte> data, std::shared_ptr<void> keep) {
   reply.flags = progress::flag_rndv;
   e_.send(src, reply);
   progress::PacketHeader frag = progress::make_header(PacketType::data);
   frag.cookie = h.aux;
   auto* done = new StreamDone;
-  done->fn = [this, src, h] { complete_at_target(src, h); };
+  done->fn = [this, src, h, keep = std::move(keep)] { complete_at_target(src, h); };
   e_.send_stream(src, frag, data, done);
 }
 
 void AmWin::on_packet(int src, const progress::PacketHeader& h,
                       std::span<const std::byte> payload) {
+  if ((h.flags & progress::flag_layout) && is_op(h.type)) learn_layout(src, payload);
   if (h.flags & progress::flag_fence) {  // fewest fence: notes, and ops held until due
     on_fence_packet(src, h, payload);
     return;
@@ -253,28 +254,34 @@ std::byte* AmWin::target_memory(const progress::PacketHeader& h) {
   return w_.base + h.disp;
 }
 
+// Refuses an op: the origin learns why from the error flag of its ack or reply.
+void AmWin::reject(int src, const progress::PacketHeader& h, ErrorClass cls) {
+  progress::PacketHeader r =
+      progress::make_header(has_reply(h.type) ? reply_type(h.type) : PacketType::ack);
+  r.win = w_.id;
+  r.cookie = h.cookie;
+  r.flags = progress::flag_error;
+  r.aux = static_cast<std::uint64_t>(cls);
+  r.count = (h.flags & progress::flag_ack_req) ? 1 : 0;
+  e_.send(src, r);
+  progress::PacketHeader done = h;
+  done.flags &= static_cast<std::uint16_t>(~progress::flag_ack_req);
+  complete_at_target(src, done);
+}
+
 void AmWin::execute_op(int src, const progress::PacketHeader& h,
                        std::span<const std::byte> payload) {
+  if (h.flags & progress::flag_layout) {
+    Layout l;
+    if (!take_layout(src, payload, l)) return reject(src, h, ErrorClass::type);
+    return execute_layout_op(src, h, l, payload);
+  }
   const auto dtype = static_cast<Dtype>(h.dtype);
   const auto op = static_cast<Op>(h.op);
   const std::size_t bytes = h.count * size_of(dtype);
   std::byte* mem = target_memory(h);
-  if (!mem) {
-    // Outside the window here (a dynamic window with nothing attached there): the origin
-    // learns it from the error flag of its ack or reply.
-    progress::PacketHeader r =
-        progress::make_header(has_reply(h.type) ? reply_type(h.type) : PacketType::ack);
-    r.win = w_.id;
-    r.cookie = h.cookie;
-    r.flags = progress::flag_error;
-    r.aux = static_cast<std::uint64_t>(ErrorClass::rma_range);
-    r.count = (h.flags & progress::flag_ack_req) ? 1 : 0;
-    e_.send(src, r);
-    progress::PacketHeader done = h;
-    done.flags &= static_cast<std::uint16_t>(~progress::flag_ack_req);
-    complete_at_target(src, done);
-    return;
-  }
+  // Outside the window here (a dynamic window with nothing attached there).
+  if (!mem) return reject(src, h, ErrorClass::rma_range);
   progress::PacketHeader reply = progress::make_header(reply_type(h.type));
   reply.win = w_.id;
   reply.cookie = h.cookie;

@@ -172,6 +172,15 @@ struct AmTarget {
   Phase phase = Phase::idle;
 };
 
+// What the payload of an op with flag_layout starts with: the target type's id on this window
+// from this origin, the bytes of its description that follow (0 when the target holds the
+// type already), and the target count. The op's data comes after.
+struct LayoutPrefix {
+  std::uint32_t id = 0;
+  std::uint32_t description_bytes = 0;
+  std::uint64_t count = 0;
+};
+
 class AmWin final : public core::ProtocolWin {
  public:
   explicit AmWin(core::Win& w);
@@ -196,6 +205,9 @@ class AmWin final : public core::ProtocolWin {
                  std::span<const std::byte> payload) override;
 
   void describe(WindowState& s) const override;
+  bool carries(const Layout& target) const override;
+  // The most a layout op's prefix adds to its packet (0 for other ops).
+  static std::size_t prefix_bound(const core::RmaOp& op);
   // The first error a target reported since the last call (RMA_RANGE on a dynamic window).
   Status take_error() {
     Status s = std::move(pending_error_);
@@ -237,12 +249,27 @@ class AmWin final : public core::ProtocolWin {
   // nothing more (a cts) it goes back to the free list. Inline: every op passes here.
   void on_local_complete(AmOp* op) {
     --t_[static_cast<std::size_t>(op->op.target)].local_pending;
+    if (op->op.unpack_to) [[unlikely]]
+      unpack_result(op->op);
     if (op->op.request) op->op.request->done = true;
     if (!op->locally_complete() || op->st.awaiting_cts) return;
     op->op.request.reset();
+    if (op->op.target_layout.type || op->op.packed_origin) [[unlikely]]
+      op->op = core::RmaOp{};  // let go of the types and packed buffers
     op->next = free_ops_;
     free_ops_ = op;
   }
+
+  // derived types (am_layout.cpp)
+  std::vector<std::byte> layout_prefix(int t, const core::RmaOp& op);
+  void learn_layout(int src, std::span<const std::byte> payload);
+  bool take_layout(int src, std::span<const std::byte>& payload, Layout& out) const;
+  void execute_layout_op(int src, const progress::PacketHeader& h, const Layout& l,
+                         std::span<const std::byte> data);
+  Status apply_local_layout(core::RmaOp& op, std::byte* mem);
+  static void unpack_result(core::RmaOp& op);
+  std::byte* layout_memory(const progress::PacketHeader& h, const Layout& l);
+  void reject(int src, const progress::PacketHeader& h, ErrorClass cls);
 
   // target
   bool hold_if_waiting(int src, const progress::PacketHeader& h,
@@ -252,7 +279,7 @@ class AmWin final : public core::ProtocolWin {
   void complete_at_target(int src, const progress::PacketHeader& h);
   void send_cts(int src, const progress::PacketHeader& h, std::uint64_t bulk_id);
   void stream_reply(int src, const progress::PacketHeader& h, progress::PacketHeader reply,
-                    std::span<const std::byte> data);
+                    std::span<const std::byte> data, std::shared_ptr<void> keep = nullptr);
   void send_ack(int origin);
   void release(int origin);
   void grant(LockRequest& r);
@@ -288,6 +315,13 @@ class AmWin final : public core::ProtocolWin {
   bool self_lock_held_ = false;
   std::uint32_t done_received_ = 0;       // PSCW: dones not yet taken by wait or test
   std::vector<std::vector<std::byte>> spare_payloads_;  // held PSCW packets' buffers, reused
+
+  // derived types: ids this rank gave the types it sent to each target (the keys kept alive
+  // by shipped_types_), and the types each origin sent here; both live as long as the window
+  std::vector<std::unordered_map<const Datatype*, std::uint32_t>> shipped_;
+  std::vector<TypeRef> shipped_types_;
+  std::vector<std::unordered_map<std::uint32_t, TypeRef>> received_types_;
+  std::uint32_t next_type_id_ = 1;
 
   // fence
   bool fence_open_ = false;               // a fence without nosucceed came last

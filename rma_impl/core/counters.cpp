@@ -56,6 +56,7 @@ Counters& Counters::operator+=(const Counters& o) {
   for (int i = 0; i < direct_op_count; ++i) direct[i] += o.direct[i];
   for (const auto& [k, v] : o.transport) transport[k] += v;
   for (const auto& [k, v] : o.protocol) protocol[k] += v;
+  for (const auto& [k, v] : o.datatypes) datatypes[k] += v;
   return *this;
 }
 
@@ -67,6 +68,7 @@ Counters operator-(Counters a, const Counters& b) {
   for (int i = 0; i < direct_op_count; ++i) a.direct[i] -= b.direct[i];
   for (const auto& [k, v] : b.transport) a.transport[k] -= v;
   for (const auto& [k, v] : b.protocol) a.protocol[k] -= v;
+  for (const auto& [k, v] : b.datatypes) a.datatypes[k] -= v;
   return a;
 }
 

@@ -26,7 +26,30 @@ std::string join(Datatype::Ints v) {
   return s + "]";
 }
 
+// Constructor arguments as one list: `first`, then each list's length and its values.
+std::vector<std::int64_t> lists(std::initializer_list<Datatype::Ints> ls,
+                                std::initializer_list<std::int64_t> first = {}) {
+  std::vector<std::int64_t> v(first);
+  for (Datatype::Ints l : ls) {
+    v.push_back(static_cast<std::int64_t>(l.size()));
+    v.insert(v.end(), l.begin(), l.end());
+  }
+  return v;
+}
+
 }  // namespace
+
+Result<TypeRef> Datatype::built(Result<TypeRef> r, Code code, std::vector<std::int64_t> args,
+                                std::vector<TypeRef> kids) {
+  if (!r) return r;
+  auto* m = const_cast<Datatype*>(r.value().get());  // not shared yet
+  m->code_ = code;
+  m->args_ = std::move(args);
+  m->kids_ = std::move(kids);
+  m->desc_bytes_ = 9 + 8 * m->args_.size();  // as Codec::encode writes it
+  for (const TypeRef& k : m->kids_) m->desc_bytes_ += k->desc_bytes_;
+  return r;
+}
 
 std::optional<Order> parse_order(std::string_view name) {
   if (name == "c") return Order::c;
@@ -123,6 +146,8 @@ TypeRef Datatype::basic(Dtype d) {
       t->align_ = size_of(dt);
       t->blocks_ = {TypeBlock{0, 1, dt}};
       t->text_ = std::string(to_string(dt));
+      t->args_ = {i};
+      t->desc_bytes_ = 9 + 8;
       v.emplace_back(t);
     }
     return v;
@@ -160,7 +185,8 @@ Result<TypeRef> Datatype::contiguous(std::int64_t count, const TypeRef& old) {
   RMA_TRY(check_count("contiguous", "count", count));
   Builder b("contiguous");
   RMA_TRY(b.add(*old, 0, count, old->extent_));
-  return b.finish("contiguous(" + std::to_string(count) + ", " + old->text_ + ")");
+  return built(b.finish("contiguous(" + std::to_string(count) + ", " + old->text_ + ")"),
+               Code::contiguous, {count}, {old});
 }
 
 Result<TypeRef> Datatype::hvector(std::int64_t count, std::int64_t blocklength,
@@ -171,8 +197,9 @@ Result<TypeRef> Datatype::hvector(std::int64_t count, std::int64_t blocklength,
   Builder b("hvector");
   for (std::int64_t i = 0; i < count; ++i)
     RMA_TRY(b.add(*old, i * stride_bytes, blocklength, old->extent_));
-  return b.finish("hvector(" + std::to_string(count) + ", " + std::to_string(blocklength) +
-                  ", " + std::to_string(stride_bytes) + ", " + old->text_ + ")");
+  return built(b.finish("hvector(" + std::to_string(count) + ", " + std::to_string(blocklength) +
+                        ", " + std::to_string(stride_bytes) + ", " + old->text_ + ")"),
+               Code::hvector, {count, blocklength, stride_bytes}, {old});
 }
 
 Result<TypeRef> Datatype::vector(std::int64_t count, std::int64_t blocklength,
@@ -180,7 +207,8 @@ Result<TypeRef> Datatype::vector(std::int64_t count, std::int64_t blocklength,
   RMA_TRY(check_old("vector", old));
   if (std::abs(stride) >= kLimit || (old->extent_ && std::abs(stride) >= kLimit / std::abs(old->extent_)))
     return bad("vector", "stride " + std::to_string(stride) + " beyond 2^48 bytes");
-  auto t = hvector(count, blocklength, stride * old->extent_, old);
+  auto t = built(hvector(count, blocklength, stride * old->extent_, old), Code::vector,
+                 {count, blocklength, stride}, {old});
   if (!t) return t;
   auto* m = const_cast<Datatype*>(t.value().get());  // not yet shared
   m->text_ = "vector(" + std::to_string(count) + ", " + std::to_string(blocklength) + ", " +
@@ -195,8 +223,9 @@ Result<TypeRef> Datatype::hindexed(Ints blocklengths, Ints byte_displacements,
   Builder b("hindexed");
   for (std::size_t i = 0; i < blocklengths.size(); ++i)
     RMA_TRY(b.add(*old, byte_displacements[i], blocklengths[i], old->extent_));
-  return b.finish("hindexed(" + join(blocklengths) + ", " + join(byte_displacements) + ", " +
-                  old->text_ + ")");
+  return built(b.finish("hindexed(" + join(blocklengths) + ", " + join(byte_displacements) +
+                        ", " + old->text_ + ")"),
+               Code::hindexed, lists({blocklengths, byte_displacements}), {old});
 }
 
 namespace {
@@ -220,8 +249,9 @@ Result<TypeRef> Datatype::indexed(Ints blocklengths, Ints displacements, const T
   Builder b("indexed");
   for (std::size_t i = 0; i < blocklengths.size(); ++i)
     RMA_TRY(b.add(*old, (*bytes)[i], blocklengths[i], old->extent_));
-  return b.finish("indexed(" + join(blocklengths) + ", " + join(displacements) + ", " +
-                  old->text_ + ")");
+  return built(b.finish("indexed(" + join(blocklengths) + ", " + join(displacements) + ", " +
+                        old->text_ + ")"),
+               Code::indexed, lists({blocklengths, displacements}), {old});
 }
 
 Result<TypeRef> Datatype::hindexed_block(std::int64_t blocklength, Ints byte_displacements,
@@ -230,8 +260,9 @@ Result<TypeRef> Datatype::hindexed_block(std::int64_t blocklength, Ints byte_dis
   RMA_TRY(check_count("hindexed_block", "blocklength", blocklength));
   Builder b("hindexed_block");
   for (std::int64_t d : byte_displacements) RMA_TRY(b.add(*old, d, blocklength, old->extent_));
-  return b.finish("hindexed_block(" + std::to_string(blocklength) + ", " +
-                  join(byte_displacements) + ", " + old->text_ + ")");
+  return built(b.finish("hindexed_block(" + std::to_string(blocklength) + ", " +
+                        join(byte_displacements) + ", " + old->text_ + ")"),
+               Code::hindexed_block, lists({byte_displacements}, {blocklength}), {old});
 }
 
 Result<TypeRef> Datatype::indexed_block(std::int64_t blocklength, Ints displacements,
@@ -242,8 +273,9 @@ Result<TypeRef> Datatype::indexed_block(std::int64_t blocklength, Ints displacem
   RMA_TRY(check_count("indexed_block", "blocklength", blocklength));
   Builder b("indexed_block");
   for (std::int64_t d : *bytes) RMA_TRY(b.add(*old, d, blocklength, old->extent_));
-  return b.finish("indexed_block(" + std::to_string(blocklength) + ", " + join(displacements) +
-                  ", " + old->text_ + ")");
+  return built(b.finish("indexed_block(" + std::to_string(blocklength) + ", " +
+                        join(displacements) + ", " + old->text_ + ")"),
+               Code::indexed_block, lists({displacements}, {blocklength}), {old});
 }
 
 Result<TypeRef> Datatype::subarray(Ints sizes, Ints subsizes, Ints starts, Order order,
@@ -292,7 +324,8 @@ Result<TypeRef> Datatype::subarray(Ints sizes, Ints subsizes, Ints starts, Order
   }
   std::string text = "subarray(" + join(sizes) + ", " + join(subsizes) + ", " + join(starts) +
                      (order == Order::c ? ", c, " : ", fortran, ") + old->text_ + ")";
-  auto t = b.finish(std::move(text));
+  auto t = built(b.finish(std::move(text)), Code::subarray,
+                 lists({sizes, subsizes, starts}, {static_cast<std::int64_t>(order)}), {old});
   if (!t) return t;
   auto* m = const_cast<Datatype*>(t.value().get());
   m->lb_ = 0;  // MPI: the whole array is the extent
@@ -316,8 +349,10 @@ Result<TypeRef> Datatype::struct_(Ints blocklengths, Ints byte_displacements,
     RMA_TRY(b.add(*types[i], byte_displacements[i], blocklengths[i], types[i]->extent_));
     names += (i ? ", " : "") + types[i]->text_;
   }
-  auto t = b.finish("struct(" + join(blocklengths) + ", " + join(byte_displacements) + ", " +
-                    names + "])");
+  auto t = built(b.finish("struct(" + join(blocklengths) + ", " + join(byte_displacements) +
+                          ", " + names + "])"),
+                 Code::struct_, lists({blocklengths, byte_displacements}),
+                 std::vector<TypeRef>(types.begin(), types.end()));
   if (!t) return t;
   auto* m = const_cast<Datatype*>(t.value().get());
   // MPI's epsilon: without explicit bounds, the extent is padded to the largest alignment
@@ -342,6 +377,10 @@ Result<TypeRef> Datatype::resized(const TypeRef& old, std::int64_t lb, std::int6
   t.dense_ = old->dense_ && lb == 0 && extent == static_cast<std::int64_t>(old->size_);
   t.text_ = "resized(" + old->text_ + ", " + std::to_string(lb) + ", " + std::to_string(extent) +
             ")";
+  t.code_ = Code::resized;
+  t.args_ = {lb, extent};
+  t.kids_ = {old};
+  t.desc_bytes_ = 9 + 16 + old->desc_bytes_;
   return TypeRef(new Datatype(std::move(t)));
 }
 

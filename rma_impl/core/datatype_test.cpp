@@ -117,6 +117,52 @@ TEST(Datatype, BadArgumentsAreNamed) {
   EXPECT_FALSE(Datatype::indexed(bl, d, i32));
 }
 
+void expect_same_map(const TypeRef& a, const TypeRef& b) {
+  ASSERT_EQ(a->blocks().size(), b->blocks().size()) << a->describe();
+  for (std::size_t i = 0; i < a->blocks().size(); ++i) {
+    EXPECT_EQ(a->blocks()[i].offset, b->blocks()[i].offset);
+    EXPECT_EQ(a->blocks()[i].count, b->blocks()[i].count);
+    EXPECT_EQ(a->blocks()[i].dtype, b->blocks()[i].dtype);
+  }
+  EXPECT_EQ(a->lb(), b->lb()) << a->describe();
+  EXPECT_EQ(a->extent(), b->extent()) << a->describe();
+}
+
+TEST(Datatype, DescriptionRoundTripsEveryConstructor) {
+  const std::int64_t bl[] = {2, 1}, d[] = {3, -1}, hd[] = {24, 0};
+  const std::int64_t sizes[] = {4, 5, 3}, sub[] = {2, 3, 1}, starts[] = {1, 2, 2};
+  const TypeRef kinds[] = {Datatype::basic(Dtype::u16), f64};
+  const TypeRef types[] = {
+      Datatype::contiguous(3, i32).value(),
+      Datatype::vector(5, 2, -3, f64).value(),
+      Datatype::hvector(2, 1, 40, Datatype::vector(3, 1, 2, i32).value()).value(),
+      Datatype::indexed(bl, d, i32).value(),
+      Datatype::hindexed(bl, hd, f64).value(),
+      Datatype::indexed_block(2, d, i32).value(),
+      Datatype::hindexed_block(1, hd, i32).value(),
+      Datatype::subarray(sizes, sub, starts, Order::fortran, i32).value(),
+      Datatype::struct_(bl, hd, kinds).value(),
+      Datatype::resized(Datatype::vector(2, 1, 3, i32).value(), -8, 4).value(),
+  };
+  for (const TypeRef& t : types) {
+    const auto bytes = t->encode();
+    EXPECT_EQ(bytes.size(), t->description_bytes()) << t->describe();
+    auto back = Datatype::decode(bytes);
+    ASSERT_TRUE(back) << t->describe() << ": " << back.status().message();
+    expect_same_map(t, back.value());
+  }
+}
+
+TEST(Datatype, MalformedDescriptionIsAnError) {
+  auto bytes = Datatype::vector(5, 2, 3, f64).value()->encode();
+  EXPECT_FALSE(Datatype::decode(std::span(bytes).first(bytes.size() - 1)));
+  bytes[0] = std::byte{200};
+  EXPECT_FALSE(Datatype::decode(bytes));
+  bytes = Datatype::vector(5, 2, 3, f64).value()->encode();
+  bytes.push_back(std::byte{0});
+  EXPECT_FALSE(Datatype::decode(bytes));
+}
+
 TEST(Layout, SignatureMatchAcrossDifferentShapes) {
   Layout a{6, i32};
   Layout b{1, Datatype::vector(3, 2, 5, i32).value()};

@@ -7,9 +7,11 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 
 #include "rma/datatype.hpp"
+#include "rma/status.hpp"
 
 namespace rma::core {
 
@@ -84,6 +86,47 @@ Status for_each_piece(std::span<const Layout* const> sides, F&& fn) {
   }
   if (pending.count) RMA_TRY(fn(static_cast<const Piece&>(pending)));
   return Status::ok();
+}
+
+}  // namespace rma::core
+
+namespace rma::core {
+
+// The runs of `l` that hold bytes [from, from + len) of its packed stream (its data in
+// signature order): fn(at, pos, n) for each, `at` the run's byte offset in the layout's
+// memory, `pos` its offset in the stream, `n` its bytes. Rendezvous fragments and whole ops
+// alike are applied this way.
+template <class F>
+void for_each_run(const Layout& l, std::uint64_t from, std::uint64_t len, F&& fn) {
+  const Datatype& t = *l.type;
+  if (t.size() == 0 || len == 0) return;
+  const std::uint64_t end = from + len;
+  std::uint64_t inst = from / t.size();
+  std::uint64_t pos = inst * t.size();
+  for (; inst < l.count && pos < end; ++inst) {
+    const std::int64_t shift = static_cast<std::int64_t>(inst) * t.extent();
+    for (const TypeBlock& b : t.blocks()) {
+      const std::uint64_t n = b.count * size_of(b.dtype);
+      if (pos + n > from && pos < end) {
+        const std::uint64_t lo = std::max(pos, from), hi = std::min(pos + n, end);
+        fn(shift + b.offset + static_cast<std::int64_t>(lo - pos), lo, hi - lo);
+      }
+      pos += n;
+      if (pos >= end) return;
+    }
+  }
+}
+
+// Gathers the layout's data at `base` into `out` (its packed stream), or scatters it back.
+inline void pack(const Layout& l, const std::byte* base, std::byte* out) {
+  for_each_run(l, 0, l.bytes(), [&](std::int64_t at, std::uint64_t pos, std::uint64_t n) {
+    std::memcpy(out + pos, base + at, n);
+  });
+}
+inline void unpack(const Layout& l, const std::byte* in, std::byte* base) {
+  for_each_run(l, 0, l.bytes(), [&](std::int64_t at, std::uint64_t pos, std::uint64_t n) {
+    std::memcpy(base + at, in + pos, n);
+  });
 }
 
 }  // namespace rma::core

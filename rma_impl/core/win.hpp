@@ -19,6 +19,7 @@
 #include "progress/engine_mutex.hpp"
 #include "progress/packet.hpp"
 #include "rma/counters.hpp"
+#include "rma/datatype.hpp"
 #include "rma/state.hpp"
 #include "rma/types.hpp"
 #include "rma/window.hpp"
@@ -41,6 +42,9 @@ class ProtocolWin {
   virtual void on_packet(int src, const progress::PacketHeader& h,
                          std::span<const std::byte> payload) = 0;
   virtual void describe(WindowState& s) const = 0;
+  // Whether an op with this target layout can go as one op whole (RmaOp::target_layout);
+  // else the generic layer issues it as pieces.
+  virtual bool carries(const Layout& target) const = 0;
 };
 
 // Mechanics a backend keeps per window (e.g. the shm direct path's mapped peers).
@@ -83,6 +87,15 @@ struct RmaOp {
   const void* compare = nullptr;
   void* result = nullptr;
   std::shared_ptr<RequestState> request;
+  // A derived-type op the am table carries whole (window_layout.cpp): the target layout,
+  // relative to `disp`; `count` and `dtype` then describe the data in signature order (the
+  // one basic type of an accumulate, else bytes), packed into buffers the op owns where a
+  // side is not contiguous. A packed result goes to `unpack_to` (laid out as `unpack`)
+  // when the op completes locally.
+  Layout target_layout;
+  std::shared_ptr<std::vector<std::byte>> packed_origin, packed_result;
+  void* unpack_to = nullptr;
+  Layout unpack;
 
   std::size_t bytes() const { return count * size_of(dtype); }
   bool has_response() const {

@@ -103,6 +103,46 @@ Result<std::int64_t> check_range(const Win& w, const char* call, const Sides& s)
   return static_cast<std::int64_t>(base);
 }
 
+bool dense(const Layout* l) { return !l || l->type->dense(); }
+
+// The am path carries a derived-type op whole (one packet, as a contiguous op of the same
+// bytes): the sides that are not contiguous are packed here, the target layout travels.
+Status issue_whole(Win& w, core::Call& call, Slot core::WindowOps::*slot, const Sides& s,
+                   std::int64_t base, const std::shared_ptr<core::RequestState>& request) {
+  RmaOp op;
+  op.kind = s.kind;
+  op.target = s.target;
+  op.op = s.op;
+  op.request = request;
+  const std::uint64_t bytes = s.t->bytes();
+  const auto basic = s.t->type->basic_type();
+  op.dtype = basic ? *basic : Dtype::u8;  // an accumulate's types have one basic type
+  op.count = basic ? s.t->elements() : bytes;
+  const bool get = s.kind == PacketType::get;
+  if (!get && s.origin && s.o) {
+    if (s.o->type->dense()) {
+      op.origin = s.origin;
+    } else {
+      op.packed_origin = std::make_shared<std::vector<std::byte>>(bytes);
+      core::pack(*s.o, static_cast<const std::byte*>(s.origin), op.packed_origin->data());
+      op.origin = op.packed_origin->data();
+    }
+  }
+  const Layout* land = get ? s.o : s.r;
+  void* land_at = get ? const_cast<void*>(s.origin) : s.result;
+  if (land && land->type->dense()) {
+    op.result = land_at;
+  } else if (land) {
+    op.packed_result = std::make_shared<std::vector<std::byte>>(bytes);
+    op.result = op.packed_result->data();
+    op.unpack_to = land_at;
+    op.unpack = *land;
+  }
+  op.disp = static_cast<std::uint64_t>(base);
+  if (!s.t->type->dense()) op.target_layout = *s.t;
+  return (w.ops->*slot)(call, op);
+}
+
 // Validates, then issues one op per piece through `slot`; a request gets a part per piece.
 Status communicate(Win& w, const char* name, Slot core::WindowOps::*slot, const Sides& s,
                    const std::shared_ptr<core::RequestState>& request) {
@@ -123,6 +163,8 @@ Status communicate(Win& w, const char* name, Slot core::WindowOps::*slot, const 
   auto base = check_range(w, name, s);
   if (!base) return base.status();
   w.epochs.did_access();
+  if (w.path == Path::am && w.am->carries(*s.t) && !(dense(s.o) && dense(s.r) && dense(s.t)))
+    return issue_whole(w, e.call, slot, s, *base, request);
   const bool has_origin = s.origin && s.o;
   std::array<const Layout*, 3> sides{};
   std::size_t n = 0;
@@ -160,7 +202,6 @@ Result<Request> request_op(Win& w, const char* name, Slot core::WindowOps::*slot
   state->win = &w;
   state->target = s.target;
   RMA_TRY(communicate(w, name, slot, s, state));
-  if (state->parts.empty()) state->done = true;
   return core::Win::make_request(std::move(state));
 }
 

@@ -231,6 +231,15 @@ void Engine::count_sent(const PacketHeader& h, std::size_t bytes) {
 
 void Engine::count_epoch(bool held) { bump(held ? held_epochs_ : asked_epochs_, 1); }
 
+void Engine::count_layout(std::size_t description_bytes) {
+  if (description_bytes == 0) {
+    bump(type_cache_hits_, 1);
+    return;
+  }
+  bump(descriptions_, 1);
+  bump(description_bytes_, description_bytes);
+}
+
 void Engine::count_direct(std::uint32_t win, DirectOp op, std::uint64_t n) {
   bump(direct_[index(op)], n);
   if (win < kMaxCountedWindows) bump((*win_counts_)[win].direct[index(op)], n);
@@ -435,6 +444,10 @@ Counters Engine::counters() const {
     c.direct[i] = direct_[i].load(std::memory_order_relaxed);
   if (auto n = held_epochs_.load(std::memory_order_relaxed)) c.protocol["held_epochs"] = n;
   if (auto n = asked_epochs_.load(std::memory_order_relaxed)) c.protocol["asked_epochs"] = n;
+  if (auto n = descriptions_.load(std::memory_order_relaxed)) c.datatypes["descriptions"] = n;
+  if (auto n = description_bytes_.load(std::memory_order_relaxed))
+    c.datatypes["description_bytes"] = n;
+  if (auto n = type_cache_hits_.load(std::memory_order_relaxed)) c.datatypes["cache_hits"] = n;
   transport_->add_counters(c);
   return c;
 }

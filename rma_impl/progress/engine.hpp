@@ -190,6 +190,9 @@ class Engine final : public PacketSink {
   // am protocol: one epoch (per target) whose ops went ahead of the lock grant or the post
   // (held), or that asked first.
   void count_epoch(bool held);
+  // A derived-type op on the am path: its type's description went along (bytes > 0), or
+  // the target held the type already (a cache hit).
+  void count_layout(std::size_t description_bytes);
 
   // The asynchronous progress agent (async mode only); idempotent.
   void start_agent();
@@ -254,6 +257,7 @@ class Engine final : public PacketSink {
   std::array<std::atomic<std::uint64_t>, packet_type_count> bytes_{};
   std::array<std::atomic<std::uint64_t>, direct_op_count> direct_{};
   std::atomic<std::uint64_t> held_epochs_{0}, asked_epochs_{0};
+  std::atomic<std::uint64_t> descriptions_{0}, description_bytes_{0}, type_cache_hits_{0};
   // Per-window RMA counts, indexed by window id (ids are small and never reused).
   static constexpr int kMaxCountedWindows = 256;
   struct WinCounts {

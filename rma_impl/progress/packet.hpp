@@ -30,10 +30,14 @@ enum PacketFlag : std::uint16_t {
   // closes at its seq-th fence call; the target holds an op until it has itself returned
   // from its (seq-1)-th fence call. The payload may end with a fence note (am_fence.cpp).
   flag_fence = 1u << 9,
+  // The op carries a derived-type target layout: its payload starts with a LayoutPrefix
+  // (am_win.hpp) and, the first time this origin sends the type on this window, the type's
+  // description; its data follows.
+  flag_layout = 1u << 10,
 };
 // Every flag above, for the tables that name them (the trace's flag names check they cover
 // it): a new flag goes into the enum and here, as the next bit.
-inline constexpr std::uint16_t kAllPacketFlags = (flag_fence << 1) - 1;
+inline constexpr std::uint16_t kAllPacketFlags = (flag_layout << 1) - 1;
 static_assert((kAllPacketFlags & (kAllPacketFlags + 1)) == 0, "flags are contiguous bits");
 
 struct PacketHeader {

@@ -91,7 +91,7 @@ std::vector<std::string> flag_names(std::uint16_t flags) {
       {flag_unlock, "unlock"},           {flag_ack_req, "ack_req"},
       {flag_done, "done"},               {flag_fence_last, "fence_last"},
       {flag_rndv, "rndv"},               {flag_error, "error"},
-      {flag_pscw, "pscw"},               {flag_fence, "fence"},
+      {flag_pscw, "pscw"},               {flag_fence, "fence"},             {flag_layout, "layout"},
   };
   static_assert([] {
     std::uint16_t all = 0;

@@ -94,6 +94,9 @@ struct Counters {
   // What the am protocol decided, by name: lock epochs whose ops went ahead of the grant
   // (held_epochs) and those that asked for the lock first (asked_epochs).
   std::map<std::string, std::uint64_t> protocol;
+  // Derived-type ops on the am path: type descriptions sent (descriptions,
+  // description_bytes) and ops whose target already held their type (cache_hits).
+  std::map<std::string, std::uint64_t> datatypes;
 
   std::uint64_t total_sent(PacketClass c) const;
   std::uint64_t rma_messages() const { return total_sent(PacketClass::rma); }

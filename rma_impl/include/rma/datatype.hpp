@@ -90,10 +90,32 @@ class Datatype {
   // A readable description, as its constructor call: "vector(4, 1, 8, i32)".
   const std::string& describe() const { return text_; }
 
+  // How the type was built: its constructor, that constructor's integer arguments (lists as
+  // their length then their values; subarray's order first) and its old types. An MPI
+  // implementation under test builds the same type from it with MPI's own constructors.
+  enum class Code : std::uint8_t {
+    basic, contiguous, vector, hvector, indexed, hindexed, indexed_block, hindexed_block,
+    subarray, struct_, resized
+  };
+  Code code() const { return code_; }
+  const std::vector<std::int64_t>& args() const { return args_; }
+  const std::vector<TypeRef>& kids() const { return kids_; }
+
+  // A compact description of how the type was built, which decode() turns back into a type
+  // with the same type map and bounds (the am path ships it to a target once per window).
+  std::vector<std::byte> encode() const;
+  std::size_t description_bytes() const { return desc_bytes_; }  // encode().size()
+  // A description from a peer: anything malformed is an error, never a crash.
+  static Result<TypeRef> decode(std::span<const std::byte> bytes);
+
  private:
   enum class Kind : std::uint8_t { basic, derived };
   struct Builder;
+  struct Codec;
   Datatype() = default;
+  // Records how a successful constructor built its type.
+  static Result<TypeRef> built(Result<TypeRef> r, Code code, std::vector<std::int64_t> args,
+                               std::vector<TypeRef> kids);
 
   Kind kind_ = Kind::derived;
   std::uint64_t size_ = 0;
@@ -107,6 +129,10 @@ class Datatype {
   std::size_t align_ = 1;         // the largest basic alignment inside
   std::vector<TypeBlock> blocks_;
   std::string text_;
+  Code code_ = Code::basic;
+  std::vector<std::int64_t> args_;
+  std::vector<TypeRef> kids_;
+  std::size_t desc_bytes_ = 0;
 };
 
 // The (count, datatype) pair a communication call takes on each side.
