@@ -151,6 +151,8 @@ Status AmWin::apply_local(core::Call& c, core::RmaOp& op) {
     default:
       return {ErrorClass::intern, "apply_local: not an op"};
   }
+  if (op.unpack_to) [[unlikely]]
+    unpack_result(op);  // a derived-type result whose target side was contiguous
   if (op.request) op.request->done = true;
   return Status::ok();
 }
