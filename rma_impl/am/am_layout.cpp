@@ -41,9 +41,10 @@ std::vector<std::byte> AmWin::layout_prefix(int t, const core::RmaOp& op) {
   }
   p.description_bytes = static_cast<std::uint32_t>(description.size());
   e_.count_layout(description.size());
-  std::vector<std::byte> out(sizeof p);
+  std::vector<std::byte> out(sizeof p + description.size());
   std::memcpy(out.data(), &p, sizeof p);
-  out.insert(out.end(), description.begin(), description.end());
+  if (!description.empty())
+    std::memcpy(out.data() + sizeof p, description.data(), description.size());
   return out;
 }
 
