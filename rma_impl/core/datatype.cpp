@@ -110,7 +110,8 @@ struct Datatype::Builder {
     t.extent_ = any ? hi - lo : 0;
     std::int64_t tl = 0, th = 0;
     bool first = true;
-    for (const TypeBlock& b : t.blocks_) {
+    for (TypeBlock& b : t.blocks_) {
+      b.pos = t.size_;
       const auto bytes = static_cast<std::int64_t>(b.count * size_of(b.dtype));
       tl = first ? b.offset : std::min(tl, b.offset);
       th = first ? b.offset + bytes : std::max(th, b.offset + bytes);

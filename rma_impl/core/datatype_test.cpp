@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <vector>
 
 #include "core/layout.hpp"
@@ -209,6 +210,18 @@ TEST(Layout, ContiguousOnBothSidesIsOnePiece) {
   auto p = pieces({&o, &t});
   ASSERT_EQ(p.size(), 1u);
   EXPECT_EQ(p[0].count, 8u);
+}
+
+TEST(Layout, RunsOfAStreamRangeStartMidRun) {
+  // vector(3, 2, 5, i32), 2 instances (extent 48): stream bytes 0-7 at 0, 8-15 at 20,
+  // 16-23 at 40, then 24-31 at 48, ...  Bytes 10..30 start inside the second run.
+  Layout l{2, Datatype::vector(3, 2, 5, i32).value()};
+  std::vector<std::array<std::int64_t, 3>> got;
+  core::for_each_run(l, 10, 20, [&](std::int64_t at, std::uint64_t pos, std::uint64_t n) {
+    got.push_back({at, static_cast<std::int64_t>(pos), static_cast<std::int64_t>(n)});
+  });
+  const std::vector<std::array<std::int64_t, 3>> want = {{22, 10, 6}, {40, 16, 8}, {48, 24, 6}};
+  EXPECT_EQ(got, want);
 }
 
 TEST(Layout, PiecesSplitAtBasicTypeChanges) {

@@ -101,18 +101,21 @@ void for_each_run(const Layout& l, std::uint64_t from, std::uint64_t len, F&& fn
   const Datatype& t = *l.type;
   if (t.size() == 0 || len == 0) return;
   const std::uint64_t end = from + len;
+  const auto& runs = t.blocks();
   std::uint64_t inst = from / t.size();
-  std::uint64_t pos = inst * t.size();
-  for (; inst < l.count && pos < end; ++inst) {
+  // The run holding byte `from` of its instance: the last whose stream position is <= it.
+  auto first = std::upper_bound(runs.begin(), runs.end(), from - inst * t.size(),
+                                [](std::uint64_t p, const TypeBlock& b) { return p < b.pos; });
+  std::size_t r = static_cast<std::size_t>(first - runs.begin()) - 1;
+  for (; inst < l.count; ++inst, r = 0) {
+    const std::uint64_t base = inst * t.size();
     const std::int64_t shift = static_cast<std::int64_t>(inst) * t.extent();
-    for (const TypeBlock& b : t.blocks()) {
-      const std::uint64_t n = b.count * size_of(b.dtype);
-      if (pos + n > from && pos < end) {
-        const std::uint64_t lo = std::max(pos, from), hi = std::min(pos + n, end);
-        fn(shift + b.offset + static_cast<std::int64_t>(lo - pos), lo, hi - lo);
-      }
-      pos += n;
+    for (; r < runs.size(); ++r) {
+      const TypeBlock& b = runs[r];
+      const std::uint64_t pos = base + b.pos, n = b.count * size_of(b.dtype);
       if (pos >= end) return;
+      const std::uint64_t lo = std::max(pos, from), hi = std::min(pos + n, end);
+      if (lo < hi) fn(shift + b.offset + static_cast<std::int64_t>(lo - pos), lo, hi - lo);
     }
   }
 }

@@ -34,10 +34,13 @@ enum class Order : std::uint8_t { c, fortran };
 std::optional<Order> parse_order(std::string_view name);  // "c", "fortran"
 
 // A run of `count` elements of `dtype` at byte `offset` from the start of an instance.
+// `pos` is where the run's bytes start in the instance's data taken in order (its packed
+// stream), so a position in the stream finds its run by binary search.
 struct TypeBlock {
   std::int64_t offset = 0;
   std::uint64_t count = 0;
   Dtype dtype = Dtype::u8;
+  std::uint64_t pos = 0;
 };
 
 // One run of a signature: `count` basic elements of `dtype` in a row.
