@@ -45,6 +45,10 @@ MPI_Op mpi_op(rma::Op op) {
       return MPI_REPLACE;
     case rma::Op::no_op:
       return MPI_NO_OP;
+    case rma::Op::maxloc:
+      return MPI_MAXLOC;
+    case rma::Op::minloc:
+      return MPI_MINLOC;
   }
   return MPI_OP_NULL;
 }

@@ -20,6 +20,11 @@ MPI_Datatype mpi_dtype(rma::Dtype t) {
     case rma::Dtype::u64: return MPI_UINT64_T;
     case rma::Dtype::f32: return MPI_FLOAT;
     case rma::Dtype::f64: return MPI_DOUBLE;
+    case rma::Dtype::int2: return MPI_2INT;
+    case rma::Dtype::short_int: return MPI_SHORT_INT;
+    case rma::Dtype::long_int: return MPI_LONG_INT;
+    case rma::Dtype::float_int: return MPI_FLOAT_INT;
+    case rma::Dtype::double_int: return MPI_DOUBLE_INT;
   }
   return MPI_DATATYPE_NULL;
 }

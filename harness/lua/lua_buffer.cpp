@@ -51,9 +51,16 @@ int buf_iota(lua_State* L) {
     lua_pushinteger(L, static_cast<lua_Integer>(static_cast<unsigned long long>(start) +
                                                  static_cast<unsigned long long>(i) *
                                                      static_cast<unsigned long long>(step)));
-    // Wrap silently: a sequence may overflow a small type on purpose.
+    // Wrap silently: a sequence may overflow a small type on purpose. A pair's value
+    // follows the sequence and its index is the element's.
     rma::visit_dtype(b.dtype, [&]<class T>() {
-      T v = static_cast<T>(lua_tointeger(L, -1));
+      T v;
+      if constexpr (rma::is_pair_v<T>) {
+        v.value = static_cast<decltype(v.value)>(lua_tointeger(L, -1));
+        v.index = static_cast<std::int32_t>(i);
+      } else {
+        v = static_cast<T>(lua_tointeger(L, -1));
+      }
       std::memcpy(b.data + i * sizeof(T), &v, sizeof(T));
     });
     lua_pop(L, 1);
@@ -66,8 +73,7 @@ int buf_get(lua_State* L) {
   Buffer& b = check_buffer(L, 1);
   const std::size_t i = check_index(L, b, 2);
   note_access(L, b, i, 1, false);
-  push_element(L, b, i);
-  return 1;
+  return push_element(L, b, i);
 }
 
 int buf_set(lua_State* L) {
@@ -174,7 +180,7 @@ int buf_apply(lua_State* L) {
     note_access(L, *o, false);
     oracle::apply(*op, b.dtype, b.data, o->data, b.count);
   } else {
-    alignas(8) std::byte v[8];
+    alignas(16) std::byte v[16];
     store_value(L, b.dtype, 3, v);
     for (std::size_t i = 0; i < b.count; ++i) oracle::apply(*op, b.dtype, b.data + i * b.elem(), v, 1);
   }
@@ -231,7 +237,8 @@ rma::Dtype check_dtype(lua_State* L, int idx, const char* op) {
   if (!t)
     raise_error(L, rma::ErrorClass::type, op,
                 std::string("unknown dtype '") + name +
-                    "' (i8, i16, i32, i64, u8, u16, u32, u64, f32, f64)");
+                    "' (i8, i16, i32, i64, u8, u16, u32, u64, f32, f64; pairs 2int, short_int, "
+                    "long_int, float_int, double_int)");
   return *t;
 }
 
@@ -276,9 +283,12 @@ Buffer* test_buffer(lua_State* L, int idx) {
   return static_cast<Buffer*>(luaL_testudata(L, idx, kBufferMeta));
 }
 
-void store_value(lua_State* L, rma::Dtype dtype, int value_idx, std::byte* out) {
-  rma::visit_dtype(dtype, [&]<class T>() {
-    T v{};
+namespace {
+// One scalar of type T from the Lua value at `idx`, range-checked; `dtype` names it.
+template <class T>
+T scalar_value(lua_State* L, rma::Dtype dtype, int value_idx) {
+  T v{};
+  {
     if constexpr (std::is_floating_point_v<T>) {
       int ok = 0;
       lua_Number n = lua_tonumberx(L, value_idx, &ok);
@@ -299,6 +309,21 @@ void store_value(lua_State* L, rma::Dtype dtype, int value_idx, std::byte* out) 
       }
       v = static_cast<T>(n);  // 64-bit types take the bit pattern (u64 from negatives)
     }
+  }
+  return v;
+}
+}  // namespace
+
+// A pair's value is at value_idx and its index right after it.
+void store_value(lua_State* L, rma::Dtype dtype, int value_idx, std::byte* out) {
+  rma::visit_dtype(dtype, [&]<class T>() {
+    T v{};
+    if constexpr (rma::is_pair_v<T>) {
+      v.value = scalar_value<decltype(v.value)>(L, dtype, value_idx);
+      v.index = scalar_value<std::int32_t>(L, dtype, value_idx + 1);
+    } else {
+      v = scalar_value<T>(L, dtype, value_idx);
+    }
     std::memcpy(out, &v, sizeof(T));
   });
 }
@@ -317,14 +342,28 @@ void store_element(lua_State* L, const Buffer& b, std::size_t i, int value_idx) 
   store_value(L, b.dtype, value_idx, b.data + i * b.elem());
 }
 
-void push_element(lua_State* L, const Buffer& b, std::size_t i) {
-  rma::visit_dtype(b.dtype, [&]<class T>() {
+namespace {
+template <class T>
+void push_scalar(lua_State* L, T v) {
+  if constexpr (std::is_floating_point_v<T>)
+    lua_pushnumber(L, static_cast<lua_Number>(v));
+  else
+    lua_pushinteger(L, static_cast<lua_Integer>(v));
+}
+}  // namespace
+
+int push_element(lua_State* L, const Buffer& b, std::size_t i) {
+  return rma::visit_dtype(b.dtype, [&]<class T>() {
     T v;
     std::memcpy(&v, b.data + i * sizeof(T), sizeof(T));
-    if constexpr (std::is_floating_point_v<T>)
-      lua_pushnumber(L, static_cast<lua_Number>(v));
-    else
-      lua_pushinteger(L, static_cast<lua_Integer>(v));
+    if constexpr (rma::is_pair_v<T>) {
+      push_scalar(L, v.value);
+      push_scalar(L, v.index);
+      return 2;
+    } else {
+      push_scalar(L, v);
+      return 1;
+    }
   });
 }
 

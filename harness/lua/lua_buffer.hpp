@@ -37,8 +37,10 @@ Buffer* test_buffer(lua_State* L, int idx);
 
 // Element conversion with range checks; raise a Lua error naming the value and dtype.
 void store_element(lua_State* L, const Buffer& b, std::size_t i, int value_idx);
-void push_element(lua_State* L, const Buffer& b, std::size_t i);
-// One value converted to `dtype`, into `out` (at least 8 bytes).
+// Pushes element i: one value, or a pair's value and index; returns how many.
+int push_element(lua_State* L, const Buffer& b, std::size_t i);
+// One value converted to `dtype`, into `out` (at least 16 bytes); a pair dtype reads its
+// value at value_idx and its index at value_idx + 1.
 void store_value(lua_State* L, rma::Dtype dtype, int value_idx, std::byte* out);
 rma::Dtype check_dtype(lua_State* L, int idx, const char* op);
 

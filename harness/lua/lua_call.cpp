@@ -394,8 +394,7 @@ int call_binding(lua_State* L) {
     return 1;
   } else if constexpr (d.args.has(Arg::result_or_return)) {
     if (!p.returns_old) return 0;
-    push_element(L, p.scratch, 2);
-    return 1;
+    return push_element(L, p.scratch, 2);
   } else if constexpr (K == Kind::test) {
     lua_pushboolean(L, out.flag);
     return 1;

@@ -216,22 +216,24 @@ int l_oracle(lua_State* L) {
     raise_error(L, rma::ErrorClass::op, "oracle",
                 std::string(name) + " is not defined for " + std::string(rma::to_string(t)));
   Buffer tmp = make_buffer(2, t);
+  // A pair takes two arguments per element: (value, index) for the target, then the origin.
+  const int second = rma::is_pair(t) ? 5 : 4;
   store_value(L, t, 3, tmp.data);
-  store_value(L, t, 4, tmp.data + tmp.elem());
+  store_value(L, t, second, tmp.data + tmp.elem());
   oracle::apply(*op, t, tmp.data, tmp.data + tmp.elem(), 1);
-  push_element(L, tmp, 0);
-  return 1;
+  return push_element(L, tmp, 0);
 }
 
 // --- the table ----------------------------------------------------------------------------
 
-template <class E, int N>
+// The names of E's values [first, last) as a Lua list.
+template <class E, int First, int Last>
 void push_names(lua_State* L, const char* field) {
-  lua_createtable(L, N, 0);
-  for (int i = 0; i < N; ++i) {
+  lua_createtable(L, Last - First, 0);
+  for (int i = First; i < Last; ++i) {
     const auto name = rma::to_string(static_cast<E>(i));
     lua_pushlstring(L, name.data(), name.size());
-    lua_rawseti(L, -2, i + 1);
+    lua_rawseti(L, -2, i - First + 1);
   }
   lua_setfield(L, -2, field);
 }
@@ -239,8 +241,10 @@ void push_names(lua_State* L, const char* field) {
 void push_constants(lua_State* L) {
   lua_pushinteger(L, rma::proc_null);
   lua_setfield(L, -2, "PROC_NULL");
-  push_names<rma::Op, rma::op_count>(L, "ops");
-  push_names<rma::Dtype, rma::dtype_count>(L, "dtypes");
+  push_names<rma::Op, 0, rma::scalar_op_count>(L, "ops");
+  push_names<rma::Dtype, 0, rma::scalar_dtype_count>(L, "dtypes");
+  push_names<rma::Op, rma::scalar_op_count, rma::op_count>(L, "pair_ops");
+  push_names<rma::Dtype, rma::scalar_dtype_count, rma::dtype_count>(L, "pair_dtypes");
   lua_createtable(L, 5, 0);
   int i = 1;
   for (const char* a : {"nocheck", "nostore", "noput", "noprecede", "nosucceed"}) {

@@ -31,9 +31,23 @@ T wrap_mul(T a, T b) {
   }
 }
 
+// MAXLOC and MINLOC as MPI defines them, written apart from the reduce kernels: the larger
+// (smaller) value, and on a tie the smaller index.
+template <class T>
+T combine_pair(rma::Op op, T t, T o) {
+  using rma::Op;
+  const bool take_o = op == Op::maxloc   ? (o.value > t.value || (o.value == t.value && o.index < t.index))
+                      : op == Op::minloc ? (o.value < t.value || (o.value == t.value && o.index < t.index))
+                                         : op == Op::replace;
+  return take_o ? o : t;
+}
+
 template <class T>
 T combine(rma::Op op, T t, T o) {
   using rma::Op;
+  if constexpr (rma::is_pair_v<T>) {
+    return combine_pair(op, t, o);
+  } else {
   switch (op) {
     case Op::sum: return wrap_add(t, o);
     case Op::prod: return wrap_mul(t, o);
@@ -55,6 +69,7 @@ T combine(rma::Op op, T t, T o) {
     }
   }
   return t;  // op not valid for the type: callers reject it before asking
+  }
 }
 
 }  // namespace

@@ -24,6 +24,7 @@ using Wrap = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::m
 
 struct Sum {
   template <class T>
+    requires std::is_arithmetic_v<T>
   T operator()(T a, T b) const {
     if constexpr (std::is_floating_point_v<T>) {
       return a + b;
@@ -35,6 +36,7 @@ struct Sum {
 
 struct Prod {
   template <class T>
+    requires std::is_arithmetic_v<T>
   T operator()(T a, T b) const {
     if constexpr (std::is_floating_point_v<T>) {
       return a * b;
@@ -48,6 +50,7 @@ struct Prod {
 // target keeps its value (MPI leaves NaN handling unspecified).
 struct Min {
   template <class T>
+    requires std::is_arithmetic_v<T>
   T operator()(T a, T b) const {
     return b < a ? b : a;
   }
@@ -55,6 +58,7 @@ struct Min {
 
 struct Max {
   template <class T>
+    requires std::is_arithmetic_v<T>
   T operator()(T a, T b) const {
     return a < b ? b : a;
   }
@@ -101,6 +105,26 @@ struct Lxor {
   template <std::integral T>
   T operator()(T a, T b) const {
     return static_cast<T>((a != 0) != (b != 0));
+  }
+};
+
+// MPI's MAXLOC and MINLOC: the larger (smaller) value with its index; on equal values the
+// smaller index.
+struct MaxLoc {
+  template <class T>
+    requires is_pair_v<T>
+  T operator()(T a, T b) const {
+    if (a.value != b.value) return a.value < b.value ? b : a;
+    return b.index < a.index ? b : a;
+  }
+};
+
+struct MinLoc {
+  template <class T>
+    requires is_pair_v<T>
+  T operator()(T a, T b) const {
+    if (a.value != b.value) return b.value < a.value ? b : a;
+    return b.index < a.index ? b : a;
   }
 };
 
@@ -223,6 +247,10 @@ Status run_op(Op op, std::byte* target, const std::byte* origin, std::byte* resu
     case Op::no_op:
       if constexpr (kFetch) std::memcpy(result, target, count * sizeof(T));
       return Status::ok();
+    case Op::maxloc:
+      return apply_if_defined<T, kFetch>(MaxLoc{}, op, target, origin, result, count);
+    case Op::minloc:
+      return apply_if_defined<T, kFetch>(MinLoc{}, op, target, origin, result, count);
   }
   return Status(ErrorClass::op, "unknown op " + std::to_string(static_cast<int>(op)));
 }

@@ -13,13 +13,15 @@ using P_O = std::pair<Op, std::string_view>;
 constexpr auto kDtypes = make_names<Dtype>(
     P_D{Dtype::i8, "i8"}, P_D{Dtype::i16, "i16"}, P_D{Dtype::i32, "i32"}, P_D{Dtype::i64, "i64"},
     P_D{Dtype::u8, "u8"}, P_D{Dtype::u16, "u16"}, P_D{Dtype::u32, "u32"}, P_D{Dtype::u64, "u64"},
-    P_D{Dtype::f32, "f32"}, P_D{Dtype::f64, "f64"});
+    P_D{Dtype::f32, "f32"}, P_D{Dtype::f64, "f64"}, P_D{Dtype::int2, "2int"},
+    P_D{Dtype::short_int, "short_int"}, P_D{Dtype::long_int, "long_int"},
+    P_D{Dtype::float_int, "float_int"}, P_D{Dtype::double_int, "double_int"});
 
 constexpr auto kOps = make_names<Op>(
     P_O{Op::sum, "sum"}, P_O{Op::prod, "prod"}, P_O{Op::min, "min"}, P_O{Op::max, "max"},
     P_O{Op::band, "band"}, P_O{Op::bor, "bor"}, P_O{Op::bxor, "bxor"}, P_O{Op::land, "land"},
     P_O{Op::lor, "lor"}, P_O{Op::lxor, "lxor"}, P_O{Op::replace, "replace"},
-    P_O{Op::no_op, "no_op"});
+    P_O{Op::no_op, "no_op"}, P_O{Op::maxloc, "maxloc"}, P_O{Op::minloc, "minloc"});
 
 constexpr auto kLockTypes =
     make_names<LockType>(std::pair{LockType::exclusive, std::string_view("exclusive")},
@@ -63,6 +65,8 @@ std::string_view to_string(Op op) { return kOps.name(op); }
 std::optional<Op> parse_op(std::string_view n) { return kOps.parse(n); }
 
 bool op_valid_for(Op op, Dtype t) {
+  if (op == Op::maxloc || op == Op::minloc) return is_pair(t);
+  if (is_pair(t)) return op == Op::replace || op == Op::no_op;
   switch (op) {
     case Op::band:
     case Op::bor:

@@ -8,6 +8,7 @@ namespace {
 constexpr AtomicKind kKinds[] = {AtomicKind::accumulate, AtomicKind::fetch, AtomicKind::compare};
 
 bool mpi_allows(AtomicKind k, Op op, Dtype t) {
+  if (is_pair(t)) return false;  // no fabric atomic for a pair: they go by packets
   if (k == AtomicKind::compare) return op == Op::replace && !is_float(t);  // one row: CAS
   if (k == AtomicKind::accumulate && op == Op::no_op) return false;        // nothing to do
   return op_valid_for(op, t);
@@ -43,6 +44,9 @@ std::optional<fi_op> to_fi_op(Op op, AtomicKind kind) {
     case Op::no_op:
       if (kind == AtomicKind::fetch) return FI_ATOMIC_READ;
       return std::nullopt;
+    case Op::maxloc:
+    case Op::minloc:  // pairs have no fabric atomic
+      return std::nullopt;
   }
   return std::nullopt;
 }
@@ -69,6 +73,8 @@ fi_datatype to_fi_datatype(Dtype t) {
       return FI_FLOAT;
     case Dtype::f64:
       return FI_DOUBLE;
+    default:  // pairs: never asked (mpi_allows)
+      break;
   }
   return FI_UINT8;
 }

@@ -151,6 +151,7 @@ Status direct_get(Call& c, RmaOp& op) {
 // (no_op stays on the locked path: it must not read an element halfway through a locked
 // update by an op that has no instruction.)
 bool native(Op op, Dtype t) {
+  if (is_pair(t)) return false;  // a pair is two words: updated under the region lock
   switch (op) {
     case Op::sum:
     case Op::band:
@@ -224,8 +225,9 @@ Status apply(Call& c, const RmaOp& given, const void* origin, void* result) {
   const bool aligned = reinterpret_cast<std::uintptr_t>(mem) % es == 0;
   if (aligned && origin && native(op.op, op.dtype)) {
     visit_dtype(op.dtype, [&]<class T>() {
-      atomic_elements<T>(op.op, mem, static_cast<const std::byte*>(origin),
-                         static_cast<std::byte*>(result), op.count);
+      if constexpr (!is_pair_v<T>)  // native() is false for pairs
+        atomic_elements<T>(op.op, mem, static_cast<const std::byte*>(origin),
+                           static_cast<std::byte*>(result), op.count);
     });
     count(c, DirectOp::cpu_atomic, op.count);
     return Status::ok();

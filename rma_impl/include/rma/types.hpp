@@ -18,8 +18,15 @@ namespace rma {
 // MPI_PROC_NULL: a valid target of every communication call, which then does nothing.
 inline constexpr int proc_null = -1;
 
-enum class Dtype : std::uint8_t { i8, i16, i32, i64, u8, u16, u32, u64, f32, f64 };
-inline constexpr int dtype_count = 10;
+// The scalars, then MPI's pair types for MAXLOC and MINLOC (a value and an int index, as C
+// lays out the struct: MPI_2INT, MPI_SHORT_INT, MPI_LONG_INT, MPI_FLOAT_INT, MPI_DOUBLE_INT).
+enum class Dtype : std::uint8_t {
+  i8, i16, i32, i64, u8, u16, u32, u64, f32, f64,
+  int2, short_int, long_int, float_int, double_int
+};
+inline constexpr int dtype_count = 15;
+inline constexpr int scalar_dtype_count = 10;  // the scalars come first
+constexpr bool is_pair(Dtype t) { return static_cast<int>(t) >= scalar_dtype_count; }
 
 // Inline: every op of every path asks, in its hot path.
 constexpr std::size_t size_of(Dtype t) {
@@ -34,6 +41,11 @@ constexpr std::size_t size_of(Dtype t) {
     case Dtype::i64:
     case Dtype::u64:
     case Dtype::f64: return 8;
+    case Dtype::int2:
+    case Dtype::short_int:
+    case Dtype::float_int: return 8;
+    case Dtype::long_int:
+    case Dtype::double_int: return 16;
   }
   return 0;
 }
@@ -43,14 +55,17 @@ std::string_view to_string(Dtype t);
 std::optional<Dtype> parse_dtype(std::string_view name);
 
 // The predefined reduction ops that accumulate-style calls accept.
+// maxloc and minloc come last: they are defined on the pair types only.
 enum class Op : std::uint8_t {
-  sum, prod, min, max, band, bor, bxor, land, lor, lxor, replace, no_op
+  sum, prod, min, max, band, bor, bxor, land, lor, lxor, replace, no_op, maxloc, minloc
 };
-inline constexpr int op_count = 12;
+inline constexpr int op_count = 14;
+inline constexpr int scalar_op_count = 12;  // the ops on scalar dtypes
 
 std::string_view to_string(Op op);
 std::optional<Op> parse_op(std::string_view name);
-// MPI's rule: bitwise and logical ops are defined on integer types only.
+// MPI's rules: bitwise and logical ops are defined on integer types only; maxloc and minloc
+// on the pair types only, which take nothing else but replace and no_op.
 bool op_valid_for(Op op, Dtype t);
 
 enum class LockType : std::uint8_t { exclusive, shared };
