@@ -24,9 +24,11 @@ struct Access {
   std::size_t idx = 0;        // issue
   std::size_t done = SIZE_MAX;  // the event that completes it at the target (SIZE_MAX: none)
   int w = -1, t = -1;
-  std::uint64_t lo = 0, hi = 0;
+  std::uint64_t lo = 0, hi = 0;  // the bytes it covers
+  Spans spans;                   // the bytes it touches, within [lo, hi)
+  bool grid = true;              // footprint.hpp's Runs::grid
   char m = 0;  // r w a (remote), l s (local)
-  std::string op, call, at, epoch, done_at;
+  std::string op, dt, call, at, epoch, done_at;
   char lock = 0;  // 'x' / 's': the lock the accessing rank holds on the target, 0 none
   char role = 0;  // on a compare_and_swap lock word: 'q' acquire, 'f' failed attempt, 'r' release
   std::vector<std::size_t> secs;  // the critical sections (sections_) it lies inside
@@ -45,15 +47,17 @@ reports::RaceAccess describe(const Access& a) {
   return {a.rank, a.at, a.call, a.w, a.t, a.lo, a.hi, a.epoch};
 }
 
-bool conflict(const Access& a, const Access& b) {
-  if (!a.writes() && !b.writes()) return false;
+// Why a and b, touching shared bytes, conflict; empty when MPI allows them at once: two
+// reads, or two accumulates of one op (or no_op).
+std::string clash(const Access& a, const Access& b) {
+  if (!a.writes() && !b.writes()) return {};
   if (a.m == 'a' && b.m == 'a') {  // accumulate_ops same_op_no_op
     // compare_and_swap is a conditional replace: a lock word taken with it and released
     // with replace is the usual MPI mutex.
     const auto norm = [](const std::string& op) { return op == "cas" ? std::string("replace") : op; };
-    return norm(a.op) != norm(b.op) && a.op != "no_op" && b.op != "no_op";
+    if (norm(a.op) == norm(b.op) || a.op == "no_op" || b.op == "no_op") return {};
   }
-  return true;
+  return "not both reads nor same-op accumulates";
 }
 
 class Checker {
@@ -121,42 +125,49 @@ class Checker {
     });
   }
 
+  // An access to window memory (e.m set): its bytes, its epoch, and until when it lasts.
+  void scan_access(int r, std::size_t i, const Event& e, WinState& s) {
+    Access a;
+    a.rank = r;
+    a.idx = i;
+    a.w = e.w;
+    a.t = e.t;
+    a.lo = e.lo;
+    a.hi = e.hi;
+    a.spans = e.spans.empty() ? Spans{{e.lo, e.hi}} : e.spans;
+    a.grid = e.grid;
+    a.m = e.m;
+    a.op = e.op;
+    a.dt = e.dt;
+    a.call = e.k;
+    a.at = e.at;
+    a.epoch = epoch_of(s, e.t, a.remote());
+    if (auto it = s.locks.find(e.t); it != s.locks.end())
+      a.lock = it->second.first ? 'x' : 's';
+    else if (s.lock_all)
+      a.lock = 's';
+    if (a.hi <= a.lo) return;  // a zero-byte op touches nothing
+    if (e.ret) {
+      // The old value came back: it took effect at the target before the call returned.
+      a.done = i;
+      a.done_at = e.k + " at " + e.at + " (returned the old value)";
+      section_event(r, i, e, a);
+    } else if (a.remote()) {
+      s.pending.push_back(acc_.size());
+    } else {
+      a.done = i;
+      if (a.m == 's' && a.t == r) s.stored_since_sync = true;
+    }
+    acc_.push_back(std::move(a));
+  }
+
   void scan(int r) {
     const auto& ev = ev_[static_cast<std::size_t>(r)];
     std::map<int, WinState> wins;
     for (std::size_t i = 0; i < ev.size(); ++i) {
       const Event& e = ev[i];
       if (e.m) {
-        WinState& s = wins[e.w];
-        Access a;
-        a.rank = r;
-        a.idx = i;
-        a.w = e.w;
-        a.t = e.t;
-        a.lo = e.lo;
-        a.hi = e.hi;
-        a.m = e.m;
-        a.op = e.op;
-        a.call = e.k;
-        a.at = e.at;
-        a.epoch = epoch_of(s, e.t, a.remote());
-        if (auto it = s.locks.find(e.t); it != s.locks.end())
-          a.lock = it->second.first ? 'x' : 's';
-        else if (s.lock_all)
-          a.lock = 's';
-        if (a.hi <= a.lo) continue;  // a zero-byte op touches nothing
-        if (e.ret) {
-          // The old value came back: it took effect at the target before the call returned.
-          a.done = i;
-          a.done_at = e.k + " at " + e.at + " (returned the old value)";
-          section_event(r, i, e, a);
-        } else if (a.remote()) {
-          s.pending.push_back(acc_.size());
-        } else {
-          a.done = i;
-          if (a.m == 's' && a.t == r) s.stored_since_sync = true;
-        }
-        acc_.push_back(std::move(a));
+        scan_access(r, i, e, wins[e.w]);
         continue;
       }
       if (e.k == "barrier" || e.k == "send" || e.k == "recv") continue;
@@ -260,7 +271,11 @@ class Checker {
         const Access& a = acc_[list[i]];
         for (std::size_t j = i + 1; j < list.size() && acc_[list[j]].lo < a.hi; ++j) {
           const Access& b = acc_[list[j]];
-          if (!conflict(a, b)) continue;
+          // Their covering ranges meet; a layout's runs may still interleave with the other's.
+          const auto shared = first_shared(a.spans, b.spans);
+          if (!shared) continue;
+          const std::string reason = clash(a, b);
+          if (reason.empty()) continue;
           if (a.rank == b.rank && !a.remote() && !b.remote()) continue;  // program order
           // Accumulates of one origin to one target are ordered (accumulate_ordering).
           if (a.rank == b.rank && a.m == 'a' && b.m == 'a') continue;
@@ -280,7 +295,7 @@ class Checker {
           }
           const Access& first = a.rank < b.rank || (a.rank == b.rank && a.idx < b.idx) ? a : b;
           const Access& second = &first == &a ? b : a;
-          add("conflict", describe(first), describe(second), why(first, second));
+          add("conflict", describe(first), describe(second), why(first, second, *shared, reason));
         }
       }
     }
@@ -373,7 +388,7 @@ class Checker {
     // with a value of its own.
     for (Section& s : sections_) {
       for (const Access& a : acc_)
-        if (a.w == s.w && a.t == s.t && a.lo < s.hi && a.hi > s.lo && a.writes() &&
+        if (a.w == s.w && a.t == s.t && first_shared(a.spans, {{s.lo, s.hi}}) && a.writes() &&
             (a.role == 0 || a.lo != s.lo || a.hi != s.hi) && !initializes(a, s)) {
           s.trusted = false;
           break;
@@ -408,13 +423,13 @@ class Checker {
     return "the " + a.call + " at " + a.at + " completes at its " + a.done_at;
   }
 
-  static std::string why(const Access& a, const Access& b) {
+  static std::string why(const Access& a, const Access& b, Span shared, const std::string& reason) {
     const std::string kind = a.remote() && b.remote() ? "two remote accesses"
                              : a.remote() || b.remote() ? "a local access and a remote one"
                                                         : "two local accesses";
-    std::string s = kind + " to bytes [" + std::to_string(std::max(a.lo, b.lo)) + ", " +
-                    std::to_string(std::min(a.hi, b.hi)) + ") of rank " + std::to_string(a.t) +
-                    "'s window " + std::to_string(a.w) + ", not both reads nor same-op accumulates; ";
+    std::string s = kind + " to bytes [" + std::to_string(shared.lo) + ", " +
+                    std::to_string(shared.hi) + ") of rank " + std::to_string(a.t) +
+                    "'s window " + std::to_string(a.w) + ", " + reason + "; ";
     if (a.epoch == b.epoch && a.epoch.rfind("fence epoch", 0) == 0)
       return s + "both are in " + a.epoch + ": only the fence that ends it orders them";
     if (a.lock == 's' && b.lock == 's')
@@ -514,6 +529,28 @@ class Checker {
   std::set<std::tuple<std::string, std::string, std::string>> seen_;
 };
 
+// A remote op's bytes at its target: disp x the target's disp_unit, then `n` bytes or a
+// layout's runs `r` from there (ascending; a run below byte 0 would have been rejected by the
+// implementation, so it is cut at 0).
+void place(Event& ev, const json& e, std::uint64_t unit) {
+  const std::uint64_t base = e.value("d", std::uint64_t{0}) * unit;
+  ev.lo = ev.hi = base;
+  if (!e.contains("r")) {
+    ev.hi = base + e.value("n", std::uint64_t{0});
+    return;
+  }
+  for (const auto& run : e["r"]) {
+    const std::int64_t lo = static_cast<std::int64_t>(base) + run.at(0).get<std::int64_t>();
+    const std::int64_t hi = lo + static_cast<std::int64_t>(run.at(1).get<std::uint64_t>());
+    if (hi <= 0) continue;
+    ev.spans.push_back({static_cast<std::uint64_t>(std::max<std::int64_t>(lo, 0)),
+                        static_cast<std::uint64_t>(hi)});
+  }
+  if (ev.spans.empty()) return;
+  ev.lo = ev.spans.front().lo;
+  ev.hi = ev.spans.back().hi;
+}
+
 }  // namespace
 
 std::vector<reports::Race> check(const std::vector<json>& logs, std::size_t limit) {
@@ -532,8 +569,7 @@ std::vector<reports::Race> check(const std::vector<json>& logs, std::size_t limi
         Event ev_one = parse(e);
         if (e.contains("d")) {
           auto it = unit.find({static_cast<std::size_t>(ev_one.t), ev_one.w});
-          ev_one.lo = e.value("d", std::uint64_t{0}) * (it == unit.end() ? 1 : it->second);
-          ev_one.hi = ev_one.lo + e.value("n", std::uint64_t{0});
+          place(ev_one, e, it == unit.end() ? 1 : it->second);
         }
         ev[r].push_back(std::move(ev_one));
       }
