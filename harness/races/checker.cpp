@@ -33,7 +33,8 @@ struct Access {
   char role = 0;  // on a compare_and_swap lock word: 'q' acquire, 'f' failed attempt, 'r' release
   std::vector<std::size_t> secs;  // the critical sections (sections_) it lies inside
   bool remote() const { return m == 'r' || m == 'w' || m == 'a'; }
-  bool writes() const { return m == 'w' || m == 'a' || m == 's'; }
+  // An accumulate with no_op (get_accumulate, fetch_and_op) only reads.
+  bool writes() const { return m == 'w' || (m == 'a' && op != "no_op") || m == 's'; }
 };
 
 struct LockSpan {
@@ -48,15 +49,11 @@ reports::RaceAccess describe(const Access& a) {
 }
 
 // Why a and b, touching shared bytes, conflict; empty when MPI allows them at once: two
-// reads, or two accumulates of one op (or no_op).
+// reads, or two accumulates of one op (or no_op) on one basic type, element for element.
 std::string clash(const Access& a, const Access& b) {
   if (!a.writes() && !b.writes()) return {};
-  if (a.m == 'a' && b.m == 'a') {  // accumulate_ops same_op_no_op
-    // compare_and_swap is a conditional replace: a lock word taken with it and released
-    // with replace is the usual MPI mutex.
-    const auto norm = [](const std::string& op) { return op == "cas" ? std::string("replace") : op; };
-    if (norm(a.op) == norm(b.op) || a.op == "no_op" || b.op == "no_op") return {};
-  }
+  if (a.m == 'a' && b.m == 'a')
+    return accumulate_clash({&a.spans, a.op, a.dt, a.grid}, {&b.spans, b.op, b.dt, b.grid});
   return "not both reads nor same-op accumulates";
 }
 
@@ -455,7 +452,7 @@ class Checker {
   void noput() {
     // The fence epoch of a remote access: the number of fences its origin had passed.
     for (const Access& a : acc_) {
-      if (!a.remote() || a.m == 'r') continue;
+      if (!a.remote() || !a.writes()) continue;  // gets and no_op accumulates update nothing
       for (const auto& n : noput_)
         if (n.rank == a.t && n.w == a.w && a.epoch == "fence epoch " + std::to_string(n.epoch))
           add("noput", {n.rank, n.at, "fence", n.w, n.rank, 0, 0, "fence " + std::to_string(n.epoch)},

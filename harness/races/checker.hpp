@@ -4,7 +4,9 @@
 //
 //  - conflict: two accesses to shared bytes of one rank's window (remote ops, or loads and
 //    stores through window memory; a derived-type layout touches only its runs) that are not
-//    both reads nor both accumulates with the same op (or no_op), with nothing ordering them. Order comes from happens-before over the
+//    both reads (a get_accumulate or fetch_and_op with no_op reads) nor both accumulates with
+//    the same op (or no_op) on the same basic type, element for element (footprint.hpp),
+//    with nothing ordering them. Order comes from happens-before over the
 //    synchronization calls (fence and free and barriers join all ranks, post→start,
 //    complete→wait, send→recv, program order), where a remote op counts from its issue to the
 //    call that completes it at the target (fence, unlock, flush, complete, free; an atomic

@@ -228,5 +228,40 @@ TEST(RaceChecker, ALayoutReachesBelowItsDisp) {
   EXPECT_EQ(r[0].first.lo, 0u);
 }
 
+TEST(RaceChecker, AccumulatesOfDifferentBasicTypesConflict) {
+  EXPECT_TRUE(check(one_epoch(acc(0, "sum", "a:1", "i32"), acc(0, "sum", "b:2", "i32"))).empty());
+  const auto r = check(one_epoch(acc(0, "sum", "a:1", "i32"), acc(0, "sum", "b:2", "f32")));
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].rule, "conflict");
+  EXPECT_NE(r[0].why.find("different basic types (i32, f32)"), std::string::npos) << r[0].why;
+}
+
+TEST(RaceChecker, AccumulatesThatSplitElementsConflict) {
+  // i64 at byte 0 and at byte 4: the second's first element straddles two of the first's.
+  const auto r = check(one_epoch(acc(0, "sum", "a:1", "i64", 0), acc(0, "sum", "b:2", "i64", 4)));
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_NE(r[0].why.find("split elements"), std::string::npos) << r[0].why;
+  // i32 elements at those displacements line up.
+  EXPECT_TRUE(check(one_epoch(acc(0, "sum", "a:1", "i32", 0), acc(0, "sum", "b:2", "i32", 4))).empty());
+}
+
+TEST(RaceChecker, ANoOpGetAccumulateIsARead) {
+  json noop = acc(0, "no_op", "a:1");
+  noop["k"] = "get_accumulate";
+  json get = {{"k", "get"}, {"w", 0}, {"t", 0}, {"d", 0}, {"n", 8}, {"m", "r"}, {"at", "b:2"}};
+  EXPECT_TRUE(check(one_epoch(noop, get)).empty());
+  // Rank 0 loads the same bytes in the epoch: two reads.
+  json load = {{"k", "load"}, {"w", 0}, {"t", 0}, {"lo", 0}, {"hi", 8}, {"at", "ld:1"}};
+  auto logs = one_epoch(noop, get);
+  logs[0] = json::array({win(), fence("f"), load, fence("f")});
+  EXPECT_TRUE(check(logs).empty());
+  // A put writes: it still conflicts with the read, and a store with it.
+  EXPECT_EQ(check(one_epoch(noop, put(0, 0, "b:2"))).size(), 1u);
+  json store = load;
+  store["k"] = "store";
+  logs[0] = json::array({win(), fence("f"), store, fence("f")});
+  EXPECT_FALSE(check(logs).empty());
+}
+
 }  // namespace
 }  // namespace harness::races
