@@ -1,9 +1,5 @@
-// checker.cpp — happens-before over the ranks' logs, then the pairs (see checker.hpp).
-//
-// Vector clocks: every event of rank r advances component r; a collective (barrier, fence,
-// free of a window) gives each participant the join of all; a post is joined into its
-// matching start (unless the start says nocheck), the completes of an access epoch into the
-// matching wait, a send into its recv. e happens before f when f's clock has seen e.
+// checker.cpp — the pairs over the ranks' logs, ordered by happens-before (clocks.hpp), and
+// the rules of checker.hpp.
 #include "races/checker.hpp"
 
 #include <algorithm>
@@ -14,229 +10,13 @@
 #include <tuple>
 #include <utility>
 
+#include "races/clocks.hpp"
 #include "rma/types.hpp"
 
 namespace harness::races {
 namespace {
 
 using nlohmann::json;
-using Clock = std::vector<std::uint32_t>;
-
-struct Event {
-  std::string k;
-  int w = -1, t = -1;
-  std::uint64_t lo = 0, hi = 0;
-  char m = 0;
-  std::string op;
-  unsigned a = 0;
-  std::vector<int> g;
-  bool x = false;
-  int tag = 0;
-  std::string at;
-  bool ret = false;               // an atomic that returned its old value
-  std::uint64_t old = 0, v = 0, cv = 0;
-  std::string call, call_at, buf;  // early: the op whose buffer was touched
-};
-
-Event parse(const json& j) {
-  Event e;
-  e.k = j.value("k", "");
-  e.w = j.value("w", -1);
-  e.t = j.value("t", -1);
-  e.lo = j.value("lo", std::uint64_t{0});
-  e.hi = j.value("hi", std::uint64_t{0});
-  const std::string m = j.value("m", "");
-  e.m = m.empty() ? 0 : m[0];
-  if (e.k == "load") e.m = 'l';
-  if (e.k == "store") e.m = 's';
-  e.op = j.value("op", "");
-  e.a = j.value("a", 0u);
-  if (j.contains("g")) e.g = j["g"].get<std::vector<int>>();
-  e.x = j.value("x", false);
-  e.tag = j.value("tag", 0);
-  e.at = j.value("at", "");
-  e.ret = j.value("ret", false);
-  e.old = j.value("old", std::uint64_t{0});
-  e.v = j.value("v", std::uint64_t{0});
-  e.cv = j.value("cv", std::uint64_t{0});
-  e.call = j.value("call", "");
-  e.call_at = j.value("call_at", "");
-  e.buf = j.value("buf", "");
-  if (e.k == "early") {
-    e.m = 0;  // not an access to window memory
-    e.x = m == "s";
-  }
-  return e;
-}
-
-bool collective(const Event& e) { return e.k == "barrier" || e.k == "fence" || e.k == "free"; }
-std::string coll_key(const Event& e) {
-  return e.k == "barrier" ? std::string("b") : "w" + std::to_string(e.w);
-}
-
-void join(Clock& into, const Clock& c) {
-  for (std::size_t i = 0; i < into.size(); ++i) into[i] = std::max(into[i], c[i]);
-}
-
-// The clocks of every event, by simulating the ranks with their synchronization edges.
-class Clocks {
- public:
-  explicit Clocks(const std::vector<std::vector<Event>>& ev) : ev_(ev), n_(static_cast<int>(ev.size())) {
-    vc_.resize(ev.size());
-    for (std::size_t r = 0; r < ev.size(); ++r) vc_[r].resize(ev[r].size());
-    std::vector<std::size_t> pos(ev.size(), 0);
-    std::vector<Clock> cur(ev.size(), Clock(ev.size(), 0));
-    std::vector<std::map<std::string, int>> coll_count(ev.size());
-    std::map<std::pair<std::string, int>, std::vector<int>> arrived;  // instance -> ranks
-    std::vector<bool> waiting(ev.size(), false);
-    // Matching counters: (window, from, to) -> clocks in order.
-    std::map<std::tuple<int, int, int>, std::vector<Clock>> posts, completes;
-    std::map<std::tuple<int, int, int>, std::vector<std::pair<int, std::size_t>>> post_ids;
-    struct PendingMatch {
-      int start_rank;
-      std::size_t start_idx;
-      int target;
-      std::size_t nth;
-    };
-    std::vector<PendingMatch> start_matches;
-    std::map<std::tuple<int, int, int>, std::size_t> starts_seen, waits_seen;
-    std::map<std::tuple<int, int, int>, std::vector<Clock>> sends;
-    std::map<std::tuple<int, int, int>, std::size_t> recvs_seen;
-    std::vector<std::map<int, std::vector<int>>> access_group(ev.size()), exposure_group(ev.size());
-
-    auto finish = [&](int r) {
-      vc_[static_cast<std::size_t>(r)][pos[static_cast<std::size_t>(r)]] = cur[static_cast<std::size_t>(r)];
-      ++pos[static_cast<std::size_t>(r)];
-    };
-    // Tries to take rank r's next event; false if it waits for another rank.
-    auto step = [&](int r, bool force) -> bool {
-      const auto ru = static_cast<std::size_t>(r);
-      const Event& e = ev_[ru][pos[ru]];
-      Clock& c = cur[ru];
-      if (collective(e)) {
-        const std::string key = coll_key(e);
-        const auto inst = std::make_pair(key, coll_count[ru][key]);
-        auto& who = arrived[inst];
-        if (!waiting[ru]) {
-          ++c[ru];
-          who.push_back(r);
-          waiting[ru] = true;
-        }
-        if (static_cast<int>(who.size()) < n_ && !force) return false;
-        Clock j(ev_.size(), 0);
-        for (int p : who) join(j, cur[static_cast<std::size_t>(p)]);
-        for (int p : who) {
-          const auto pu = static_cast<std::size_t>(p);
-          cur[pu] = j;
-          waiting[pu] = false;
-          ++coll_count[pu][key];
-          finish(p);
-        }
-        arrived.erase(inst);
-        return true;
-      }
-      if (e.k == "start" && !(e.a & rma::assert_nocheck) && !force) {
-        for (int t : e.g)
-          if (posts[{e.w, t, r}].size() <= starts_seen[{e.w, r, t}]) return false;
-      }
-      if (e.k == "wait" && !force) {
-        for (int o : exposure_group[ru][e.w])
-          if (completes[{e.w, o, r}].size() <= waits_seen[{e.w, r, o}]) return false;
-      }
-      if (e.k == "recv" && !force) {
-        if (sends[{e.tag, e.t, r}].size() <= recvs_seen[{e.tag, e.t, r}]) return false;
-      }
-      ++c[ru];
-      if (e.k == "post") {
-        exposure_group[ru][e.w] = e.g;
-        for (int o : e.g) {
-          posts[{e.w, r, o}].push_back(c);
-          post_ids[{e.w, r, o}].emplace_back(r, pos[ru]);
-        }
-      } else if (e.k == "start") {
-        access_group[ru][e.w] = e.g;
-        for (int t : e.g) {
-          auto& list = posts[{e.w, t, r}];
-          auto& seen = starts_seen[{e.w, r, t}];
-          if (!(e.a & rma::assert_nocheck) && seen < list.size()) join(c, list[seen]);
-          start_matches.push_back({r, pos[ru], t, seen});
-          ++seen;
-        }
-      } else if (e.k == "complete") {
-        for (int t : access_group[ru][e.w]) completes[{e.w, r, t}].push_back(c);
-      } else if (e.k == "wait") {
-        for (int o : exposure_group[ru][e.w]) {
-          auto& list = completes[{e.w, o, r}];
-          auto& seen = waits_seen[{e.w, r, o}];
-          if (seen < list.size()) join(c, list[seen]);
-          ++seen;
-        }
-      } else if (e.k == "send") {
-        sends[{e.tag, r, e.t}].push_back(c);
-      } else if (e.k == "recv") {
-        auto& list = sends[{e.tag, e.t, r}];
-        auto& seen = recvs_seen[{e.tag, e.t, r}];
-        if (seen < list.size()) join(c, list[seen]);
-        ++seen;
-      }
-      finish(r);
-      return true;
-    };
-
-    for (;;) {
-      bool progress = false, left = false;
-      for (int r = 0; r < n_; ++r) {
-        while (pos[static_cast<std::size_t>(r)] < ev_[static_cast<std::size_t>(r)].size() &&
-               step(r, false))
-          progress = true;
-        if (pos[static_cast<std::size_t>(r)] < ev_[static_cast<std::size_t>(r)].size()) left = true;
-      }
-      if (!left) break;
-      if (!progress) {
-        // The logs do not match (a rank stopped early): take the first waiting event without
-        // its missing edges, so what was recorded is still checked.
-        for (int r = 0; r < n_; ++r)
-          if (pos[static_cast<std::size_t>(r)] < ev_[static_cast<std::size_t>(r)].size()) {
-            step(r, true);
-            break;
-          }
-      }
-    }
-    for (const auto& m : start_matches) {
-      const Event& st = ev_[static_cast<std::size_t>(m.start_rank)][m.start_idx];
-      const auto& ids = post_ids[{st.w, m.target, m.start_rank}];
-      Match x{m.start_rank, m.start_idx, m.target, -1, 0};
-      if (m.nth < ids.size()) {
-        x.post_rank = ids[m.nth].first;
-        x.post_idx = ids[m.nth].second;
-      }
-      matches_.push_back(x);
-    }
-  }
-
-  // A start and the post it matched (post_rank -1: none was recorded).
-  struct Match {
-    int start_rank;
-    std::size_t start_idx;
-    int target;
-    int post_rank;
-    std::size_t post_idx;
-  };
-  const std::vector<Match>& matches() const { return matches_; }
-
-  // e = (rank, index) happens before f.
-  bool before(int er, std::size_t ei, int fr, std::size_t fi) const {
-    if (er == fr) return ei < fi;
-    const auto eu = static_cast<std::size_t>(er);
-    return vc_[static_cast<std::size_t>(fr)][fi][eu] >= vc_[eu][ei][eu];
-  }
-
- private:
-  const std::vector<std::vector<Event>>& ev_;
-  int n_;
-  std::vector<std::vector<Clock>> vc_;
-  std::vector<Match> matches_;
-};
 
 // One access to window memory, with what the checker needs to order it.
 struct Access {
@@ -244,14 +24,17 @@ struct Access {
   std::size_t idx = 0;        // issue
   std::size_t done = SIZE_MAX;  // the event that completes it at the target (SIZE_MAX: none)
   int w = -1, t = -1;
-  std::uint64_t lo = 0, hi = 0;
+  std::uint64_t lo = 0, hi = 0;  // the bytes it covers
+  Spans spans;                   // the bytes it touches, within [lo, hi)
+  bool grid = true;              // footprint.hpp's Runs::grid
   char m = 0;  // r w a (remote), l s (local)
-  std::string op, call, at, epoch, done_at;
+  std::string op, dt, call, at, epoch, done_at;
   char lock = 0;  // 'x' / 's': the lock the accessing rank holds on the target, 0 none
   char role = 0;  // on a compare_and_swap lock word: 'q' acquire, 'f' failed attempt, 'r' release
   std::vector<std::size_t> secs;  // the critical sections (sections_) it lies inside
   bool remote() const { return m == 'r' || m == 'w' || m == 'a'; }
-  bool writes() const { return m == 'w' || m == 'a' || m == 's'; }
+  // An accumulate with no_op (get_accumulate, fetch_and_op) only reads.
+  bool writes() const { return m == 'w' || (m == 'a' && op != "no_op") || m == 's'; }
 };
 
 struct LockSpan {
@@ -265,15 +48,13 @@ reports::RaceAccess describe(const Access& a) {
   return {a.rank, a.at, a.call, a.w, a.t, a.lo, a.hi, a.epoch};
 }
 
-bool conflict(const Access& a, const Access& b) {
-  if (!a.writes() && !b.writes()) return false;
-  if (a.m == 'a' && b.m == 'a') {  // accumulate_ops same_op_no_op
-    // compare_and_swap is a conditional replace: a lock word taken with it and released
-    // with replace is the usual MPI mutex.
-    const auto norm = [](const std::string& op) { return op == "cas" ? std::string("replace") : op; };
-    return norm(a.op) != norm(b.op) && a.op != "no_op" && b.op != "no_op";
-  }
-  return true;
+// Why a and b, touching shared bytes, conflict; empty when MPI allows them at once: two
+// reads, or two accumulates of one op (or no_op) on one basic type, element for element.
+std::string clash(const Access& a, const Access& b) {
+  if (!a.writes() && !b.writes()) return {};
+  if (a.m == 'a' && b.m == 'a')
+    return accumulate_clash({&a.spans, a.op, a.dt, a.grid}, {&b.spans, b.op, b.dt, b.grid});
+  return "not both reads nor same-op accumulates";
 }
 
 class Checker {
@@ -341,42 +122,49 @@ class Checker {
     });
   }
 
+  // An access to window memory (e.m set): its bytes, its epoch, and until when it lasts.
+  void scan_access(int r, std::size_t i, const Event& e, WinState& s) {
+    Access a;
+    a.rank = r;
+    a.idx = i;
+    a.w = e.w;
+    a.t = e.t;
+    a.lo = e.lo;
+    a.hi = e.hi;
+    a.spans = e.spans.empty() ? Spans{{e.lo, e.hi}} : e.spans;
+    a.grid = e.grid;
+    a.m = e.m;
+    a.op = e.op;
+    a.dt = e.dt;
+    a.call = e.k;
+    a.at = e.at;
+    a.epoch = epoch_of(s, e.t, a.remote());
+    if (auto it = s.locks.find(e.t); it != s.locks.end())
+      a.lock = it->second.first ? 'x' : 's';
+    else if (s.lock_all)
+      a.lock = 's';
+    if (a.hi <= a.lo) return;  // a zero-byte op touches nothing
+    if (e.ret) {
+      // The old value came back: it took effect at the target before the call returned.
+      a.done = i;
+      a.done_at = e.k + " at " + e.at + " (returned the old value)";
+      section_event(r, i, e, a);
+    } else if (a.remote()) {
+      s.pending.push_back(acc_.size());
+    } else {
+      a.done = i;
+      if (a.m == 's' && a.t == r) s.stored_since_sync = true;
+    }
+    acc_.push_back(std::move(a));
+  }
+
   void scan(int r) {
     const auto& ev = ev_[static_cast<std::size_t>(r)];
     std::map<int, WinState> wins;
     for (std::size_t i = 0; i < ev.size(); ++i) {
       const Event& e = ev[i];
       if (e.m) {
-        WinState& s = wins[e.w];
-        Access a;
-        a.rank = r;
-        a.idx = i;
-        a.w = e.w;
-        a.t = e.t;
-        a.lo = e.lo;
-        a.hi = e.hi;
-        a.m = e.m;
-        a.op = e.op;
-        a.call = e.k;
-        a.at = e.at;
-        a.epoch = epoch_of(s, e.t, a.remote());
-        if (auto it = s.locks.find(e.t); it != s.locks.end())
-          a.lock = it->second.first ? 'x' : 's';
-        else if (s.lock_all)
-          a.lock = 's';
-        if (a.hi <= a.lo) continue;  // a zero-byte op touches nothing
-        if (e.ret) {
-          // The old value came back: it took effect at the target before the call returned.
-          a.done = i;
-          a.done_at = e.k + " at " + e.at + " (returned the old value)";
-          section_event(r, i, e, a);
-        } else if (a.remote()) {
-          s.pending.push_back(acc_.size());
-        } else {
-          a.done = i;
-          if (a.m == 's' && a.t == r) s.stored_since_sync = true;
-        }
-        acc_.push_back(std::move(a));
+        scan_access(r, i, e, wins[e.w]);
         continue;
       }
       if (e.k == "barrier" || e.k == "send" || e.k == "recv") continue;
@@ -480,7 +268,11 @@ class Checker {
         const Access& a = acc_[list[i]];
         for (std::size_t j = i + 1; j < list.size() && acc_[list[j]].lo < a.hi; ++j) {
           const Access& b = acc_[list[j]];
-          if (!conflict(a, b)) continue;
+          // Their covering ranges meet; a layout's runs may still interleave with the other's.
+          const auto shared = first_shared(a.spans, b.spans);
+          if (!shared) continue;
+          const std::string reason = clash(a, b);
+          if (reason.empty()) continue;
           if (a.rank == b.rank && !a.remote() && !b.remote()) continue;  // program order
           // Accumulates of one origin to one target are ordered (accumulate_ordering).
           if (a.rank == b.rank && a.m == 'a' && b.m == 'a') continue;
@@ -500,7 +292,7 @@ class Checker {
           }
           const Access& first = a.rank < b.rank || (a.rank == b.rank && a.idx < b.idx) ? a : b;
           const Access& second = &first == &a ? b : a;
-          add("conflict", describe(first), describe(second), why(first, second));
+          add("conflict", describe(first), describe(second), why(first, second, *shared, reason));
         }
       }
     }
@@ -593,7 +385,7 @@ class Checker {
     // with a value of its own.
     for (Section& s : sections_) {
       for (const Access& a : acc_)
-        if (a.w == s.w && a.t == s.t && a.lo < s.hi && a.hi > s.lo && a.writes() &&
+        if (a.w == s.w && a.t == s.t && first_shared(a.spans, {{s.lo, s.hi}}) && a.writes() &&
             (a.role == 0 || a.lo != s.lo || a.hi != s.hi) && !initializes(a, s)) {
           s.trusted = false;
           break;
@@ -628,13 +420,13 @@ class Checker {
     return "the " + a.call + " at " + a.at + " completes at its " + a.done_at;
   }
 
-  static std::string why(const Access& a, const Access& b) {
+  static std::string why(const Access& a, const Access& b, Span shared, const std::string& reason) {
     const std::string kind = a.remote() && b.remote() ? "two remote accesses"
                              : a.remote() || b.remote() ? "a local access and a remote one"
                                                         : "two local accesses";
-    std::string s = kind + " to bytes [" + std::to_string(std::max(a.lo, b.lo)) + ", " +
-                    std::to_string(std::min(a.hi, b.hi)) + ") of rank " + std::to_string(a.t) +
-                    "'s window " + std::to_string(a.w) + ", not both reads nor same-op accumulates; ";
+    std::string s = kind + " to bytes [" + std::to_string(shared.lo) + ", " +
+                    std::to_string(shared.hi) + ") of rank " + std::to_string(a.t) +
+                    "'s window " + std::to_string(a.w) + ", " + reason + "; ";
     if (a.epoch == b.epoch && a.epoch.rfind("fence epoch", 0) == 0)
       return s + "both are in " + a.epoch + ": only the fence that ends it orders them";
     if (a.lock == 's' && b.lock == 's')
@@ -660,7 +452,7 @@ class Checker {
   void noput() {
     // The fence epoch of a remote access: the number of fences its origin had passed.
     for (const Access& a : acc_) {
-      if (!a.remote() || a.m == 'r') continue;
+      if (!a.remote() || !a.writes()) continue;  // gets and no_op accumulates update nothing
       for (const auto& n : noput_)
         if (n.rank == a.t && n.w == a.w && a.epoch == "fence epoch " + std::to_string(n.epoch))
           add("noput", {n.rank, n.at, "fence", n.w, n.rank, 0, 0, "fence " + std::to_string(n.epoch)},
@@ -734,6 +526,28 @@ class Checker {
   std::set<std::tuple<std::string, std::string, std::string>> seen_;
 };
 
+// A remote op's bytes at its target: disp x the target's disp_unit, then `n` bytes or a
+// layout's runs `r` from there (ascending; a run below byte 0 would have been rejected by the
+// implementation, so it is cut at 0).
+void place(Event& ev, const json& e, std::uint64_t unit) {
+  const std::uint64_t base = e.value("d", std::uint64_t{0}) * unit;
+  ev.lo = ev.hi = base;
+  if (!e.contains("r")) {
+    ev.hi = base + e.value("n", std::uint64_t{0});
+    return;
+  }
+  for (const auto& run : e["r"]) {
+    const std::int64_t lo = static_cast<std::int64_t>(base) + run.at(0).get<std::int64_t>();
+    const std::int64_t hi = lo + static_cast<std::int64_t>(run.at(1).get<std::uint64_t>());
+    if (hi <= 0) continue;
+    ev.spans.push_back({static_cast<std::uint64_t>(std::max<std::int64_t>(lo, 0)),
+                        static_cast<std::uint64_t>(hi)});
+  }
+  if (ev.spans.empty()) return;
+  ev.lo = ev.spans.front().lo;
+  ev.hi = ev.spans.back().hi;
+}
+
 }  // namespace
 
 std::vector<reports::Race> check(const std::vector<json>& logs, std::size_t limit) {
@@ -752,8 +566,7 @@ std::vector<reports::Race> check(const std::vector<json>& logs, std::size_t limi
         Event ev_one = parse(e);
         if (e.contains("d")) {
           auto it = unit.find({static_cast<std::size_t>(ev_one.t), ev_one.w});
-          ev_one.lo = e.value("d", std::uint64_t{0}) * (it == unit.end() ? 1 : it->second);
-          ev_one.hi = ev_one.lo + e.value("n", std::uint64_t{0});
+          place(ev_one, e, it == unit.end() ? 1 : it->second);
         }
         ev[r].push_back(std::move(ev_one));
       }

@@ -2,9 +2,11 @@
 // and reports what MPI-3's rules forbid and the implementation does not reject (local
 // accesses against remote ops are taken in the unified memory model both paths provide):
 //
-//  - conflict: two accesses to overlapping bytes of one rank's window (remote ops, or loads
-//    and stores through window memory) that are not both reads nor both accumulates with the
-//    same op (or no_op), with nothing ordering them. Order comes from happens-before over the
+//  - conflict: two accesses to shared bytes of one rank's window (remote ops, or loads and
+//    stores through window memory; a derived-type layout touches only its runs) that are not
+//    both reads (a get_accumulate or fetch_and_op with no_op reads) nor both accumulates with
+//    the same op (or no_op) on the same basic type, element for element (footprint.hpp),
+//    with nothing ordering them. Order comes from happens-before over the
 //    synchronization calls (fence and free and barriers join all ranks, post→start,
 //    complete→wait, send→recv, program order), where a remote op counts from its issue to the
 //    call that completes it at the target (fence, unlock, flush, complete, free; an atomic

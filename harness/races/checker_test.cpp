@@ -13,8 +13,9 @@ json fence(const char* at) { return {{"k", "fence"}, {"w", 0}, {"a", 0}, {"at", 
 json put(int t, int d, const char* at) {
   return {{"k", "put"}, {"w", 0}, {"t", t}, {"d", d}, {"n", 8}, {"m", "w"}, {"at", at}};
 }
-json acc(int t, const char* op, const char* at) {
-  return {{"k", "accumulate"}, {"w", 0}, {"t", t}, {"d", 0}, {"n", 8}, {"m", "a"}, {"op", op}, {"at", at}};
+json acc(int t, const char* op, const char* at, const char* dt = "i64", int d = 0) {
+  return {{"k", "accumulate"}, {"w", 0}, {"t", t}, {"d", d}, {"n", 8}, {"m", "a"},
+          {"op", op}, {"dt", dt}, {"at", at}};
 }
 json lock(int t, bool x, unsigned a, const char* at) {
   return {{"k", "lock"}, {"w", 0}, {"t", t}, {"x", x}, {"a", a}, {"at", at}};
@@ -192,6 +193,74 @@ TEST(RaceChecker, AnEarlyBufferAccessIsAFinding) {
   EXPECT_EQ(f[0].rule, "completion");
   EXPECT_EQ(f[0].first.where, "x:2");
   EXPECT_EQ(f[0].second.where, "x:3");
+}
+
+// A put of a derived-type layout: its byte runs [offset, length] from disp.
+json put_runs(int d, json runs, const char* at) {
+  return {{"k", "put"}, {"w", 0}, {"t", 0}, {"d", d}, {"r", std::move(runs)}, {"m", "w"}, {"at", at}};
+}
+
+// Ranks 1 and 2 each do `a` and `b` (at rank 0) in one fence epoch.
+std::vector<json> one_epoch(const json& a, const json& b) {
+  return {json::array({win(), fence("f"), fence("f")}), json::array({win(), fence("f"), a, fence("f")}),
+          json::array({win(), fence("f"), b, fence("f")})};
+}
+
+TEST(RaceChecker, InterleavedLayoutsFromTwoOriginsDoNotConflict) {
+  const json every_other = json::array({{0, 4}, {8, 4}, {16, 4}, {24, 4}});
+  EXPECT_TRUE(check(one_epoch(put_runs(0, every_other, "a:1"), put_runs(4, every_other, "b:2"))).empty());
+  // The same layout at the same disp: both write bytes [0, 4) first.
+  const auto r = check(one_epoch(put_runs(0, every_other, "a:1"), put_runs(0, every_other, "b:2")));
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].rule, "conflict");
+  EXPECT_NE(r[0].why.find("bytes [0, 4)"), std::string::npos) << r[0].why;
+  // A plain 8-byte put at 4 reaches the layout's second run; a 4-byte one fills a gap only.
+  EXPECT_EQ(check(one_epoch(put_runs(0, every_other, "a:1"), put(0, 4, "b:2"))).size(), 1u);
+  json gap = {{"k", "put"}, {"w", 0}, {"t", 0}, {"d", 4}, {"n", 4}, {"m", "w"}, {"at", "b:2"}};
+  EXPECT_TRUE(check(one_epoch(put_runs(0, every_other, "a:1"), gap)).empty());
+}
+
+TEST(RaceChecker, ALayoutReachesBelowItsDisp) {
+  // Runs from -8: rank 1's layout at disp 8 writes bytes [0, 4), where rank 2 puts.
+  json low = {{"k", "put"}, {"w", 0}, {"t", 0}, {"d", 0}, {"n", 4}, {"m", "w"}, {"at", "b:2"}};
+  const auto r = check(one_epoch(put_runs(8, json::array({{-8, 4}, {0, 4}}), "a:1"), low));
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].first.lo, 0u);
+}
+
+TEST(RaceChecker, AccumulatesOfDifferentBasicTypesConflict) {
+  EXPECT_TRUE(check(one_epoch(acc(0, "sum", "a:1", "i32"), acc(0, "sum", "b:2", "i32"))).empty());
+  const auto r = check(one_epoch(acc(0, "sum", "a:1", "i32"), acc(0, "sum", "b:2", "f32")));
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].rule, "conflict");
+  EXPECT_NE(r[0].why.find("different basic types (i32, f32)"), std::string::npos) << r[0].why;
+}
+
+TEST(RaceChecker, AccumulatesThatSplitElementsConflict) {
+  // i64 at byte 0 and at byte 4: the second's first element straddles two of the first's.
+  const auto r = check(one_epoch(acc(0, "sum", "a:1", "i64", 0), acc(0, "sum", "b:2", "i64", 4)));
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_NE(r[0].why.find("split elements"), std::string::npos) << r[0].why;
+  // i32 elements at those displacements line up.
+  EXPECT_TRUE(check(one_epoch(acc(0, "sum", "a:1", "i32", 0), acc(0, "sum", "b:2", "i32", 4))).empty());
+}
+
+TEST(RaceChecker, ANoOpGetAccumulateIsARead) {
+  json noop = acc(0, "no_op", "a:1");
+  noop["k"] = "get_accumulate";
+  json get = {{"k", "get"}, {"w", 0}, {"t", 0}, {"d", 0}, {"n", 8}, {"m", "r"}, {"at", "b:2"}};
+  EXPECT_TRUE(check(one_epoch(noop, get)).empty());
+  // Rank 0 loads the same bytes in the epoch: two reads.
+  json load = {{"k", "load"}, {"w", 0}, {"t", 0}, {"lo", 0}, {"hi", 8}, {"at", "ld:1"}};
+  auto logs = one_epoch(noop, get);
+  logs[0] = json::array({win(), fence("f"), load, fence("f")});
+  EXPECT_TRUE(check(logs).empty());
+  // A put writes: it still conflicts with the read, and a store with it.
+  EXPECT_EQ(check(one_epoch(noop, put(0, 0, "b:2"))).size(), 1u);
+  json store = load;
+  store["k"] = "store";
+  logs[0] = json::array({win(), fence("f"), store, fence("f")});
+  EXPECT_FALSE(check(logs).empty());
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
 // recorder.cpp — the per-rank log of `--check races` (see recorder.hpp). Events are JSON
 // objects in a compact form the checker reads: k (kind), w (window id), t (target or peer),
-// lo/hi (byte range at the target), m (mode), op, a (assert bits), g (group), x (exclusive),
-// tag, at (script file:line).
+// lo/hi (byte range of a local access), d (displacement) with n (bytes from it) or r (a
+// derived-type layout's byte runs [offset, length] from it; cov: the covering range, grid:
+// false when its elements are not on one grid), m (mode), op, dt (an accumulate's basic type),
+// a (assert bits), g (group), x (exclusive), tag, at (script file:line).
 #include "races/recorder.hpp"
 
 #include <algorithm>
@@ -109,15 +111,46 @@ bool synchronizes(std::string_view k) {
 
 }  // namespace
 
-void Recorder::add_flight(const void* p, std::size_t bytes, bool result, int win, int target,
-                          const void* request, const call::Call& c, const std::string& at) {
-  if (!p || bytes == 0) return;
+void Recorder::add_flight(const void* p, std::size_t bytes, const rma::Layout* layout,
+                          bool result, int win, int target, const void* request,
+                          const call::Call& c, const std::string& at) {
+  if (!p) return;
+  const auto* base = static_cast<const std::byte*>(p);
+  Flight f{base, base + bytes, {}, result, win, target, request,
+           std::string(call::to_string(c.kind)), at};
+  if (layout) {
+    // The bindings keep a layout inside its buffer: its runs start at offsets >= 0.
+    f.runs = layout_runs(*layout).runs;
+    if (f.runs.empty()) return;
+    f.hi = base + f.runs.back().off + static_cast<std::ptrdiff_t>(f.runs.back().len);
+  }
+  if (f.hi == f.lo) return;
   // The op itself reads its origin and writes its result: a buffer still in flight for an
   // earlier op is touched by it.
-  if (in_flight(p, bytes, result)) early(p, bytes, result, at + " (" + std::string(call::to_string(c.kind)) + ")");
-  const auto* lo = static_cast<const std::byte*>(p);
-  flights_.push_back({lo, lo + bytes, result, win, target, request,
-                      std::string(call::to_string(c.kind)), at});
+  const std::string what = at + " (" + f.call + ")";
+  if (f.runs.empty()) {
+    if (in_flight(p, bytes, result)) early(p, bytes, result, what);
+  } else {
+    for (const Run& r : f.runs)
+      if (in_flight(base + r.off, r.len, result)) early(base + r.off, r.len, result, what);
+  }
+  flights_.push_back(std::move(f));
+}
+
+std::optional<std::pair<std::uint64_t, std::uint64_t>> Recorder::touched(
+    const Flight& f, const std::byte* b, std::size_t bytes) {
+  if (!(b < f.hi && b + bytes > f.lo)) return std::nullopt;
+  const std::ptrdiff_t lo = b - f.lo, hi = lo + static_cast<std::ptrdiff_t>(bytes);
+  const auto cut = [&](std::ptrdiff_t rlo, std::ptrdiff_t rhi)
+      -> std::optional<std::pair<std::uint64_t, std::uint64_t>> {
+    const std::ptrdiff_t x = std::max(lo, rlo), y = std::min(hi, rhi);
+    if (x >= y) return std::nullopt;
+    return std::make_pair(static_cast<std::uint64_t>(x), static_cast<std::uint64_t>(y));
+  };
+  if (f.runs.empty()) return cut(0, f.hi - f.lo);
+  for (const Run& r : f.runs)
+    if (auto t = cut(r.off, r.off + static_cast<std::ptrdiff_t>(r.len))) return t;
+  return std::nullopt;
 }
 
 void Recorder::complete_flights(int win, int target, const void* request) {
@@ -134,21 +167,22 @@ void Recorder::request_done(const void* request) {
 bool Recorder::in_flight(const void* p, std::size_t bytes, bool store) const {
   const auto* b = static_cast<const std::byte*>(p);
   for (const Flight& f : flights_)
-    if ((store || f.result) && b < f.hi && b + bytes > f.lo) return true;
+    if ((store || f.result) && touched(f, b, bytes)) return true;
   return false;
 }
 
 void Recorder::early(const void* p, std::size_t bytes, bool store, const std::string& where) {
   const auto* b = static_cast<const std::byte*>(p);
   for (const Flight& f : flights_) {
-    if (!(store || f.result) || !(b < f.hi && b + bytes > f.lo)) continue;
+    if (!(store || f.result)) continue;
+    const auto t = touched(f, b, bytes);
+    if (!t) continue;
     // One event per pair of lines: a loop that breaks the rule a thousand times is one finding.
     std::pair<std::string, std::string> key{f.at, where};
     if (std::find(early_seen_.begin(), early_seen_.end(), key) != early_seen_.end()) continue;
     early_seen_.push_back(key);
     last_local_ = false;
-    const auto lo = static_cast<std::uint64_t>(std::max(b, f.lo) - f.lo);
-    const auto hi = static_cast<std::uint64_t>(std::min(b + bytes, f.hi) - f.lo);
+    const auto [lo, hi] = *t;
     log_.push_back({{"k", "early"}, {"at", where}, {"m", store ? "s" : "l"}, {"buf", f.result ? "result" : "origin"},
                     {"call", f.call}, {"call_at", f.at}, {"w", f.win}, {"t", f.target}, {"lo", lo}, {"hi", hi}});
   }
@@ -177,6 +211,107 @@ void Recorder::retire_repeat(std::size_t first) {
   units_.push_back(std::move(sig));
 }
 
+namespace {
+
+// A remote op's bytes at its target (d with n, or a layout's runs r) and its mode, op and
+// element type.
+void target_fields(const call::Call& c, nlohmann::json& e) {
+  using call::Kind;
+  const bool atomic = c.kind == Kind::fetch_and_op || c.kind == Kind::compare_and_swap;
+  const char mode = access_mode(c.kind);
+  e["t"] = c.target;
+  e["d"] = c.disp;  // the checker scales it by the target's disp_unit
+  if (c.has_layout()) {
+    // A derived-type target layout: the byte runs it touches from disp (footprint.hpp), so
+    // two origins' interleaved layouts read as disjoint.
+    const Runs r = layout_runs(c.target_layout);
+    nlohmann::json runs = nlohmann::json::array();
+    for (const Run& x : r.runs) runs.push_back({x.off, x.len});
+    e["r"] = std::move(runs);
+    if (!r.exact) e["cov"] = true;  // the covering range: too many runs to keep
+    if (!r.grid) e["grid"] = false;
+  } else {
+    e["n"] = (atomic ? 1 : c.count) * rma::size_of(c.dtype);
+  }
+  e["m"] = std::string(1, mode);
+  if (mode != 'a') return;
+  e["op"] = c.kind == Kind::compare_and_swap ? std::string("cas") : std::string(rma::to_string(c.op));
+  // The basic type of the target's elements: accumulates are atomic per element only
+  // between ones of the same type (the checker's accumulate rule).
+  const rma::Dtype dt =
+      c.has_layout() ? c.target_layout.type->basic_type().value_or(c.dtype) : c.dtype;
+  e["dt"] = std::string(rma::to_string(dt));
+}
+
+}  // namespace
+
+void Recorder::access(const call::Call& c, int win, const std::string& where, Extra extra,
+                      nlohmann::json e) {
+  using call::Kind;
+  const bool atomic = c.kind == Kind::fetch_and_op || c.kind == Kind::compare_and_swap;
+  const std::size_t elem = rma::size_of(c.dtype);
+  const std::size_t count = atomic ? 1 : c.count;
+  target_fields(c, e);
+  if (atomic) {
+    e["v"] = bits(c.origin, c.dtype);
+    if (c.kind == Kind::compare_and_swap) e["cv"] = bits(c.compare, c.dtype);
+  }
+  if (extra.returned) {
+    // The old value came back: the op took effect at the target before the call returned.
+    e["ret"] = true;
+    e["old"] = bits(c.result, c.dtype);
+    returned(c, win, std::move(e));
+    return;
+  }
+  const bool get = c.kind == Kind::get || c.kind == Kind::rget;
+  // With a layout, the local sides: origin_layout is a get's result buffer too.
+  const rma::Layout* ol = c.has_layout() ? &c.origin_layout : nullptr;
+  const rma::Layout* rl = !c.has_layout() ? nullptr : get ? &c.origin_layout : &c.result_layout;
+  if (!atomic && !get)
+    add_flight(c.origin, c.count * elem, ol, false, win, c.target, extra.request, c, where);
+  if (c.result) add_flight(c.result, count * elem, rl, true, win, c.target, extra.request, c, where);
+  log_.push_back(std::move(e));
+}
+
+void Recorder::returned(const call::Call& c, int win, nlohmann::json e) {
+  using call::Kind;
+  if (c.kind == Kind::compare_and_swap && !log_.empty() && e["old"] != e["cv"]) {
+    // A spin: consecutive failed attempts of one line are one event.
+    const auto& l = log_.back();
+    if (l.value("k", "") == "compare_and_swap" && l.value("ret", false) && l["old"] != l["cv"] &&
+        l["at"] == e["at"] && l["w"] == e["w"] && l["t"] == e["t"] && l["d"] == e["d"] &&
+        l["cv"] == e["cv"] && l["v"] == e["v"])
+      return;
+  }
+  const std::uint64_t old = e["old"].get<std::uint64_t>();
+  // The release of an open critical section on this word: the unit it closes may repeat.
+  for (auto it = sections_.begin(); it != sections_.end(); ++it)
+    if (it->win == win && it->target == c.target && it->disp == c.disp) {
+      const bool release = old == it->held;
+      const std::size_t first = it->first;
+      sections_.erase(it);
+      if (release) {
+        log_.push_back(std::move(e));
+        retire_repeat(first);
+        return;
+      }
+      break;
+    }
+  if (c.kind == Kind::compare_and_swap && old == e["cv"].get<std::uint64_t>() && e["v"] != e["cv"]) {
+    // An acquire: the section starts at the first attempt of this spin.
+    std::size_t first = log_.size();
+    while (first > 0) {
+      const auto& l = log_[first - 1];
+      if (l.value("k", "") != "compare_and_swap" || l["at"] != e["at"] || l["w"] != e["w"] ||
+          l["t"] != e["t"] || l["d"] != e["d"])
+        break;
+      --first;
+    }
+    sections_.push_back({win, c.target, c.disp, e["v"].get<std::uint64_t>(), first});
+  }
+  log_.push_back(std::move(e));
+}
+
 void Recorder::call(const call::Call& c, int win, std::string where, Extra extra) {
   using call::Kind;
   last_local_ = false;
@@ -191,115 +326,48 @@ void Recorder::call(const call::Call& c, int win, std::string where, Extra extra
   }
   nlohmann::json e = {{"k", std::string(name)}, {"at", where}};
   if (win >= 0) e["w"] = win;
-  const char mode = access_mode(c.kind);
-  if (mode) {
-    if (c.target == rma::proc_null) return;
-    const bool atomic = c.kind == Kind::fetch_and_op || c.kind == Kind::compare_and_swap;
-    const std::size_t elem = rma::size_of(c.dtype);
-    const std::size_t count = atomic ? 1 : c.count;
-    e["t"] = c.target;
-    e["d"] = c.disp;  // the checker scales it by the target's disp_unit
-    e["n"] = count * elem;
-    // A derived-type target layout: the bytes it spans from disp (a covering range, so two
-    // interleaved layouts read as overlapping: conservative, never a missed race).
-    if (c.has_layout())
-      e["n"] = static_cast<std::uint64_t>(std::max<std::int64_t>(0, c.target_layout.data_hi()));
-    e["m"] = std::string(1, mode);
-    if (mode == 'a')
-      e["op"] = c.kind == Kind::compare_and_swap ? std::string("cas")
-                                                  : std::string(rma::to_string(c.op));
-    if (atomic) {
-      e["v"] = bits(c.origin, c.dtype);
-      if (c.kind == Kind::compare_and_swap) e["cv"] = bits(c.compare, c.dtype);
-    }
-    if (extra.returned) {
-      // The old value came back: the op took effect at the target before the call returned.
-      e["ret"] = true;
-      e["old"] = bits(c.result, c.dtype);
-    } else {
-      const bool reads_origin = !atomic && c.kind != Kind::get && c.kind != Kind::rget;
-      if (reads_origin) add_flight(c.origin, c.count * elem, false, win, c.target, extra.request, c, where);
-      if (c.result) add_flight(c.result, count * elem, true, win, c.target, extra.request, c, where);
-    }
-    if (c.kind == Kind::compare_and_swap && extra.returned) {
-      // A spin: consecutive failed attempts of one line are one event.
-      if (!log_.empty() && e["old"] != e["cv"]) {
-        const auto& l = log_.back();
-        if (l.value("k", "") == "compare_and_swap" && l.value("ret", false) && l["old"] != l["cv"] &&
-            l["at"] == e["at"] && l["w"] == e["w"] && l["t"] == e["t"] && l["d"] == e["d"] &&
-            l["cv"] == e["cv"] && l["v"] == e["v"])
-          return;
-      }
-    }
-    if (extra.returned) {
-      const std::uint64_t old = e["old"].get<std::uint64_t>();
-      // The release of an open critical section on this word: the unit it closes may repeat.
-      for (auto it = sections_.begin(); it != sections_.end(); ++it)
-        if (it->win == win && it->target == c.target && it->disp == c.disp) {
-          const bool release = old == it->held;
-          const std::size_t first = it->first;
-          sections_.erase(it);
-          if (release) {
-            log_.push_back(std::move(e));
-            retire_repeat(first);
-            return;
-          }
-          break;
-        }
-      if (c.kind == Kind::compare_and_swap && old == e["cv"].get<std::uint64_t>() &&
-          e["v"] != e["cv"]) {
-        // An acquire: the section starts at the first attempt of this spin.
-        std::size_t first = log_.size();
-        while (first > 0) {
-          const auto& l = log_[first - 1];
-          if (l.value("k", "") != "compare_and_swap" || l["at"] != e["at"] || l["w"] != e["w"] ||
-              l["t"] != e["t"] || l["d"] != e["d"])
-            break;
-          --first;
-        }
-        sections_.push_back({win, c.target, c.disp, e["v"].get<std::uint64_t>(), first});
-      }
-    }
-  } else {
-    switch (c.kind) {
-      case Kind::fence:
-      case Kind::lock_all:
-        e["a"] = c.asserts;
-        break;
-      case Kind::post:
-      case Kind::start:
-        e["a"] = c.asserts;
-        e["g"] = c.group;
-        break;
-      case Kind::lock:
-        e["a"] = c.asserts;
-        e["t"] = c.target;
-        e["x"] = c.lock_type == rma::LockType::exclusive;
-        open_locks_.push_back({{win, c.target}, log_.size()});
-        break;
-      case Kind::unlock:
-      case Kind::flush:
-      case Kind::flush_local:
-        e["t"] = c.target;
-        break;
-      case Kind::send:
-      case Kind::recv:
-        e["t"] = c.target;
-        e["tag"] = c.tag;
-        break;
-      case Kind::test:
-        e["k"] = "wait";  // recorded only when it returned true: it ended the exposure epoch
-        break;
-      case Kind::attach:
-        memory(win, rank_, c.origin, c.bytes,
-               static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(c.origin)));
-        return;
-      case Kind::detach:
-      case Kind::flush_local_all:
-        return;  // orders nothing between ranks
-      default:
-        break;
-    }
+  if (access_mode(c.kind)) {
+    if (c.target != rma::proc_null) access(c, win, where, extra, std::move(e));
+    return;
+  }
+  switch (c.kind) {
+    case Kind::fence:
+    case Kind::lock_all:
+      e["a"] = c.asserts;
+      break;
+    case Kind::post:
+    case Kind::start:
+      e["a"] = c.asserts;
+      e["g"] = c.group;
+      break;
+    case Kind::lock:
+      e["a"] = c.asserts;
+      e["t"] = c.target;
+      e["x"] = c.lock_type == rma::LockType::exclusive;
+      open_locks_.push_back({{win, c.target}, log_.size()});
+      break;
+    case Kind::unlock:
+    case Kind::flush:
+    case Kind::flush_local:
+      e["t"] = c.target;
+      break;
+    case Kind::send:
+    case Kind::recv:
+      e["t"] = c.target;
+      e["tag"] = c.tag;
+      break;
+    case Kind::test:
+      e["k"] = "wait";  // recorded only when it returned true: it ended the exposure epoch
+      break;
+    case Kind::attach:
+      memory(win, rank_, c.origin, c.bytes,
+             static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(c.origin)));
+      return;
+    case Kind::detach:
+    case Kind::flush_local_all:
+      return;  // orders nothing between ranks
+    default:
+      break;
   }
   if (synchronizes(e.value("k", ""))) synchronized();
   log_.push_back(std::move(e));

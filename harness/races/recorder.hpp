@@ -5,7 +5,8 @@
 // The Lua bindings feed it (harness/lua/); it knows nothing of Lua. A rank has at most one
 // active recorder (Recorder::active()), so the buffer methods cost a null check when the
 // checker is off. Consecutive element accesses of one line to adjacent bytes are merged into
-// one range, so a loop over a buffer is one event.
+// one range, so a loop over a buffer is one event. A derived-type layout is recorded as the
+// byte runs it touches (footprint.hpp), at the target and in the op's local buffers.
 //
 // It also checks, by itself, the rule that needs no other rank: an op's origin buffer is not
 // stored into, and its result buffer not touched, before the call that completes the op at
@@ -24,12 +25,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "call/call.hpp"
+#include "races/footprint.hpp"
 
 namespace harness::races {
 
@@ -90,18 +93,31 @@ class Recorder {
     int disp_unit = 1;
     bool dynamic = false;
   };
-  // A buffer an op reads (origin) or writes (result) until it completes at the origin.
+  // A buffer an op reads (origin) or writes (result) until it completes at the origin:
+  // [lo, hi) covers it; a derived-type layout touches only `runs` (offsets from lo).
   struct Flight {
     const std::byte* lo = nullptr;
     const std::byte* hi = nullptr;
+    std::vector<Run> runs;  // empty: all of [lo, hi)
     bool result = false;
     int win = -1, target = -1;
     const void* request = nullptr;
     std::string call, at;
   };
+  // A remote op (call() without its completion part); `e` holds its kind, line and window.
+  void access(const call::Call& c, int win, const std::string& where, Extra extra,
+              nlohmann::json e);
+  // An atomic that returned its old value: a spin attempt, or a compare_and_swap lock's
+  // acquire or release.
+  void returned(const call::Call& c, int win, nlohmann::json e);
   void complete_flights(int win, int target, const void* request);
-  void add_flight(const void* p, std::size_t bytes, bool result, int win, int target,
-                  const void* request, const call::Call& c, const std::string& at);
+  // The buffer at `p` as `layout` touches it (no layout: `bytes` from p).
+  void add_flight(const void* p, std::size_t bytes, const rma::Layout* layout, bool result,
+                  int win, int target, const void* request, const call::Call& c,
+                  const std::string& at);
+  // The first bytes of flight `f` that [b, b+bytes) touches, as offsets from f.lo.
+  static std::optional<std::pair<std::uint64_t, std::uint64_t>> touched(
+      const Flight& f, const std::byte* b, std::size_t bytes);
   // Retire the log's tail from `first` if an identical tail was kept since the last
   // synchronization with another rank.
   void retire_repeat(std::size_t first);

@@ -1,18 +1,22 @@
 // recorder_test.cpp — what one rank's recorder keeps: repeated lock epochs and compare_and_swap
 // critical sections are retired (the log stays bounded however long the run), a
 // synchronization with other ranks keeps the next repeat, and an op's buffers touched before
-// its completion are logged.
+// its completion are logged; a derived-type layout is kept as its byte runs, an accumulate
+// with its basic type.
 #include "races/recorder.hpp"
 
 #include <cstdint>
 
 #include <gtest/gtest.h>
 
+#include "rma/datatype.hpp"
+
 namespace harness::races {
 namespace {
 
 using call::Call;
 using call::Kind;
+using nlohmann::json;
 
 Call make(Kind k, int target = 0) {
   Call c;
@@ -160,6 +164,83 @@ TEST(RaceRecorder, ABufferTouchedBeforeItsOpCompletesIsLogged) {
       EXPECT_EQ(e["hi"], 16);
     }
   EXPECT_TRUE(found);
+}
+
+// A put of 4 i32 from a contiguous origin into every other i32 at the target.
+Call layout_put(std::int32_t* origin, std::int64_t blocks, std::int64_t stride) {
+  Call put = make(Kind::put, 1);
+  put.origin = origin;
+  put.count = 4;
+  put.dtype = rma::Dtype::i32;
+  const rma::TypeRef i32 = rma::Datatype::basic(rma::Dtype::i32);
+  put.origin_layout = {static_cast<std::uint64_t>(blocks), i32};
+  put.target_layout = {1, rma::Datatype::vector(blocks, 1, stride, i32).value()};
+  put.result_layout = {0, i32};
+  return put;
+}
+
+TEST(RaceRecorder, ALayoutIsRecordedAsItsRuns) {
+  Recorder rec(0);
+  rec.window(0, 1, false);
+  std::int32_t v[4] = {};
+  rec.call(layout_put(v, 4, 2), 0, "l.lua:1");
+  const auto e = rec.to_json().back();
+  EXPECT_FALSE(e.contains("n"));
+  EXPECT_EQ(e["r"], json::parse("[[0,4],[8,4],[16,4],[24,4]]"));
+  EXPECT_FALSE(e.contains("cov"));
+}
+
+TEST(RaceRecorder, ALayoutOfTooManyRunsIsRecordedAsItsCoveringRange) {
+  Recorder rec(0);
+  rec.window(0, 1, false);
+  std::vector<std::int32_t> v(kMaxRuns + 1);
+  const auto n = static_cast<std::int64_t>(kMaxRuns) + 1;
+  Call put = layout_put(v.data(), n, 2);
+  put.count = v.size();
+  rec.call(put, 0, "l.lua:1");
+  const auto e = rec.to_json().back();
+  EXPECT_EQ(e["r"], json::array({json::array({0, 8 * n - 4})}));
+  EXPECT_EQ(e["cov"], true);
+}
+
+TEST(RaceRecorder, AnAccumulateRecordsItsBasicType) {
+  Recorder rec(0);
+  rec.window(0, 1, false);
+  float f[2] = {};
+  Call acc = make(Kind::accumulate, 1);
+  acc.origin = f;
+  acc.count = 2;
+  acc.dtype = rma::Dtype::f32;
+  acc.op = rma::Op::sum;
+  rec.call(acc, 0, "a.lua:1");
+  EXPECT_EQ(rec.to_json().back()["dt"], "f32");
+  EXPECT_EQ(rec.to_json().back()["op"], "sum");
+}
+
+TEST(RaceRecorder, ALayoutsLocalBufferIsInFlightOnlyWhereItTouches) {
+  Recorder rec(0);
+  rec.window(0, 1, false);
+  std::int64_t v[4] = {};
+  Call get = make(Kind::get, 1);
+  get.result = v;
+  get.count = 4;
+  get.dtype = rma::Dtype::i64;
+  const rma::TypeRef i64 = rma::Datatype::basic(rma::Dtype::i64);
+  get.origin_layout = {1, rma::Datatype::vector(2, 1, 2, i64).value()};  // v[0] and v[2]
+  get.target_layout = {2, i64};
+  get.result_layout = {0, i64};
+  rec.call(get, 0, "g.lua:1");
+  EXPECT_TRUE(rec.in_flight(v, 8, false));
+  EXPECT_FALSE(rec.in_flight(v + 1, 8, true));  // a gap: the get writes nothing there
+  EXPECT_FALSE(rec.in_flight(v + 3, 8, true));
+  ASSERT_TRUE(rec.in_flight(v + 1, 16, true));
+  rec.early(v + 1, 16, true, "g.lua:2");
+  const auto e = rec.to_json().back();
+  EXPECT_EQ(e["k"], "early");
+  EXPECT_EQ(e["lo"], 16);  // the part of the store the get writes: v[2]
+  EXPECT_EQ(e["hi"], 24);
+  rec.call(make(Kind::flush_local, 1), 0, "g.lua:3");
+  EXPECT_FALSE(rec.in_flight(v, 32, true));
 }
 
 }  // namespace
