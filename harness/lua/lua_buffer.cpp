@@ -32,7 +32,7 @@ std::size_t check_count(lua_State* L, int idx, const char* what) {
 
 int buf_fill(lua_State* L) {
   Buffer& b = check_buffer(L, 1);
-  alignas(8) std::byte v[8];
+  alignas(16) std::byte v[16];  // a pair is up to 16 bytes
   store_value(L, b.dtype, 2, v);
   note_access(L, b, true);
   const std::size_t e = b.elem();

@@ -2,6 +2,7 @@
 // handler that turns whatever a script raised into a located failure (lua_state.hpp).
 #include "lua/lua_state.hpp"
 
+#include <filesystem>
 #include <regex>
 #include <stdexcept>
 
@@ -234,8 +235,18 @@ bool run_file(lua_State* L, const std::string& path, LuaFailure& failure,
     lua_getfield(L, -1, "path");
     const std::string old = lua_isstring(L, -1) ? lua_tostring(L, -1) : "";
     lua_pop(L, 1);
-    // The script's own folder, then lua_scripts/lib/ (modules the pattern folders share).
-    const std::string now = dir + "/?.lua;" + dir + "/../lib/?.lua;" + old;
+    // The script's own folder, then the shared modules: the `lib/` of the nearest folder
+    // above it that has one (lua_scripts/lib/ for lua_scripts/datatypes/pairs/x.lua too).
+    std::string lib = dir + "/../lib";
+    std::error_code ec;
+    for (auto up = std::filesystem::path(dir).parent_path();
+         !up.empty() && up != up.parent_path(); up = up.parent_path()) {  // not the root
+      if (std::filesystem::is_directory(up / "lib", ec)) {
+        lib = (up / "lib").string();
+        break;
+      }
+    }
+    const std::string now = dir + "/?.lua;" + lib + "/?.lua;" + old;
     lua_pushlstring(L, now.data(), now.size());
     lua_setfield(L, -2, "path");
   }

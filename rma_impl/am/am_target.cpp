@@ -354,7 +354,7 @@ void AmWin::execute_op(int src, const progress::PacketHeader& h,
       complete_at_target(src, h);
       return;
     case PacketType::fetch_and_op: {
-      std::byte old[8];
+      alignas(16) std::byte old[16];  // a pair is up to 16 bytes
       (void)core::fetch_reduce(core::faulty(op), dtype, mem,
                                payload.empty() ? nullptr : payload.data(), old, 1);
       e_.send(src, reply, {old, size_of(dtype)});

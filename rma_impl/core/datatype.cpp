@@ -61,8 +61,10 @@ std::optional<Order> parse_order(std::string_view name) {
 struct Datatype::Builder {
   std::string call;
   Datatype t;
-  bool any = false;  // a copy has been laid (bounds are set)
-  std::int64_t lo = 0, hi = 0;
+  // Bounds from copies without explicit bounds, and from those with (MPI's lb/ub markers:
+  // where any copy has them, they alone count).
+  bool any = false, any_explicit = false;
+  std::int64_t lo = 0, hi = 0, xlo = 0, xhi = 0;
 
   explicit Builder(std::string c) : call(std::move(c)) {}
 
@@ -75,9 +77,15 @@ struct Datatype::Builder {
       return bad(call, "displacements beyond 2^48 bytes");
     const std::int64_t l = disp + old.lb_ + std::min<std::int64_t>(0, span);
     const std::int64_t h = disp + old.ub() + std::max<std::int64_t>(0, span);
-    lo = any ? std::min(lo, l) : l;
-    hi = any ? std::max(hi, h) : h;
-    any = true;
+    if (old.explicit_bounds_) {
+      xlo = any_explicit ? std::min(xlo, l) : l;
+      xhi = any_explicit ? std::max(xhi, h) : h;
+      any_explicit = true;
+    } else {
+      lo = any ? std::min(lo, l) : l;
+      hi = any ? std::max(hi, h) : h;
+      any = true;
+    }
     t.explicit_bounds_ = t.explicit_bounds_ || old.explicit_bounds_;
     t.align_ = std::max(t.align_, old.align_);
     if (old.dense_ && step == old.extent_ && step > 0)  // one run, however many copies
@@ -106,17 +114,19 @@ struct Datatype::Builder {
 
   Result<TypeRef> finish(std::string text) {
     t.text_ = std::move(text);
-    t.lb_ = any ? lo : 0;
-    t.extent_ = any ? hi - lo : 0;
+    t.lb_ = any_explicit ? xlo : any ? lo : 0;
+    t.extent_ = any_explicit ? xhi - xlo : any ? hi - lo : 0;
     std::int64_t tl = 0, th = 0;
     bool first = true;
     for (TypeBlock& b : t.blocks_) {
       b.pos = t.size_;
       const auto bytes = static_cast<std::int64_t>(b.count * size_of(b.dtype));
+      const auto end = b.offset + bytes - static_cast<std::int64_t>(tail_padding(b.dtype));
       tl = first ? b.offset : std::min(tl, b.offset);
-      th = first ? b.offset + bytes : std::max(th, b.offset + bytes);
+      th = first ? end : std::max(th, end);
       first = false;
       t.size_ += static_cast<std::uint64_t>(bytes);
+      t.mpi_size_ += b.count * data_size(b.dtype);
       t.elements_ += b.count;
       if (t.basic_ && *t.basic_ != b.dtype) t.mixed_ = true;
       if (!t.basic_) t.basic_ = b.dtype;
@@ -140,11 +150,13 @@ TypeRef Datatype::basic(Dtype d) {
       auto* t = new Datatype;
       t->kind_ = Kind::basic;
       t->size_ = size_of(dt);
+      t->mpi_size_ = data_size(dt);
       t->elements_ = 1;
-      t->extent_ = t->true_ub_ = static_cast<std::int64_t>(size_of(dt));
+      t->extent_ = static_cast<std::int64_t>(size_of(dt));
+      t->true_ub_ = static_cast<std::int64_t>(size_of(dt) - tail_padding(dt));
       t->basic_ = dt;
       t->dense_ = true;
-      t->align_ = size_of(dt);
+      t->align_ = alignment_of(dt);
       t->blocks_ = {TypeBlock{0, 1, dt}};
       t->text_ = std::string(to_string(dt));
       t->args_ = {i};
@@ -423,13 +435,13 @@ std::vector<SignatureRun> repeat(const std::vector<SignatureRun>& one, std::uint
 std::string Datatype::signature() const { return runs_text(signature_runs()); }
 
 std::int64_t Layout::data_lo() const {
-  if (count == 0 || type->size() == 0) return 0;
+  if (count == 0 || type->elements() == 0) return 0;
   const auto span = static_cast<std::int64_t>(count - 1) * type->extent();
   return type->true_lb() + std::min<std::int64_t>(0, span);
 }
 
 std::int64_t Layout::data_hi() const {
-  if (count == 0 || type->size() == 0) return 0;
+  if (count == 0 || type->elements() == 0) return 0;
   const auto span = static_cast<std::int64_t>(count - 1) * type->extent();
   return type->true_lb() + type->true_extent() + std::max<std::int64_t>(0, span);
 }

@@ -88,9 +88,32 @@ TEST(Datatype, StructPadsExtentToAlignment) {
   EXPECT_EQ(s->extent(), 16);  // 9 rounded up to 8
   EXPECT_EQ(s->signature(), "f64*1,i8*1");
   EXPECT_FALSE(s->basic_type());
-  // With explicit bounds (resized inside), no padding.
+  // With explicit bounds (resized inside) they alone decide: no padding, and the i8 at 8
+  // lies past the ub.
   const TypeRef rtypes[] = {Datatype::resized(f64, 0, 8).value(), basic(Dtype::i8)};
-  EXPECT_EQ(Datatype::struct_(bl, d, rtypes).value()->extent(), 9);
+  EXPECT_EQ(Datatype::struct_(bl, d, rtypes).value()->extent(), 8);
+}
+
+TEST(Datatype, ExplicitBoundsAloneDecideAStructsBounds) {
+  // MPI's lb/ub markers: the resized member sets them; the i16 at 4 lies past the ub.
+  const std::int64_t bl[] = {1, 1}, d[] = {0, 4};
+  const TypeRef types[] = {Datatype::resized(i32, 0, 4).value(), basic(Dtype::i16)};
+  auto s = Datatype::struct_(bl, d, types).value();
+  EXPECT_EQ(s->lb(), 0);
+  EXPECT_EQ(s->extent(), 4);
+  EXPECT_EQ(s->true_extent(), 6);
+}
+
+TEST(Datatype, PairSizeLeavesOutPadding) {
+  // MPI_SHORT_INT: 6 bytes of data in an 8-byte extent; MPI_LONG_INT: 12 in 16.
+  auto v = Datatype::vector(10, 3, 5, basic(Dtype::short_int)).value();
+  EXPECT_EQ(v->size(), 180u);
+  EXPECT_EQ(v->packed_size(), 240u);
+  auto l = basic(Dtype::long_int);
+  EXPECT_EQ(l->size(), 12u);
+  EXPECT_EQ(l->extent(), 16);
+  EXPECT_EQ(l->true_extent(), 12);
+  EXPECT_EQ(Datatype::contiguous(2, l).value()->true_extent(), 28);
 }
 
 TEST(Datatype, IndexedAndBlockVariants) {

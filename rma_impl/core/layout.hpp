@@ -99,16 +99,16 @@ namespace rma::core {
 template <class F>
 void for_each_run(const Layout& l, std::uint64_t from, std::uint64_t len, F&& fn) {
   const Datatype& t = *l.type;
-  if (t.size() == 0 || len == 0) return;
+  if (t.packed_size() == 0 || len == 0) return;
   const std::uint64_t end = from + len;
   const auto& runs = t.blocks();
-  std::uint64_t inst = from / t.size();
+  std::uint64_t inst = from / t.packed_size();
   // The run holding byte `from` of its instance: the last whose stream position is <= it.
-  auto first = std::upper_bound(runs.begin(), runs.end(), from - inst * t.size(),
+  auto first = std::upper_bound(runs.begin(), runs.end(), from - inst * t.packed_size(),
                                 [](std::uint64_t p, const TypeBlock& b) { return p < b.pos; });
   std::size_t r = static_cast<std::size_t>(first - runs.begin()) - 1;
   for (; inst < l.count; ++inst, r = 0) {
-    const std::uint64_t base = inst * t.size();
+    const std::uint64_t base = inst * t.packed_size();
     const std::int64_t shift = static_cast<std::int64_t>(inst) * t.extent();
     for (; r < runs.size(); ++r) {
       const TypeBlock& b = runs[r];

@@ -29,12 +29,7 @@ Status check_op(Win& w, const char* call, RmaOp& op, std::uint64_t disp, bool re
   if (accumulate_like(op.kind) && !op_valid_for(op.op, op.dtype))
     return {ErrorClass::op, where(w, call, op.target) + ": " + std::string(to_string(op.op)) +
                                 " is not defined for " + std::string(to_string(op.dtype))};
-  if ((op.kind == PacketType::compare_and_swap || op.kind == PacketType::fetch_and_op) &&
-      is_pair(op.dtype))
-    return {ErrorClass::type, where(w, call, op.target) + ": " +
-                                  std::string(to_string(op.kind)) + " takes a scalar dtype, not " +
-                                  std::string(to_string(op.dtype))};
-  if (op.kind == PacketType::compare_and_swap && is_float(op.dtype))
+  if (op.kind == PacketType::compare_and_swap && (is_float(op.dtype) || is_pair(op.dtype)))
     return {ErrorClass::type, where(w, call, op.target) +
                                   ": compare_and_swap needs an integer type, not " +
                                   std::string(to_string(op.dtype))};

@@ -72,7 +72,11 @@ class Datatype {
                                  std::span<const TypeRef> types);
   static Result<TypeRef> resized(const TypeRef& old, std::int64_t lb, std::int64_t extent);
 
-  std::uint64_t size() const { return size_; }  // bytes of data in one instance
+  // MPI's size: bytes of data in one instance (a pair counted without its padding).
+  std::uint64_t size() const { return mpi_size_; }
+  // Bytes of one instance's runs as they are copied (a pair with its padding): its packed
+  // stream, what a path moves.
+  std::uint64_t packed_size() const { return size_; }
   std::int64_t lb() const { return lb_; }
   std::int64_t ub() const { return lb_ + extent_; }
   std::int64_t extent() const { return extent_; }
@@ -121,14 +125,17 @@ class Datatype {
                                std::vector<TypeRef> kids);
 
   Kind kind_ = Kind::derived;
-  std::uint64_t size_ = 0;
+  std::uint64_t size_ = 0;      // packed
+  std::uint64_t mpi_size_ = 0;
   std::uint64_t elements_ = 0;
   std::int64_t lb_ = 0, extent_ = 0;
   std::int64_t true_lb_ = 0, true_ub_ = 0;
   std::optional<Dtype> basic_;
   bool mixed_ = false;  // elements of more than one basic type
   bool dense_ = false;
-  bool explicit_bounds_ = false;  // resized somewhere inside: no struct padding rule
+  // Bounds set explicitly (resized or subarray somewhere inside): they alone decide a new
+  // type's bounds, and no struct padding applies.
+  bool explicit_bounds_ = false;
   std::size_t align_ = 1;         // the largest basic alignment inside
   std::vector<TypeBlock> blocks_;
   std::string text_;
@@ -142,7 +149,7 @@ class Datatype {
 struct Layout {
   std::uint64_t count = 0;
   TypeRef type;
-  std::uint64_t bytes() const { return count * type->size(); }
+  std::uint64_t bytes() const { return count * type->packed_size(); }  // packed
   std::uint64_t elements() const { return count * type->elements(); }
   // The byte range [lo, hi) the layout's data occupies, relative to its buffer's start.
   std::int64_t data_lo() const;

@@ -49,6 +49,24 @@ constexpr std::size_t size_of(Dtype t) {
   }
   return 0;
 }
+// MPI's size of one element: a pair's value and index without the padding between or after
+// them (MPI_SHORT_INT is 6 bytes in an 8-byte extent), a scalar's size_of.
+constexpr std::size_t data_size(Dtype t) {
+  switch (t) {
+    case Dtype::short_int: return 6;
+    case Dtype::long_int:
+    case Dtype::double_int: return 12;
+    default: return size_of(t);
+  }
+}
+// Padding after a pair's index (a 16-byte pair's last 4 bytes), which no data occupies.
+constexpr std::size_t tail_padding(Dtype t) {
+  return t == Dtype::long_int || t == Dtype::double_int ? 4 : 0;
+}
+// The alignment C gives an element: a pair's is its larger member's.
+constexpr std::size_t alignment_of(Dtype t) {
+  return t == Dtype::long_int || t == Dtype::double_int ? 8 : is_pair(t) ? 4 : size_of(t);
+}
 constexpr bool is_float(Dtype t) { return t == Dtype::f32 || t == Dtype::f64; }
 bool is_signed(Dtype t);
 std::string_view to_string(Dtype t);
