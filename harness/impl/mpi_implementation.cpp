@@ -4,6 +4,7 @@
 
 #include <mpi.h>
 
+#include <array>
 #include <atomic>
 #include <climits>
 #include <cstdint>
@@ -91,7 +92,7 @@ int mpi_rank(int target) {
 }
 
 // The family of a call, read off the one list (call.hpp) so that this file links on its own.
-call::Family family(Kind k) {
+constexpr call::Family family(Kind k) {
   switch (k) {
 #define RMABENCH_MPI_FAMILY(name, fam, ...) \
   case Kind::name:                          \
@@ -181,7 +182,7 @@ void set_received(O* out, std::size_t bytes) {
 }
 
 // The calls that take a target rank (for messages and state dumps).
-bool has_target(Kind k) {
+constexpr bool has_target(Kind k) {
   switch (k) {
     case Kind::put:
     case Kind::get:
@@ -203,6 +204,25 @@ bool has_target(Kind k) {
     default:
       return false;
   }
+}
+
+// The three above per kind, looked up once per call a replay makes instead of three switches
+// (each an indirect jump), as the reference's dispatch reads call::describe's table.
+struct KindInfo {
+  const char* name = nullptr;
+  bool has_target = false;
+  call::Family family = call::Family::job;
+};
+constexpr auto kKinds = [] {
+  std::array<KindInfo, static_cast<std::size_t>(call::kind_count)> a{};
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const auto k = static_cast<Kind>(i);
+    a[i] = {mpi_name(k), has_target(k), family(k)};
+  }
+  return a;
+}();
+const KindInfo& info(Kind k) {
+  return kKinds[static_cast<std::size_t>(k)];
 }
 
 rma::ErrorClass error_class_of(int mpi_class) {
@@ -508,7 +528,7 @@ rma::Status MpiImpl::free_mem(void* base) {
 }
 
 rma::Status MpiImpl::execute(const call::Call& c, Outcome* out) {
-  if (family(c.kind) == call::Family::job) return job_call(c, out);
+  if (info(c.kind).family == call::Family::job) return job_call(c, out);
   // A replay names the same window call after call: its cast is kept (windows live as long as
   // this object), since dynamic_cast's type walk cost more per call than osc/sm's MPI_Put.
   MpiWindow* w = c.win == last_win_ ? last_mpi_win_ : dynamic_cast<MpiWindow*>(c.win);
@@ -558,8 +578,9 @@ rma::Status MpiImpl::job_call(const call::Call& c, Outcome* out) {
 }
 
 rma::Status MpiImpl::window_call(const call::Call& c, MpiWindow& w, Outcome* out) {
-  const char* name = mpi_name(c.kind);
-  const int target = has_target(c.kind) ? c.target : -2;
+  const KindInfo& kind = info(c.kind);
+  const char* name = kind.name;
+  const int target = kind.has_target ? c.target : -2;
   Tracked t(slot_, name, w.id_, target);
   const MPI_Win win = w.win_;
   const MPI_Datatype dt = mpi_dtype(c.dtype);
@@ -671,7 +692,7 @@ rma::Status MpiImpl::window_call(const call::Call& c, MpiWindow& w, Outcome* out
       return {rma::ErrorClass::intern, std::string(name) + ": a job call on a window"};
   }
   if (rc != MPI_SUCCESS) return failure(rc, name, w.id_, target);
-  if (family(c.kind) == call::Family::request) {
+  if (kind.family == call::Family::request) {
     if (!out) {
       MPI_Request_free(&req);
       return {rma::ErrorClass::intern, std::string(name) + ": no place for the request"};
@@ -679,7 +700,8 @@ rma::Status MpiImpl::window_call(const call::Call& c, MpiWindow& w, Outcome* out
     out->request = std::make_unique<MpiRequest>(*this, req, w.id_, target);
   }
   if (c.kind == Kind::test && out) out->flag = flag != 0;
-  note_epoch(c, w, flag != 0);
+  if (kind.family == call::Family::synchronization || c.kind == Kind::free)
+    note_epoch(c, w, flag != 0);
   return {};
 }
 
