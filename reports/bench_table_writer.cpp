@@ -219,7 +219,7 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
   struct Table {
     std::vector<std::string> columns;
     std::map<std::string, bool> reference, shared_memory, measured;
-    std::map<std::string, bool> calibrated;  // MPI columns with a plain-C calibration
+    std::map<std::string, bool> calibrated;  // MPI columns with a plain-C figure
     std::map<std::uint64_t, std::map<std::string, Cell>> rows;
     bool interleaved = false;  // some columns' repetitions ran interleaved in one launch
     std::map<std::string, bool>
@@ -239,8 +239,10 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
     const std::string col = is_calibration(e) ? str(e, "replayed_impl") : column_of(e);
     if (is_calibration(e)) {
       if (std::find(t.columns.begin(), t.columns.end(), col) == t.columns.end()) continue;
-      take_calibration(e, t.rows[static_cast<std::uint64_t>(num(e, "size"))][col]);
-      t.calibrated[col] = true;
+      Cell& cell = t.rows[static_cast<std::uint64_t>(num(e, "size"))][col];
+      take_calibration(e, cell);
+      // Columns only where some figure has a plain-C time; reasons alone are a line below.
+      if (cell.plain_c_us) t.calibrated[col] = true;
       continue;
     }
     if (auto it_i = e.find("interleaved"); it_i != e.end() && it_i->is_boolean() && *it_i)
@@ -416,11 +418,17 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
             << ratio_text(*r.hi, *r.lo)
             << "): the machine changed during the figure; its ratios say little\n";
       }
+    // Why figures have no plain-C time, each reason once with the figures it concerns.
+    std::map<std::string, std::vector<std::string>> why;
     for (const auto& [size, cells] : t.rows)
       for (const auto& [col, cell] : cells)
         if (!cell.plain_c_us && !cell.plain_c_why.empty())
-          out << "# " << col << ", size " << size << ": no plain-C figure: " << cell.plain_c_why
-              << "\n";
+          why[cell.plain_c_why].push_back(col + " " + std::to_string(size));
+    for (const auto& [reason, figures] : why) {
+      out << "# no plain-C figure (";
+      for (std::size_t i = 0; i < figures.size(); ++i) out << (i ? ", " : "") << figures[i];
+      out << "): " << reason << "\n";
+    }
     out << "\n";
   }
 }

@@ -273,9 +273,16 @@ TEST(BenchTable, AnMpiFigureIsReadAgainstItsPlainCCalibration) {
   EXPECT_NE(row8.find("0.050"), std::string::npos) << text;
   EXPECT_NE(row8.find("1.20x"), std::string::npos) << text;  // 0.06 replayed / 0.05 plain C
   EXPECT_EQ(row64.find(" 0.000"), std::string::npos) << text;
-  EXPECT_NE(text.find("size 64: no plain-C figure: rmabench-calibrate-openmpi exited with code 1"),
+  EXPECT_NE(text.find("# no plain-C figure (openmpi 4.1.4 osc=sm 64): rmabench-calibrate-openmpi "
+                      "exited with code 1"),
             std::string::npos)
       << text;
+  // A table where no figure has a plain-C time gets no C columns, only the reason.
+  json none = json::array({entry("openmpi 4.1.4 osc=sm", "mpi", "openmpi", 64, 0.07, nullptr),
+                           calibration(64, nullptr)});
+  const std::string none_text = table_of(none);
+  EXPECT_EQ(none_text.find("C us"), std::string::npos) << none_text;
+  EXPECT_NE(none_text.find("no plain-C figure"), std::string::npos) << none_text;
 }
 
 }  // namespace
