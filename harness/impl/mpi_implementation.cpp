@@ -318,7 +318,8 @@ class MpiWindow final : public Window {
   std::atomic<const char*> exposure_{"none"};
   // Per target rank: 0 not locked, else 1 + the rma::LockType of the lock this rank holds.
   std::vector<std::atomic<std::uint8_t>> locks_;
-  int locked_ = 0;  // targets locked now (main thread only)
+  int locked_ = 0;  // targets locked now, MPI_PROC_NULL included (main thread only)
+  bool null_locked_ = false;  // MPI_PROC_NULL is locked: an epoch, with no rank to show
   std::atomic<bool> lock_all_{false};
 };
 
@@ -731,11 +732,13 @@ void MpiImpl::note_epoch(const call::Call& c, MpiWindow& w, bool test_flag) {
       if (test_flag) w.exposure_.store("none", r);
       break;
     case Kind::lock:
-      // MPI_PROC_NULL (or a rank MPI refused) holds no lock to show.
       if (c.target >= 0 && c.target < size_) {
         auto& slot = w.locks_[static_cast<std::size_t>(c.target)];
         if (slot.load(r) == 0) ++w.locked_;
         slot.store(static_cast<std::uint8_t>(1 + static_cast<int>(c.lock_type)), r);
+      } else if (!w.null_locked_) {
+        w.null_locked_ = true;
+        ++w.locked_;
       }
       w.access_.store("lock", r);
       break;
@@ -744,6 +747,9 @@ void MpiImpl::note_epoch(const call::Call& c, MpiWindow& w, bool test_flag) {
         auto& slot = w.locks_[static_cast<std::size_t>(c.target)];
         if (slot.load(r) != 0) --w.locked_;
         slot.store(0, r);
+      } else if (w.null_locked_) {
+        w.null_locked_ = false;
+        --w.locked_;
       }
       if (w.locked_ == 0) w.access_.store("none", r);
       break;
