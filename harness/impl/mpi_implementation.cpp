@@ -21,30 +21,14 @@ using call::Kind;
 
 // --- MPI's names for our vocabulary ------------------------------------------------------
 
+// Tables, not switches: a replay converts the dtype and the asserts at every call it makes.
+const std::array<MPI_Datatype, rma::dtype_count> kDtypes = {
+    MPI_INT8_T,  MPI_INT16_T,  MPI_INT32_T,  MPI_INT64_T, MPI_UINT8_T,
+    MPI_UINT16_T, MPI_UINT32_T, MPI_UINT64_T, MPI_FLOAT,   MPI_DOUBLE};  // rma::Dtype's order
+
 MPI_Datatype mpi_dtype(rma::Dtype t) {
-  switch (t) {
-    case rma::Dtype::i8:
-      return MPI_INT8_T;
-    case rma::Dtype::i16:
-      return MPI_INT16_T;
-    case rma::Dtype::i32:
-      return MPI_INT32_T;
-    case rma::Dtype::i64:
-      return MPI_INT64_T;
-    case rma::Dtype::u8:
-      return MPI_UINT8_T;
-    case rma::Dtype::u16:
-      return MPI_UINT16_T;
-    case rma::Dtype::u32:
-      return MPI_UINT32_T;
-    case rma::Dtype::u64:
-      return MPI_UINT64_T;
-    case rma::Dtype::f32:
-      return MPI_FLOAT;
-    case rma::Dtype::f64:
-      return MPI_DOUBLE;
-  }
-  return MPI_DATATYPE_NULL;
+  const auto i = static_cast<std::size_t>(t);
+  return i < kDtypes.size() ? kDtypes[i] : MPI_DATATYPE_NULL;
 }
 
 MPI_Op mpi_op(rma::Op op) {
@@ -77,14 +61,23 @@ MPI_Op mpi_op(rma::Op op) {
   return MPI_OP_NULL;
 }
 
+// Every combination of rma's five assert bits, as MPI's mode bits.
+constexpr auto kAsserts = [] {
+  std::array<int, 32> t{};
+  for (unsigned a = 0; a < t.size(); ++a) {
+    int m = 0;
+    if (a & rma::assert_nocheck) m |= MPI_MODE_NOCHECK;
+    if (a & rma::assert_nostore) m |= MPI_MODE_NOSTORE;
+    if (a & rma::assert_noput) m |= MPI_MODE_NOPUT;
+    if (a & rma::assert_noprecede) m |= MPI_MODE_NOPRECEDE;
+    if (a & rma::assert_nosucceed) m |= MPI_MODE_NOSUCCEED;
+    t[a] = m;
+  }
+  return t;
+}();
+
 int mpi_asserts(unsigned a) {
-  int m = 0;
-  if (a & rma::assert_nocheck) m |= MPI_MODE_NOCHECK;
-  if (a & rma::assert_nostore) m |= MPI_MODE_NOSTORE;
-  if (a & rma::assert_noput) m |= MPI_MODE_NOPUT;
-  if (a & rma::assert_noprecede) m |= MPI_MODE_NOPRECEDE;
-  if (a & rma::assert_nosucceed) m |= MPI_MODE_NOSUCCEED;
-  return m;
+  return kAsserts[a & 31u];
 }
 
 int mpi_rank(int target) {
