@@ -16,7 +16,6 @@
 #include <cstring>
 #include <filesystem>
 #include <set>
-#include <sstream>
 
 #include "launcher/rank_results.hpp"
 #include "reports/benchmark_runs.hpp"
@@ -100,8 +99,14 @@ struct Ran {
 Ran run_bounded(const std::vector<std::string>& words, double timeout_s) {
   Ran r;
   int out[2], err[2];
-  if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0) {
+  if (::pipe2(out, O_CLOEXEC) != 0) {
     r.how = std::string("pipe: ") + std::strerror(errno);
+    return r;
+  }
+  if (::pipe2(err, O_CLOEXEC) != 0) {
+    r.how = std::string("pipe: ") + std::strerror(errno);
+    ::close(out[0]);
+    ::close(out[1]);
     return r;
   }
   posix_spawn_file_actions_t fa;

@@ -16,10 +16,12 @@
  * a line on stderr and exit 2 before MPI_Init.
  */
 #include <mpi.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
 
 enum op { op_put, op_get, op_accumulate, op_get_accumulate, op_fetch_and_op, op_cas };
@@ -292,6 +294,9 @@ static void teardown(struct bench *b) {
 int main(int argc, char **argv) {
   struct bench b;
   memset(&b, 0, sizeof b);
+  /* The launcher's proxy is this process's parent: rmabench ends a calibration that outlives
+   * its deadline by killing the launcher's process group, and a rank must not survive it. */
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
   const int bad = parse(argc, argv, &b.a);
   if (bad) return bad;
   /* The thread level the MPI worker asks for (mpi_worker_main.cpp): the library may pick
