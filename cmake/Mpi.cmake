@@ -4,6 +4,9 @@
 #   rmabench-worker-<name>   the rank process `rmabench run --impl <name>` starts through the
 #                            MPI's launcher (harness/mpi/mpi_worker_main.cpp)
 #   mpi_impl_check_<name>    impl/mpi_implementation.cpp checked on its own (a ctest test)
+#   rmabench-calibrate-<name> the plain-C figure `rmabench bench --impl <name>` reads each
+#                            replayed figure against (harness/mpi/mpi_calibrate.c), built with
+#                            the flags of the MPI's C wrapper (mpicc beside mpicxx) where found
 # The reference build never depends on an MPI: nothing here is required, and what is missing
 # is recorded with the reason in the catalog `rmabench info` prints (launcher/mpi_catalog.hpp).
 #
@@ -27,6 +30,10 @@ else()
 endif()
 
 set(_rmabench_mpi_catalog "")
+# The calibration programs are C (no harness, no C++ runtime between the loop and MPI).
+if(RMABENCH_MPI)
+  enable_language(C)
+endif()
 
 # The rank side of the MPI path and the launcher check: no <mpi.h>, built once for all MPIs.
 add_library(rmabench_mpi_rank STATIC ${PROJECT_SOURCE_DIR}/harness/mpi/mpi_rank.cpp)
@@ -91,6 +98,29 @@ function(_rmabench_mpi_flags wrapper out_incs out_defs out_copts out_link out_li
   set(${out_copts} "${_copts}" PARENT_SCOPE)
   set(${out_link} "${_link}" PARENT_SCOPE)
   set(${out_libs} "${_libs}" PARENT_SCOPE)
+endfunction()
+
+# rmabench-calibrate-<name>: C compiled with the flags the MPI's C wrapper states (mpicc where
+# mpicxx is: mpicxx.mpich -> mpicc.mpich), else the C++ wrapper's, which name the same library.
+function(_rmabench_add_calibration name cxx_wrapper)
+  string(REPLACE "mpicxx" "mpicc" _cw "${cxx_wrapper}")
+  if(NOT _cw STREQUAL cxx_wrapper AND EXISTS "${_cw}")
+    _rmabench_mpi_flags("${_cw}" _incs _defs _copts _link _libs)
+  else()
+    _rmabench_mpi_flags("${cxx_wrapper}" _incs _defs _copts _link _libs)
+  endif()
+  set(_t rmabench-calibrate-${name})
+  add_executable(${_t} ${PROJECT_SOURCE_DIR}/harness/mpi/mpi_calibrate.c)
+  target_include_directories(${_t} SYSTEM PRIVATE ${_incs})
+  target_compile_definitions(${_t} PRIVATE ${_defs})
+  # rmabench_options carries C++-only warnings: the C program states its own.
+  target_compile_options(${_t} PRIVATE ${_copts} -Wall -Wextra -Wpedantic -Wshadow)
+  target_link_options(${_t} PRIVATE ${_link})
+  target_link_libraries(${_t} PRIVATE ${_libs})
+  set_target_properties(${_t} PROPERTIES C_STANDARD 11 C_STANDARD_REQUIRED ON
+                        RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR})
+  # `rmabench bench --impl <name>` runs it: building rmabench builds it.
+  add_dependencies(rmabench ${_t})
 endfunction()
 
 # Builds the support for one MPI, or records why it is not built.
@@ -177,6 +207,7 @@ function(rmabench_add_mpi name wrapper launcher install_hint)
     set_target_properties(${_worker} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR})
     # `rmabench run --impl <name>` needs its worker: building rmabench builds it.
     add_dependencies(rmabench ${_worker})
+    _rmabench_add_calibration(${name} "${_wp}")
     _rmabench_mpi_entry(${name} true "${_wp}" "${_lp}" "${_kind}" "${_worker}" "")
     message(STATUS "rmabench: MPI ${name}: ${_wp}, ${_lp} (${_kind}): ${_worker}")
   else()

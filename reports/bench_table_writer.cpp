@@ -78,7 +78,29 @@ struct Cell {
   std::optional<double> floor_rt_us;
   bool from_median = false;
   Range reps;  // its repetitions' times, us
+  // An MPI's figure: the same loop in plain C with that MPI (harness/cli/calibration.hpp),
+  // or why it has none.
+  std::optional<double> plain_c_us;
+  bool plain_c_from_median = false;
+  std::string plain_c_why;  // error_message of a calibration without a figure
 };
+
+// A calibration entry (`calibration`: "plain_c") is no column of its own: it goes beside the
+// figure it calibrates, in that MPI's column group.
+bool is_calibration(const json& e) {
+  return !str(e, "calibration").empty();
+}
+
+void take_calibration(const json& e, Cell& c) {
+  const bool median = str(e, "run_type") == "aggregate";
+  if (e.value("error_occurred", false)) {
+    c.plain_c_why = str(e, "error_message");
+    return;
+  }
+  if (c.plain_c_from_median && !median) return;
+  c.plain_c_us = microseconds(e);
+  c.plain_c_from_median = median;
+}
 
 // Where a figure ran: the reference's backend and path (and am protocol, where it is not the
 // default), or an MPI library by name.
@@ -197,6 +219,7 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
   struct Table {
     std::vector<std::string> columns;
     std::map<std::string, bool> reference, shared_memory, measured;
+    std::map<std::string, bool> calibrated;  // MPI columns with a plain-C figure
     std::map<std::uint64_t, std::map<std::string, Cell>> rows;
     bool interleaved = false;  // some columns' repetitions ran interleaved in one launch
     std::map<std::string, bool>
@@ -213,7 +236,15 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
     auto [it, added] = tables.try_emplace(k);
     if (added) order.push_back(k);
     Table& t = it->second;
-    const std::string col = column_of(e);
+    const std::string col = is_calibration(e) ? str(e, "replayed_impl") : column_of(e);
+    if (is_calibration(e)) {
+      if (std::find(t.columns.begin(), t.columns.end(), col) == t.columns.end()) continue;
+      Cell& cell = t.rows[static_cast<std::uint64_t>(num(e, "size"))][col];
+      take_calibration(e, cell);
+      // Columns only where some figure has a plain-C time; reasons alone are a line below.
+      if (cell.plain_c_us) t.calibrated[col] = true;
+      continue;
+    }
     if (auto it_i = e.find("interleaved"); it_i != e.end() && it_i->is_boolean() && *it_i)
       t.interleaved = true;
     if (std::find(t.columns.begin(), t.columns.end(), col) == t.columns.end()) {
@@ -298,6 +329,8 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
     if (t.interleaved) out << " (protocols interleaved in one launch)";
     if (with_floor || any_raw)
       out << "; " << (bw ? "xmemcpy: ratio to a memcpy of the size" : "xrt: ratio to the floor's round trip");
+    if (!t.calibrated.empty())
+      out << "; C us: the same loop in plain C with that MPI, xC: the replay's ratio to it";
     out << "\n";
 
     std::vector<Group> groups{{"", {"Size"}}};
@@ -308,6 +341,7 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
       else if (raw_xrt(c))
         g.heads.push_back("xrt");
       if (t.measured.count(c)) g.heads.push_back("msgs/iter");
+      if (t.calibrated.count(c)) g.heads.insert(g.heads.end(), {"C us", "xC"});
       groups.push_back(std::move(g));
     }
     if (with_floor) {
@@ -357,6 +391,11 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
           }
           r.push_back(m);
         }
+        if (t.calibrated.count(col)) {
+          const bool c_has = has && it->second.plain_c_us;
+          r.push_back(c_has ? fixed(*it->second.plain_c_us, 3) : "—");
+          r.push_back(c_has ? ratio_text(v, *it->second.plain_c_us) : "—");
+        }
       }
       if (with_floor) {
         if (!bw) r.push_back(floor.round_trip_us ? fixed(*floor.round_trip_us, 3) : "—");
@@ -379,6 +418,17 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
             << ratio_text(*r.hi, *r.lo)
             << "): the machine changed during the figure; its ratios say little\n";
       }
+    // Why figures have no plain-C time, each reason once with the figures it concerns.
+    std::map<std::string, std::vector<std::string>> why;
+    for (const auto& [size, cells] : t.rows)
+      for (const auto& [col, cell] : cells)
+        if (!cell.plain_c_us && !cell.plain_c_why.empty())
+          why[cell.plain_c_why].push_back(col + " " + std::to_string(size));
+    for (const auto& [reason, figures] : why) {
+      out << "# no plain-C figure (";
+      for (std::size_t i = 0; i < figures.size(); ++i) out << (i ? ", " : "") << figures[i];
+      out << "): " << reason << "\n";
+    }
     out << "\n";
   }
 }

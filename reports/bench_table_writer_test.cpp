@@ -233,5 +233,57 @@ TEST(BenchTable, AFigureIsReadAgainstTheRoundTripMeasuredJustBeforeIt) {
   EXPECT_EQ(table_of(b).find("the floor moved"), std::string::npos);
 }
 
+// An MPI's plain-C calibration is no column of its own: beside that MPI's figure, its time
+// and the replay's ratio to it; a calibration without a figure is a dash and its reason
+// under the table, never a 0.
+TEST(BenchTable, AnMpiFigureIsReadAgainstItsPlainCCalibration) {
+  auto calibration = [](std::uint64_t size, json us) {
+    json c = entry("openmpi 4.1.4 osc=sm plain C", "mpi", "openmpi", size,
+                   us.is_null() ? 0.0 : us.get<double>(), nullptr);
+    c["name"] = "bench/latency/lock/" + std::to_string(size) + "/mpi:openmpi:osc=sm/plain_c";
+    c["calibration"] = "plain_c";
+    c["replayed_impl"] = "openmpi 4.1.4 osc=sm";
+    if (us.is_null()) {
+      c.erase("real_time");
+      c["error_occurred"] = true;
+      c["error_message"] = "rmabench-calibrate-openmpi exited with code 1";
+    }
+    return c;
+  };
+  json b = json::array({entry("ref", "shm", "direct", 8, 0.2, 2),
+                        entry("ref", "shm", "direct", 64, 0.3, 2),
+                        entry("openmpi 4.1.4 osc=sm", "mpi", "openmpi", 8, 0.06, nullptr),
+                        entry("openmpi 4.1.4 osc=sm", "mpi", "openmpi", 64, 0.07, nullptr),
+                        calibration(8, 0.05), calibration(64, nullptr)});
+  const std::string text = table_of(b);
+  const auto lines = lines_of(text);
+  std::string groups, row8, row64;
+  for (std::size_t i = 0; i + 1 < lines.size(); ++i)
+    if (lines[i].rfind("# bench/latency", 0) == 0) groups = lines[i + 1];
+  for (const auto& l : lines) {
+    if (l.rfind("  8 ", 0) == 0) row8 = l;
+    if (l.rfind("  64 ", 0) == 0) row64 = l;
+  }
+  EXPECT_EQ(groups.find("plain C"), std::string::npos) << text;  // no column group of its own
+  std::string heads;
+  for (const auto& l : lines)
+    if (l.rfind("# Size", 0) == 0) heads = l;
+  EXPECT_NE(heads.find("C us"), std::string::npos) << text;
+  EXPECT_NE(heads.find("xC"), std::string::npos) << text;
+  EXPECT_NE(row8.find("0.050"), std::string::npos) << text;
+  EXPECT_NE(row8.find("1.20x"), std::string::npos) << text;  // 0.06 replayed / 0.05 plain C
+  EXPECT_EQ(row64.find(" 0.000"), std::string::npos) << text;
+  EXPECT_NE(text.find("# no plain-C figure (openmpi 4.1.4 osc=sm 64): rmabench-calibrate-openmpi "
+                      "exited with code 1"),
+            std::string::npos)
+      << text;
+  // A table where no figure has a plain-C time gets no C columns, only the reason.
+  json none = json::array({entry("openmpi 4.1.4 osc=sm", "mpi", "openmpi", 64, 0.07, nullptr),
+                           calibration(64, nullptr)});
+  const std::string none_text = table_of(none);
+  EXPECT_EQ(none_text.find("C us"), std::string::npos) << none_text;
+  EXPECT_NE(none_text.find("no plain-C figure"), std::string::npos) << none_text;
+}
+
 }  // namespace
 }  // namespace reports

@@ -7,11 +7,14 @@
 // turn, in the order listed, in one run: the tables put them side by side against the
 // reference. A run with a figure on shared memory (the reference's shm backend, an MPI) ends
 // with the hardware floor (worker/floor_bench.hpp), measured over the sizes the run used.
+// Each MPI's cases are followed by its calibration (cli/calibration.hpp): the same figures
+// timed by a plain C program with that MPI, which the tables read the replay against.
 #include <algorithm>
 #include <map>
 #include <set>
 #include <utility>
 
+#include "cli/calibration.hpp"
 #include "cli/cli_list.hpp"
 #include "cli/commands.hpp"
 #include "cli/impl_list.hpp"
@@ -130,18 +133,35 @@ bool on_shared_memory(const suite::CaseSpec& c) {
   return c.impl != "ref" || c.backend == "shm";
 }
 
-// Runs the cases as usual; the floor, last, gets the sizes the cases before it measured.
+// After the last case of each MPI (an MPI's cases are consecutive), its calibration case.
+void add_calibrations(std::vector<suite::CaseSpec>& cases) {
+  std::vector<suite::CaseSpec> out;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    out.push_back(cases[i]);
+    const bool mpi = cases[i].impl != "ref";
+    if (mpi && (i + 1 == cases.size() || cases[i + 1].impl != cases[i].impl))
+      out.push_back(calibration_case(cases[i]));
+  }
+  cases = std::move(out);
+}
+
+// Runs the cases as usual; the floor, last, gets the sizes the cases before it measured; an
+// MPI's calibration gets the figures that MPI's cases timed.
 class BenchExecutor final : public CaseExecutor {
  public:
-  explicit BenchExecutor(LauncherExecutor& inner) : inner_(inner) {}
+  BenchExecutor(LauncherExecutor& inner, std::vector<launcher::MpiLaunch> mpis)
+      : inner_(inner), mpis_(std::move(mpis)) {}
   void on_figures(Figures f) override { inner_.on_figures(std::move(f)); }
   Executed execute(const suite::CaseSpec& spec) override {
+    if (spec.mode == "calibrate") return calibrate(spec);
     if (spec.mode != "floor") {
       Executed done = inner_.execute(spec);
-      for (const auto& b : done.outcome.benchmarks)
+      for (const auto& b : done.outcome.benchmarks) {
         if (b.is_object() && b.contains("size") && b["size"].is_number_unsigned() &&
             b["size"].get<std::uint64_t>() > 0)
           sizes_.insert(b["size"].get<std::uint64_t>());
+        if (spec.impl != "ref" && b.is_object()) replayed_[spec.impl].push_back({b, spec.progress});
+      }
       return done;
     }
     suite::CaseSpec floor = spec;
@@ -151,8 +171,19 @@ class BenchExecutor final : public CaseExecutor {
   }
 
  private:
+  Executed calibrate(const suite::CaseSpec& spec) {
+    const auto mpi = std::find_if(mpis_.begin(), mpis_.end(),
+                                  [&](const auto& m) { return m.spelling == spec.impl; });
+    if (mpi == mpis_.end()) throw launcher::LaunchError("calibration of " + spec.impl + ": no such MPI");
+    Executed done;
+    done.outcome = run_calibration(spec, *mpi, replayed_[spec.impl]);
+    return done;
+  }
+
   LauncherExecutor& inner_;
+  std::vector<launcher::MpiLaunch> mpis_;
   std::set<std::uint64_t> sizes_;
+  std::map<std::string, std::vector<Replayed>> replayed_;  // per MPI spelling
 };
 
 }  // namespace
@@ -191,6 +222,7 @@ int bench_command(BenchArgs& args) {
     shared_memory |= on_shared_memory(c);
   }
   pair_protocols(plan.expansion.cases);
+  add_calibrations(plan.expansion.cases);
   if (!args.no_floor) {
     // Every two-rank reference figure also gets its floor's round trip measured just before
     // it (worker/floor_bench.hpp): on shm the cache line, on fabric a raw send/recv; the
@@ -212,8 +244,8 @@ int bench_command(BenchArgs& args) {
   plan.bench_table = true;
   launcher::Topology topology;
   plan.topology = topology.summary();
-  LauncherExecutor launch(args.run, topology, true, std::move(mpis));
-  BenchExecutor executor(launch);
+  LauncherExecutor launch(args.run, topology, true, mpis);
+  BenchExecutor executor(launch, std::move(mpis));
   return run_pipeline(args.run, plan, executor);
 }
 

@@ -5,16 +5,19 @@
 
 #include <mpi.h>
 
-#include <chrono>
+#include <array>
+#include <atomic>
 #include <climits>
+#include <cstdint>
 #include <map>
 #include <mutex>
 #include <vector>
 
+#include "impl/mpi_call_slot.hpp"
+
 namespace harness::impl {
 namespace {
 
-using Clock = std::chrono::steady_clock;
 using call::Kind;
 
 // --- MPI's names for our vocabulary ------------------------------------------------------
@@ -53,14 +56,23 @@ MPI_Op mpi_op(rma::Op op) {
   return MPI_OP_NULL;
 }
 
+// Every combination of rma's five assert bits, as MPI's mode bits.
+constexpr auto kAsserts = [] {
+  std::array<int, 32> t{};
+  for (unsigned a = 0; a < t.size(); ++a) {
+    int m = 0;
+    if (a & rma::assert_nocheck) m |= MPI_MODE_NOCHECK;
+    if (a & rma::assert_nostore) m |= MPI_MODE_NOSTORE;
+    if (a & rma::assert_noput) m |= MPI_MODE_NOPUT;
+    if (a & rma::assert_noprecede) m |= MPI_MODE_NOPRECEDE;
+    if (a & rma::assert_nosucceed) m |= MPI_MODE_NOSUCCEED;
+    t[a] = m;
+  }
+  return t;
+}();
+
 int mpi_asserts(unsigned a) {
-  int m = 0;
-  if (a & rma::assert_nocheck) m |= MPI_MODE_NOCHECK;
-  if (a & rma::assert_nostore) m |= MPI_MODE_NOSTORE;
-  if (a & rma::assert_noput) m |= MPI_MODE_NOPUT;
-  if (a & rma::assert_noprecede) m |= MPI_MODE_NOPRECEDE;
-  if (a & rma::assert_nosucceed) m |= MPI_MODE_NOSUCCEED;
-  return m;
+  return kAsserts[a & 31u];
 }
 
 int mpi_rank(int target) {
@@ -68,7 +80,7 @@ int mpi_rank(int target) {
 }
 
 // The family of a call, read off the one list (call.hpp) so that this file links on its own.
-call::Family family(Kind k) {
+constexpr call::Family family(Kind k) {
   switch (k) {
 #define RMABENCH_MPI_FAMILY(name, fam, ...) \
   case Kind::name:                          \
@@ -80,7 +92,7 @@ call::Family family(Kind k) {
 }
 
 // The MPI function a call becomes: what state dumps and error messages name.
-const char* mpi_name(Kind k) {
+constexpr const char* mpi_name(Kind k) {
   switch (k) {
     case Kind::put:
       return "MPI_Put";
@@ -158,7 +170,7 @@ void set_received(O* out, std::size_t bytes) {
 }
 
 // The calls that take a target rank (for messages and state dumps).
-bool has_target(Kind k) {
+constexpr bool has_target(Kind k) {
   switch (k) {
     case Kind::put:
     case Kind::get:
@@ -180,6 +192,25 @@ bool has_target(Kind k) {
     default:
       return false;
   }
+}
+
+// The three above per kind, looked up once per call a replay makes instead of three switches
+// (each an indirect jump), as the reference's dispatch reads call::describe's table.
+struct KindInfo {
+  const char* name = nullptr;
+  bool has_target = false;
+  call::Family family = call::Family::job;
+};
+constexpr auto kKinds = [] {
+  std::array<KindInfo, static_cast<std::size_t>(call::kind_count)> a{};
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const auto k = static_cast<Kind>(i);
+    a[i] = {mpi_name(k), has_target(k), family(k)};
+  }
+  return a;
+}();
+const KindInfo& info(Kind k) {
+  return kKinds[static_cast<std::size_t>(k)];
 }
 
 rma::ErrorClass error_class_of(int mpi_class) {
@@ -231,69 +262,19 @@ std::string error_string(int code) {
   return s;
 }
 
-// --- what the rank is doing, readable from the control thread ----------------------------
-
-class CallSlot {
- public:
-  void enter(const char* call, int window, int target) {
-    std::lock_guard g(mu_);
-    call_ = call;
-    window_ = window;
-    target_ = target;
-    since_ = Clock::now();
-  }
-  void leave() {
-    std::lock_guard g(mu_);
-    call_ = nullptr;
-  }
-  rma::CallState snapshot() const {
-    std::lock_guard g(mu_);
-    rma::CallState s;
-    if (!call_) return s;
-    s.call = call_;
-    s.window = window_;
-    s.target = target_;
-    // The library does not say whether a call waits: one the rank has been inside for a while
-    // is taken as blocked; a rank that is merely busy cycles through short calls (many ranks
-    // contending for a lock on few cores) and is not.
-    s.since_s = std::chrono::duration<double>(Clock::now() - since_).count();
-    s.blocked = s.since_s >= rma::kStuckAfterS;
-    // What it waits for is not observable from outside the library: left empty.
-    return s;
-  }
-
- private:
-  mutable std::mutex mu_;
-  const char* call_ = nullptr;
-  int window_ = -1;
-  int target_ = -2;
-  Clock::time_point since_{};
-};
-
-class Tracked {
- public:
-  Tracked(CallSlot& slot, const char* call, int window, int target) : slot_(slot) {
-    slot_.enter(call, window, target);
-  }
-  ~Tracked() { slot_.leave(); }
-  Tracked(const Tracked&) = delete;
-  Tracked& operator=(const Tracked&) = delete;
-
- private:
-  CallSlot& slot_;
-};
-
 class MpiImpl;
 
 class MpiWindow final : public Window {
  public:
-  MpiWindow(MpiImpl& impl, int id, MPI_Win win, const rma::WindowConfig& c, void* base)
+  MpiWindow(MpiImpl& impl, int id, MPI_Win win, const rma::WindowConfig& c, void* base,
+            int ranks)
       : impl_(impl),
         id_(id),
         win_(win),
         flavor_(c.flavor),
         base_(base),
-        size_(c.flavor == rma::Flavor::dynamic ? 0 : c.size) {}
+        size_(c.flavor == rma::Flavor::dynamic ? 0 : c.size),
+        locks_(static_cast<std::size_t>(ranks)) {}
 
   int id() const override { return id_; }
   rma::Flavor flavor() const override { return flavor_; }
@@ -317,12 +298,17 @@ class MpiWindow final : public Window {
   rma::Flavor flavor_;
   void* base_;
   std::size_t size_;
-  // Epochs as this rank opened them (guarded by MpiImpl::state_mu_): MPI cannot be asked.
-  bool freed_ = false;
-  std::string access_ = "none";
-  std::string exposure_ = "none";
-  std::map<int, rma::LockType> locks_;
-  bool lock_all_ = false;
+  // Epochs as this rank opened them: MPI cannot be asked. Written by the main thread at every
+  // synchronization call a benchmark replays, read by state() from the control thread:
+  // atomics, not a lock (a state dump may see one call's change half made).
+  std::atomic<bool> freed_{false};
+  std::atomic<const char*> access_{"none"};
+  std::atomic<const char*> exposure_{"none"};
+  // Per target rank: 0 not locked, else 1 + the rma::LockType of the lock this rank holds.
+  std::vector<std::atomic<std::uint8_t>> locks_;
+  int locked_ = 0;  // targets locked now, MPI_PROC_NULL included (main thread only)
+  bool null_locked_ = false;  // MPI_PROC_NULL is locked: an epoch, with no rank to show
+  std::atomic<bool> lock_all_{false};
 };
 
 class MpiRequest final : public Request {
@@ -381,7 +367,6 @@ class MpiImpl final : public Implementation {
   }
 
   CallSlot& slot() { return slot_; }
-  std::mutex& state_mu() const { return state_mu_; }
 
  private:
   rma::Status window_call(const call::Call& c, MpiWindow& w, Outcome* out);
@@ -389,6 +374,17 @@ class MpiImpl final : public Implementation {
                            int& rn, MPI_Datatype& tdt, int& tn);
   rma::Status job_call(const call::Call& c, Outcome* out);
   void note_epoch(const call::Call& c, MpiWindow& w, bool test_flag);
+  // Makes group_ the group of these world ranks. A replayed post or start names the same
+  // ranks every iteration: the group is kept rather than made and freed per call, as a
+  // program written against MPI keeps it.
+  int group_of(const std::vector<int>& ranks) {
+    if (group_ != MPI_GROUP_NULL && ranks == group_ranks_) return MPI_SUCCESS;
+    if (group_ != MPI_GROUP_NULL) MPI_Group_free(&group_);
+    group_ranks_.clear();
+    const int rc = MPI_Group_incl(world_group_, static_cast<int>(ranks.size()), ranks.data(), &group_);
+    if (rc == MPI_SUCCESS) group_ranks_ = ranks;
+    return rc;
+  }
 
   std::string osc_;
   std::string name_;
@@ -397,6 +393,10 @@ class MpiImpl final : public Implementation {
   MPI_Group world_group_ = MPI_GROUP_NULL;
   MPI_Comm poke_comm_ = MPI_COMM_NULL;
   MpiTypes types_;  // derived types, built on first use and freed before MPI_Finalize
+  MPI_Group group_ = MPI_GROUP_NULL;  // the last post's or start's (group_of)
+  const Window* last_win_ = nullptr;  // the last call's window, and it as ours (execute)
+  MpiWindow* last_mpi_win_ = nullptr;
+  std::vector<int> group_ranks_;
   CallSlot slot_;
   mutable std::mutex state_mu_;
   std::vector<std::unique_ptr<MpiWindow>> windows_;
@@ -411,13 +411,11 @@ std::string MpiWindow::path_detail() const {
 }
 
 bool MpiWindow::freed() const {
-  std::lock_guard g(impl_.state_mu());
-  return freed_;
+  return freed_.load(std::memory_order_relaxed);
 }
 
 bool MpiWindow::passive_access() const {
-  std::lock_guard g(impl_.state_mu());
-  return lock_all_ || !locks_.empty();
+  return lock_all_.load(std::memory_order_relaxed) || locked_ > 0;
 }
 
 rma::Result<rma::SharedRegion> MpiWindow::shared_query(int rank) {
@@ -503,7 +501,7 @@ rma::Result<Window*> MpiImpl::create_window(const rma::WindowConfig& config) {
   MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
   std::lock_guard g(state_mu_);
   const int id = static_cast<int>(windows_.size()) + 1;
-  windows_.push_back(std::make_unique<MpiWindow>(*this, id, win, config, base));
+  windows_.push_back(std::make_unique<MpiWindow>(*this, id, win, config, base, size_));
   return static_cast<Window*>(windows_.back().get());
 }
 
@@ -523,17 +521,18 @@ rma::Status MpiImpl::free_mem(void* base) {
 }
 
 rma::Status MpiImpl::execute(const call::Call& c, Outcome* out) {
-  if (family(c.kind) == call::Family::job) return job_call(c, out);
-  auto* w = dynamic_cast<MpiWindow*>(c.win);
+  if (info(c.kind).family == call::Family::job) return job_call(c, out);
+  // A replay names the same window call after call: its cast is kept (windows live as long as
+  // this object), since dynamic_cast's type walk cost more per call than osc/sm's MPI_Put.
+  MpiWindow* w = c.win == last_win_ ? last_mpi_win_ : dynamic_cast<MpiWindow*>(c.win);
   if (!w) return {rma::ErrorClass::win, std::string(mpi_name(c.kind)) + ": no window of this MPI"};
-  {
-    std::lock_guard g(state_mu_);
-    // MPI_WIN_NULL after MPI_Win_free: passing it on is erroneous in MPI, not a test of the
-    // library; the harness answers as the reference does.
-    if (w->freed_)
-      return {rma::ErrorClass::win,
-              std::string(mpi_name(c.kind)) + ": window " + std::to_string(w->id_) + " was freed"};
-  }
+  last_win_ = c.win;
+  last_mpi_win_ = w;
+  // MPI_WIN_NULL after MPI_Win_free: passing it on is erroneous in MPI, not a test of the
+  // library; the harness answers as the reference does.
+  if (w->freed_.load(std::memory_order_relaxed))
+    return {rma::ErrorClass::win,
+            std::string(mpi_name(c.kind)) + ": window " + std::to_string(w->id_) + " was freed"};
   if (c.count > static_cast<std::size_t>(INT_MAX))
     return {rma::ErrorClass::count, std::string(mpi_name(c.kind)) + ": count " +
                                         std::to_string(c.count) + " exceeds MPI's int"};
@@ -591,8 +590,9 @@ rma::Status MpiImpl::layout_types(const call::Call& c, MPI_Datatype& odt, int& o
 }
 
 rma::Status MpiImpl::window_call(const call::Call& c, MpiWindow& w, Outcome* out) {
-  const char* name = mpi_name(c.kind);
-  const int target = has_target(c.kind) ? c.target : -2;
+  const KindInfo& kind = info(c.kind);
+  const char* name = kind.name;
+  const int target = kind.has_target ? c.target : -2;
   Tracked t(slot_, name, w.id_, target);
   const MPI_Win win = w.win_;
   const MPI_Datatype dt = mpi_dtype(c.dtype);
@@ -609,12 +609,8 @@ rma::Status MpiImpl::window_call(const call::Call& c, MpiWindow& w, Outcome* out
   int rc = MPI_SUCCESS;
 
   auto with_group = [&](auto fn) {
-    MPI_Group g = MPI_GROUP_NULL;
-    int grc = MPI_Group_incl(world_group_, static_cast<int>(c.group.size()), c.group.data(), &g);
-    if (grc != MPI_SUCCESS) return grc;
-    grc = fn(g);
-    MPI_Group_free(&g);
-    return grc;
+    const int grc = group_of(c.group);
+    return grc != MPI_SUCCESS ? grc : fn(group_);
   };
 
   switch (c.kind) {
@@ -713,7 +709,7 @@ rma::Status MpiImpl::window_call(const call::Call& c, MpiWindow& w, Outcome* out
       return {rma::ErrorClass::intern, std::string(name) + ": a job call on a window"};
   }
   if (rc != MPI_SUCCESS) return failure(rc, name, w.id_, target);
-  if (family(c.kind) == call::Family::request) {
+  if (kind.family == call::Family::request) {
     if (!out) {
       MPI_Request_free(&req);
       return {rma::ErrorClass::intern, std::string(name) + ": no place for the request"};
@@ -721,53 +717,68 @@ rma::Status MpiImpl::window_call(const call::Call& c, MpiWindow& w, Outcome* out
     out->request = std::make_unique<MpiRequest>(*this, req, w.id_, target);
   }
   if (c.kind == Kind::test && out) out->flag = flag != 0;
-  note_epoch(c, w, flag != 0);
+  if (kind.family == call::Family::synchronization || c.kind == Kind::free)
+    note_epoch(c, w, flag != 0);
   return {};
 }
 
 // Records the epochs a successful call opened or closed, for passive_access() and state().
 void MpiImpl::note_epoch(const call::Call& c, MpiWindow& w, bool test_flag) {
-  std::lock_guard g(state_mu_);
+  constexpr auto r = std::memory_order_relaxed;
   switch (c.kind) {
     case Kind::fence: {
       const bool last = (c.asserts & rma::assert_nosucceed) != 0;
-      w.access_ = last ? "none" : "fence";
-      w.exposure_ = last ? "none" : "fence";
+      w.access_.store(last ? "none" : "fence", r);
+      w.exposure_.store(last ? "none" : "fence", r);
       break;
     }
     case Kind::post:
-      w.exposure_ = "post";
+      w.exposure_.store("post", r);
       break;
     case Kind::start:
-      w.access_ = "pscw";
+      w.access_.store("pscw", r);
       break;
     case Kind::complete:
-      w.access_ = "none";
+      w.access_.store("none", r);
       break;
     case Kind::wait:
-      w.exposure_ = "none";
+      w.exposure_.store("none", r);
       break;
     case Kind::test:
-      if (test_flag) w.exposure_ = "none";
+      if (test_flag) w.exposure_.store("none", r);
       break;
     case Kind::lock:
-      w.locks_[c.target] = c.lock_type;
-      w.access_ = "lock";
+      if (c.target >= 0 && c.target < size_) {
+        auto& slot = w.locks_[static_cast<std::size_t>(c.target)];
+        if (slot.load(r) == 0) ++w.locked_;
+        slot.store(static_cast<std::uint8_t>(1 + static_cast<int>(c.lock_type)), r);
+      } else if (!w.null_locked_) {
+        w.null_locked_ = true;
+        ++w.locked_;
+      }
+      w.access_.store("lock", r);
       break;
     case Kind::unlock:
-      w.locks_.erase(c.target);
-      if (w.locks_.empty()) w.access_ = "none";
+      if (c.target >= 0 && c.target < size_) {
+        auto& slot = w.locks_[static_cast<std::size_t>(c.target)];
+        if (slot.load(r) != 0) --w.locked_;
+        slot.store(0, r);
+      } else if (w.null_locked_) {
+        w.null_locked_ = false;
+        --w.locked_;
+      }
+      if (w.locked_ == 0) w.access_.store("none", r);
       break;
     case Kind::lock_all:
-      w.lock_all_ = true;
-      w.access_ = "lock_all";
+      w.lock_all_.store(true, r);
+      w.access_.store("lock_all", r);
       break;
     case Kind::unlock_all:
-      w.lock_all_ = false;
-      w.access_ = "none";
+      w.lock_all_.store(false, r);
+      w.access_.store("none", r);
       break;
     case Kind::free:
-      w.freed_ = true;
+      w.freed_.store(true, r);
       break;
     default:
       break;
@@ -778,19 +789,23 @@ rma::RankState MpiImpl::state() const {
   rma::RankState s;
   s.rank = rank_;
   s.call = slot_.snapshot();
-  std::lock_guard g(state_mu_);
+  constexpr auto r = std::memory_order_relaxed;
+  std::lock_guard g(state_mu_);  // windows_ grows on the main thread
   for (const auto& w : windows_) {
-    if (w->freed_) continue;
+    if (w->freed_.load(r)) continue;
     rma::WindowState ws;
     ws.id = w->id_;
     ws.flavor = std::string(rma::to_string(w->flavor_));
     ws.path = name_;
-    ws.access_epoch = w->access_;
-    ws.exposure_epoch = w->exposure_;
-    for (const auto& [target, type] : w->locks_) {
+    ws.access_epoch = w->access_.load(r);
+    ws.exposure_epoch = w->exposure_.load(r);
+    for (std::size_t target = 0; target < w->locks_.size(); ++target) {
+      const int held = w->locks_[target].load(r);
+      if (held == 0) continue;
       rma::TargetState ts;
-      ts.target = target;
-      ts.lock = std::string(rma::to_string(type)) + " (MPI_Win_lock returned)";
+      ts.target = static_cast<int>(target);
+      ts.lock = std::string(rma::to_string(static_cast<rma::LockType>(held - 1))) +
+                " (MPI_Win_lock returned)";
       ws.targets.push_back(ts);
     }
     // What the library holds and queues is not observable from outside it.
@@ -803,12 +818,7 @@ rma::RankState MpiImpl::state() const {
 
 rma::Status MpiImpl::finalize() {
   for (auto& w : windows_) {
-    bool open;
-    {
-      std::lock_guard g(state_mu_);
-      open = !w->freed_;
-    }
-    if (!open) continue;
+    if (w->freed_.load(std::memory_order_relaxed)) continue;
     call::Call c;
     c.kind = Kind::free;
     c.win = w.get();
@@ -816,6 +826,7 @@ rma::Status MpiImpl::finalize() {
   }
   types_.free_all();
   MPI_Comm_free(&poke_comm_);
+  if (group_ != MPI_GROUP_NULL) MPI_Group_free(&group_);
   MPI_Group_free(&world_group_);
   Tracked t(slot_, "MPI_Finalize", -1, -2);
   const int rc = MPI_Finalize();

@@ -3,30 +3,20 @@
 // outer type exists, as MPI allows; only the outer type is committed and cached.
 #include "impl/mpi_types.hpp"
 
+#include <array>
 #include <climits>
 #include <vector>
 
 namespace harness::impl {
 
+// A table, not a switch: a replay converts the dtype at every call it makes.
 MPI_Datatype mpi_dtype(rma::Dtype t) {
-  switch (t) {
-    case rma::Dtype::i8: return MPI_INT8_T;
-    case rma::Dtype::i16: return MPI_INT16_T;
-    case rma::Dtype::i32: return MPI_INT32_T;
-    case rma::Dtype::i64: return MPI_INT64_T;
-    case rma::Dtype::u8: return MPI_UINT8_T;
-    case rma::Dtype::u16: return MPI_UINT16_T;
-    case rma::Dtype::u32: return MPI_UINT32_T;
-    case rma::Dtype::u64: return MPI_UINT64_T;
-    case rma::Dtype::f32: return MPI_FLOAT;
-    case rma::Dtype::f64: return MPI_DOUBLE;
-    case rma::Dtype::int2: return MPI_2INT;
-    case rma::Dtype::short_int: return MPI_SHORT_INT;
-    case rma::Dtype::long_int: return MPI_LONG_INT;
-    case rma::Dtype::float_int: return MPI_FLOAT_INT;
-    case rma::Dtype::double_int: return MPI_DOUBLE_INT;
-  }
-  return MPI_DATATYPE_NULL;
+  static const std::array<MPI_Datatype, rma::dtype_count> kDtypes = {
+      MPI_INT8_T,   MPI_INT16_T,   MPI_INT32_T,  MPI_INT64_T,   MPI_UINT8_T,
+      MPI_UINT16_T, MPI_UINT32_T,  MPI_UINT64_T, MPI_FLOAT,     MPI_DOUBLE,
+      MPI_2INT,     MPI_SHORT_INT, MPI_LONG_INT, MPI_FLOAT_INT, MPI_DOUBLE_INT};  // Dtype's order
+  const auto i = static_cast<std::size_t>(t);
+  return i < kDtypes.size() ? kDtypes[i] : MPI_DATATYPE_NULL;
 }
 
 namespace {
