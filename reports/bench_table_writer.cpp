@@ -104,13 +104,16 @@ void take_calibration(const json& e, Cell& c) {
 
 // Where a figure ran: the reference's backend and path (and am protocol, where it is not the
 // default), or an MPI library by name.
+// A case's other options (`variant`, "layout=vector block=64") follow, so variants of one
+// pattern stand side by side.
 std::string column_of(const json& e) {
   const std::string impl = str(e, "impl");
-  if (!impl.empty() && impl != "ref") return impl;
+  const std::string variant = str(e, "variant").empty() ? "" : " " + str(e, "variant");
+  if (!impl.empty() && impl != "ref") return impl + variant;
   const std::string protocol = str(e, "protocol");
   return str(e, "backend") + ":" + str(e, "path") +
          (str(e, "provider").empty() ? "" : "(" + str(e, "provider") + ")") +
-         (protocol.empty() || protocol == "fewest" ? "" : " protocol=" + protocol);
+         (protocol.empty() || protocol == "fewest" ? "" : " protocol=" + protocol) + variant;
 }
 
 bool is_reference(const json& e) {

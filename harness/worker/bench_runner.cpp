@@ -197,6 +197,16 @@ class Bench {
     return n;
   }
 
+  // The case's other options ("block=64 layout=vector"): figures of one pattern that differ
+  // in them sit side by side in one table, a column each.
+  std::string variant() const {
+    std::string v;
+    for (const auto& [k, val] : spec_.options)
+      if (k != "size" && k != "sync" && k != "op" && k != "flavor")
+        v += (v.empty() ? "" : " ") + k + "=" + val;
+    return v;
+  }
+
   // Rank 0: the loop times the replays and the entries get what ran.
   rma::Status lead(std::vector<Figure>& figures, const Config& cfg, std::optional<double> floor_us,
                    json& entries) {
@@ -227,6 +237,7 @@ class Bench {
       e["path"] = path_text();
       e["provider"] = spec_.provider;
       e["flavor"] = cfg.flavor;
+      if (const std::string v = variant(); !v.empty()) e["variant"] = v;
       e["ranks"] = impl_.size();
       e["impl"] = impl_.name();
       if (!protocol(*fig).empty()) e["protocol"] = protocol(*fig);

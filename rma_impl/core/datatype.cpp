@@ -136,6 +136,21 @@ struct Datatype::Builder {
     if (t.mixed_) t.basic_.reset();
     t.true_lb_ = tl;
     t.true_ub_ = th;
+    const auto& r = t.blocks_;
+    bool uniform = r.size() >= 2;
+    for (std::size_t i = 1; uniform && i < r.size(); ++i)
+      uniform = r[i].count * size_of(r[i].dtype) == r[0].count * size_of(r[0].dtype) &&
+                r[i].offset - r[i - 1].offset == r[1].offset - r[0].offset;
+    if (uniform) {
+      t.uniform_bytes_ = r[0].count * size_of(r[0].dtype);
+      t.uniform_stride_ = r[1].offset - r[0].offset;
+    }
+    std::vector<std::pair<std::int64_t, std::int64_t>> spans;  // once, not at every op
+    for (const TypeBlock& b : t.blocks_)
+      spans.emplace_back(b.offset, b.offset + static_cast<std::int64_t>(b.count * size_of(b.dtype)));
+    std::sort(spans.begin(), spans.end());
+    for (std::size_t i = 1; i < spans.size() && !t.overlaps_one_; ++i)
+      t.overlaps_one_ = spans[i].first < spans[i - 1].second;
     t.dense_ = t.blocks_.size() == 1 && t.blocks_[0].offset == 0 && t.lb_ == 0 &&
                t.extent_ == static_cast<std::int64_t>(t.size_);
     return TypeRef(new Datatype(std::move(t)));
@@ -463,7 +478,8 @@ bool overlaps(const Layout& l) {
   const std::uint64_t copies = t.blocks().size() == 0 ? 0 : l.count;
   // Instances whose data ranges cannot meet need only one instance checked.
   const bool apart = std::abs(t.extent()) >= t.true_extent();
-  const std::uint64_t walk = apart ? std::min<std::uint64_t>(copies, 1) : copies;
+  if (apart || copies <= 1) return copies && t.overlaps_itself();
+  const std::uint64_t walk = copies;
   for (std::uint64_t i = 0; i < walk; ++i)
     for (const TypeBlock& b : t.blocks()) {
       const std::int64_t at = static_cast<std::int64_t>(i) * t.extent() + b.offset;

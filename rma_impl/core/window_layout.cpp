@@ -105,6 +105,13 @@ Result<std::int64_t> check_range(const Win& w, const char* call, const Sides& s)
 
 bool dense(const Layout* l) { return !l || l->type->dense(); }
 
+// Whether the slot takes the op whole: the packet protocol's slot when it can carry the
+// layout, or a direct table's put or get slot that says it copies run by run.
+bool takes_whole(const Win& w, Slot core::WindowOps::*slot, const Sides& s) {
+  if (w.ops->*slot == w.rt.protocol().ops->*slot) return w.am->carries(*s.t);
+  return w.ops->direct_layouts && (s.kind == PacketType::put || s.kind == PacketType::get);
+}
+
 // The am path carries a derived-type op whole (one packet, as a contiguous op of the same
 // bytes): the sides that are not contiguous are packed here, the target layout travels.
 Status issue_whole(Win& w, core::Call& call, Slot core::WindowOps::*slot, const Sides& s,
@@ -163,7 +170,7 @@ Status communicate(Win& w, const char* name, Slot core::WindowOps::*slot, const 
   auto base = check_range(w, name, s);
   if (!base) return base.status();
   w.epochs.did_access();
-  if (w.path == Path::am && w.am->carries(*s.t) && !(dense(s.o) && dense(s.r) && dense(s.t)))
+  if (!(dense(s.o) && dense(s.r) && dense(s.t)) && takes_whole(w, slot, s))
     return issue_whole(w, e.call, slot, s, *base, request);
   const bool has_origin = s.origin && s.o;
   std::array<const Layout*, 3> sides{};

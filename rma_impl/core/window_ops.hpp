@@ -22,6 +22,10 @@ struct WindowOps {
   // Whether calls must hold the engine lock: yes for packets (the agent shares the state);
   // a table of loads, stores and atomics takes it only to wait (Call::hold()).
   bool needs_engine_lock;
+  // Whether this table's put and get slots take a derived-type op whole (its target layout
+  // in RmaOp::target_layout) when they are not the packet protocol's (which always may,
+  // within ProtocolWin::carries); else the core issues them one piece at a time.
+  bool direct_layouts = false;
   Status (*put)(Call&, RmaOp&);
   Status (*get)(Call&, RmaOp&);
   Status (*accumulate)(Call&, RmaOp&);

@@ -10,6 +10,7 @@
 
 #include "am/am_ops.hpp"
 #include "core/fault.hpp"
+#include "core/layout.hpp"
 #include "core/reduce.hpp"
 #include "core/runtime_impl.hpp"
 #include "core/window_ops.hpp"
@@ -127,7 +128,63 @@ void finish(const RmaOp& op) {
   if (op.request) op.request->done = true;
 }
 
+// `n` runs of N bytes, `stride` apart at `far`, to or from the packed stream at `near`: a
+// copy of known size the compiler inlines, where a memcpy call per 64-byte run would cost
+// more than the copy.
+template <std::size_t N>
+void copy_runs(bool put, std::byte* far, std::int64_t stride, std::byte* near, std::uint64_t n) {
+  for (std::uint64_t i = 0; i < n; ++i, far += stride, near += N) {
+    if (put) std::memcpy(far, near, N);
+    else std::memcpy(near, far, N);
+  }
+}
+
+// One instance of a type whose runs have one length and one stride; false when its run
+// length has no inlined loop.
+bool copy_uniform(bool put, const Datatype& t, std::byte* mem, std::byte* stream) {
+  std::byte* far = mem + t.blocks()[0].offset;
+  const std::int64_t s = t.uniform_stride();
+  const std::uint64_t n = t.blocks().size();
+  switch (t.uniform_bytes()) {
+    case 8: copy_runs<8>(put, far, s, stream, n); return true;
+    case 16: copy_runs<16>(put, far, s, stream, n); return true;
+    case 32: copy_runs<32>(put, far, s, stream, n); return true;
+    case 64: copy_runs<64>(put, far, s, stream, n); return true;
+    case 128: copy_runs<128>(put, far, s, stream, n); return true;
+    default: return false;
+  }
+}
+
+// A derived-type put or get taken whole (core/window_layout.cpp): copied run by run between
+// the packed stream and the peer's memory, then the result unpacked at once.
+Status direct_layout(Call& c, RmaOp& op) {
+  RMA_TRY(ensure_access(c, op.target));
+  std::byte* mem = target_address(c, op);
+  const bool put = op.kind == PacketType::put;
+  const auto* in = static_cast<const std::byte*>(op.origin);
+  auto* out = static_cast<std::byte*>(op.result);
+  const Layout& l = op.target_layout;
+  auto* stream = put ? const_cast<std::byte*>(in) : out;
+  if (!l.type) {  // contiguous there: only the result side was packed
+    copy_bytes(out, mem, op.bytes());
+  } else if (l.count == 1 && l.type->uniform_bytes() && copy_uniform(put, *l.type, mem, stream)) {
+    // done: the common strided case
+  } else {
+    core::for_each_run(op.target_layout, 0, op.bytes(),
+                       [&](std::int64_t at, std::uint64_t pos, std::uint64_t n) {
+                         if (put) std::memcpy(mem + at, in + pos, n);
+                         else std::memcpy(out + pos, mem + at, n);
+                       });
+  }
+  if (op.unpack_to) core::unpack(op.unpack, op.packed_result->data(), static_cast<std::byte*>(op.unpack_to));
+  count(c, put ? DirectOp::put : DirectOp::get);
+  finish(op);
+  return Status::ok();
+}
+
 Status direct_put(Call& c, RmaOp& op) {
+  if (op.target_layout.type) [[unlikely]]
+    return direct_layout(c, op);
   RMA_TRY(ensure_access(c, op.target));
   const std::size_t bytes = op.bytes();
   copy_bytes(target_address(c, op), op.origin,
@@ -138,6 +195,8 @@ Status direct_put(Call& c, RmaOp& op) {
 }
 
 Status direct_get(Call& c, RmaOp& op) {
+  if (op.target_layout.type || op.unpack_to) [[unlikely]]
+    return direct_layout(c, op);
   RMA_TRY(ensure_access(c, op.target));
   copy_bytes(op.result, target_address(c, op), op.bytes());
   count(c, DirectOp::get);
@@ -410,6 +469,7 @@ core::WindowOps make_table() {
   core::WindowOps t = am::am_ops();
   t.name = "shm.direct";
   t.needs_engine_lock = false;
+  t.direct_layouts = true;
   t.put = direct_put;
   t.get = direct_get;
   t.accumulate = direct_accumulate;

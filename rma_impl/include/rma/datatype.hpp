@@ -89,6 +89,12 @@ class Datatype {
   // One run of one basic type at offset 0 whose extent is its size: `count` instances are
   // `count * elements()` contiguous elements, as a plain buffer.
   bool dense() const { return dense_; }
+  // Runs of one length at one stride (a vector, a 2-D subarray): their bytes and the step
+  // between them, for copy loops that need no table; 0 bytes when the runs are not so.
+  std::uint64_t uniform_bytes() const { return uniform_bytes_; }
+  std::int64_t uniform_stride() const { return uniform_stride_; }
+  // Whether one instance writes some byte twice (decided once, at construction).
+  bool overlaps_itself() const { return overlaps_one_; }
   const std::vector<TypeBlock>& blocks() const { return blocks_; }
   // The basic types of one instance, in order, run-length encoded.
   std::vector<SignatureRun> signature_runs() const;
@@ -132,6 +138,9 @@ class Datatype {
   std::int64_t true_lb_ = 0, true_ub_ = 0;
   std::optional<Dtype> basic_;
   bool mixed_ = false;  // elements of more than one basic type
+  bool overlaps_one_ = false;  // one instance writes some byte twice
+  std::uint64_t uniform_bytes_ = 0;
+  std::int64_t uniform_stride_ = 0;
   bool dense_ = false;
   // Bounds set explicitly (resized or subarray somewhere inside): they alone decide a new
   // type's bounds, and no struct padding applies.
