@@ -9,8 +9,11 @@
 -- Exclusions, one per line with a reason, live in conformance.exclude.
 local ALL_RANKS = {1, 2, 3, 4, 8}
 local ACTIVE_PROGRESS = {"calls", "sync_only"}
+-- Derived datatypes: every entry of suites/datatypes.lua (MPICH's derived-type tests and the
+-- datatype-pool sweep) is part of conformance, appended below; that file is their one home.
+local DATATYPES = require("datatypes").cases
 
-return {
+local suite = {
   name = "conformance",
   scripts_dir = "../lua_scripts",
   timeout = 60,
@@ -234,5 +237,8 @@ return {
       -- Each misuse takes well under a second on the reference; a library that hangs on one
       -- (MPI allows it: the call is erroneous) is diagnosed after 20 s, not the suite's 60.
       timeout = 20 },
+    { script = "errors/datatype_misuse.lua", timeout = 20 },
   },
 }
+for _, entry in ipairs(DATATYPES) do table.insert(suite.cases, entry) end
+return suite

@@ -71,8 +71,10 @@ return {
   messages = function()
     -- The am path carries a derived op as the contiguous op of the same bytes; a layout's
     -- description rides in the same packet, so near the eager limit the two may differ.
+    -- An indexed type's description grows with its blocks: past half a packet the op goes
+    -- as pieces, a packet each (docs/datatypes.md), so nothing is declared for it.
     local bytes = rma.opt.size
-    if math.abs(bytes - rma.eager_limit) < 1024 then return nil end
+    if math.abs(bytes - rma.eager_limit) < 1024 or rma.opt.layout == "indexed" then return nil end
     return { total = common.am_messages(rma.opt.op, "lock", bytes) }
   end,
 }
