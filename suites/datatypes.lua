@@ -86,9 +86,9 @@ return {
     { script = "datatypes/strided_acc_subarray.lua", ranks = {2, 3} },
     { script = "datatypes/strided_get_indexed.lua", ranks = {2, 4} },
     { script = "datatypes/strided_getacc_indexed.lua", ranks = {2, 4} },
-    { script = "datatypes/strided_getacc_indexed_shared.lua", ranks = {4} },
+    { script = "datatypes/strided_getacc_indexed.lua", ranks = {4}, options = { flavor = {"shared"} } },
     { script = "datatypes/strided_putget_indexed.lua", ranks = {2, 4} },
-    { script = "datatypes/strided_putget_indexed_shared.lua", ranks = {4} },
+    { script = "datatypes/strided_putget_indexed.lua", ranks = {4}, options = { flavor = {"shared"} } },
     { script = "datatypes/put_bottom.lua", ranks = {2} },
 
     -- transposes at order 100 (MPICH's size for 2, 3, 4 and 6), then 1000 (its size for 1, 5 and

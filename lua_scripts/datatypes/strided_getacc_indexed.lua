@@ -12,16 +12,17 @@ local strided = require("strided")  -- the patch type and the whole-matrix check
 return {
   ranks = 4,
   options = {
+    flavor = {"create (the original) | shared (MPICH's strided_getacc_indexed_shared.c)", "create"},
     x = {"row length (elements)", 8}, y = {"rows", 1024},
     sub_x = {"patch columns", 1}, sub_y = {"patch rows", 2},
     iterations = {"replace + no_op rounds", 10},
   },
   setup = function(ctx)
     local o = rma.opt
-    local ok, win = pcall(rma.window, { size = o.x * o.y * 8, flavor = "create" })
+    local ok, win = pcall(rma.window, { size = o.x * o.y * 8, flavor = o.flavor })
     if not ok then
       if type(win) == "table" and win.class == "RMA_FLAVOR" then
-        rma.skip("no create windows here: " .. tostring(win.message))
+        rma.skip("no " .. o.flavor .. " windows here: " .. tostring(win.message))
       end
       error(win, 0)
     end
