@@ -196,6 +196,18 @@ local function gen_op(r, spec, st, w, usage, kind, o, nranks, passive, kind_of_e
   local start, count = pick_range(r, cell.count, es, layout.du, single)
   if spec.flavor == "dynamic" and count == 0 and start == 0 and cell.count == 0 then return nil end
   local op = { o = o, t = t, k = kind, cell = c, start = start, count = count, dtype = cell.dtype }
+  if not single and count >= 2 and r.chance(0.25) then
+    -- A derived target layout: blocks of `bl` elements every `stride` elements from start
+    -- (a type_vector), as many as fit the cell, from the contiguous origin data.
+    local bl = r.pick({ 1, 2, 3 })
+    local stride = bl * r.pick({ 2, 3 })
+    local fit = (cell.count - start - bl) // stride + 1
+    if cell.count - start >= bl and fit >= 1 then
+      local blocks = r.int(1, math.min(fit, math.max(1, count // bl)))
+      op.vec = { bl = bl, stride = stride, blocks = blocks }
+      op.count = blocks * bl
+    end
+  end
   if ACC[kind] or kind == "get_accumulate" or kind == "rget_accumulate" or kind == "fetch_and_op" then
     op.op = u.op
     if FETCH[kind] and r.chance(0.15) then op.op = "no_op"; op.nil_origin = r.chance(0.5) end

@@ -44,6 +44,7 @@ function model.apply(st, w, op)
     if FETCHING[op.k] then return rma.buffer(op.count or 1, op.dtype) end
     return nil
   end
+  if op.vec then return model.apply_blocks(st, w, op) end
   local mem = st[w][op.t + 1][op.cell]:sub(op.start, op.count)
   local k = op.k
   if k == "put" or k == "rput" then
@@ -66,6 +67,32 @@ function model.apply(st, w, op)
     return old
   end
   return nil
+end
+
+-- An op whose target layout is a vector (op.vec: blocks of bl elements every stride): the
+-- same rules block by block, the origin data and the fetched values contiguous.
+function model.apply_blocks(st, w, op)
+  local cell = st[w][op.t + 1][op.cell]
+  local v, k = op.vec, op.k
+  local data = (k ~= "get" and k ~= "rget") and model.operand(op) or nil
+  local fetched = FETCHING[op.k] and rma.buffer(op.count, op.dtype) or nil
+  for b = 0, v.blocks - 1 do
+    local mem = cell:sub(op.start + b * v.stride, v.bl)
+    if fetched then fetched:sub(b * v.bl, v.bl):copy_from(mem) end
+    local part = data and data:sub(b * v.bl, v.bl)
+    if k == "put" or k == "rput" then mem:copy_from(part)
+    elseif (k == "accumulate" or k == "raccumulate" or k == "get_accumulate"
+            or k == "rget_accumulate") and op.op ~= "no_op" then
+      mem:apply(op.op, part)
+    end
+  end
+  return fetched
+end
+
+-- The layout table of an op with a vector target layout, else nil.
+function model.layout(op)
+  if not op.vec then return nil end
+  return { target_type = rma.type_vector(op.vec.blocks, op.vec.bl, op.vec.stride, op.dtype) }
 end
 
 return model

@@ -162,10 +162,11 @@ local function issue(rec, op)
   if k == "flush_all" then win:flush_all() return nil end
   if k == "flush_local_all" then win:flush_local_all() return nil end
   local req, res
-  if k == "put" then win:put(model.operand(op), t, d)
-  elseif k == "rput" then req = win:rput(model.operand(op), t, d)
-  elseif k == "get" then res = rma.buffer(op.count, op.dtype); win:get(res, t, d)
-  elseif k == "rget" then res = rma.buffer(op.count, op.dtype); req = win:rget(res, t, d)
+  local lay = model.layout(op)  -- a derived target layout, or nil
+  if k == "put" then win:put(model.operand(op), t, d, lay)
+  elseif k == "rput" then req = win:rput(model.operand(op), t, d, lay)
+  elseif k == "get" then res = rma.buffer(op.count, op.dtype); win:get(res, t, d, lay)
+  elseif k == "rget" then res = rma.buffer(op.count, op.dtype); req = win:rget(res, t, d, lay)
   elseif (k == "accumulate" or k == "raccumulate") and op.op == "no_op" and rma.backend == "mpi" then
     -- MPI defines no_op for the fetching accumulates only (MPI-3.1 §11.3.4): accumulate with
     -- no_op is the reference's extension, erroneous on a library. There the program issues
@@ -174,16 +175,16 @@ local function issue(rec, op)
     local scratch = rma.buffer(op.count, op.dtype)
     rec.scratch = rec.scratch or {}
     rec.scratch[#rec.scratch + 1] = scratch
-    if k == "accumulate" then win:get_accumulate(nil, scratch, t, d, "no_op")
-    else req = win:rget_accumulate(nil, scratch, t, d, "no_op") end
-  elseif k == "accumulate" then win:accumulate(model.operand(op), t, d, op.op)
-  elseif k == "raccumulate" then req = win:raccumulate(model.operand(op), t, d, op.op)
+    if k == "accumulate" then win:get_accumulate(nil, scratch, t, d, "no_op", lay)
+    else req = win:rget_accumulate(nil, scratch, t, d, "no_op", lay) end
+  elseif k == "accumulate" then win:accumulate(model.operand(op), t, d, op.op, lay)
+  elseif k == "raccumulate" then req = win:raccumulate(model.operand(op), t, d, op.op, lay)
   elseif k == "get_accumulate" or k == "rget_accumulate" then
     res = rma.buffer(op.count, op.dtype)
     local src = nil
     if op.op ~= "no_op" or not op.nil_origin then src = model.operand(op) end
-    if k == "get_accumulate" then win:get_accumulate(src, res, t, d, op.op)
-    else req = win:rget_accumulate(src, res, t, d, op.op) end
+    if k == "get_accumulate" then win:get_accumulate(src, res, t, d, op.op, lay)
+    else req = win:rget_accumulate(src, res, t, d, op.op, lay) end
   elseif k == "fetch_and_op" then
     local v = op.value
     if op.op == "no_op" and op.nil_origin then v = nil end
@@ -283,6 +284,9 @@ local function describe_op(i, op)
   local s = string.format("op #%d %s from rank %d", i, op.k, op.o)
   if op.t ~= nil then s = s .. string.format(" to rank %d", op.t) else s = s .. " to PROC_NULL" end
   if op.dtype then s = s .. string.format(" %s x%d", op.dtype, op.count or 1) end
+  if op.vec then
+    s = s .. string.format(" as vector(%d, %d, %d)", op.vec.blocks, op.vec.bl, op.vec.stride)
+  end
   if op.op then s = s .. " " .. op.op end
   return s
 end

@@ -76,7 +76,7 @@ local function candidates(prog)
                 local op = ep.ops[i]
                 if op.t == ri - 1 and op.cell == ci then
                   if op.start >= n then table.remove(ep.ops, i)
-                  else op.count = math.min(op.count, n - op.start) end
+                  else op.vec = nil; op.count = math.min(op.count, n - op.start) end
                 end
               end
             end
