@@ -319,8 +319,17 @@ void store_value(lua_State* L, rma::Dtype dtype, int value_idx, std::byte* out) 
   rma::visit_dtype(dtype, [&]<class T>() {
     T v{};
     if constexpr (rma::is_pair_v<T>) {
-      v.value = scalar_value<decltype(v.value)>(L, dtype, value_idx);
-      v.index = scalar_value<std::int32_t>(L, dtype, value_idx + 1);
+      if (lua_istable(L, value_idx)) {  // {value, index}: one argument (fetch_and_op's value)
+        const int t = lua_absindex(L, value_idx);
+        lua_rawgeti(L, t, 1);
+        lua_rawgeti(L, t, 2);
+        v.value = scalar_value<decltype(v.value)>(L, dtype, -2);
+        v.index = scalar_value<std::int32_t>(L, dtype, -1);
+        lua_pop(L, 2);
+      } else {
+        v.value = scalar_value<decltype(v.value)>(L, dtype, value_idx);
+        v.index = scalar_value<std::int32_t>(L, dtype, value_idx + 1);
+      }
     } else {
       v = scalar_value<T>(L, dtype, value_idx);
     }

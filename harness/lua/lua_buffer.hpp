@@ -40,7 +40,8 @@ void store_element(lua_State* L, const Buffer& b, std::size_t i, int value_idx);
 // Pushes element i: one value, or a pair's value and index; returns how many.
 int push_element(lua_State* L, const Buffer& b, std::size_t i);
 // One value converted to `dtype`, into `out` (at least 16 bytes); a pair dtype reads its
-// value at value_idx and its index at value_idx + 1.
+// value at value_idx and its index at value_idx + 1, or both from a table {value, index}
+// at value_idx.
 void store_value(lua_State* L, rma::Dtype dtype, int value_idx, std::byte* out);
 rma::Dtype check_dtype(lua_State* L, int idx, const char* op);
 
