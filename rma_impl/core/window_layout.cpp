@@ -109,7 +109,9 @@ bool dense(const Layout* l) { return !l || l->type->dense(); }
 // layout, or a direct table's put or get slot that says it copies run by run.
 bool takes_whole(const Win& w, Slot core::WindowOps::*slot, const Sides& s) {
   if (w.ops->*slot == w.rt.protocol().ops->*slot) return w.am->carries(*s.t);
-  return w.ops->direct_layouts && (s.kind == PacketType::put || s.kind == PacketType::get);
+  if (!w.ops->direct_layouts) return false;
+  if (s.kind == PacketType::put) return true;
+  return s.kind == PacketType::get && (w.ops->direct_unpacks || dense(s.o));
 }
 
 // The am path carries a derived-type op whole (one packet, as a contiguous op of the same

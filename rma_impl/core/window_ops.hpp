@@ -26,6 +26,10 @@ struct WindowOps {
   // in RmaOp::target_layout) when they are not the packet protocol's (which always may,
   // within ProtocolWin::carries); else the core issues them one piece at a time.
   bool direct_layouts = false;
+  // With direct_layouts: whether its get may also unpack a result into a non-contiguous
+  // origin layout itself (RmaOp::unpack_to), the moment the data is there; else such a get
+  // goes as pieces.
+  bool direct_unpacks = false;
   Status (*put)(Call&, RmaOp&);
   Status (*get)(Call&, RmaOp&);
   Status (*accumulate)(Call&, RmaOp&);

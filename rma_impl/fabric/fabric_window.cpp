@@ -8,8 +8,10 @@
 
 #include <chrono>
 #include <cstring>
+#include <vector>
 
 #include "am/am_ops.hpp"
+#include "core/layout.hpp"
 #include "core/runtime_impl.hpp"
 #include "core/window_ops.hpp"
 #include "fabric/fabric_backend.hpp"
@@ -172,11 +174,73 @@ Status native_rma(Call& c, RmaOp& op, bool write) {
   });
 }
 
+// A derived-type put or get taken whole (core/window_layout.cpp; its origin side is
+// contiguous): the target's runs go up to the provider's rma_iov_limit at a time in one
+// fi_writemsg or fi_readmsg, against the matching stretch of the packed stream. A request
+// gets a part per call and completes with the last.
+Status native_layout(Call& c, RmaOp& op, bool write) {
+  FabricWin& f = fabric_win(c);
+  RMA_TRY(ensure_access(c, op.target));
+  const fi_info& info = f.transport.endpoint().info();
+  const std::size_t limit = std::max<std::size_t>(1, info.tx_attr->rma_iov_limit);
+  const std::size_t max_bytes = info.ep_attr->max_msg_size;
+  const FabricWin::Peer& p = f.peers[static_cast<std::size_t>(op.target)];
+  auto* stream = static_cast<std::byte*>(write ? const_cast<void*>(op.origin) : op.result);
+  std::vector<fi_rma_iov> runs;
+  std::uint64_t first = 0, bytes = 0;  // the batch's stretch of the stream
+  auto issue = [&]() -> Status {
+    auto n = new_op(c, op);
+    if (!n) return n.status();
+    if (op.request) {
+      auto part = std::make_shared<core::RequestState>();
+      part->win = &c.w;
+      part->target = op.target;
+      op.request->parts.push_back(part);
+      n.value()->request = std::move(part);
+    }
+    RMA_TRY(post(c, op, n.value(), [&](NativeOp* x) {
+      iovec iov{stream + first, bytes};
+      void* desc = nullptr;
+      fi_msg_rma m{};
+      m.msg_iov = &iov;
+      m.desc = &desc;
+      m.iov_count = 1;
+      m.addr = f.transport.address(op.target);
+      m.rma_iov = runs.data();
+      m.rma_iov_count = runs.size();
+      m.context = &x->fi;
+      fid_ep* ep = f.transport.endpoint().ep();
+      return write ? fi_writemsg(ep, &m, FI_COMPLETION | FI_DELIVERY_COMPLETE)
+                   : fi_readmsg(ep, &m, FI_COMPLETION);
+    }));
+    runs.clear();
+    bytes = 0;
+    return Status::ok();
+  };
+  Status st;
+  core::for_each_run(op.target_layout, 0, op.bytes(),
+                     [&](std::int64_t at, std::uint64_t pos, std::uint64_t n) {
+                       if (!st) return;
+                       if (runs.size() == limit || (bytes && bytes + n > max_bytes)) st = issue();
+                       if (runs.empty()) first = pos;
+                       runs.push_back(fi_rma_iov{p.addr + static_cast<std::uint64_t>(
+                                                              static_cast<std::int64_t>(op.disp) + at),
+                                                 n, p.key});
+                       bytes += n;
+                     });
+  if (st && !runs.empty()) st = issue();
+  return st;
+}
+
 Status direct_put(Call& c, RmaOp& op) {
+  if (op.target_layout.type) [[unlikely]]
+    return native_layout(c, op, true);
   if (keep_in_deferred_epoch(c, op)) return Status::ok();
   return native_rma(c, op, true);
 }
 Status direct_get(Call& c, RmaOp& op) {
+  if (op.target_layout.type) [[unlikely]]
+    return native_layout(c, op, false);
   if (keep_in_deferred_epoch(c, op)) return Status::ok();
   return native_rma(c, op, false);
 }
@@ -386,6 +450,7 @@ const core::WindowOps& direct_ops() {
   static const core::WindowOps table = [] {
     core::WindowOps t = am::am_ops();
     t.name = "fabric.direct";
+    t.direct_layouts = true;  // a layout's runs go rma_iov_limit at a time (native_layout)
     t.put = direct_put;
     t.get = direct_get;
     t.accumulate = direct_accumulate;

@@ -470,6 +470,7 @@ core::WindowOps make_table() {
   t.name = "shm.direct";
   t.needs_engine_lock = false;
   t.direct_layouts = true;
+  t.direct_unpacks = true;
   t.put = direct_put;
   t.get = direct_get;
   t.accumulate = direct_accumulate;
