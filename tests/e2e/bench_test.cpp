@@ -56,9 +56,15 @@ TEST(Bench, ImplementationsSideBySideInOneRun) {
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const json report = e2e::read_json(dir + "/report.json");
 
-  // One case per implementation and the floor, all passed.
-  ASSERT_EQ(report["cases"].size(), mpis.size() + 2) << report["cases"].dump(2);
-  for (const auto& c : report["cases"]) EXPECT_EQ(c["status"], "pass") << c.dump(2);
+  // One case per implementation, a plain-C calibration case per MPI, and the floor, all
+  // passed.
+  ASSERT_EQ(report["cases"].size(), 2 * mpis.size() + 2) << report["cases"].dump(2);
+  std::size_t calibrations = 0;
+  for (const auto& c : report["cases"]) {
+    EXPECT_EQ(c["status"], "pass") << c.dump(2);
+    calibrations += c["id"].get<std::string>().rfind("calibration[", 0) == 0;
+  }
+  EXPECT_EQ(calibrations, mpis.size());
   EXPECT_EQ(report["cases"].back()["id"], "floor[shm,np=2]");
 
   // Rows: every implementation at every size, each entry naming who ran it.
@@ -67,7 +73,7 @@ TEST(Bench, ImplementationsSideBySideInOneRun) {
   for (const auto& b : report["benchmarks"]) {
     ASSERT_TRUE(b.contains("impl")) << b.dump(2);
     EXPECT_TRUE(names.insert(b["name"].get<std::string>()).second) << "duplicate " << b["name"];
-    if (b["pattern"] == "bench/latency")
+    if (b["pattern"] == "bench/latency" && !b.contains("calibration"))
       sizes_by_impl[b["impl"].get<std::string>()].insert(b["size"].get<std::uint64_t>());
   }
   ASSERT_EQ(sizes_by_impl.size(), mpis.size() + 1) << report["benchmarks"].dump(2);
@@ -81,10 +87,13 @@ TEST(Bench, ImplementationsSideBySideInOneRun) {
       }
     EXPECT_TRUE(found) << m << " has no rows";
   }
-  // The MPIs' packets are not observable: null, never 0.
+  // The MPIs' packets are not observable, nor a plain C program's: null or absent, never 0,
+  // with the reason.
   for (const auto& b : report["benchmarks"]) {
     if (b["pattern"] == "bench/latency" && b["impl"] != "ref") {
-      EXPECT_TRUE(b["messages_per_iteration"].is_null()) << b.dump(2);
+      EXPECT_TRUE(!b.contains("messages_per_iteration") || b["messages_per_iteration"].is_null())
+          << b.dump(2);
+      EXPECT_FALSE(b.value("messages_reason", "").empty()) << b.dump(2);
     }
   }
 
