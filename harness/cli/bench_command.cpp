@@ -7,14 +7,14 @@
 // turn, in the order listed, in one run: the tables put them side by side against the
 // reference. A run with a figure on shared memory (the reference's shm backend, an MPI) ends
 // with the hardware floor (worker/floor_bench.hpp), measured over the sizes the run used.
-// Each MPI's cases are followed by its calibration (cli/calibration.hpp): the same figures
+// Each MPI's cases are followed by its calibration (mpi/mpi_calibration.hpp): the same figures
 // timed by a plain C program with that MPI, which the tables read the replay against.
 #include <algorithm>
 #include <map>
 #include <set>
 #include <utility>
 
-#include "cli/calibration.hpp"
+#include "mpi/mpi_calibration.hpp"
 #include "cli/cli_list.hpp"
 #include "cli/commands.hpp"
 #include "cli/impl_list.hpp"
@@ -140,7 +140,7 @@ void add_calibrations(std::vector<suite::CaseSpec>& cases) {
     out.push_back(cases[i]);
     const bool mpi = cases[i].impl != "ref";
     if (mpi && (i + 1 == cases.size() || cases[i + 1].impl != cases[i].impl))
-      out.push_back(calibration_case(cases[i]));
+      out.push_back(mpi::calibration_case(cases[i]));
   }
   cases = std::move(out);
 }
@@ -176,7 +176,7 @@ class BenchExecutor final : public CaseExecutor {
                                   [&](const auto& m) { return m.spelling == spec.impl; });
     if (mpi == mpis_.end()) throw launcher::LaunchError("calibration of " + spec.impl + ": no such MPI");
     Executed done;
-    done.outcome = run_calibration(spec, *mpi, replayed_[spec.impl]);
+    done.outcome = mpi::run_calibration(spec, *mpi, replayed_[spec.impl]);
     return done;
   }
 

@@ -1,5 +1,5 @@
 // mpi_catalog.hpp — the MPI libraries this build of rmabench can test (`--impl <name>`), and
-// for each one that is missing, why. cmake/Mpi.cmake writes the list at configure time: one
+// for each one that is missing, why. harness/mpi/mpi.cmake writes the list at configure time: one
 // worker executable per MPI, next to rmabench, started through that MPI's launcher.
 #pragma once
 

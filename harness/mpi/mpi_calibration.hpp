@@ -1,4 +1,4 @@
-// calibration.hpp — the plain-C figure beside each MPI's replayed one in `rmabench bench
+// mpi_calibration.hpp — the plain-C figure beside each MPI's replayed one in `rmabench bench
 // --impl`: after an MPI's cases, a case `calibration[impl=<spelling>]` runs that MPI's
 // rmabench-calibrate-<mpi> (harness/mpi/mpi_calibrate.c: the same op and synchronization in a
 // C loop, no harness) through the MPI's launcher, as its worker is run, once per figure the
@@ -18,7 +18,7 @@
 #include "launcher/mpi_launch.hpp"
 #include "suite/case_spec.hpp"
 
-namespace harness::cli {
+namespace harness::mpi {
 
 // The calibration case of one MPI, run after that MPI's cases (`like`: one of them).
 suite::CaseSpec calibration_case(const suite::CaseSpec& like);
@@ -51,4 +51,4 @@ struct Replayed {
 launcher::CaseOutcome run_calibration(const suite::CaseSpec& spec, const launcher::MpiLaunch& mpi,
                                       const std::vector<Replayed>& replayed);
 
-}  // namespace harness::cli
+}  // namespace harness::mpi

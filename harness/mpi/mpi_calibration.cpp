@@ -1,7 +1,7 @@
-// calibration.cpp — the plain-C calibration of an MPI's figures (see the header): which
+// mpi_calibration.cpp — the plain-C calibration of an MPI's figures (see the header): which
 // replayed figures have a counterpart, one launch of rmabench-calibrate-<mpi> per figure
 // through the MPI's launcher, and the program's line turned into Google Benchmark entries.
-#include "cli/calibration.hpp"
+#include "mpi/mpi_calibration.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -22,7 +22,7 @@
 
 extern char** environ;
 
-namespace harness::cli {
+namespace harness::mpi {
 namespace {
 
 using nlohmann::json;
@@ -189,7 +189,7 @@ std::string tail_of(const std::string& text) {
   return t;
 }
 
-// The calibration program built beside the MPI's worker (cmake/Mpi.cmake).
+// The calibration program built beside the MPI's worker (harness/mpi/mpi.cmake).
 std::string program_of(const launcher::MpiLaunch& mpi) {
   return (std::filesystem::path(mpi.worker).parent_path() / ("rmabench-calibrate-" + mpi.name))
       .string();
@@ -297,7 +297,7 @@ launcher::CaseOutcome run_calibration(const suite::CaseSpec& spec, const launche
     if (e.value("error_occurred", false) || !done.insert(run_name_of(e)).second) continue;
     CalibrationConfig cfg = calibration_config(e);
     if (cfg.why_not.empty() && !built)
-      cfg.why_not = program + " was not built (cmake/Mpi.cmake builds it with the worker)";
+      cfg.why_not = program + " was not built (harness/mpi/mpi.cmake builds it with the worker)";
     std::string line;
     if (cfg.why_not.empty()) {
       suite::CaseSpec as = spec;
@@ -330,4 +330,4 @@ launcher::CaseOutcome run_calibration(const suite::CaseSpec& spec, const launche
   return o;
 }
 
-}  // namespace harness::cli
+}  // namespace harness::mpi

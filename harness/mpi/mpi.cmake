@@ -1,9 +1,9 @@
-# Mpi.cmake — the MPI libraries rmabench can test as implementations under test
+# mpi.cmake — the MPI libraries rmabench can test as implementations under test
 # (docs/conformance-mpi.md). MPICH and Open MPI cannot share a process, so each MPI found gets
 # its own executables, compiled with that MPI's flags as its compiler wrapper states them:
 #   rmabench-worker-<name>   the rank process `rmabench run --impl <name>` starts through the
 #                            MPI's launcher (harness/mpi/mpi_worker_main.cpp)
-#   mpi_impl_check_<name>    impl/mpi_implementation.cpp checked on its own (a ctest test)
+#   mpi_impl_check_<name>    mpi_impl*.cpp checked on its own (a ctest test)
 #   rmabench-calibrate-<name> the plain-C figure `rmabench bench --impl <name>` reads each
 #                            replayed figure against (harness/mpi/mpi_calibrate.c), built with
 #                            the flags of the MPI's C wrapper (mpicc beside mpicxx) where found
@@ -174,8 +174,10 @@ function(rmabench_add_mpi name wrapper launcher install_hint)
   target_link_options(rmabench_mpi_${name} INTERFACE ${_link})
   target_link_libraries(rmabench_mpi_${name} INTERFACE ${_libs})
 
-  add_library(rmabench_mpi_impl_${name} STATIC ${PROJECT_SOURCE_DIR}/harness/impl/mpi_implementation.cpp
-              ${PROJECT_SOURCE_DIR}/harness/impl/mpi_types.cpp)
+  # The implementation under test on this MPI: every file of harness/mpi/ that includes <mpi.h>.
+  set(_src ${PROJECT_SOURCE_DIR}/harness/mpi)
+  add_library(rmabench_mpi_impl_${name} STATIC ${_src}/mpi_impl.cpp ${_src}/mpi_impl_window.cpp
+              ${_src}/mpi_impl_state.cpp ${_src}/mpi_types.cpp)
   target_include_directories(rmabench_mpi_impl_${name} PUBLIC ${PROJECT_SOURCE_DIR}/harness)
   target_link_libraries(rmabench_mpi_impl_${name} PUBLIC rma rmabench_mpi_${name}
                         PRIVATE rmabench_options)
