@@ -22,7 +22,7 @@
 #include "cli/pipeline.hpp"
 #include "cli/provider_check.hpp"
 #include "cli/sizes.hpp"
-#include "launcher/mpi_launch.hpp"
+#include "mpi/mpi_launch.hpp"
 #include "launcher/topology.hpp"
 
 namespace harness::cli {
@@ -149,7 +149,7 @@ void add_calibrations(std::vector<suite::CaseSpec>& cases) {
 // MPI's calibration gets the figures that MPI's cases timed.
 class BenchExecutor final : public CaseExecutor {
  public:
-  BenchExecutor(LauncherExecutor& inner, std::vector<launcher::MpiLaunch> mpis)
+  BenchExecutor(LauncherExecutor& inner, std::vector<mpi::MpiLaunch> mpis)
       : inner_(inner), mpis_(std::move(mpis)) {}
   void on_figures(Figures f) override { inner_.on_figures(std::move(f)); }
   Executed execute(const suite::CaseSpec& spec) override {
@@ -181,9 +181,9 @@ class BenchExecutor final : public CaseExecutor {
   }
 
   LauncherExecutor& inner_;
-  std::vector<launcher::MpiLaunch> mpis_;
+  std::vector<mpi::MpiLaunch> mpis_;
   std::set<std::uint64_t> sizes_;
-  std::map<std::string, std::vector<Replayed>> replayed_;  // per MPI spelling
+  std::map<std::string, std::vector<mpi::Replayed>> replayed_;  // per MPI spelling
 };
 
 }  // namespace
@@ -198,14 +198,14 @@ int bench_command(BenchArgs& args) {
   suite::Expansion base = expand_input(args.run);
   args.run.overrides.filter = filter;
   filter_cases(base, filter, args.run.input);
-  std::vector<launcher::MpiLaunch> mpis;
+  std::vector<mpi::MpiLaunch> mpis;
   nlohmann::json impl_contexts = nlohmann::json::array();
   for (const auto& choice : impls) {
     suite::Expansion ex = base;
     if (choice.mpi) {
-      launcher::retarget(ex, *choice.mpi, args.run.overrides.progress.has_value());
+      mpi::retarget(ex, *choice.mpi, args.run.overrides.progress.has_value());
       mpis.push_back(*choice.mpi);
-      impl_contexts.push_back(launcher::mpi_context(*choice.mpi));
+      impl_contexts.push_back(mpi::mpi_context(*choice.mpi));
     } else {
       impl_contexts.push_back({{"impl", "ref"}});
     }

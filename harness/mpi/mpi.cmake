@@ -8,7 +8,7 @@
 #                            replayed figure against (harness/mpi/mpi_calibrate.c), built with
 #                            the flags of the MPI's C wrapper (mpicc beside mpicxx) where found
 # The reference build never depends on an MPI: nothing here is required, and what is missing
-# is recorded with the reason in the catalog `rmabench info` prints (launcher/mpi_catalog.hpp).
+# is recorded with the reason in the catalog `rmabench info` prints (mpi/mpi_catalog.hpp).
 #
 #   -DRMABENCH_MPI=OFF                                    build no MPI support
 #   -DRMABENCH_MPI_CUSTOM=name:/path/mpicxx:/path/mpiexec an MPI of your own, beside the others
@@ -238,6 +238,6 @@ if(RMABENCH_MPI_CUSTOM)
   rmabench_add_mpi(${_cname} ${_cwrapper} ${_claunch} "")
 endif()
 
-configure_file(${PROJECT_SOURCE_DIR}/harness/launcher/mpi_catalog.cpp.in
+configure_file(${PROJECT_SOURCE_DIR}/harness/mpi/mpi_catalog.cpp.in
                ${PROJECT_BINARY_DIR}/harness/mpi_catalog.cpp @ONLY)
 target_sources(rmabench_harness PRIVATE ${PROJECT_BINARY_DIR}/harness/mpi_catalog.cpp)

@@ -190,7 +190,7 @@ std::string tail_of(const std::string& text) {
 }
 
 // The calibration program built beside the MPI's worker (harness/mpi/mpi.cmake).
-std::string program_of(const launcher::MpiLaunch& mpi) {
+std::string program_of(const mpi::MpiLaunch& mpi) {
   return (std::filesystem::path(mpi.worker).parent_path() / ("rmabench-calibrate-" + mpi.name))
       .string();
 }
@@ -283,7 +283,7 @@ json calibration_entries(const json& replayed, const std::string& case_id,
   return out;
 }
 
-launcher::CaseOutcome run_calibration(const suite::CaseSpec& spec, const launcher::MpiLaunch& mpi,
+launcher::CaseOutcome run_calibration(const suite::CaseSpec& spec, const mpi::MpiLaunch& mpi,
                                       const std::vector<Replayed>& replayed) {
   launcher::CaseOutcome o;
   o.result = launcher::base_result(spec);
@@ -302,9 +302,9 @@ launcher::CaseOutcome run_calibration(const suite::CaseSpec& spec, const launche
     if (cfg.why_not.empty()) {
       suite::CaseSpec as = spec;
       as.progress = r.progress;
-      launcher::MpiLaunch m = mpi;
+      mpi::MpiLaunch m = mpi;
       m.worker = program;
-      std::vector<std::string> words = launcher::mpi_command(m, 2, launcher::mpi_case_env(m, as));
+      std::vector<std::string> words = mpi::mpi_command(m, 2, mpi::mpi_case_env(m, as));
       words.insert(words.end(), cfg.args.begin(), cfg.args.end());
       const std::vector<std::string> timing = {
           "--min-time", std::to_string(spec.bench.value("min_time_s", 0.05)), "--repetitions",

@@ -15,7 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "launcher/launcher.hpp"
-#include "launcher/mpi_launch.hpp"
+#include "mpi/mpi_launch.hpp"
 #include "suite/case_spec.hpp"
 
 namespace harness::mpi {
@@ -48,7 +48,7 @@ struct Replayed {
 
 // Runs the calibration case: every distinct replayed figure (by run name), each in a launch
 // of its own, so a crash costs one figure.
-launcher::CaseOutcome run_calibration(const suite::CaseSpec& spec, const launcher::MpiLaunch& mpi,
+launcher::CaseOutcome run_calibration(const suite::CaseSpec& spec, const mpi::MpiLaunch& mpi,
                                       const std::vector<Replayed>& replayed);
 
 }  // namespace harness::mpi

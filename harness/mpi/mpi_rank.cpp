@@ -12,7 +12,7 @@
 #include <string>
 #include <thread>
 
-#include "launcher/mpi_launch.hpp"
+#include "launcher/external_launch.hpp"
 #include "mpi/mpi_impl.hpp"
 #include "worker/bench_loop.hpp"
 

@@ -1,5 +1,5 @@
 // mpi_rank.hpp — the rank side of a case on an MPI library: before MPI_Init, connect to the
-// parent's control socket (RMABENCH_CONTROL, launcher/mpi_launch.hpp), say hello with the rank
+// parent's control socket (RMABENCH_CONTROL, launcher/external_launch.hpp), say hello with the rank
 // the MPI launcher assigned and this pid, and receive the case; after MPI_Init, report a fatal
 // signal to the parent before dying of it (the launcher may turn it into an exit code).
 // run_rank is the one body of every MPI rank process: the worker (mpi_worker_main.cpp) and

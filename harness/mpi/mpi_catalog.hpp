@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace harness::launcher {
+namespace harness::mpi {
 
 struct MpiBuild {
   std::string name;  // "mpich", "openmpi", or a user's own (RMABENCH_MPI_CUSTOM)
@@ -22,4 +22,4 @@ const std::vector<MpiBuild>& mpi_builds();
 // The entry named `name`, or null.
 const MpiBuild* find_mpi_build(const std::string& name);
 
-}  // namespace harness::launcher
+}  // namespace harness::mpi
