@@ -78,7 +78,7 @@ struct Cell {
   std::optional<double> floor_rt_us;
   bool from_median = false;
   Range reps;  // its repetitions' times, us
-  // An MPI's figure: the same loop in plain C with that MPI (harness/cli/calibration.hpp),
+  // An MPI's figure: the same loop in plain C with that MPI (harness/mpi/mpi_calibration.hpp),
   // or why it has none.
   std::optional<double> plain_c_us;
   bool plain_c_from_median = false;

@@ -7,14 +7,14 @@
 // turn, in the order listed, in one run: the tables put them side by side against the
 // reference. A run with a figure on shared memory (the reference's shm backend, an MPI) ends
 // with the hardware floor (worker/floor_bench.hpp), measured over the sizes the run used.
-// Each MPI's cases are followed by its calibration (cli/calibration.hpp): the same figures
+// Each MPI's cases are followed by its calibration (mpi/mpi_calibration.hpp): the same figures
 // timed by a plain C program with that MPI, which the tables read the replay against.
 #include <algorithm>
 #include <map>
 #include <set>
 #include <utility>
 
-#include "cli/calibration.hpp"
+#include "mpi/mpi_calibration.hpp"
 #include "cli/cli_list.hpp"
 #include "cli/commands.hpp"
 #include "cli/impl_list.hpp"
@@ -22,7 +22,7 @@
 #include "cli/pipeline.hpp"
 #include "cli/provider_check.hpp"
 #include "cli/sizes.hpp"
-#include "launcher/mpi_launch.hpp"
+#include "mpi/mpi_launch.hpp"
 #include "launcher/topology.hpp"
 
 namespace harness::cli {
@@ -140,7 +140,7 @@ void add_calibrations(std::vector<suite::CaseSpec>& cases) {
     out.push_back(cases[i]);
     const bool mpi = cases[i].impl != "ref";
     if (mpi && (i + 1 == cases.size() || cases[i + 1].impl != cases[i].impl))
-      out.push_back(calibration_case(cases[i]));
+      out.push_back(mpi::calibration_case(cases[i]));
   }
   cases = std::move(out);
 }
@@ -149,7 +149,7 @@ void add_calibrations(std::vector<suite::CaseSpec>& cases) {
 // MPI's calibration gets the figures that MPI's cases timed.
 class BenchExecutor final : public CaseExecutor {
  public:
-  BenchExecutor(LauncherExecutor& inner, std::vector<launcher::MpiLaunch> mpis)
+  BenchExecutor(LauncherExecutor& inner, std::vector<mpi::MpiLaunch> mpis)
       : inner_(inner), mpis_(std::move(mpis)) {}
   void on_figures(Figures f) override { inner_.on_figures(std::move(f)); }
   Executed execute(const suite::CaseSpec& spec) override {
@@ -176,14 +176,14 @@ class BenchExecutor final : public CaseExecutor {
                                   [&](const auto& m) { return m.spelling == spec.impl; });
     if (mpi == mpis_.end()) throw launcher::LaunchError("calibration of " + spec.impl + ": no such MPI");
     Executed done;
-    done.outcome = run_calibration(spec, *mpi, replayed_[spec.impl]);
+    done.outcome = mpi::run_calibration(spec, *mpi, replayed_[spec.impl]);
     return done;
   }
 
   LauncherExecutor& inner_;
-  std::vector<launcher::MpiLaunch> mpis_;
+  std::vector<mpi::MpiLaunch> mpis_;
   std::set<std::uint64_t> sizes_;
-  std::map<std::string, std::vector<Replayed>> replayed_;  // per MPI spelling
+  std::map<std::string, std::vector<mpi::Replayed>> replayed_;  // per MPI spelling
 };
 
 }  // namespace
@@ -198,14 +198,14 @@ int bench_command(BenchArgs& args) {
   suite::Expansion base = expand_input(args.run);
   args.run.overrides.filter = filter;
   filter_cases(base, filter, args.run.input);
-  std::vector<launcher::MpiLaunch> mpis;
+  std::vector<mpi::MpiLaunch> mpis;
   nlohmann::json impl_contexts = nlohmann::json::array();
   for (const auto& choice : impls) {
     suite::Expansion ex = base;
     if (choice.mpi) {
-      launcher::retarget(ex, *choice.mpi, args.run.overrides.progress.has_value());
+      mpi::retarget(ex, *choice.mpi, args.run.overrides.progress.has_value());
       mpis.push_back(*choice.mpi);
-      impl_contexts.push_back(launcher::mpi_context(*choice.mpi));
+      impl_contexts.push_back(mpi::mpi_context(*choice.mpi));
     } else {
       impl_contexts.push_back({{"impl", "ref"}});
     }

@@ -18,7 +18,7 @@ struct RunArgs {
   std::vector<std::string> formats;
   bool verbose = false;
   std::string rank_exec;  // --rank-exec: a command prefix per rank, "{rank}" substituted
-  std::string impl = "ref";            // --impl: ref, or an MPI (launcher/mpi_launch.hpp)
+  std::string impl = "ref";            // --impl: ref, or an MPI (mpi/mpi_launch.hpp)
   std::vector<std::string> mpi_args;   // --mpi-arg: words for the MPI's launcher
   std::vector<std::string> mpi_env;    // --mpi-env NAME=VALUE for the MPI's ranks
   std::string command_line;

@@ -66,7 +66,7 @@ std::vector<ImplChoice> resolve_impl_list(const std::string& value,
     }
     any_mpi = true;
     const std::string name = catalog_name(s);
-    out.push_back({s, launcher::mpi_for_run(s, scoped_values(mpi_args, name, spellings),
+    out.push_back({s, mpi::mpi_for_run(s, scoped_values(mpi_args, name, spellings),
                                             scoped_values(mpi_env, name, spellings))});
   }
   if (!any_mpi && (!mpi_args.empty() || !mpi_env.empty()))

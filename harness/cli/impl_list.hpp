@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "launcher/mpi_launch.hpp"
+#include "mpi/mpi_launch.hpp"
 
 namespace harness::cli {
 
@@ -25,11 +25,11 @@ std::vector<std::string> scoped_values(const std::vector<std::string>& values,
 
 struct ImplChoice {
   std::string spelling;                   // "ref", "openmpi:osc=sm"
-  std::optional<launcher::MpiLaunch> mpi;  // nullopt for the reference
+  std::optional<mpi::MpiLaunch> mpi;  // nullopt for the reference
 };
 
 // Each implementation of the list, an MPI resolved with its own launcher words and
-// environment (launcher::mpi_for_run); UsageError as mpi_for_run, or when --mpi-arg/--mpi-env
+// environment (mpi::mpi_for_run); UsageError as mpi_for_run, or when --mpi-arg/--mpi-env
 // are given and no MPI is listed.
 std::vector<ImplChoice> resolve_impl_list(const std::string& value,
                                           const std::vector<std::string>& mpi_args,

@@ -16,7 +16,7 @@ std::string self_exe() {
 }  // namespace
 
 LauncherExecutor::LauncherExecutor(const RunArgs& args, const launcher::Topology& topology,
-                                   bool warn_shared_cores, std::vector<launcher::MpiLaunch> mpis)
+                                   bool warn_shared_cores, std::vector<mpi::MpiLaunch> mpis)
     : mpis_(std::move(mpis)), topology_(topology), warn_shared_cores_(warn_shared_cores) {
   options_.self_exe = self_exe();
   options_.topology = &topology_;
@@ -30,11 +30,11 @@ Executed LauncherExecutor::execute(const suite::CaseSpec& spec) {
     std::cerr << "rmabench: warning: " << spec.id << ": " << spec.ranks << " ranks on "
               << topology_.cores()
               << " cores share cores; latencies include the scheduler's time slicing\n";
-  options_.mpi = nullptr;
+  options_.external = nullptr;
   if (spec.impl != "ref") {
     for (const auto& m : mpis_)
-      if (m.spelling == spec.impl) options_.mpi = &m;
-    if (!options_.mpi) throw launcher::LaunchError(spec.id + ": no launch for --impl " + spec.impl);
+      if (m.spelling == spec.impl) options_.external = &m;
+    if (!options_.external) throw launcher::LaunchError(spec.id + ": no launch for --impl " + spec.impl);
   }
   return {launcher::run_case(spec, options_), false};
 }

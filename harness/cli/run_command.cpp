@@ -6,7 +6,7 @@
 #include "cli/launcher_executor.hpp"
 #include "cli/pipeline.hpp"
 #include "cli/provider_check.hpp"
-#include "launcher/mpi_launch.hpp"
+#include "mpi/mpi_launch.hpp"
 #include "launcher/topology.hpp"
 #include "rma/bootstrap.hpp"
 
@@ -39,16 +39,16 @@ int run_command(RunArgs& args) {
   if (split_impl_list(args.impl).size() > 1)
     throw suite::UsageError("--impl " + args.impl +
                             ": `run` takes one implementation; a list is for `rmabench bench`");
-  const auto mpi = launcher::mpi_for_run(args.impl, args.mpi_args, args.mpi_env);
-  if (mpi) launcher::retarget(plan.expansion, *mpi, args.overrides.progress.has_value());
+  const auto mpi = mpi::mpi_for_run(args.impl, args.mpi_args, args.mpi_env);
+  if (mpi) mpi::retarget(plan.expansion, *mpi, args.overrides.progress.has_value());
   check_provider(args.overrides.provider, plan.expansion, args.input, libfabric_providers());
   plan.command = args.command_line;
   plan.options = options_json(args);
-  if (mpi) plan.options["impl"] = launcher::mpi_context(*mpi);
+  if (mpi) plan.options["impl"] = mpi::mpi_context(*mpi);
   launcher::Topology topology;
   plan.topology = topology.summary();
   LauncherExecutor executor(args, topology, false,
-                           mpi ? std::vector<launcher::MpiLaunch>{*mpi} : std::vector<launcher::MpiLaunch>{});
+                           mpi ? std::vector<mpi::MpiLaunch>{*mpi} : std::vector<mpi::MpiLaunch>{});
   return run_pipeline(args, plan, executor);
 }
 

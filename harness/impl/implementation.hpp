@@ -1,6 +1,6 @@
 // implementation.hpp — the implementation under test, as one rank of a case sees it: the
 // reference (ref_implementation.cpp, over rma::Runtime) or an MPI library (an MPI worker's
-// mpi_implementation.cpp). Everything the harness asks of an RMA library passes here: window
+// mpi/mpi_impl.cpp). Everything the harness asks of an RMA library passes here: window
 // creation, every call of call/call.hpp through execute(), what can be observed (packet
 // counters, where the rank is blocked), and nothing else.
 //

@@ -30,7 +30,7 @@
 #include "rma/kv_server.hpp"
 #include "launcher/control.hpp"
 #include "launcher/limits.hpp"
-#include "launcher/mpi_launch.hpp"
+#include "launcher/external_launch.hpp"
 #include "reports/trace.hpp"
 #include "launcher/rank_results.hpp"
 
@@ -140,8 +140,8 @@ class CaseRun {
     start_ = Clock::now();
     result_ = base_result(spec_);
 
-    if (opt_.mpi) {
-      if (std::string why = mpi_skip_reason(*opt_.mpi, spec_); !why.empty()) {
+    if (opt_.external) {
+      if (std::string why = opt_.external->skip_reason(spec_); !why.empty()) {
         result_.status = reports::Verdict::skip;
         result_.reason = why;
         CaseOutcome out;
@@ -243,7 +243,7 @@ class CaseRun {
 
   // One launch of the MPI's launcher for the whole case; the ranks connect back.
   void spawn_mpi() {
-    const MpiLaunch& mpi = *opt_.mpi;
+    const ExternalLaunch& ext = *opt_.external;
     shm_before_ = shm_entries();
     // Ranks and proxies the launcher orphans are adopted here and reaped in kill_mpi(), not
     // left as zombies of whatever init the host has.
@@ -256,11 +256,9 @@ class CaseRun {
     Fd out_read(out[0]), out_write(out[1]);
     ::fcntl(out_read.fd, F_SETFL, ::fcntl(out_read.fd, F_GETFL) | O_NONBLOCK);
 
-    auto env = mpi_case_env(mpi, spec_);
-    env.insert(env.begin(), {{"RMABENCH_CONTROL", sock},
-                             {"RMABENCH_SIZE", std::to_string(spec_.ranks)},
-                             {"RMABENCH_PARENT", std::to_string(::getpid())}});
-    std::vector<std::string> words = mpi_command(mpi, spec_.ranks, env);
+    std::vector<std::string> words = ext.command(spec_, {{"RMABENCH_CONTROL", sock},
+                                                         {"RMABENCH_SIZE", std::to_string(spec_.ranks)},
+                                                         {"RMABENCH_PARENT", std::to_string(::getpid())}});
     launcher_cmd_.clear();
     for (const auto& w : words) launcher_cmd_ += (launcher_cmd_.empty() ? "" : " ") + w;
 
@@ -305,7 +303,7 @@ class CaseRun {
       rk.child = false;
       rk.ctrl_open = false;
       rk.kv_open = false;
-      rk.binding = "by " + std::filesystem::path(mpi.launcher).filename().string();
+      rk.binding = "by " + std::filesystem::path(ext.program()).filename().string();
       ranks_.push_back(std::move(rk));
     }
   }
@@ -616,7 +614,7 @@ class CaseRun {
   // --- ending ---------------------------------------------------------------------------
 
   void kill_all() {
-    if (opt_.mpi) {
+    if (opt_.external) {
       kill_mpi();
       return;
     }
@@ -702,7 +700,7 @@ class CaseRun {
   }
 
   void sweep_segments() {
-    if (opt_.mpi && swept_mpi_ == false && launcher_exited_) {
+    if (opt_.external && swept_mpi_ == false && launcher_exited_) {
       swept_mpi_ = true;
       sweep_mpi_segments();
     }
@@ -769,13 +767,13 @@ class CaseRun {
       attach_states();
       return;
     }
-    if (opt_.mpi) apply_launcher_report();
+    if (opt_.external) apply_launcher_report();
     // A crash wins over everything else: a rank that exited before saying bye, or by a signal.
     // On the MPI path, a rank that named its signal first: its peers are then ended by the
     // launcher, which is a consequence, not the cause. The fork path keeps rank order.
     std::vector<const Rank*> order;
     for (const auto& r : ranks_) order.push_back(&r);
-    if (opt_.mpi) std::stable_sort(order.begin(), order.end(), [](const Rank* a, const Rank* b) {
+    if (opt_.external) std::stable_sort(order.begin(), order.end(), [](const Rank* a, const Rank* b) {
       if ((a->exit_signal != 0) != (b->exit_signal != 0)) return a->exit_signal != 0;
       if (a->code_from_launcher != b->code_from_launcher) return a->code_from_launcher;
       return (a->exit_seq ? a->exit_seq : 1 << 30) < (b->exit_seq ? b->exit_seq : 1 << 30);
@@ -834,13 +832,13 @@ class CaseRun {
   }
 
   std::string launcher_name() const {
-    return opt_.mpi ? std::filesystem::path(opt_.mpi->launcher).filename().string() : "";
+    return opt_.external ? std::filesystem::path(opt_.external->program()).filename().string() : "";
   }
 
   // What the MPI launcher printed, when the case did not pass: its last lines explain a crash
   // or a start that failed (the signal a rank died of, a component that did not load).
   void attach_launcher_report() {
-    if (!opt_.mpi || result_.status == reports::Verdict::pass || result_.status == reports::Verdict::skip)
+    if (!opt_.external || result_.status == reports::Verdict::pass || result_.status == reports::Verdict::skip)
       return;
     std::vector<std::string> lines;
     std::istringstream in(launcher_text_);
@@ -880,7 +878,7 @@ class CaseRun {
 
   suite::CaseSpec spec_;
   const LaunchOptions& opt_;
-  // The MPI path (opt_.mpi): the launcher, its output, the control socket.
+  // The MPI path (opt_.external): the launcher, its output, the control socket.
   Fd listen_;
   std::vector<std::unique_ptr<ControlChannel>> pending_;
   pid_t launcher_pid_ = 0;

@@ -8,15 +8,15 @@
 // early or dies by a signal is a `crash`. Afterwards the process group is killed and every
 // shared segment the case created (all named after its prefix) is removed, whatever happened.
 //
-// With `mpi` set, the ranks are an MPI library's instead (mpi_launch.hpp): one launch of its
-// launcher per case, ranks connecting back to a control socket; watching, diagnosis and the
-// result are the same.
+// With `external` set, another program's launcher starts the ranks instead (an MPI library's:
+// external_launch.hpp, mpi/mpi_launch.hpp): one launch of it per case, ranks connecting back
+// to a control socket; watching, diagnosis and the result are the same.
 #pragma once
 
 #include <functional>
 #include <string>
 
-#include "launcher/mpi_launch.hpp"
+#include "launcher/external_launch.hpp"
 #include "launcher/topology.hpp"
 #include "reports/model.hpp"
 #include "suite/case_spec.hpp"
@@ -33,8 +33,9 @@ struct LaunchOptions {
   // watches the pid it started.
   // Split at blanks; no quoting.
   std::string rank_exec;
-  // The MPI library under test (--impl), or null for the reference.
-  const MpiLaunch* mpi = nullptr;
+  // Ranks started by another program's launcher (an MPI library under test, --impl:
+  // mpi/mpi_launch.hpp), or null for the reference's own fork.
+  const ExternalLaunch* external = nullptr;
   // Called with each batch of benchmark entries the moment the origin rank sends it (they
   // are also in the CaseOutcome): the run records them before the case ends.
   std::function<void(const nlohmann::json& entries)> on_figures;

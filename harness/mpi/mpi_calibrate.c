@@ -1,7 +1,7 @@
 /* mpi_calibrate.c — the plain-C figure an MPI's replayed benchmark is read against: the
  * pattern bench/latency.lua times (one op inside one synchronization mode, rank 0 the origin,
  * rank 1 the target), written directly against MPI with no harness, no Lua and no C++.
- * Built once per MPI with that MPI's compiler flags (cmake/Mpi.cmake: rmabench-calibrate-<mpi>),
+ * Built once per MPI with that MPI's compiler flags (harness/mpi/mpi.cmake: rmabench-calibrate-<mpi>),
  * started by `rmabench bench --impl <mpi>` through the same launcher command line as the
  * MPI's worker, on two ranks:
  *

@@ -1,4 +1,4 @@
-// mpi_impl_check.cpp — checks impl/mpi_implementation.cpp on a real MPI without the Lua layer:
+// mpi_impl_check.cpp — checks mpi_impl.cpp on a real MPI without the Lua layer:
 // run under the library's launcher with 2 ranks (ctest does: `mpi_impl_check_<mpi>`), it
 // executes calls through Implementation::execute() and compares what arrived with what was
 // sent. Exit 0 when every check held on this rank; each failed check prints rank and line.
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "impl/mpi_implementation.hpp"
+#include "mpi/mpi_impl.hpp"
 
 namespace {
 
@@ -246,9 +246,9 @@ void check_shared_and_dynamic(Implementation& impl) {
 }  // namespace
 
 int main() {
-  harness::impl::MpiOptions opts;
+  harness::mpi::MpiOptions opts;
   if (const char* osc = std::getenv("OMPI_MCA_osc")) opts.osc = osc;
-  auto made = harness::impl::make_mpi_implementation(opts);
+  auto made = harness::mpi::make_mpi_implementation(opts);
   if (!made) {
     std::fprintf(stderr, "%s\n", made.status().to_string().c_str());
     return 2;
@@ -276,7 +276,7 @@ int main() {
     check_errors(impl, *win);
   }
   check_shared_and_dynamic(impl);
-  const rma::Status fin = harness::impl::finalize_mpi(impl);
+  const rma::Status fin = harness::mpi::finalize_mpi(impl);
   CHECK(fin.is_ok(), fin.to_string());
   if (g_rank == 0) std::printf("%s: %s\n", name.c_str(), g_failed ? "FAILED" : "all checks held");
   return g_failed ? 1 : 0;

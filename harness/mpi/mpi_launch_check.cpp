@@ -13,8 +13,8 @@
 #include <string>
 
 #include "launcher/launcher.hpp"
-#include "launcher/mpi_catalog.hpp"
-#include "launcher/mpi_launch.hpp"
+#include "mpi/mpi_catalog.hpp"
+#include "mpi/mpi_launch.hpp"
 
 namespace {
 
@@ -64,18 +64,18 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: mpi_launch_check <mpi> <probe executable>\n");
     return 2;
   }
-  const launcher::MpiBuild* b = launcher::find_mpi_build(argv[1]);
+  const mpi::MpiBuild* b = mpi::find_mpi_build(argv[1]);
   if (!b || b->launcher.empty()) {
     std::fprintf(stderr, "%s: not in the catalog\n", argv[1]);
     return 2;
   }
-  launcher::MpiLaunch mpi;
+  mpi::MpiLaunch mpi;
   mpi.spelling = mpi.name = b->name;
   mpi.launcher = b->launcher;
   mpi.launcher_kind = b->launcher_kind;
   mpi.worker = argv[2];
   launcher::LaunchOptions lo;
-  lo.mpi = &mpi;
+  lo.external = &mpi;
   const auto shm_before = launcher::shm_entries();
 
   auto run = [&](const std::string& behave, double timeout) {

@@ -1,14 +1,20 @@
+// mpi_rank.cpp — the rank side of a case on an MPI library (see the header). No <mpi.h>:
+// built once for every MPI; the MPI calls are mpi_impl.hpp's, linked per MPI.
 #include "mpi/mpi_rank.hpp"
 
 #include <signal.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 
-#include "launcher/mpi_launch.hpp"
+#include "launcher/external_launch.hpp"
+#include "mpi/mpi_impl.hpp"
+#include "worker/bench_loop.hpp"
 
 namespace harness::mpi {
 namespace {
@@ -36,6 +42,24 @@ void on_fatal_signal(int sig) {
   if (g_signal_fd >= 0) (void)!::write(g_signal_fd, line, n);
   ::signal(sig, SIG_DFL);
   ::raise(sig);
+}
+
+[[noreturn]] void wait_to_be_stopped() {
+  for (;;) ::pause();
+}
+
+// The control thread: the parent's questions while the main thread runs or is blocked.
+void answer_parent(launcher::ControlChannel* ctrl, worker::StateBoard* board, int rank) {
+  std::thread([ctrl, board, rank] {
+    while (auto m = ctrl->receive()) {
+      const std::string t = m->value("t", "");
+      if (t == "state?") ctrl->send(board->snapshot(rank));
+      if (t == "stop_compute")
+        worker::compute_stop_batch().store(m->value("batch", std::uint64_t{0}),
+                                           std::memory_order_release);
+    }
+    ::_exit(72);  // the parent closed the channel: nobody is left to report to
+  }).detach();
 }
 
 }  // namespace
@@ -75,6 +99,52 @@ void report_fatal_signals(int fd) {
   sa.sa_flags = SA_RESETHAND | SA_NODEFER;
   sigemptyset(&sa.sa_mask);
   for (int s : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) ::sigaction(s, &sa, nullptr);
+}
+
+int run_rank(const RankRun& run) {
+  // The launcher's proxy is this process's parent: die with it.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  // Open MPI's one-sided component, as `--mca osc NAME` set it for the ranks.
+  std::string osc;
+  if (const char* o = std::getenv("OMPI_MCA_osc")) osc = o;
+  const std::string impl_name = mpi_impl_name(osc);
+  auto link = connect_to_parent(impl_name);
+  if (!link) return 70;
+  launcher::ControlChannel* ctrl = link->ctrl;
+  const int rank = link->rank;
+
+  auto* board = new worker::StateBoard;  // lives until _exit
+  board->set_phase("MPI_Init");
+  answer_parent(ctrl, board, rank);
+
+  MpiOptions options;
+  // MPICH's asynchronous progress thread (MPIR_CVAR_ASYNC_PROGRESS, set by the parent for
+  // progress=async) needs MPI_THREAD_MULTIPLE.
+  options.thread_multiple = link->spec.progress == "async";
+  options.osc = osc;
+  auto made = make_mpi_implementation(options);
+  if (!made) {
+    ctrl->send({{"t", "result"},
+                {"rank", rank},
+                {"status", "error"},
+                {"early", true},
+                {"impl", impl_name},
+                {"failures", {{{"where", "MPI_Init"}, {"message", made.status().to_string()}}}}});
+    wait_to_be_stopped();
+  }
+  report_fatal_signals(ctrl->fd());
+  impl::Implementation& impl = *made.value();
+  board->set_phase("runtime");
+  nlohmann::json result = run(impl, *link, *board);
+  result["impl"] = impl.name();
+  const bool early = result.value("early", false);
+  ctrl->send(result);
+  if (early) wait_to_be_stopped();
+  board->detach();
+  if (rma::Status s = finalize_mpi(impl); !s)
+    ctrl->send({{"t", "log"}, {"text", "MPI_Finalize: " + s.to_string()}});
+  ctrl->send({{"t", "bye"}});
+  ::_exit(0);
 }
 
 }  // namespace harness::mpi

@@ -1,7 +1,7 @@
-// calibration.cpp — the plain-C calibration of an MPI's figures (see the header): which
+// mpi_calibration.cpp — the plain-C calibration of an MPI's figures (see the header): which
 // replayed figures have a counterpart, one launch of rmabench-calibrate-<mpi> per figure
 // through the MPI's launcher, and the program's line turned into Google Benchmark entries.
-#include "cli/calibration.hpp"
+#include "mpi/mpi_calibration.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -22,7 +22,7 @@
 
 extern char** environ;
 
-namespace harness::cli {
+namespace harness::mpi {
 namespace {
 
 using nlohmann::json;
@@ -189,8 +189,8 @@ std::string tail_of(const std::string& text) {
   return t;
 }
 
-// The calibration program built beside the MPI's worker (cmake/Mpi.cmake).
-std::string program_of(const launcher::MpiLaunch& mpi) {
+// The calibration program built beside the MPI's worker (harness/mpi/mpi.cmake).
+std::string program_of(const mpi::MpiLaunch& mpi) {
   return (std::filesystem::path(mpi.worker).parent_path() / ("rmabench-calibrate-" + mpi.name))
       .string();
 }
@@ -283,7 +283,7 @@ json calibration_entries(const json& replayed, const std::string& case_id,
   return out;
 }
 
-launcher::CaseOutcome run_calibration(const suite::CaseSpec& spec, const launcher::MpiLaunch& mpi,
+launcher::CaseOutcome run_calibration(const suite::CaseSpec& spec, const mpi::MpiLaunch& mpi,
                                       const std::vector<Replayed>& replayed) {
   launcher::CaseOutcome o;
   o.result = launcher::base_result(spec);
@@ -297,14 +297,14 @@ launcher::CaseOutcome run_calibration(const suite::CaseSpec& spec, const launche
     if (e.value("error_occurred", false) || !done.insert(run_name_of(e)).second) continue;
     CalibrationConfig cfg = calibration_config(e);
     if (cfg.why_not.empty() && !built)
-      cfg.why_not = program + " was not built (cmake/Mpi.cmake builds it with the worker)";
+      cfg.why_not = program + " was not built (harness/mpi/mpi.cmake builds it with the worker)";
     std::string line;
     if (cfg.why_not.empty()) {
       suite::CaseSpec as = spec;
       as.progress = r.progress;
-      launcher::MpiLaunch m = mpi;
+      mpi::MpiLaunch m = mpi;
       m.worker = program;
-      std::vector<std::string> words = launcher::mpi_command(m, 2, launcher::mpi_case_env(m, as));
+      std::vector<std::string> words = mpi::mpi_command(m, 2, mpi::mpi_case_env(m, as));
       words.insert(words.end(), cfg.args.begin(), cfg.args.end());
       const std::vector<std::string> timing = {
           "--min-time", std::to_string(spec.bench.value("min_time_s", 0.05)), "--repetitions",
@@ -330,4 +330,4 @@ launcher::CaseOutcome run_calibration(const suite::CaseSpec& spec, const launche
   return o;
 }
 
-}  // namespace harness::cli
+}  // namespace harness::mpi

@@ -1,13 +1,13 @@
-// calibration_test.cpp — the plain-C calibration's entries are well formed (no timing here):
+// mpi_calibration_test.cpp — the plain-C calibration's entries are well formed (no timing here):
 // which replayed figures get one, its name beside the replay's, Google Benchmark's shape, and
 // a reason instead of a time where there is none.
-#include "cli/calibration.hpp"
+#include "mpi/mpi_calibration.hpp"
 
 #include <gtest/gtest.h>
 
 #include "reports/benchmark_runs.hpp"
 
-namespace harness::cli {
+namespace harness::mpi {
 namespace {
 
 using nlohmann::json;
@@ -70,4 +70,4 @@ TEST(Calibration, NoFigureIsAnErrorWithItsReasonNeverAZero) {
 }
 
 }  // namespace
-}  // namespace harness::cli
+}  // namespace harness::mpi

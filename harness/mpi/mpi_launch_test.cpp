@@ -1,4 +1,4 @@
-#include "launcher/mpi_launch.hpp"
+#include "mpi/mpi_launch.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,8 +11,9 @@
 #include "launcher/rank_results.hpp"
 #include "suite/script_info.hpp"
 
-namespace harness::launcher {
+namespace harness::mpi {
 namespace {
+using namespace harness::launcher;  // the rank results and the launcher report it reads
 
 MpiLaunch make(const std::string& kind) {
   MpiLaunch m;
@@ -281,4 +282,4 @@ TEST(LauncherReport, HydraCodeThatIsTheJobsSignalIsNotTaken) {
 }
 
 }  // namespace
-}  // namespace harness::launcher
+}  // namespace harness::mpi

@@ -12,7 +12,7 @@
 #include "rma/datatype.hpp"
 #include "rma/status.hpp"
 
-namespace harness::impl {
+namespace harness::mpi {
 
 MPI_Datatype mpi_dtype(rma::Dtype t);
 
@@ -40,4 +40,4 @@ class MpiTypes {
   std::map<const rma::Datatype*, std::pair<rma::TypeRef, MPI_Datatype>> built_;
 };
 
-}  // namespace harness::impl
+}  // namespace harness::mpi

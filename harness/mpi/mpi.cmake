@@ -1,14 +1,14 @@
-# Mpi.cmake — the MPI libraries rmabench can test as implementations under test
+# mpi.cmake — the MPI libraries rmabench can test as implementations under test
 # (docs/conformance-mpi.md). MPICH and Open MPI cannot share a process, so each MPI found gets
 # its own executables, compiled with that MPI's flags as its compiler wrapper states them:
 #   rmabench-worker-<name>   the rank process `rmabench run --impl <name>` starts through the
 #                            MPI's launcher (harness/mpi/mpi_worker_main.cpp)
-#   mpi_impl_check_<name>    impl/mpi_implementation.cpp checked on its own (a ctest test)
+#   mpi_impl_check_<name>    mpi_impl*.cpp checked on its own (a ctest test)
 #   rmabench-calibrate-<name> the plain-C figure `rmabench bench --impl <name>` reads each
 #                            replayed figure against (harness/mpi/mpi_calibrate.c), built with
 #                            the flags of the MPI's C wrapper (mpicc beside mpicxx) where found
 # The reference build never depends on an MPI: nothing here is required, and what is missing
-# is recorded with the reason in the catalog `rmabench info` prints (launcher/mpi_catalog.hpp).
+# is recorded with the reason in the catalog `rmabench info` prints (mpi/mpi_catalog.hpp).
 #
 #   -DRMABENCH_MPI=OFF                                    build no MPI support
 #   -DRMABENCH_MPI_CUSTOM=name:/path/mpicxx:/path/mpiexec an MPI of your own, beside the others
@@ -174,8 +174,10 @@ function(rmabench_add_mpi name wrapper launcher install_hint)
   target_link_options(rmabench_mpi_${name} INTERFACE ${_link})
   target_link_libraries(rmabench_mpi_${name} INTERFACE ${_libs})
 
-  add_library(rmabench_mpi_impl_${name} STATIC ${PROJECT_SOURCE_DIR}/harness/impl/mpi_implementation.cpp
-              ${PROJECT_SOURCE_DIR}/harness/impl/mpi_types.cpp)
+  # The implementation under test on this MPI: every file of harness/mpi/ that includes <mpi.h>.
+  set(_src ${PROJECT_SOURCE_DIR}/harness/mpi)
+  add_library(rmabench_mpi_impl_${name} STATIC ${_src}/mpi_impl.cpp ${_src}/mpi_impl_window.cpp
+              ${_src}/mpi_impl_state.cpp ${_src}/mpi_types.cpp)
   target_include_directories(rmabench_mpi_impl_${name} PUBLIC ${PROJECT_SOURCE_DIR}/harness)
   target_link_libraries(rmabench_mpi_impl_${name} PUBLIC rma rmabench_mpi_${name}
                         PRIVATE rmabench_options)
@@ -236,6 +238,6 @@ if(RMABENCH_MPI_CUSTOM)
   rmabench_add_mpi(${_cname} ${_cwrapper} ${_claunch} "")
 endif()
 
-configure_file(${PROJECT_SOURCE_DIR}/harness/launcher/mpi_catalog.cpp.in
+configure_file(${PROJECT_SOURCE_DIR}/harness/mpi/mpi_catalog.cpp.in
                ${PROJECT_BINARY_DIR}/harness/mpi_catalog.cpp @ONLY)
 target_sources(rmabench_harness PRIVATE ${PROJECT_BINARY_DIR}/harness/mpi_catalog.cpp)

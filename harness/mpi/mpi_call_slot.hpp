@@ -1,5 +1,5 @@
 // mpi_call_slot.hpp — which MPI call the rank's main thread is in, for the state dumps a
-// deadline asks for (mpi_implementation.cpp enters and leaves it around every MPI call; the
+// deadline asks for (mpi_impl.cpp enters and leaves it around every MPI call; the
 // control thread reads snapshot()). No <mpi.h> here: it is tested without an MPI.
 //
 // A benchmark replays calls through the slot, so entering and leaving are relaxed stores, as
@@ -21,7 +21,7 @@
 
 #include "rma/state.hpp"
 
-namespace harness::impl {
+namespace harness::mpi {
 
 class CallSlot {
  public:
@@ -108,4 +108,4 @@ class Tracked {
   CallSlot& slot_;
 };
 
-}  // namespace harness::impl
+}  // namespace harness::mpi

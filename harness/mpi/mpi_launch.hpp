@@ -6,7 +6,8 @@
 // process group of its own, running the MPI's worker executable. The ranks cannot inherit the
 // parent's descriptors through a launcher, so each connects back to a Unix socket whose name
 // travels in the environment (RMABENCH_CONTROL) and says hello with its rank and pid; from
-// then on the control channel is the same as on the fork path (launcher.hpp).
+// then on the control channel is the same as on the fork path (launcher.hpp). To the launcher
+// an MPI is one launcher::ExternalLaunch (launcher/external_launch.hpp): it knows no MPI.
 #pragma once
 
 #include <optional>
@@ -17,12 +18,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "launcher/external_launch.hpp"
 #include "suite/case_spec.hpp"
 #include "suite/manifest.hpp"
 
-namespace harness::launcher {
+namespace harness::mpi {
 
-struct MpiLaunch {
+struct MpiLaunch final : launcher::ExternalLaunch {
   std::string spelling;           // as given: "openmpi:osc=sm"; what case ids carry
   std::string name;               // the catalog name: "openmpi"
   std::string launcher;           // path of mpiexec / mpirun
@@ -30,6 +32,14 @@ struct MpiLaunch {
   std::string worker;             // absolute path of the worker executable
   std::vector<std::string> args;  // extra launcher words
   std::vector<std::pair<std::string, std::string>> env;  // extra rank environment
+
+  // launcher::ExternalLaunch: mpi_skip_reason, and mpi_command with mpi_case_env after the
+  // harness's own variables.
+  const std::string& program() const override { return launcher; }
+  std::string skip_reason(const suite::CaseSpec& spec) const override;
+  std::vector<std::string> command(
+      const suite::CaseSpec& spec,
+      const std::vector<std::pair<std::string, std::string>>& harness_env) const override;
 };
 
 // The implementation an `--impl` value names, with its options: "mpich", "openmpi",
@@ -69,30 +79,4 @@ std::vector<std::pair<std::string, std::string>> mpi_case_env(const MpiLaunch& m
 std::vector<std::string> mpi_command(const MpiLaunch& mpi, int ranks,
                                      const std::vector<std::pair<std::string, std::string>>& env);
 
-// What an MPI launcher's own report says of ranks that ended without telling us how: hydra's
-// "PID n RUNNING AT host / EXIT CODE: c" (by pid), Open MPI's "Process name: [[job,1],rank]
-// ... Exit code: c" (by rank). A hydra code equal to the number of the signal its exit string
-// names ("EXIT STRING: Hangup (signal 1)") is left out: once its cleanup has signalled the
-// job, hydra may give that number as a pid's code (seen in CI for a rank that had called
-// exit(3)), so it says nothing certain about the rank.
-struct LauncherReport {
-  std::vector<std::pair<int, int>> code_by_pid;   // (pid, code)
-  std::vector<std::pair<int, int>> code_by_rank;  // (rank, code)
-};
-LauncherReport parse_launcher_report(const std::string& text);
-
-// The names in /dev/shm now, and those some live process has mapped or open (from /proc):
-// what an MPI left behind is a new name in neither.
-std::set<std::string> shm_entries();
-std::set<std::string> shm_in_use();
-// "rmabench.<pid>.…": the reference's own segments, each swept by its run by prefix; another
-// run's are never an MPI's leftovers.
-bool is_reference_segment(const std::string& name);
-
-// The control socket: an abstract Unix socket (no file to leave behind), "@name" in the
-// environment. listen returns the listening descriptor (non-blocking, close-on-exec).
-int listen_control_socket(const std::string& at_name);
-// The rank's side: a connected descriptor, or -1 with errno.
-int connect_control_socket(const std::string& at_name);
-
-}  // namespace harness::launcher
+}  // namespace harness::mpi

@@ -1,4 +1,4 @@
-// calibration.hpp — the plain-C figure beside each MPI's replayed one in `rmabench bench
+// mpi_calibration.hpp — the plain-C figure beside each MPI's replayed one in `rmabench bench
 // --impl`: after an MPI's cases, a case `calibration[impl=<spelling>]` runs that MPI's
 // rmabench-calibrate-<mpi> (harness/mpi/mpi_calibrate.c: the same op and synchronization in a
 // C loop, no harness) through the MPI's launcher, as its worker is run, once per figure the
@@ -15,10 +15,10 @@
 #include <nlohmann/json.hpp>
 
 #include "launcher/launcher.hpp"
-#include "launcher/mpi_launch.hpp"
+#include "mpi/mpi_launch.hpp"
 #include "suite/case_spec.hpp"
 
-namespace harness::cli {
+namespace harness::mpi {
 
 // The calibration case of one MPI, run after that MPI's cases (`like`: one of them).
 suite::CaseSpec calibration_case(const suite::CaseSpec& like);
@@ -48,7 +48,7 @@ struct Replayed {
 
 // Runs the calibration case: every distinct replayed figure (by run name), each in a launch
 // of its own, so a crash costs one figure.
-launcher::CaseOutcome run_calibration(const suite::CaseSpec& spec, const launcher::MpiLaunch& mpi,
+launcher::CaseOutcome run_calibration(const suite::CaseSpec& spec, const mpi::MpiLaunch& mpi,
                                       const std::vector<Replayed>& replayed);
 
-}  // namespace harness::cli
+}  // namespace harness::mpi

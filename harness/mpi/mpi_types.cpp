@@ -1,13 +1,13 @@
 // mpi_types.cpp — rmabench's datatypes built with MPI's own constructors (mpi_types.hpp).
 // A derived type's old types are built first (recursively, uncommitted) and freed once the
 // outer type exists, as MPI allows; only the outer type is committed and cached.
-#include "impl/mpi_types.hpp"
+#include "mpi/mpi_types.hpp"
 
 #include <array>
 #include <climits>
 #include <vector>
 
-namespace harness::impl {
+namespace harness::mpi {
 
 // A table, not a switch: a replay converts the dtype at every call it makes.
 MPI_Datatype mpi_dtype(rma::Dtype t) {
@@ -161,4 +161,4 @@ void MpiTypes::free_all() {
   built_.clear();
 }
 
-}  // namespace harness::impl
+}  // namespace harness::mpi

@@ -1,12 +1,12 @@
 // mpi_call_slot_test.cpp — the MPI worker's call slot without an MPI: what a state dump reads
 // of the call in progress, and that the watcher, not the caller, gives the call its age.
-#include "impl/mpi_call_slot.hpp"
+#include "mpi/mpi_call_slot.hpp"
 
 #include <gtest/gtest.h>
 
 #include <thread>
 
-namespace harness::impl {
+namespace harness::mpi {
 namespace {
 
 TEST(MpiCallSlot, ACallIsSeenWithItsWindowAndTargetUntilItIsLeft) {
@@ -44,4 +44,4 @@ TEST(MpiCallSlot, TheWatcherGivesACallItsAge) {
 }
 
 }  // namespace
-}  // namespace harness::impl
+}  // namespace harness::mpi

@@ -1,12 +1,12 @@
 // mpi_catalog.hpp — the MPI libraries this build of rmabench can test (`--impl <name>`), and
-// for each one that is missing, why. cmake/Mpi.cmake writes the list at configure time: one
+// for each one that is missing, why. harness/mpi/mpi.cmake writes the list at configure time: one
 // worker executable per MPI, next to rmabench, started through that MPI's launcher.
 #pragma once
 
 #include <string>
 #include <vector>
 
-namespace harness::launcher {
+namespace harness::mpi {
 
 struct MpiBuild {
   std::string name;  // "mpich", "openmpi", or a user's own (RMABENCH_MPI_CUSTOM)
@@ -22,4 +22,4 @@ const std::vector<MpiBuild>& mpi_builds();
 // The entry named `name`, or null.
 const MpiBuild* find_mpi_build(const std::string& name);
 
-}  // namespace harness::launcher
+}  // namespace harness::mpi
