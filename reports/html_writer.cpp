@@ -14,6 +14,7 @@
 #include "reports/sequence_svg.hpp"
 #include "reports/svg_plot.hpp"
 #include "reports/text_format.hpp"
+#include "reports/topology_rows.hpp"
 #include "reports/trace.hpp"
 #include "reports/xml_text.hpp"
 
@@ -97,26 +98,10 @@ std::string scalars(const json& obj) {
 // (the first case's binding, the same for every case of a run).
 void topology_table(const json& t, const Report& r, std::ostream& out) {
   out << "<table class=\"topology\">\n";
-  auto row = [&](const char* name, const std::string& value) {
-    if (!value.empty()) out << "<tr><th>" << name << "</th><td>" << h(value) << "</td></tr>\n";
+  auto row = [&](const std::string& name, const std::string& value) {
+    if (!value.empty()) out << "<tr><th>" << h(name) << "</th><td>" << h(value) << "</td></tr>\n";
   };
-  auto number = [&](const char* key) {
-    auto it = t.find(key);
-    return it == t.end() ? std::string() : json_text(*it);
-  };
-  row("packages", number("packages"));
-  row("cores", number("cores"));
-  row("hardware threads", number("pus"));
-  row("NUMA nodes", number("numa_nodes"));
-  if (auto it = t.find("caches"); it != t.end() && it->is_array()) {
-    for (const auto& c : *it) {
-      if (!c.is_object()) continue;
-      const std::string name = "L" + json_text(c.value("level", json())) + " " +
-                               c.value("type", std::string("cache"));
-      out << "<tr><th>" << h(name) << "</th><td>" << h(json_text(c.value("count", json())))
-          << " \u00d7 " << h(json_text(c.value("size_kib", json()))) << " KiB</td></tr>\n";
-    }
-  }
+  for (const auto& tr : topology_rows(t)) row(tr.name, tr.value);
   std::string binding;
   if (auto it = r.context.options.find("bind"); it != r.context.options.end())
     binding = json_text(*it);

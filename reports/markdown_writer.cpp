@@ -10,6 +10,7 @@
 #include "reports/rank_state_text.hpp"
 #include "reports/trace.hpp"
 #include "reports/text_format.hpp"
+#include "reports/topology_rows.hpp"
 
 namespace reports {
 
@@ -36,30 +37,12 @@ std::string scalars(const json& obj) {
   return out;
 }
 
-// The host in words ("2 cores, 2 hardware threads, 1 NUMA nodes; L1 data 2 x 48 KiB, ..."),
-// not its JSON; keys it does not know are shown as key=value.
+// The host in words ("packages 1, cores 2, ..., L1 data 2 × 48 KiB"), not its JSON.
 std::string topology_text(const json& t) {
   if (!t.is_object()) return json_text(t);
   std::string out;
-  auto add = [&](const std::string& s) { out += (out.empty() ? "" : ", ") + s; };
-  const std::pair<const char*, const char*> counts[] = {
-      {"packages", "packages"}, {"cores", "cores"}, {"pus", "hardware threads"},
-      {"numa_nodes", "NUMA nodes"}};
-  for (const auto& [key, words] : counts)
-    if (auto it = t.find(key); it != t.end()) add(json_text(*it) + " " + words);
-  if (auto it = t.find("caches"); it != t.end() && it->is_array()) {
-    for (const auto& c : *it) {
-      if (!c.is_object()) continue;
-      add("L" + json_text(c.value("level", json())) + " " + c.value("type", std::string()) +
-          " " + json_text(c.value("count", json())) + " \u00d7 " +
-          json_text(c.value("size_kib", json())) + " KiB");
-    }
-  }
-  for (const auto& [k, v] : t.items()) {
-    if (k == "caches" || k == "packages" || k == "cores" || k == "pus" || k == "numa_nodes")
-      continue;
-    add(k + "=" + json_text(v));
-  }
+  for (const auto& tr : topology_rows(t))
+    out += (out.empty() ? "" : ", ") + tr.name + " " + tr.value;
   return out;
 }
 
