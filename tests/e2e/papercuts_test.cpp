@@ -111,6 +111,10 @@ TEST(Papercuts, SeveralInputsRunInOneReportInTheOrderGiven) {
   // The ids are the ones each input has alone.
   EXPECT_EQ(cases[1]["id"], e2e::read_json(alone + "/report.json")["cases"][0]["id"]);
   EXPECT_NE(r.out.find("2 passed, 0 failed"), std::string::npos) << r.out;
+  // One case twice would be two results of one id, which no gate can pair.
+  auto twice = run({"run", "lua_scripts/examples/hello.lua", "lua_scripts/examples/hello.lua"});
+  EXPECT_EQ(twice.exit_code, 2) << twice.out << twice.err;
+  EXPECT_NE(twice.err.find("is already in the run"), std::string::npos) << twice.err;
 
   auto b = run({"bench", "lua_scripts/examples/hello.lua", "lua_scripts/examples/halo.lua",
                 "--min-time", "0.01"},
