@@ -78,7 +78,7 @@ struct MessageChange {
   std::string id;
   std::vector<CountChange> counts;   // total first, then the packet types that changed
   bool measured_now = true;          // false: the baseline measured, this run did not
-  std::uint64_t expected_total = 0;  // the minimum the case declares; 0 when it declares none
+  std::uint64_t expected_total = 0;  // what the case declares; 0 when it declares none
   bool declares_total = false;
 };
 

@@ -62,7 +62,7 @@ std::string counts_text(const MessageChange& m, bool before) {
 
 Row message_row(const MessageChange& m) {
   std::string after = counts_text(m, false);
-  if (m.declares_total) after += " (declared minimum " + std::to_string(m.expected_total) + ")";
+  if (m.declares_total) after += " (declared " + std::to_string(m.expected_total) + ")";
   return {"messages", md_code(m.id), counts_text(m, true), after};
 }
 

@@ -402,7 +402,7 @@ TEST(Gate, TotalCountChangeIsARegression) {
   EXPECT_EQ(counts[1].type, "lock");
   EXPECT_EQ(counts[1].before, 0u);
   EXPECT_EQ(counts[1].after, 1u);
-  EXPECT_NE(text(g).find("s/a[shm,am,np=2]: total 2 -> 3, lock 0 -> 1 (declared minimum: total 2)"),
+  EXPECT_NE(text(g).find("s/a[shm,am,np=2]: total 2 -> 3, lock 0 -> 1 (declared: total 2)"),
             std::string::npos)
       << text(g);
 }

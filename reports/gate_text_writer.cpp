@@ -59,7 +59,7 @@ std::string messages(const MessageChange& m) {
     s += (i ? ", " : "") + printable(c.type) + " " + std::to_string(c.before) + " -> " +
          std::to_string(c.after);
   }
-  if (m.declares_total) s += " (declared minimum: total " + std::to_string(m.expected_total) + ")";
+  if (m.declares_total) s += " (declared: total " + std::to_string(m.expected_total) + ")";
   return s;
 }
 

@@ -14,6 +14,7 @@
 #include "reports/sequence_svg.hpp"
 #include "reports/svg_plot.hpp"
 #include "reports/text_format.hpp"
+#include "reports/topology_rows.hpp"
 #include "reports/trace.hpp"
 #include "reports/xml_text.hpp"
 
@@ -93,6 +94,29 @@ std::string scalars(const json& obj) {
   return out;
 }
 
+// The host as a reader asks about it: cores, caches, NUMA nodes, and where the ranks ran
+// (the first case's binding, the same for every case of a run).
+void topology_table(const json& t, const Report& r, std::ostream& out) {
+  out << "<table class=\"topology\">\n";
+  auto row = [&](const std::string& name, const std::string& value) {
+    if (!value.empty()) out << "<tr><th>" << h(name) << "</th><td>" << h(value) << "</td></tr>\n";
+  };
+  for (const auto& tr : topology_rows(t)) row(tr.name, tr.value);
+  std::string binding;
+  if (auto it = r.context.options.find("bind"); it != r.context.options.end())
+    binding = json_text(*it);
+  for (const auto& c : r.cases) {
+    if (c.binding.empty()) continue;
+    std::string ranks;
+    for (std::size_t i = 0; i < c.binding.size(); ++i)
+      ranks += (i ? ", " : "") + ("rank " + std::to_string(i) + ": " + c.binding[i]);
+    binding += (binding.empty() ? "" : " (") + ranks + (binding.empty() ? "" : ")");
+    break;
+  }
+  row("binding", binding);
+  out << "</table>";
+}
+
 void summary(const Report& r, std::ostream& out) {
   const Summary& s = r.summary;
   out << "<h1>rmabench report</h1>\n<p class=\"summary\"><span class=\"badge pass\">" << s.passed
@@ -118,7 +142,11 @@ void summary(const Report& r, std::ostream& out) {
   row("command", c.command, true);
   row("started", c.started_at, false);
   row("options", scalars(c.options), false);
-  row("topology", scalars(c.topology), false);
+  if (c.topology.is_object() && !c.topology.empty()) {
+    out << "<tr><th>topology</th><td>";
+    topology_table(c.topology, r, out);
+    out << "</td></tr>\n";
+  }
   out << "</table>\n";
   out << "<nav><a href=\"#failures\">failures</a><a href=\"#messages\">message counts</a>"
          "<a href=\"#benchmarks\">benchmarks</a><a href=\"#cases\">all cases</a></nav>\n";
@@ -154,6 +182,15 @@ void races(const std::vector<Race>& list, std::ostream& out) {
   out << "</table>\n";
 }
 
+// What the script wrote with rma.log, folded (a failing case shows it in its section, any
+// other in the cases table).
+void log_lines(const CaseResult& c, std::ostream& out) {
+  if (c.log.empty()) return;
+  out << "<details><summary>log (" << c.log.size() << " lines)</summary><pre>";
+  for (const auto& line : c.log) out << h(line) << "\n";
+  out << "</pre></details>\n";
+}
+
 void failed_case(const CaseResult& c, std::size_t index, std::ostream& out) {
   out << "<section class=\"case-failure\" id=\"" << anchor(index) << "\">\n<h3>" << badge(c)
       << " <code>" << h(c.id) << "</code></h3>\n<p class=\"muted\">";
@@ -177,11 +214,7 @@ void failed_case(const CaseResult& c, std::size_t index, std::ostream& out) {
   if (!c.reason.empty()) out << "<p>Reason: " << h(c.reason) << "</p>\n";
   races(c.races, out);
   rank_states(c.rank_states, out);
-  if (!c.log.empty()) {
-    out << "<details><summary>log (" << c.log.size() << " lines)</summary><pre>";
-    for (const auto& line : c.log) out << h(line) << "\n";
-    out << "</pre></details>\n";
-  }
+  log_lines(c, out);
   out << "</section>\n";
 }
 
@@ -210,7 +243,7 @@ void failures(const Report& r, std::ostream& out) {
 
 struct CountRow {
   std::string type;
-  std::optional<std::uint64_t> minimum;  // what the case declares, if it does
+  std::optional<std::uint64_t> declared;  // what the case declares, if it does
   std::uint64_t measured = 0;
 };
 
@@ -244,37 +277,38 @@ void message_counts(const Report& r, std::ostream& out) {
     return;
   }
   out << "<p>RMA packets sent during <code>run</code>, summed over ranks, per iteration, "
-         "against the minimum each case declares (<code>docs/message-counts.md</code>). "
+         "against what each case declares (its <code>messages</code>, from "
+         "<code>docs/message-counts.md</code>). "
          "Rows that differ are marked.</p>\n";
   out << "<table class=\"counts\">\n<thead><tr><th>case</th><th>packet type</th>"
-         "<th>declared minimum</th><th>measured</th><th>difference</th></tr></thead>\n";
+         "<th>declared</th><th>measured</th><th>difference</th></tr></thead>\n";
   for (std::size_t i : measured) {
     const CaseResult& c = r.cases[i];
     const std::vector<CountRow> rows = count_rows(c.messages);
     out << "<tbody>\n";
     for (std::size_t k = 0; k < rows.size(); ++k) {
       const CountRow& row = rows[k];
-      const bool differs = row.minimum && *row.minimum != row.measured;
+      const bool differs = row.declared && *row.declared != row.measured;
       out << "<tr class=\""
           << (differs       ? "mismatch"
-              : row.minimum ? "match"
+              : row.declared ? "match"
                             : "undeclared")
           << "\">";
       if (k == 0) {
         out << "<td rowspan=\"" << rows.size() << "\"><code>" << h(c.id) << "</code></td>";
       }
       out << "<td>" << h(row.type) << "</td><td class=\"n\">"
-          << (row.minimum ? std::to_string(*row.minimum) : "\u2014") << "</td><td class=\"n\">"
+          << (row.declared ? std::to_string(*row.declared) : "\u2014") << "</td><td class=\"n\">"
           << row.measured << "</td>";
-      if (!row.minimum) {
+      if (!row.declared) {
         out << "<td class=\"diff muted\">not declared</td>";
       } else if (!differs) {
-        out << "<td class=\"diff ok\">= minimum</td>";
+        out << "<td class=\"diff ok\">= declared</td>";
       } else {
-        const bool above = row.measured > *row.minimum;
-        const std::uint64_t d = above ? row.measured - *row.minimum : *row.minimum - row.measured;
+        const bool above = row.measured > *row.declared;
+        const std::uint64_t d = above ? row.measured - *row.declared : *row.declared - row.measured;
         out << "<td class=\"diff\">\u2260 " << (above ? "+" : "\u2212") << d
-            << (above ? " above" : " below") << " the minimum</td>";
+            << (above ? " above" : " below") << " the declared count</td>";
       }
       out << "</tr>\n";
     }
@@ -293,10 +327,10 @@ void beside_diagram(const CaseResult& c, std::ostream& out) {
     out << "<table class=\"counts\"><thead><tr><th>packet type</th><th>declared</th>"
            "<th>measured</th></tr></thead><tbody>\n";
     for (const CountRow& row : count_rows(c.messages)) {
-      const bool differs = row.minimum && *row.minimum != row.measured;
-      out << "<tr class=\"" << (differs ? "mismatch" : row.minimum ? "match" : "undeclared")
+      const bool differs = row.declared && *row.declared != row.measured;
+      out << "<tr class=\"" << (differs ? "mismatch" : row.declared ? "match" : "undeclared")
           << "\"><td>" << h(row.type) << "</td><td class=\"n\">"
-          << (row.minimum ? std::to_string(*row.minimum) : "\u2014") << "</td><td class=\"n\">"
+          << (row.declared ? std::to_string(*row.declared) : "\u2014") << "</td><td class=\"n\">"
           << row.measured << "</td></tr>\n";
     }
     out << "</tbody></table>\n";
@@ -550,6 +584,7 @@ void cases(const Report& r, std::ostream& out) {
     if (c.passed() && c.status == Verdict::deadlock) out << "deadlock, as expected";
     if (c.skipped() || c.interrupted() || c.impl_defined()) out << h(c.reason);
     if (!c.messages.unobservable.empty()) out << (c.reason.empty() ? "" : "; ") << h(c.messages.unobservable);
+    if (!failing(c) && !c.impl_defined()) log_lines(c, out);
     out << "</td></tr>\n";
   }
   out << "</tbody></table>\n";

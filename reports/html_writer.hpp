@@ -4,7 +4,7 @@
 // from a CI artifact as it is. In order: the summary and run context; every case that did
 // not pass, with its failures, reason and each rank's state (rank_states); the message-count
 // table (each case that measured messages: total and per packet type, measured against the
-// minimum the case declares, docs/message-counts.md, differences marked); per benchmark
+// count the case declares, docs/message-counts.md, differences marked); per benchmark
 // pattern (and sync mode) a latency-vs-size and a bandwidth-vs-size plot with one series
 // per backend:path (and provider), medians with a min-max band where there are repetitions
 // (reports/svg_plot.hpp); last, every case in a table. Text from scripts and ranks is

@@ -61,6 +61,35 @@ TEST_F(Html, SummaryAndContext) {
             std::string::npos);
 }
 
+TEST(HtmlTopology, ARowPerFactNotRawJson) {
+  Report r = sample::sample_report();
+  r.context.topology = {
+      {"packages", 1}, {"cores", 2}, {"pus", 4}, {"numa_nodes", 1},
+      {"caches", nlohmann::json::array({{{"level", 1}, {"type", "data"}, {"size_kib", 32},
+                                         {"count", 2}}})}};
+  r.context.options["bind"] = "core";
+  const std::string html = html_of(r);
+  const std::string t = between(html, "<table class=\"topology\">", "</table>");
+  EXPECT_NE(t.find("<tr><th>cores</th><td>2</td></tr>"), std::string::npos) << t;
+  EXPECT_NE(t.find("<tr><th>NUMA nodes</th><td>1</td></tr>"), std::string::npos) << t;
+  EXPECT_NE(t.find("<tr><th>L1 data</th><td>2 \u00d7 32 KiB</td></tr>"), std::string::npos) << t;
+  EXPECT_NE(t.find("<tr><th>binding</th><td>core (rank 0: core 0, rank 1: core 1)</td></tr>"),
+            std::string::npos)
+      << t;
+  for (const char* raw : {"{", "[", "&quot;", "size_kib"})
+    EXPECT_EQ(t.find(raw), std::string::npos) << raw;
+}
+
+TEST(HtmlLog, APassedCaseShowsItsLogInTheCasesTable) {
+  Report r = sample::sample_report();
+  r.cases[0].log = {"rank 0: x"};
+  const std::string html = html_of(r);
+  const std::string all = between(html, "<h2 id=\"cases\">", "</table>");
+  EXPECT_NE(all.find("<details><summary>log (1 lines)</summary><pre>rank 0: x\n</pre></details>"),
+            std::string::npos)
+      << all;
+}
+
 TEST_F(Html, FailuresWithRankStates) {
   const std::string failures = between(html, "<h2 id=\"failures\">", "<h2 id=\"messages\">");
   // The four failing cases (fail, timeout, crash, error), not the passed must-deadlock case.
@@ -94,7 +123,7 @@ TEST_F(Html, CountTableMarksAMismatchAgainstTheDeclaredMinimum) {
   const std::string fence = between(table, "conformance/fence_put", "</tbody>");
   // total: declared 2, measured 3.
   EXPECT_NE(fence.find("<td>total</td><td class=\"n\">2</td><td class=\"n\">3</td>"
-                       "<td class=\"diff\">\u2260 +1 above the minimum</td>"),
+                       "<td class=\"diff\">\u2260 +1 above the declared count</td>"),
             std::string::npos)
       << fence;
   EXPECT_NE(table.find("<tr class=\"mismatch\"><td rowspan=\"3\"><code>conformance/fence_put"),
@@ -106,13 +135,13 @@ TEST_F(Html, CountTableMarksAMismatchAgainstTheDeclaredMinimum) {
             std::string::npos)
       << fence;
   EXPECT_NE(fence.find("<tr class=\"match\"><td>lock_put</td><td class=\"n\">1</td>"
-                       "<td class=\"n\">1</td><td class=\"diff ok\">= minimum</td>"),
+                       "<td class=\"n\">1</td><td class=\"diff ok\">= declared</td>"),
             std::string::npos)
       << fence;
   EXPECT_EQ(count(table, "<tr class=\"mismatch\""), 2u) << table;
   // A case that declares only the total: its packet types are shown, not judged.
   const std::string ok = between(table, "conformance/lock_put_unlock", "</tbody>");
-  EXPECT_NE(ok.find("<td class=\"diff ok\">= minimum</td>"), std::string::npos);
+  EXPECT_NE(ok.find("<td class=\"diff ok\">= declared</td>"), std::string::npos);
   EXPECT_NE(ok.find("<tr class=\"undeclared\"><td>unlock_ack</td><td class=\"n\">\u2014</td>"),
             std::string::npos)
       << ok;

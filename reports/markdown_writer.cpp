@@ -10,6 +10,7 @@
 #include "reports/rank_state_text.hpp"
 #include "reports/trace.hpp"
 #include "reports/text_format.hpp"
+#include "reports/topology_rows.hpp"
 
 namespace reports {
 
@@ -36,6 +37,15 @@ std::string scalars(const json& obj) {
   return out;
 }
 
+// The host in words ("packages 1, cores 2, ..., L1 data 2 × 48 KiB"), not its JSON.
+std::string topology_text(const json& t) {
+  if (!t.is_object()) return json_text(t);
+  std::string out;
+  for (const auto& tr : topology_rows(t))
+    out += (out.empty() ? "" : ", ") + tr.name + " " + tr.value;
+  return out;
+}
+
 void context_table(const RunContext& c, std::ostream& out) {
   std::vector<std::pair<std::string, std::string>> rows;
   auto row = [&](const char* name, const std::string& value, bool as_code) {
@@ -47,11 +57,33 @@ void context_table(const RunContext& c, std::ostream& out) {
   row("command", c.command, true);
   row("started", c.started_at, false);
   row("options", scalars(c.options), false);
-  row("topology", scalars(c.topology), false);
+  row("topology", topology_text(c.topology), false);
   if (rows.empty()) return;
   out << "| | |\n|---|---|\n";
   for (const auto& [name, value] : rows) out << "| " << name << " | " << value << " |\n";
   out << "\n";
+}
+
+// The total a case declares: its `messages` (docs/message-counts.md's row), not a proven
+// minimum; "-" when it declares none.
+std::string declared_total(const MessageCounts& m) {
+  auto it = m.expected.find("total");
+  return it == m.expected.end() ? "-" : std::to_string(it->second);
+}
+
+// What the scripts wrote with rma.log, a list item per line, escaped like every message (a
+// log line is the script's text: it may hold anything).
+void case_logs(const Report& r, std::ostream& out) {
+  const bool any = std::any_of(r.cases.begin(), r.cases.end(),
+                               [](const CaseResult& c) { return !c.log.empty(); });
+  if (!any) return;
+  out << "## Logs\n\n";
+  for (const auto& c : r.cases) {
+    if (c.log.empty()) continue;
+    out << "### " << code(c.id) << "\n\n";
+    for (const auto& line : c.log) out << "- " << md(line) << "\n";
+    out << "\n";
+  }
 }
 
 void cases_table(const Report& r, std::ostream& out) {
@@ -60,7 +92,7 @@ void cases_table(const Report& r, std::ostream& out) {
     out << "No cases ran.\n\n";
     return;
   }
-  out << "| status | case | duration | messages |\n|---|---|---:|---:|\n";
+  out << "| status | case | duration | messages | declared |\n|---|---|---:|---:|---:|\n";
   for (const auto& c : r.cases) {
     std::string status = verdict_word(c);
     if (c.passed() && c.status == Verdict::deadlock) status += " (deadlock, expected)";
@@ -68,7 +100,7 @@ void cases_table(const Report& r, std::ostream& out) {
         << (c.messages.measured                ? std::to_string(c.messages.total)
             : c.messages.unobservable.empty() ? "-"
                                               : "\u2014")  // not observable: not measured, not 0
-        << " |\n";
+        << " | " << declared_total(c.messages) << " |\n";
   }
   out << "\n";
 }
@@ -165,6 +197,7 @@ void write_markdown(const Report& r, std::ostream& out) {
       if (c.impl_defined()) failed_case(c, out);
     }
   }
+  case_logs(r, out);
   packet_sequences(r, out);
   benchmarks_table(r.benchmarks, out);
 }

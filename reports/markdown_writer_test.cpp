@@ -29,16 +29,16 @@ TEST_F(Markdown, TitleContextAndSummary) {
 }
 
 TEST_F(Markdown, CaseTable) {
-  EXPECT_NE(md.find("| status | case | duration | messages |\n|---|---|---:|---:|\n"),
+  EXPECT_NE(md.find("| status | case | duration | messages | declared |\n|---|---|---:|---:|---:|\n"),
             std::string::npos);
-  EXPECT_NE(md.find("| PASS | `conformance/lock_put_unlock[shm,am,np=2]` | 0.012s | 2 |"),
+  EXPECT_NE(md.find("| PASS | `conformance/lock_put_unlock[shm,am,np=2]` | 0.012s | 2 | 2 |"),
             std::string::npos)
       << md;
   EXPECT_NE(md.find("| PASS (deadlock, expected) | `conformance/lock_self_deadlock"),
             std::string::npos);
   EXPECT_NE(md.find("| SKIP | `fabric/atomics[fabric,direct,np=2]` | 0.012s | - |"),
             std::string::npos);
-  // Every row of the case table has exactly four cells (five unescaped separators).
+  // Every row of the case table has exactly five cells (six unescaped separators).
   std::istringstream lines(md.substr(md.find("| status | case |")));
   int rows = 0;
   for (std::string line; std::getline(lines, line) && !line.empty(); ++rows) {
@@ -46,9 +46,20 @@ TEST_F(Markdown, CaseTable) {
     for (std::size_t i = 0; i < line.size(); ++i) {
       pipes += line[i] == '|' && (i == 0 || line[i - 1] != '\\');
     }
-    EXPECT_EQ(pipes, 5) << line;
+    EXPECT_EQ(pipes, 6) << line;
   }
   EXPECT_EQ(rows, 2 + 8);
+}
+
+TEST_F(Markdown, TopologyInWords) {
+  EXPECT_NE(md.find("| topology | packages 1, cores 8, numa 0 |"), std::string::npos) << md;
+}
+
+TEST_F(Markdown, LogLinesOfEachCase) {
+  EXPECT_NE(md.find("## Logs\n\n### `conformance/fence_put[shm,am,np=2]`\n\n- rank 0: started\n"
+                    "- rank 1: a\\<b"),
+            std::string::npos)
+      << md;
 }
 
 TEST_F(Markdown, SectionPerFailedCase) {

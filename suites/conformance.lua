@@ -32,6 +32,8 @@ local suite = {
     -- the README's tutorial pattern
     { script = "examples/accumulate_ring.lua", ranks = {1, 2, 4},
       options = { count = {8, 4096}, op = {"sum", "max"} }, tags = {"examples"} },
+    -- the tutorial's halo: a typed window, element displacements, fence(noprecede) each run
+    { script = "examples/halo.lua", ranks = {1, 3, 4}, tags = {"examples"} },
 
     -- differential random programs: a fixed seed, a few programs per rank count (a long run:
     -- rmabench run lua_scripts/random/programs.lua -n 3 -o seed=S -o programs=10000)

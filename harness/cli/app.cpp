@@ -5,6 +5,7 @@
 #include <cmath>
 #include <iostream>
 
+#include "cli/cli_list.hpp"
 #include "cli/commands.hpp"
 #include "cli/sizes.hpp"
 #include "version.hpp"
@@ -28,6 +29,22 @@ const CLI::Validator kFinite(
 const CLI::Validator kNotEmpty(
     [](std::string& input) -> std::string {
       return input.empty() ? "expected a value, got an empty string" : std::string();
+    },
+    "");
+
+// --format: what a run writes without it, and each entry a format, or +format to add one to
+// these (cli_list.hpp, report_formats).
+const std::vector<std::string> kDefaultFormats = {"json", "junit", "md"};
+constexpr const char* kFormatHelp =
+    "Report files to write: json, junit, md, html, console. A list replaces the default "
+    "(json,junit,md); +NAME entries add to it (--format +html)";
+const CLI::Validator kFormatName(
+    [](std::string& input) -> std::string {
+      const std::string name = !input.empty() && input[0] == '+' ? input.substr(1) : input;
+      for (const char* f : {"console", "json", "junit", "md", "html"})
+        if (name == f) return "";
+      return "unknown format '" + input + "' (json, junit, md, html, console; +NAME adds to "
+             "the default)";
     },
     "");
 
@@ -69,7 +86,8 @@ void add_impl_options(CLI::App* cmd, RunArgs& a) {
 
 // What `run` and `bench` share: the input, the matrix, the launch and the report files.
 void add_run_options(CLI::App* cmd, RunArgs& a) {
-  cmd->add_option("input", a.input, "Case script or suite manifest (.lua)")
+  cmd->add_option("input", a.inputs,
+                  "Case scripts and suite manifests (.lua), one run and one report, in order")
       ->required()
       ->check(CLI::ExistingFile);
   add_matrix_options(cmd, a.overrides, a.options);
@@ -85,10 +103,8 @@ void add_run_options(CLI::App* cmd, RunArgs& a) {
       ->check(CLI::Range(1, 65536));
   cmd->add_option("--report-dir", a.report_dir, "Write report.json, junit.xml, report.md here")
       ->check(kNotEmpty);
-  a.formats = {"json", "junit", "md"};
-  cmd->add_option("--format", a.formats, "Report files to write: json, junit, md, html")
-      ->delimiter(',')
-      ->check(CLI::IsMember({"console", "json", "junit", "md", "html"}));
+  a.formats = kDefaultFormats;
+  cmd->add_option("--format", a.formats, kFormatHelp)->delimiter(',')->check(kFormatName);
   cmd->add_flag("-v,--verbose", a.verbose, "Echo the ranks' log lines as they come");
   cmd->add_flag("--trace", a.overrides.trace,
                 "Record every packet and call of `run` (a benchmark: its first iteration): "
@@ -212,10 +228,10 @@ int run_app(int argc, char** argv) {
   report_cmd->add_option("dir", report.dir, "The run's --report-dir")
       ->required()
       ->check(CLI::ExistingDirectory);
-  report.formats = {"json", "junit", "md"};
-  report_cmd->add_option("--format", report.formats, "Report files to write: json, junit, md, html")
+  report.formats = kDefaultFormats;
+  report_cmd->add_option("--format", report.formats, kFormatHelp)
       ->delimiter(',')
-      ->check(CLI::IsMember({"console", "json", "junit", "md", "html"}));
+      ->check(kFormatName);
 
   // CLI11 says only "A subcommand is required" for a misspelt command; name it instead.
   if (argc >= 2 && argv[1][0] != '-') {
@@ -241,6 +257,12 @@ int run_app(int argc, char** argv) {
   }
 
   try {
+    run.formats = report_formats(run.formats, kDefaultFormats);
+    bench.run.formats = report_formats(bench.run.formats, kDefaultFormats);
+    report.formats = report_formats(report.formats, kDefaultFormats);
+    for (RunArgs* a : {&run, &bench.run}) {
+      for (const auto& in : a->inputs) a->input += (a->input.empty() ? "" : " ") + in;
+    }
     std::string cmdline;
     for (int i = 0; i < argc; ++i) cmdline += (i ? " " : "") + std::string(argv[i]);
     if (*run_cmd) {

@@ -35,4 +35,19 @@ std::vector<std::string> choice_list(const std::string& flag, const std::string&
   return out;
 }
 
+std::vector<std::string> report_formats(const std::vector<std::string>& given,
+                                        const std::vector<std::string>& defaults) {
+  const auto added = [](const std::string& f) { return !f.empty() && f[0] == '+'; };
+  const auto n = std::count_if(given.begin(), given.end(), added);
+  if (n == 0) return given;
+  if (static_cast<std::size_t>(n) != given.size())
+    throw suite::UsageError(
+        "--format: give either a list that replaces the default (json,junit,md) or one of "
+        "+NAME entries that add to it, not both");
+  std::vector<std::string> out = defaults;
+  for (const auto& f : given)
+    if (std::find(out.begin(), out.end(), f.substr(1)) == out.end()) out.push_back(f.substr(1));
+  return out;
+}
+
 }  // namespace harness::cli

@@ -6,6 +6,7 @@
 //
 //   split_list("8,,64")  -> {"8", "", "64"}
 //   choice_list("--sync", "lock,fence", {"lock", "fence"}, "lock or fence") -> {"lock", "fence"}
+//   report_formats({"+html"}, {"json", "junit", "md"}) -> {"json", "junit", "md", "html"}
 #pragma once
 
 #include <string>
@@ -21,5 +22,11 @@ std::vector<std::string> split_list(const std::string& text);
 std::vector<std::string> choice_list(const std::string& flag, const std::string& text,
                                      const std::vector<std::string>& allowed,
                                      const std::string& expected);
+
+// --format: a plain list replaces `defaults`; a list whose every entry starts with '+' adds
+// to them, in the defaults' order then its own (`+html` -> json, junit, md, html). Mixing
+// the two is a suite::UsageError, as it reads both ways.
+std::vector<std::string> report_formats(const std::vector<std::string>& given,
+                                        const std::vector<std::string>& defaults);
 
 }  // namespace harness::cli

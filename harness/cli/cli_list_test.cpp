@@ -36,5 +36,16 @@ TEST(CliList, ChoiceErrorsNameTheFlagAndTheEntry) {
   EXPECT_EQ(choice_error("recv,wait,recv"), "--mode 'recv,wait,recv': recv is listed twice");
 }
 
+
+TEST(ReportFormats, APlainListReplacesThePlusListAddsToTheDefault) {
+  const std::vector<std::string> d = {"json", "junit", "md"};
+  EXPECT_EQ(report_formats({"html"}, d), (std::vector<std::string>{"html"}));
+  EXPECT_EQ(report_formats({"+html"}, d),
+            (std::vector<std::string>{"json", "junit", "md", "html"}));
+  EXPECT_EQ(report_formats({"+md", "+console"}, d),
+            (std::vector<std::string>{"json", "junit", "md", "console"}));
+  EXPECT_THROW(report_formats({"json", "+html"}, d), suite::UsageError);
+}
+
 }  // namespace
 }  // namespace harness::cli

@@ -11,7 +11,8 @@
 namespace harness::cli {
 
 struct RunArgs {
-  std::string input;                 // the case script or suite manifest
+  std::string input;                 // the script or suite; several: their names, joined
+  std::vector<std::string> inputs;   // run, bench: scripts and suites, run in this order
   suite::Overrides overrides;
   std::vector<std::string> options;  // -o name=value, as given
   std::string report_dir;

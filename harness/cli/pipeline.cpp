@@ -7,6 +7,7 @@
 #include <chrono>
 #include <ctime>
 #include <iostream>
+#include <set>
 
 #include "cli/app.hpp"
 #include "cli/progress_line.hpp"
@@ -72,7 +73,24 @@ void parse_script_options(RunArgs& args) {
 
 suite::Expansion expand_input(RunArgs& args) {
   parse_script_options(args);
-  suite::Expansion ex = suite::expand(args.input, args.overrides);
+  const std::vector<std::string> inputs =
+      args.inputs.empty() ? std::vector<std::string>{args.input} : args.inputs;
+  // Each input expands as it would alone (so its case ids are the ones a run of it alone
+  // gives), and the cases follow in the order the inputs were given.
+  suite::Expansion ex;
+  std::set<std::string> ids;
+  for (const auto& input : inputs) {
+    suite::Expansion one = suite::expand(input, args.overrides);
+    for (auto& c : one.cases) {
+      if (!ids.insert(c.id).second)
+        throw suite::UsageError(input + ": case " + c.id +
+                                " is already in the run (an earlier input gives it too)");
+      ex.cases.push_back(std::move(c));
+    }
+    for (auto& e : one.excluded) ex.excluded.push_back(std::move(e));
+    ex.scripts.merge(one.scripts);
+    ex.suite = inputs.size() == 1 ? one.suite : "";
+  }
   if (ex.cases.empty() && ex.excluded.empty())
     throw suite::UsageError(args.input + ": no case to run" +
                             (args.overrides.filter.empty() ? "" : " matches --filter"));

@@ -71,7 +71,8 @@ struct RunPlan {
 // Moves the -o name=value arguments into args.overrides.options (UsageError when malformed).
 void parse_script_options(RunArgs& args);
 
-// The cases `args.input` expands to (after -o); UsageError when there are none.
+// The cases `args.inputs` (else `args.input`) expand to, after -o, input after input, each
+// with the ids it has alone; UsageError when there are none or one id comes twice.
 suite::Expansion expand_input(RunArgs& args);
 
 // Runs the plan's cases one after another and returns the process's exit code: 0 all

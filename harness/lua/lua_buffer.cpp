@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "rma/dtype_visit.hpp"
+#include "lua/lua_fields.hpp"
 #include "lua/lua_guard.hpp"
 #include "lua/rank_context.hpp"
 #include "oracle/oracle.hpp"
@@ -168,7 +169,7 @@ int buf_apply(lua_State* L) {
   Buffer& b = check_buffer(L, 1);
   const char* name = luaL_checkstring(L, 2);
   auto op = rma::parse_op(name);
-  if (!op) raise_error(L, rma::ErrorClass::op, "apply", std::string("unknown op '") + name + "'");
+  if (!op) raise_error(L, rma::ErrorClass::op, "apply", unknown_name_message(NameKind::op, name));
   if (!rma::op_valid_for(*op, b.dtype))
     raise_error(L, rma::ErrorClass::op, "apply",
                 std::string(name) + " is not defined for " + std::string(rma::to_string(b.dtype)));
@@ -235,10 +236,7 @@ rma::Dtype check_dtype(lua_State* L, int idx, const char* op) {
   const char* name = luaL_checkstring(L, idx);
   auto t = rma::parse_dtype(name);
   if (!t)
-    raise_error(L, rma::ErrorClass::type, op,
-                std::string("unknown dtype '") + name +
-                    "' (i8, i16, i32, i64, u8, u16, u32, u64, f32, f64; pairs 2int, short_int, "
-                    "long_int, float_int, double_int)");
+    raise_error(L, rma::ErrorClass::type, op, unknown_name_message(NameKind::dtype, name));
   return *t;
 }
 

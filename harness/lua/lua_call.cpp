@@ -67,7 +67,7 @@ std::uint64_t check_disp(lua_State* L, int idx) {
 rma::Op check_op(lua_State* L, int idx, const char* call) {
   const char* name = luaL_checkstring(L, idx);
   auto op = rma::parse_op(name);
-  if (!op) raise_error(L, rma::ErrorClass::op, call, std::string("unknown op '") + name + "'");
+  if (!op) raise_error(L, rma::ErrorClass::op, call, unknown_name_message(NameKind::op, name));
   return *op;
 }
 
@@ -77,7 +77,7 @@ rma::LockType check_lock_type(lua_State* L, int idx, const char* call) {
   auto t = rma::parse_lock_type(name);
   if (!t)
     raise_error(L, rma::ErrorClass::locktype, call,
-                std::string("lock type '") + name + "' is neither exclusive nor shared");
+                unknown_name_message(NameKind::lock_type, name));
   return *t;
 }
 
@@ -86,7 +86,7 @@ unsigned check_asserts(lua_State* L, int idx, const char* call) {
   auto add = [&](const char* name) {
     auto a = rma::parse_assert(name);
     if (!a)
-      raise_error(L, rma::ErrorClass::assert_, call, std::string("unknown assert '") + name + "'");
+      raise_error(L, rma::ErrorClass::assert_, call, unknown_name_message(NameKind::assert_, name));
     bits |= *a;
   };
   if (lua_isnoneornil(L, idx)) return 0;

@@ -93,9 +93,17 @@ TEST_F(Bindings, WindowCallsReadEveryRole) {
 
 TEST_F(Bindings, ArgumentErrorsKeepTheirClassAndText) {
   EXPECT_EQ(run("rma.window{ size = 8 }:lock(1, 'sometimes')"),
-            "LOCKTYPE|LOCKTYPE in lock: lock type 'sometimes' is neither exclusive nor shared");
+            "LOCKTYPE|LOCKTYPE in lock: unknown lock type 'sometimes' (known: exclusive shared)");
   EXPECT_EQ(run("rma.window{ size = 8 }:fence('sometimes')"),
-            "ASSERT|ASSERT in fence: unknown assert 'sometimes'");
+            "ASSERT|ASSERT in fence: unknown assert 'sometimes' (known: nocheck nostore noput "
+            "noprecede nosucceed)");
+  EXPECT_EQ(run("rma.window{ size = 8 }:fence('noprecde')"),
+            "ASSERT|ASSERT in fence: unknown assert 'noprecde' (did you mean 'noprecede'?)");
+  EXPECT_EQ(run("local w = rma.window{ size = 8 }\n"
+                "w:lock(0)\nw:fetch_and_op(1, 0, 0, 'summ', 'i64')"),
+            "OP|OP in fetch_and_op: unknown op 'summ' (did you mean 'sum'?)");
+  EXPECT_EQ(run("rma.buffer(1, '2ints')"),
+            "TYPE|TYPE in buffer: unknown dtype '2ints' (did you mean '2int'?)");
   EXPECT_EQ(run("rma.window{ size = 8 }:put(rma.buffer(1), 1, -4)"),
             "DISP|DISP in displacement: target displacement -4 is negative");
   EXPECT_EQ(run("rma.window{ size = 8 }:get_accumulate(rma.buffer(1), rma.buffer(2), 1, 0, 'sum')"),

@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "rma/types.hpp"
+
 namespace harness::lua {
 
 std::string nearest_word(std::string_view word, const std::vector<std::string_view>& known) {
@@ -37,7 +39,22 @@ std::string nearest_word(std::string_view word, const std::vector<std::string_vi
   // rounded up (a three-letter name, as `aks` for `ack`, may have two wrong).
   const std::size_t limit =
       std::min<std::size_t>(2, std::max<std::size_t>(1, (word.size() + 1) / 2));
-  return best_d <= limit ? best : "";
+  if (best_d <= limit) return best;
+  // Else a shortening: the word's letters in order within a known name that is at most
+  // twice as long (`fetch_op` for `fetch_and_op`), the shortest such name.
+  auto within = [](std::string_view w, std::string_view k) {
+    std::size_t i = 0;
+    for (char c : k)
+      if (i < w.size() && c == w[i]) ++i;
+    return i == w.size();
+  };
+  std::string shortened;
+  if (word.size() >= 3)
+    for (auto k : known)
+      if (k.size() > word.size() && k.size() <= 2 * word.size() && within(word, k) &&
+          (shortened.empty() || k.size() < shortened.size()))
+        shortened = std::string(k);
+  return shortened;
 }
 
 std::string unknown_name_hint(std::string_view word, const std::vector<std::string_view>& known,
@@ -47,6 +64,37 @@ std::string unknown_name_hint(std::string_view word, const std::vector<std::stri
   std::string list;
   for (auto k : known) list += " " + std::string(k);
   return " (" + std::string(label) + ":" + list + ")";
+}
+
+const std::vector<std::string_view>& known_names(NameKind kind) {
+  auto all = [](auto count, auto name_of) {
+    std::vector<std::string_view> v;
+    for (int i = 0; i < count; ++i) v.push_back(name_of(i));
+    return v;
+  };
+  static const std::vector<std::string_view> ops =
+      all(rma::op_count, [](int i) { return rma::to_string(static_cast<rma::Op>(i)); });
+  static const std::vector<std::string_view> dtypes =
+      all(rma::dtype_count, [](int i) { return rma::to_string(static_cast<rma::Dtype>(i)); });
+  static const std::vector<std::string_view> asserts = {"nocheck", "nostore", "noput",
+                                                        "noprecede", "nosucceed"};
+  static const std::vector<std::string_view> lock_types = {"exclusive", "shared"};
+  switch (kind) {
+    case NameKind::op: return ops;
+    case NameKind::dtype: return dtypes;
+    case NameKind::assert_: return asserts;
+    case NameKind::lock_type: return lock_types;
+  }
+  return ops;
+}
+
+std::string unknown_name_message(NameKind kind, std::string_view word) {
+  const char* what = kind == NameKind::op        ? "op"
+                     : kind == NameKind::dtype   ? "dtype"
+                     : kind == NameKind::assert_ ? "assert"
+                                                 : "lock type";
+  return std::string("unknown ") + what + " '" + std::string(word) + "'" +
+         unknown_name_hint(word, known_names(kind));
 }
 
 namespace {

@@ -29,6 +29,16 @@ std::string nearest_word(std::string_view word, const std::vector<std::string_vi
 std::string unknown_name_hint(std::string_view word, const std::vector<std::string_view>& known,
                               std::string_view label = "known");
 
+// The kinds of name a call argument takes, each checked against MPI's list by one rule.
+enum class NameKind { op, dtype, assert_, lock_type };
+
+// Every name of `kind` a script may pass (pair dtypes and ops included).
+const std::vector<std::string_view>& known_names(NameKind kind);
+
+// "unknown op 'summ' (did you mean 'sum'?)": the message a binding raises (with MPI's error
+// class for the kind) for a name not in known_names(kind).
+std::string unknown_name_message(NameKind kind, std::string_view word);
+
 // A value as an error message shows it: `string "four"`, `integer 0`, `number 2.5`,
 // `boolean false`, `nil`, `function`; a table by its first few scalar fields, sorted
 // (`table {code=5}`). No metamethod runs.

@@ -210,7 +210,7 @@ int l_counters(lua_State* L) {
 int l_oracle(lua_State* L) {
   const char* name = luaL_checkstring(L, 1);
   auto op = rma::parse_op(name);
-  if (!op) raise_error(L, rma::ErrorClass::op, "oracle", std::string("unknown op '") + name + "'");
+  if (!op) raise_error(L, rma::ErrorClass::op, "oracle", unknown_name_message(NameKind::op, name));
   const rma::Dtype t = check_dtype(L, 2, "oracle");
   if (!rma::op_valid_for(*op, t))
     raise_error(L, rma::ErrorClass::op, "oracle",

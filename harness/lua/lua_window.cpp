@@ -197,7 +197,8 @@ int l_window(lua_State* L) {
     auto fl = rma::parse_flavor(f);
     if (!fl)
       raise_error(L, rma::ErrorClass::rma_flavor, "window",
-                  std::string("unknown flavor '") + f + "' (create, allocate, shared, dynamic)");
+                  std::string("unknown flavor '") + f + "'" +
+                      unknown_name_hint(f, {"create", "allocate", "shared", "dynamic"}));
     cfg.flavor = *fl;
   }
 

@@ -247,6 +247,10 @@ TEST(CaseTable, NearestWord) {
   EXPECT_EQ(nearest_word("message", f), "messages");
   EXPECT_EQ(nearest_word("xyz", f), "");
   EXPECT_EQ(nearest_word("frobnicate", f), "");
+  // A shortening of a longer name is one too, within twice its length.
+  const std::vector<std::string_view> types = {"put", "get", "fetch_and_op", "ack"};
+  EXPECT_EQ(nearest_word("fetch_op", types), "fetch_and_op");
+  EXPECT_EQ(nearest_word("fop", types), "");
 }
 
 TEST(CaseTable, ReadMessageCounts) {

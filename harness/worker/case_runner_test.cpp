@@ -70,10 +70,29 @@ TEST(CaseRunner, UnknownPacketTypeFromAMessagesFunctionIsAnErrorNamingKeyAndFile
                      &script);
   EXPECT_EQ(r.value("status", ""), "error") << r.dump();
   ASSERT_EQ(r["failures"].size(), 1u) << r.dump();
-  EXPECT_EQ(r["failures"][0].value("where", ""), script);
+  EXPECT_EQ(r["failures"][0].value("where", ""), script + ":2");
   EXPECT_NE(r["failures"][0]
                 .value("message", "")
                 .find("case table: field 'messages': unknown packet type 'bogus' (known: total "),
+            std::string::npos)
+      << r.dump();
+}
+
+TEST(CaseRunner, AMisspeltPacketTypeFromAMessagesFunctionNamesItsLineAndTheNearest) {
+  impl::FakeImplementation fake;
+  fake.counters_value = rma::Counters{};
+  StateBoard board;
+  std::string script;
+  const auto r = run(fake, board,
+                     "return { ranks = 1, run = function(ctx) end,\n"
+                     "  messages = function()\n"
+                     "    return { fetch_op = 1 } end }\n",
+                     &script);
+  EXPECT_EQ(r.value("status", ""), "error") << r.dump();
+  ASSERT_EQ(r["failures"].size(), 1u) << r.dump();
+  EXPECT_EQ(r["failures"][0].value("where", ""), script + ":2");
+  EXPECT_NE(r["failures"][0].value("message", "").find(
+                "unknown packet type 'fetch_op' (did you mean 'fetch_and_op'?)"),
             std::string::npos)
       << r.dump();
 }

@@ -151,7 +151,13 @@ bool ScriptSession::declared_messages(json& out, lua::LuaFailure& f) {
     return true;
   }
   lua_getfield(L, case_idx_, "messages");
+  // A wrong result names the function's line: that is where the writer looks.
+  std::string where = spec_.script;
   if (lua_isfunction(L, -1)) {
+    lua_Debug ar;
+    lua_pushvalue(L, -1);
+    if (lua_getinfo(L, ">S", &ar) && ar.linedefined > 0)
+      where += ":" + std::to_string(ar.linedefined);
     lua_pushvalue(L, ctx_idx_);
     if (!lua::protected_call(L, 1, 1, f)) return false;
   }
@@ -170,7 +176,7 @@ bool ScriptSession::declared_messages(json& out, lua::LuaFailure& f) {
   }
   lua_pop(L, 1);
   if (err.empty()) return true;
-  f.where = spec_.script;
+  f.where = where;
   f.message = "case table: field 'messages': " + err;
   return false;
 }
