@@ -158,7 +158,10 @@ if [[ $built == yes ]]; then
   stage model do_model
   stage quick-shm-am quick quick-shm-am --backend shm --path am
   stage quick-shm-direct quick quick-shm-direct --backend shm --path direct
-  if ./build-ci/rmabench info | grep -q "^backends:.*fabric"; then
+  # Read once into a variable: `info | grep -q` under pipefail fails when grep stops reading
+  # before info has written all it has to say (SIGPIPE), which the output's length decides.
+  info=$(./build-ci/rmabench info)
+  if grep -q "^backends:.*fabric" <<<"$info"; then
     stage quick-fabric-am quick quick-fabric-am --backend fabric --path am --provider "tcp;ofi_rxm"
     stage gate do_gate quick-shm-am quick-shm-direct quick-fabric-am
   else
@@ -166,13 +169,13 @@ if [[ $built == yes ]]; then
     stage gate do_gate quick-shm-am quick-shm-direct
   fi
   for mpi in mpich openmpi; do
-    if ./build-ci/rmabench info | grep -q "^  $mpi .* via "; then
+    if grep -q "^  $mpi .* via " <<<"$info"; then
       stage "quick-$mpi" do_mpi_quick "$mpi"
     else
-      skip "quick-$mpi" "$(./build-ci/rmabench info | grep "^  $mpi " | sed "s/^  $mpi *//")"
+      skip "quick-$mpi" "$(grep "^  $mpi " <<<"$info" | sed "s/^  $mpi *//")"
     fi
   done
-  if ! ./build-ci/rmabench info | grep -q "^backends:.*fabric"; then
+  if ! grep -q "^backends:.*fabric" <<<"$info"; then
     skip slurm "the fabric backend is not built"
   elif slurm_up=$(bash ci/slurm.sh up 2>&1); then
     echo "$slurm_up"

@@ -24,6 +24,7 @@ mtype = {
 #define flag_error          128
 #define flag_pscw           256
 #define flag_fence          512
+#define flag_layout         1024
 
 /* Declared, not modelled (check_names.py requires every other name to be used by a model):
  * not_modelled: get_accumulate fetch_and_op compare_and_swap get_accumulate_resp
@@ -36,4 +37,7 @@ mtype = {
  *   (the scripts' point-to-point traffic and collectives, not RMA protocol)
  * not_modelled: flag_error
  *   (a target-side range error is reported on the ack or reply the op gets anyway)
+ * not_modelled: flag_layout
+ *   (a derived-type op's target layout rides in its own payload: the op travels, is held
+ *    and completes exactly as a contiguous op of the same bytes)
  */
