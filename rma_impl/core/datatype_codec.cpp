@@ -30,6 +30,7 @@ struct Datatype::Codec {
     std::span<const std::byte> in;
     std::size_t at = 0;
     bool take(void* dst, std::size_t n) {
+      if (n == 0) return true;  // an empty list's data() may be null: no memcpy of it
       if (in.size() - at < n) return false;
       std::memcpy(dst, in.data() + at, n);
       at += n;
