@@ -184,7 +184,8 @@ static bool well_formed(const progress::PacketHeader& h, std::span<const std::by
   // Single-element atomics never go by rendezvous; larger transfers may.
   if (h.type == PacketType::fetch_and_op)
     return h.count == 1 && (no_op || payload.size() >= es);
-  if (h.type == PacketType::compare_and_swap) return h.count == 1 && payload.size() >= 2 * es;
+  if (h.type == PacketType::compare_and_swap)  // integers only, as the origin checks
+    return h.count == 1 && !is_pair(static_cast<Dtype>(h.dtype)) && payload.size() >= 2 * es;
   if (h.flags & progress::flag_rndv) return true;
   switch (h.type) {
     case PacketType::put:
@@ -362,7 +363,7 @@ void AmWin::execute_op(int src, const progress::PacketHeader& h,
       return;
     }
     case PacketType::compare_and_swap: {
-      std::byte old[8];
+      alignas(16) std::byte old[16];  // a pair dtype is up to 16 bytes
       const std::size_t sz = size_of(dtype);
       (void)core::compare_and_swap(dtype, mem, payload.data() + sz, payload.data(), old);
       e_.send(src, reply, {old, sz});
