@@ -11,43 +11,7 @@
 --   ... -o flavor=allocate, -o dtype=f64 --impl openmpi:osc=ucx                                       fail
 --   ... -o count=1, -o derived=false --impl openmpi:osc=ucx                                           pass
 --   ... --impl openmpi:osc=pt2pt, --impl mpich, the reference                                         pass
-return {
-  ranks = 2,
-  options = { flavor = {"create or allocate", "create"}, count = {"ints", 4},
-              derived = {"contiguous(1, dtype) layouts (false: plain dtype)", true},
-              dtype = {"element dtype", "i32"} },
-  setup = function(ctx)
-    ctx.win = rma.window{ flavor = rma.opt.flavor, size = rma.buffer(1, rma.opt.dtype):bytes() * rma.opt.count,
-                          disp_unit = rma.buffer(1, rma.opt.dtype):bytes() }
-    ctx.win:local_buffer(rma.opt.dtype):iota(10, 1)
-  end,
-  run = function(ctx)
-    local n = rma.opt.count
-    ctx.res = rma.buffer(n, rma.opt.dtype):fill(-1)
-    rma.barrier()
-    if rma.rank == 0 then
-      local layout = {}
-      local t
-      if rma.opt.derived then
-        t = rma.type_contiguous(1, rma.opt.dtype)
-        layout = { origin_type = t, origin_count = n, result_type = t, result_count = n,
-                   target_type = t, target_count = n }
-      end
-      ctx.win:lock(1, "exclusive")
-      ctx.win:get_accumulate(rma.buffer(n, rma.opt.dtype):fill(1), ctx.res, 1, 0, "sum", layout)
-      ctx.win:unlock(1)
-      if t then t:free() end
-    end
-    rma.barrier()
-  end,
-  check = function(ctx)
-    local n = rma.opt.count
-    if rma.rank == 0 then
-      for i = 0, n - 1 do rma.expect_eq(ctx.res:get(i), 10 + i, "old value " .. i .. " (result)") end
-    else
-      local mem = ctx.win:local_buffer(rma.opt.dtype)
-      for i = 0, n - 1 do rma.expect_eq(mem:get(i), 11 + i, "target element " .. i) end
-    end
-  end,
-  teardown = function(ctx) ctx.win:free() end,
-}
+--
+-- The program is openmpi_rdma_get_accumulate_derived.lua's (it checks both the old values and
+-- the target), under the name of this defect.
+return require("openmpi_rdma_get_accumulate_derived")
