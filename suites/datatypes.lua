@@ -119,6 +119,10 @@ return {
     { script = "datatypes/rputget.lua" },
     { script = "datatypes/atomic_rmw_gacc.lua", ranks = {3} },
     { script = "datatypes/rmazero.lua", ranks = {1, 2, 4} },
+    -- a derived target at the eager limit's edge, where a layout op's prefix moves it to
+    -- rendezvous (no MPICH original)
+    { script = "datatypes/eager_edge.lua",
+      options = { op = OPS, delta = {-8, 0, 8} } },
     -- the layout rules of the Lua API (TYPE, RMA_RANGE, BUFFER, ARG, COUNT; no MPICH original)
     { script = "datatypes/layout_errors.lua", ranks = {1, 2} },
 

@@ -232,7 +232,9 @@ void AmWin::send_op(int t, AmOp* a, std::uint16_t flags, std::uint32_t seq,
 
   if (response) {
     waiting_[a->st.cookie] = a;
-    if (bytes > eager) {
+    // A rendezvous get_accumulate's old values come back fragment by fragment, into a bulk
+    // transfer: a layout op goes by rendezvous a prefix's length below the eager limit.
+    if (bytes > eager || a->rndv) {
       // The reply's data streams straight into the result buffer.
       a->st.response_bulk = w_.rt.bulk().expect(
           bytes,
