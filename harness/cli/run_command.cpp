@@ -10,6 +10,10 @@
 #include "launcher/topology.hpp"
 #include "rma/bootstrap.hpp"
 
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace harness::cli {
 namespace {
 
@@ -30,17 +34,34 @@ nlohmann::json options_json(const RunArgs& a) {
   return j;
 }
 
+// Drops the cases whose id does not contain `filter` (all kept when it is empty).
+void keep_matching(suite::Expansion& ex, const std::string& filter, const std::string& input) {
+  if (filter.empty()) return;
+  auto misses = [&](const suite::CaseSpec& c) { return c.id.find(filter) == std::string::npos; };
+  std::erase_if(ex.cases, misses);
+  std::erase_if(ex.excluded, [&](const auto& e) { return misses(e.first); });
+  if (ex.cases.empty() && ex.excluded.empty())
+    throw suite::UsageError(input + ": no case to run matches --filter");
+}
+
 }  // namespace
 
 int run_command(RunArgs& args) {
   if (rma::bootstrap::pmix_available()) return run_under_pmix(args);
-  RunPlan plan;
-  plan.expansion = expand_input(args);
   if (split_impl_list(args.impl).size() > 1)
     throw suite::UsageError("--impl " + args.impl +
                             ": `run` takes one implementation; a list is for `rmabench bench`");
   const auto mpi = mpi::mpi_for_run(args.impl, args.mpi_args, args.mpi_env);
-  if (mpi) mpi::retarget(plan.expansion, *mpi, args.overrides.progress.has_value());
+  RunPlan plan;
+  // On an MPI the filter matches the ids the run prints (`[impl=...,np=...]`), not the
+  // reference's ids the cases expand to first.
+  const std::string filter = mpi ? std::exchange(args.overrides.filter, std::string()) : "";
+  plan.expansion = expand_input(args);
+  if (mpi) {
+    mpi::retarget(plan.expansion, *mpi, args.overrides.progress.has_value());
+    args.overrides.filter = filter;
+    keep_matching(plan.expansion, filter, args.input);
+  }
   check_provider(args.overrides.provider, plan.expansion, args.input, libfabric_providers());
   plan.command = args.command_line;
   plan.options = options_json(args);
