@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <memory>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -12,6 +13,7 @@
 
 #include "reports/json_writer.hpp"
 #include "reports/testing/sample_report.hpp"
+#include "support/temp_dir.hpp"
 
 namespace reports {
 namespace {
@@ -28,12 +30,11 @@ std::string slurp(const fs::path& p) {
 class ReportDir : public ::testing::Test {
  protected:
   void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir = fs::temp_directory_path() /
-          ("rmabench_report_dir_" + std::to_string(::getpid()) + "_" + info->name());
-    fs::remove_all(dir);
+    tmp = std::make_unique<test_support::TempDir>("report-dir");
+    dir = tmp->path();
   }
-  void TearDown() override { fs::remove_all(dir); }
+  void TearDown() override { tmp.reset(); }
+  std::unique_ptr<test_support::TempDir> tmp;
   fs::path dir;
 };
 

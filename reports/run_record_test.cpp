@@ -7,12 +7,14 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <memory>
 #include <fstream>
 #include <stdexcept>
 #include <string>
 
 #include "reports/report_dir.hpp"
 #include "reports/testing/sample_report.hpp"
+#include "support/temp_dir.hpp"
 
 namespace reports {
 namespace {
@@ -22,12 +24,11 @@ namespace fs = std::filesystem;
 class RunRecords : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("rmabench-run-record-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
+    tmp_ = std::make_unique<test_support::TempDir>("run-record");
+    dir_ = tmp_->path();
   }
-  void TearDown() override { fs::remove_all(dir_); }
+  void TearDown() override { tmp_.reset(); }
+  std::unique_ptr<test_support::TempDir> tmp_;
 
   // The expected list: the sample's cases as the pipeline knows them before they run.
   std::vector<CaseResult> expected_of(const Report& r) {

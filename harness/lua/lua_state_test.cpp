@@ -2,23 +2,18 @@
 // message still reaches the report with its line and what it was, and a file whose top level
 // never returns is stopped at run_file's limit with its line.
 #include "lua/lua_state.hpp"
+#include "support/temp_dir.hpp"
 
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <filesystem>
-#include <fstream>
 
 namespace harness::lua {
 namespace {
 
-namespace fs = std::filesystem;
 
 std::string script(const std::string& tag, const std::string& body) {
-  const fs::path p = fs::temp_directory_path() /
-                     ("lua_state_test." + std::to_string(::getpid()) + "." + tag + ".lua");
-  std::ofstream(p) << body;
-  return p.string();
+  return test_support::program_temp_dir().write("lua_state_test/" + tag + ".lua", body);
 }
 
 LuaFailure failure_of(const std::string& path,

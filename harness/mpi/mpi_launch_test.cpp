@@ -5,11 +5,10 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 
 #include "launcher/rank_results.hpp"
 #include "suite/script_info.hpp"
+#include "support/temp_dir.hpp"
 
 namespace harness::mpi {
 namespace {
@@ -119,10 +118,7 @@ TEST(ImplDefined, ReasonByOptionValueRanksOrWholeScript) {
 }
 
 std::string script_file(const std::string& tag, const std::string& body) {
-  const auto p = std::filesystem::temp_directory_path() /
-                 ("impl_defined_test." + std::to_string(::getpid()) + "." + tag + ".lua");
-  std::ofstream(p) << body;
-  return p.string();
+  return test_support::program_temp_dir().write("impl_defined_test/" + tag + ".lua", body);
 }
 
 TEST(ImplDefined, CaseTableFieldIsChecked) {

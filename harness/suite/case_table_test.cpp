@@ -4,26 +4,19 @@
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
 
 #include "lua/lua_state.hpp"
 #include "rma/counters.hpp"
 #include "suite/script_info.hpp"
+#include "support/temp_dir.hpp"
 
 namespace harness::suite {
 namespace {
 
-namespace fs = std::filesystem;
 
 // Writes `body` as DIR/stem.lua and returns its path.
 std::string script(const std::string& stem, const std::string& body) {
-  const fs::path dir =
-      fs::temp_directory_path() / ("case_table_test." + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  const fs::path p = dir / (stem + ".lua");
-  std::ofstream(p) << body;
-  return p.string();
+  return test_support::program_temp_dir().write("case_table_test/" + stem + ".lua", body);
 }
 
 // The UsageError's message for the script, or "" when it loads.

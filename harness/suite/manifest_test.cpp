@@ -1,6 +1,7 @@
 // Suite manifests: a misspelt key is an error naming it (a typo must not change the matrix
 // silently); progress modes are spelt snake_case, the old spelling accepted.
 #include "suite/manifest.hpp"
+#include "support/temp_dir.hpp"
 
 #include <gtest/gtest.h>
 
@@ -14,12 +15,10 @@ namespace fs = std::filesystem;
 
 // A folder with one script and a manifest `body` beside it; returns the manifest's path.
 std::string manifest(const std::string& tag, const std::string& body) {
-  const fs::path dir =
-      fs::temp_directory_path() / ("manifest_test." + std::to_string(::getpid()) + "." + tag);
-  fs::create_directories(dir);
-  std::ofstream(dir / "one.lua") << "return { ranks = 2, run = function(ctx) end }\n";
-  std::ofstream(dir / "suite.lua") << body;
-  return (dir / "suite.lua").string();
+  const auto& tmp = test_support::program_temp_dir();
+  const std::string dir = "manifest_test/" + tag + "/";
+  tmp.write(dir + "one.lua", "return { ranks = 2, run = function(ctx) end }\n");
+  return tmp.write(dir + "suite.lua", body);
 }
 
 std::string rejection(const std::string& path, const Overrides& o = {}) {

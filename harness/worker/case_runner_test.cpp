@@ -5,13 +5,13 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <string>
 
 #include <gtest/gtest.h>
 
 #include "impl/fake_implementation.hpp"
 #include "worker/state_board.hpp"
+#include "support/temp_dir.hpp"
 
 namespace harness::worker {
 namespace {
@@ -23,19 +23,14 @@ constexpr const char* kNoop =
 // /dev/null. `script_out`, when given, gets the script's path.
 nlohmann::json run(impl::FakeImplementation& fake, StateBoard& board, const char* body = kNoop,
                    std::string* script_out = nullptr) {
-  char dir[] = "/tmp/rmabench-case-runner-XXXXXX";
-  EXPECT_NE(::mkdtemp(dir), nullptr);
-  const std::string script = std::string(dir) + "/noop.lua";
+  const test_support::TempDir dir("case-runner");
+  const std::string script = dir.write("noop.lua", body);
   if (script_out) *script_out = script;
-  std::ofstream(script) << body;
   suite::CaseSpec spec;
   spec.script = script;
   spec.ranks = 1;
   launcher::ControlChannel quiet(::open("/dev/null", O_WRONLY));
-  nlohmann::json r = run_case_script(spec, fake, quiet, board);
-  std::remove(script.c_str());
-  ::rmdir(dir);
-  return r;
+  return run_case_script(spec, fake, quiet, board);
 }
 
 TEST(CaseRunner, MessagesTheImplementationCannotObserveAreNullWithAReasonNotZero) {

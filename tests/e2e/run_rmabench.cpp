@@ -1,4 +1,5 @@
 #include "run_rmabench.hpp"
+#include "support/temp_dir.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -96,8 +97,7 @@ std::string source_dir() {
 }
 
 std::string temp_dir(const std::string& tag) {
-  auto p = std::filesystem::temp_directory_path() /
-           ("rmabench-e2e-" + tag + "-" + std::to_string(::getpid()));
+  const auto p = test_support::program_temp_dir().path() / tag;
   std::filesystem::remove_all(p);
   std::filesystem::create_directories(p);
   return p.string();
@@ -211,6 +211,26 @@ std::string schema_errors(const std::string& report_json) {
   while (std::fgets(buf, sizeof buf, p)) out += buf;
   const int rc = ::pclose(p);
   return rc == 0 ? "" : (out.empty() ? "validator failed" : out);
+}
+
+std::vector<std::string> built_mpis() {
+  const auto info = run({"info"});
+  std::vector<std::string> out;
+  std::istringstream in(info.out);
+  bool listing = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("implementations under test", 0) == 0) {
+      listing = true;
+      continue;
+    }
+    if (!listing) continue;
+    if (line.empty()) break;
+    std::istringstream words(line);
+    std::string name, worker;
+    words >> name >> worker;
+    if (name != "ref" && worker.rfind("rmabench-worker-", 0) == 0) out.push_back(name);
+  }
+  return out;
 }
 
 }  // namespace e2e
