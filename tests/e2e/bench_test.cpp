@@ -16,27 +16,6 @@ namespace {
 
 using nlohmann::json;
 
-// The MPIs this build has workers for, from `rmabench info`.
-std::vector<std::string> built_mpis() {
-  const auto info = e2e::run({"info"});
-  std::vector<std::string> out;
-  std::istringstream in(info.out);
-  bool listing = false;
-  for (std::string line; std::getline(in, line);) {
-    if (line.rfind("implementations under test", 0) == 0) {
-      listing = true;
-      continue;
-    }
-    if (!listing) continue;
-    if (line.empty()) break;
-    std::istringstream words(line);
-    std::string name, worker;
-    words >> name >> worker;
-    if (name != "ref" && worker.rfind("rmabench-worker-", 0) == 0) out.push_back(name);
-  }
-  return out;
-}
-
 int count_lines_starting(const std::string& text, const std::string& prefix) {
   int n = 0;
   std::istringstream in(text);
@@ -45,7 +24,7 @@ int count_lines_starting(const std::string& text, const std::string& prefix) {
 }
 
 TEST(Bench, ImplementationsSideBySideInOneRun) {
-  const std::vector<std::string> mpis = built_mpis();
+  const std::vector<std::string> mpis = e2e::built_mpis();
   if (mpis.empty()) GTEST_SKIP() << "no MPI worker built (ci/setup.sh --with-extras installs both)";
   std::string list = "ref";
   for (const auto& m : mpis) list += "," + m;

@@ -19,7 +19,8 @@ std::string last_line(const std::string& s) {
 
 TEST(Datatypes, SuitePassesOnShmAmAndDirect) {
   const std::string dir = e2e::temp_dir("dt-shm");
-  auto r = run({"run", "suites/datatypes.lua", "--report-dir", dir});
+  // The whole suite: about 50 s on 2 idle cores, so more than the default minute.
+  auto r = run({"run", "suites/datatypes.lua", "--report-dir", dir}, 240);
   EXPECT_EQ(r.exit_code, 0) << last_line(r.out) << "\n" << r.err;
   const json report = e2e::read_json(dir + "/report.json");
   EXPECT_GT(report["cases"].size(), 100u);

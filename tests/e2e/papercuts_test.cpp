@@ -97,6 +97,21 @@ TEST(Papercuts, RmaLogReachesConsoleMarkdownAndHtml) {
   EXPECT_NE(slurp(dir + "/report.html").find("x marks the spot"), std::string::npos);
 }
 
+// A filter copied from an MPI run's output selects that case: on an MPI it matches the ids
+// the run prints, not the reference's ids the suite expands to first.
+TEST(Papercuts, AFilterOnAnMpiRunMatchesTheIdsThatRunPrints) {
+  const std::vector<std::string> mpis = e2e::built_mpis();
+  if (mpis.empty()) GTEST_SKIP() << "no MPI worker built (ci/setup.sh --with-extras installs both)";
+  const std::string& m = mpis.front();
+  const auto r = run({"run", "suites/quick.lua", "--impl", m, "--filter",
+                      "passive/lock_put_unlock[impl=" + m + ",np=2,progress=calls,size=8]"}, 300);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("1 passed, 0 failed"), std::string::npos) << r.out;
+  const auto none = run({"run", "suites/quick.lua", "--impl", m, "--filter", "[shm,am,np=2]"});
+  EXPECT_EQ(none.exit_code, 2) << none.out << none.err;
+  EXPECT_NE(none.err.find("no case to run matches --filter"), std::string::npos) << none.err;
+}
+
 TEST(Papercuts, SeveralInputsRunInOneReportInTheOrderGiven) {
   const std::string alone = e2e::temp_dir("alone");
   auto a = run({"run", "lua_scripts/passive/lock_put_unlock.lua", "--report-dir", alone});

@@ -48,6 +48,9 @@ std::vector<std::string> leftover_segments(pid_t parent);
 
 nlohmann::json read_json(const std::string& path);
 std::string temp_dir(const std::string& tag);
+
+// The MPIs this build has workers for (`mpich`, `openmpi`), from `rmabench info`.
+std::vector<std::string> built_mpis();
 std::string source_dir();
 
 // Validates a report with reports/schema/validate.py (python3-jsonschema); "" when valid.
