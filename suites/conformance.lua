@@ -29,7 +29,7 @@ local suite = {
       timeout = 20 },
     { script = "examples/ring.lua", ranks = {2, 3, 4}, paths = {"am"},
       options = { bytes = {64, 1048576} }, tags = {"examples"} },
-    -- the README's tutorial pattern
+    -- the tutorial's first pattern (docs/writing-patterns.md)
     { script = "examples/accumulate_ring.lua", ranks = {1, 2, 4},
       options = { count = {8, 4096}, op = {"sum", "max"} }, tags = {"examples"} },
     -- the tutorial's halo: a typed window, element displacements, fence(noprecede) each run

@@ -60,7 +60,8 @@ void add_matrix_options(CLI::App* cmd, suite::Overrides& o, std::vector<std::str
       ->transform([](std::string v) { return suite::canonical_progress(v); }, "", "")
       ->check(CLI::IsMember(suite::progress_modes()));
   cmd->add_option("--protocol", o.protocol,
-                  "am packet protocol: fewest (default, fewest messages) or ch3 (the seed's)")
+                  "am packet protocol: fewest (default, fewest messages) or ch3 (MPICH's "
+                  "CH3 RMA design)")
       ->check(CLI::IsMember(suite::protocol_names()));
   cmd->add_option("--provider", o.provider, "libfabric provider (fabric backend)")
       ->check(kNotEmpty);

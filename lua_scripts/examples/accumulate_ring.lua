@@ -1,10 +1,10 @@
--- accumulate ring, the README's tutorial pattern: each rank adds a buffer into its right
--- neighbour's window inside one lock epoch. It shows every part of a pattern: options the
--- suite can sweep, a window created and freed collectively, an epoch opened and closed,
--- data checked against the harness's oracle (never against what the implementation
--- computed), and the message count the am protocol defines — the accumulate carries the
--- lock request and the unlock, its ack grants, completes and releases: 2 per rank (5 above
--- the eager limit, where it goes by rendezvous).
+-- accumulate ring, the first pattern of the tutorial in docs/writing-patterns.md: each rank
+-- adds a buffer into its right neighbour's window inside one lock epoch. It shows every part
+-- of a pattern: options the suite can sweep, a window created and freed collectively, an
+-- epoch opened and closed, data checked against the harness's oracle (never against what the
+-- implementation computed), and the message count the am protocol defines — the accumulate
+-- carries the lock request and the unlock, its ack grants, completes and releases: 2 per rank
+-- (more above the eager limit, where it goes by rendezvous).
 local counts = require("counts")  -- docs/message-counts.md
 
 return {

@@ -1,8 +1,8 @@
--- halo exchange, the README's second tutorial pattern: each rank owns `cells` interior cells
--- of a periodic 1-D grid in a typed window (f64, disp_unit 8) with a ghost cell at each end,
--- and in one fence epoch puts its first interior cell into its left neighbour's right ghost
--- and its last into its right neighbour's left ghost. Displacements are in elements of the
--- target's disp_unit: element 0 is the left ghost, cells + 1 the right one.
+-- halo exchange, the tutorial's second pattern (docs/writing-patterns.md): each rank owns
+-- `cells` interior cells of a periodic 1-D grid in a typed window (f64, disp_unit 8) with a
+-- ghost cell at each end, and in one fence epoch puts its first interior cell into its left
+-- neighbour's right ghost and its last into its right neighbour's left ghost. Displacements
+-- are in elements of the target's disp_unit: element 0 is the left ghost, cells + 1 the right.
 --
 -- The epoch opens with fence("noprecede") and closes with fence("nosucceed"), so `run` is
 -- the same epoch every time it runs: with `iterations` (and under `rmabench bench`, which

@@ -1,6 +1,6 @@
 -- ring: each rank sends a buffer to its right neighbour and receives one from its left,
--- with even ranks sending first so that no rank waits on a send that cannot complete. The
--- README's tutorial pattern.
+-- with even ranks sending first so that no rank waits on a send that cannot complete.
+-- Point-to-point only: no window, no epoch.
 return {
   ranks = 4,
   options = { bytes = {"bytes per message", 64} },
