@@ -282,21 +282,15 @@ void read_value(lua_State* L, int idx, Parsed& p) {
 template <Kind K, std::size_t I>
 constexpr Arg role = call::describe(K).args.list[I];
 
+// The call's arguments, read by role and checked against each other; the window of a window
+// method (else null).
 template <Kind K>
-int call_binding(lua_State* L) {
+LuaWindow* parse_call(lua_State* L, [[maybe_unused]] RankContext& ctx, Parsed& p) {
   constexpr call::Description d = call::describe(K);
   constexpr bool on_window = d.family != Family::job;
   constexpr bool atomic = d.args.has(Arg::value) || d.args.has(Arg::compare);
   constexpr int first = on_window ? 2 : 1;  // a window method's first argument is the window
-  const char* name = d.name.data();
-  RankContext& ctx = bound_context(L);
-  if constexpr (K == Kind::free) {
-    if (ctx.recorder)
-      luaL_error(L, "free inside a benchmarked run hook: windows must outlive the replays");
-  }
-  if (!ctx.impl) luaL_error(L, "rma calls are only available inside a case's hooks");
-
-  Parsed p;
+  [[maybe_unused]] const char* name = d.name.data();
   p.c.kind = K;
   LuaWindow* lw = nullptr;
   if constexpr (on_window) {
@@ -334,8 +328,11 @@ int call_binding(lua_State* L) {
                   "returning the old value needs a lock or lock_all epoch; pass a result buffer "
                   "under fence or start");
   }
+  return lw;
+}
 
-  // Returning the old value completes the op locally at once.
+// Returning the old value completes the op locally at once: the flush_local that does it.
+std::optional<call::Call> completing_flush(const Parsed& p) {
   std::optional<call::Call> flush;
   if (p.returns_old && p.c.target != rma::proc_null) {
     flush.emplace();
@@ -343,6 +340,15 @@ int call_binding(lua_State* L) {
     flush->win = p.c.win;
     flush->target = p.c.target;
   }
+  return flush;
+}
+
+// The call (and its flush) on the implementation, traced, its error raised in Lua; then the
+// race recorder, if one runs, is told.
+template <Kind K>
+impl::Outcome execute_call(lua_State* L, RankContext& ctx, Parsed& p,
+                           const std::optional<call::Call>& flush, LuaWindow* lw) {
+  constexpr call::Description d = call::describe(K);
   impl::Outcome out;
   {
     std::optional<WhereScope> w;
@@ -351,7 +357,7 @@ int call_binding(lua_State* L) {
     rma::Status st = ctx.impl->execute(p.c, &out);
     if (st && flush) st = ctx.impl->execute(*flush, nullptr);
     if (t0) call::trace(p.c, ctx.impl->rank(), t0, rma::trace::now_ns());
-    check(L, st, name);
+    check(L, st, d.name.data());
   }
   if (races::Recorder* rec = races::Recorder::active()) {
     // A test that returned false ended nothing.
@@ -362,8 +368,16 @@ int call_binding(lua_State* L) {
       rec->call(p.c, lw ? lw->win->id() : -1, script_position(L), extra);
     }
   }
+  return out;
+}
 
-  if constexpr (on_window) {
+// The buffers the call's ops still read or write, kept alive: by the window until the epoch
+// completes them, and by the benchmark recorder for its replays.
+template <Kind K>
+void keep_buffers(RankContext& ctx, const Parsed& p, [[maybe_unused]] LuaWindow* lw,
+                  const std::optional<call::Call>& flush) {
+  constexpr call::Description d = call::describe(K);
+  if constexpr (d.family != Family::job) {
     // Request-based ops too: a script may drop the request and let the epoch's unlock or
     // flush complete the op, so the window keeps their buffers until then as well.
     if constexpr (d.family == Family::communication || d.family == Family::request) {
@@ -385,7 +399,13 @@ int call_binding(lua_State* L) {
     ctx.recorder->add(p.c, std::move(keep));
     if (flush) ctx.recorder->add(*flush);
   }
+}
 
+// What the call returns to Lua; the number of values pushed.
+template <Kind K>
+int push_results([[maybe_unused]] lua_State* L, [[maybe_unused]] const Parsed& p,
+                 [[maybe_unused]] impl::Outcome& out) {
+  constexpr call::Description d = call::describe(K);
   if constexpr (d.family == Family::request) {
     std::vector<std::shared_ptr<void>> pins;
     if (p.origin) pins.push_back(p.origin->keeper);
@@ -408,6 +428,22 @@ int call_binding(lua_State* L) {
   } else {
     return 0;
   }
+}
+
+template <Kind K>
+int call_binding(lua_State* L) {
+  RankContext& ctx = bound_context(L);
+  if constexpr (K == Kind::free) {
+    if (ctx.recorder)
+      luaL_error(L, "free inside a benchmarked run hook: windows must outlive the replays");
+  }
+  if (!ctx.impl) luaL_error(L, "rma calls are only available inside a case's hooks");
+  Parsed p;
+  LuaWindow* lw = parse_call<K>(L, ctx, p);
+  const std::optional<call::Call> flush = completing_flush(p);
+  impl::Outcome out = execute_call<K>(L, ctx, p, flush, lw);
+  keep_buffers<K>(ctx, p, lw, flush);
+  return push_results<K>(L, p, out);
 }
 
 using Binding = int (*)(lua_State*);

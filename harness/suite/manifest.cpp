@@ -12,6 +12,7 @@
 #include "lua/lua_state.hpp"
 #include "rma/runtime.hpp"
 #include "rma/types.hpp"
+#include "suite/case_matrix.hpp"
 #include "suite/case_table.hpp"
 
 namespace harness::suite {
@@ -91,26 +92,6 @@ std::optional<double> timeout_field(lua_State* L, int idx, const std::string& wh
   return v;
 }
 
-void check_values(const std::vector<std::string>& vals, const std::vector<std::string>& allowed,
-                  const std::string& what, const std::string& where) {
-  const std::vector<std::string_view> known(allowed.begin(), allowed.end());
-  for (const auto& v : vals)
-    if (std::find(known.begin(), known.end(), v) == known.end())
-      throw UsageError(where + ": unknown " + what + " '" + v + "'" + unknown_name_hint(v, known));
-}
-
-// A case's matrix, or the suite's defaults, against the names the harness knows; `where`
-// says where the list of a field came from. `progress` holds canonical names.
-void check_matrix(const std::vector<std::string>& backends, const std::vector<std::string>& paths,
-                  const std::vector<std::string>& progress,
-                  const std::vector<std::string>& protocols,
-                  const std::function<std::string(const char* field)>& where) {
-  check_values(backends, backend_names(), "backend", where("backends"));
-  check_values(paths, path_names(), "path", where("paths"));
-  check_values(progress, progress_modes(), "progress mode", where("progress"));
-  check_values(protocols, protocol_names(), "protocol", where("protocols"));
-}
-
 // A manifest key that is not one of `known` is a typo that would silently widen or narrow
 // the matrix: an error naming it and the nearest known key.
 void check_keys(lua_State* L, int idx, const std::vector<std::string_view>& known,
@@ -182,161 +163,6 @@ std::vector<Exclusion> read_exclusions(const fs::path& file) {
   return out;
 }
 
-// A dimension the case itself lists is a constraint: the command line narrows it (and a
-// case that does not allow the value asked for is left out). One inherited from the suite
-// is a default: the command line replaces it.
-struct Pinned {
-  bool backends = false, paths = false, progress = false, ranks = false, protocols = false;
-};
-
-class Expander {
- public:
-  Expander(const Overrides& o, Expansion& out) : o_(o), out_(out) {
-    if (o_.progress) o_.progress = canonical_progress(*o_.progress);
-  }
-
-  const ScriptInfo& script(const std::string& path) {
-    auto it = out_.scripts.find(path);
-    if (it == out_.scripts.end()) it = out_.scripts.emplace(path, load_script_info(path)).first;
-    return it->second;
-  }
-
-  // One script with lists of values per dimension; appends the cartesian product.
-  template <class T>
-  static bool narrow(std::vector<T>& values, bool pinned, const std::optional<T>& cli) {
-    if (!cli) return true;
-    if (!pinned) {
-      values = {*cli};
-      return true;
-    }
-    if (std::find(values.begin(), values.end(), *cli) == values.end()) return false;
-    values = {*cli};
-    return true;
-  }
-
-  void add(const std::string& script_path, const std::string& stem,
-           std::vector<std::string> backends, std::vector<std::string> paths,
-           std::vector<std::string> progress, std::vector<int> ranks,
-           const std::map<std::string, std::vector<std::string>>& option_lists,
-           const std::string& expect, double timeout, const std::vector<std::string>& tags,
-           const std::string& where, Pinned pinned = {}, std::vector<std::string> protocols = {},
-           const std::string& check = {}) {
-    const ScriptInfo& info = script(script_path);
-    for (auto& p : progress) p = canonical_progress(p);
-    // An entry whose matrix a command-line setting replaced (rather than narrowed) yields to
-    // an entry that names that value itself: `--progress sync_only` turns a plain entry into
-    // the same case as the entry written for sync_only, whose expectation is the one meant.
-    const bool replaced = (o_.backend && !pinned.backends) || (o_.path && !pinned.paths) ||
-                          (o_.progress && !pinned.progress) || (o_.ranks && !pinned.ranks) ||
-                          (o_.protocol && !pinned.protocols);
-    if (!narrow(backends, pinned.backends, o_.backend) || !narrow(paths, pinned.paths, o_.path) ||
-        !narrow(progress, pinned.progress, o_.progress) || !narrow(ranks, pinned.ranks, o_.ranks) ||
-        !narrow(protocols, pinned.protocols, o_.protocol))
-      return;
-    if (backends.empty()) backends = {"shm"};
-    if (paths.empty()) paths = {"am"};
-    if (progress.empty()) progress = {"async"};
-    if (protocols.empty()) protocols = {"fewest"};
-    if (ranks.empty()) ranks = {info.ranks};
-    check_matrix(backends, paths, progress, protocols, [&](const char*) { return where; });
-
-    // Option values: the suite's lists, narrowed by -o for options this script declares.
-    std::map<std::string, std::vector<std::string>> opts = option_lists;
-    for (const auto& [k, v] : o_.options) {
-      const bool declared = std::any_of(info.options.begin(), info.options.end(),
-                                        [&key = k](const OptionDecl& d) { return d.name == key; });
-      if (declared) opts[k] = {v};
-    }
-    if (!info.load_error) {
-      for (auto& [k, vals] : opts) {
-        auto d = std::find_if(info.options.begin(), info.options.end(),
-                              [&key = k](const OptionDecl& x) { return x.name == key; });
-        if (d == info.options.end())
-          throw UsageError(where + ": option '" + k + "' is not declared by " + script_path +
-                           declared_list(info));
-        for (std::size_t i = 0; i < vals.size(); ++i) {
-          const std::string given = vals[i];
-          const std::string err = check_option_value(*d, vals[i]);
-          if (!err.empty()) throw UsageError(where + ": " + err);
-          // Two spellings of one value would be one case twice.
-          for (std::size_t j = 0; j < i; ++j)
-            if (vals[j] == vals[i])
-              throw UsageError(where + ": option " + k + ": '" + given + "' is " + vals[i] +
-                               ", listed already");
-        }
-      }
-    }
-    std::vector<std::map<std::string, std::string>> combos{{}};
-    for (const auto& [k, vals] : opts) {
-      std::vector<std::map<std::string, std::string>> next;
-      for (const auto& c : combos)
-        for (const auto& v : vals) {
-          auto m = c;
-          m[k] = v;
-          next.push_back(std::move(m));
-        }
-      combos = std::move(next);
-    }
-    for (const auto& b : backends)
-      for (const auto& p : paths)
-        for (const auto& pr : progress)
-          for (const auto& proto : protocols)
-            for (int n : ranks)
-              for (const auto& combo : combos) {
-                CaseSpec c;
-                c.suite = out_.suite;
-                c.script = script_path;
-                c.stem = stem;
-                c.ranks = n;
-                c.backend = b;
-                c.path = p;
-                c.progress = pr;
-                c.protocol = proto;
-                c.protocol_in_id = protocols.size() > 1;
-                // Only a fabric case runs on a provider: the others' reports must not name one.
-                c.provider = b == "fabric" ? o_.provider.value_or("") : "";
-                c.options = combo;
-                c.expected = expect.empty() ? info.expect : expect;
-                c.timeout_s = o_.timeout_s.value_or(timeout);
-                c.eager_limit = o_.eager_limit.value_or(c.eager_limit);
-                c.tags = tags;
-                c.bind = o_.bind;
-                c.check = o_.check.empty() ? check : o_.check;
-                c.trace = o_.trace;
-                c.impl_defined = impl_defined_reason(info, combo, n);
-                c.id = make_case_id(c);
-                if (!o_.filter.empty() && c.id.find(o_.filter) == std::string::npos) continue;
-                const auto [seen, fresh] =
-                    ids_.try_emplace(c.id, Seen{out_.cases.size(), replaced});
-                if (!fresh) {
-                  if (replaced) continue;  // the other entry is the one written for this case
-                  if (!seen->second.replaced)
-                    throw UsageError(where + ": case " + c.id + " appears twice");
-                  out_.cases[seen->second.index] = std::move(c);
-                  seen->second.replaced = false;
-                  continue;
-                }
-                out_.cases.push_back(std::move(c));
-              }
-  }
-
-  static std::string declared_list(const ScriptInfo& info) {
-    if (info.options.empty()) return " (it declares no options)";
-    std::string s = " (declared:";
-    for (const auto& d : info.options) s += " " + d.name;
-    return s + ")";
-  }
-
- private:
-  Overrides o_;
-  Expansion& out_;
-  struct Seen {
-    std::size_t index;  // in out_.cases
-    bool replaced;      // its entry's matrix was replaced by a command-line setting
-  };
-  std::map<std::string, Seen> ids_;
-};
-
 // Runs a Lua data file and leaves its table on the stack.
 void load_table(lua_State* L, const std::string& path) {
   lua::open_rma_descriptive(L);
@@ -375,6 +201,176 @@ void check_options_declared(const Overrides& o, const Expansion& out, const std:
                        Expander::declared_list(out.scripts.begin()->second));
     throw UsageError("option '" + k + "' is not declared by any script of " + input);
   }
+}
+
+// A lone script: one entry with the suite defaults of none.
+Expansion expand_script(const std::string& input, const Overrides& o) {
+  Expansion out;
+  Expander ex(o, out);
+  (void)ex.script(input);  // loaded before the -o check, which reads what it declares
+  check_options_declared(o, out, input);
+  CaseEntry e;
+  e.script_path = input;
+  e.stem = script_stem(input);
+  e.where = input;
+  ex.add(std::move(e));
+  return out;
+}
+
+// What a suite's cases inherit: its matrix and timeout, and where their scripts are.
+struct SuiteDefaults {
+  fs::path dir;  // the suite file's
+  fs::path scripts_dir;
+  std::vector<std::string> backends, paths, progress, protocols, ranks;
+  double timeout = 60;
+};
+
+// The suite's own fields (its name into `out`), checked here, so that an error names the
+// field that holds them rather than the first case that inherits them.
+SuiteDefaults read_suite_defaults(lua_State* L, int t, const std::string& input,
+                                  Expansion& out) {
+  SuiteDefaults d;
+  d.dir = fs::path(input).parent_path();
+  check_keys(L, t,
+             {"name", "scripts_dir", "timeout", "backends", "paths", "progress", "protocols",
+              "ranks", "exclude", "cases"},
+             input);
+  lua_getfield(L, t, "name");
+  out.suite = lua_isstring(L, -1) ? lua_tostring(L, -1) : fs::path(input).stem().string();
+  lua_pop(L, 1);
+  lua_getfield(L, t, "scripts_dir");
+  d.scripts_dir = d.dir / (lua_isstring(L, -1) ? lua_tostring(L, -1) : ".");
+  lua_pop(L, 1);
+
+  d.backends = string_list(L, t, "backends", input);
+  d.paths = string_list(L, t, "paths", input);
+  d.progress = string_list(L, t, "progress", input);
+  d.protocols = string_list(L, t, "protocols", input);
+  d.ranks = string_list(L, t, "ranks", input);
+  d.timeout = timeout_field(L, t, input).value_or(60);
+  std::vector<std::string> progress;
+  for (const auto& p : d.progress) progress.push_back(canonical_progress(p));
+  const auto field = [&](const char* f) { return input + ": field '" + f + "'"; };
+  check_matrix(d.backends, d.paths, progress, d.protocols, field);
+  (void)int_list(d.ranks, field("ranks"));
+  return d;
+}
+
+// A case's `options` table: each option's list of values.
+std::map<std::string, std::vector<std::string>> read_case_options(lua_State* L, int c,
+                                                                  const std::string& where) {
+  std::map<std::string, std::vector<std::string>> options;
+  lua_getfield(L, c, "options");
+  if (lua_istable(L, -1)) {
+    const int ot = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, ot)) {
+      lua_pop(L, 1);
+      // lua_tostring would turn a number key into a string in place, and lua_next then
+      // fails on the changed key: only a name is an option.
+      if (lua_type(L, -1) != LUA_TSTRING)
+        throw UsageError(where + ": `options` keys must be option names, not a " +
+                         luaL_typename(L, -1) + " (write `name = {values}`)");
+      const std::string k = lua_tostring(L, -1);
+      options[k] = string_list(L, ot, k.c_str(), where);
+      if (options[k].empty())
+        throw UsageError(where + ": `options." + k +
+                         "`: an empty list of values (no case would run)");
+    }
+  }
+  lua_pop(L, 1);
+  return options;
+}
+
+// The fields of a case written as a table; a dimension it lists is pinned.
+void read_case_fields(lua_State* L, int c, const std::string& where, CaseEntry& e,
+                      std::vector<std::string>& ranks) {
+  check_keys(L, c,
+             {"script", "backends", "paths", "progress", "protocols", "ranks", "tags", "expect",
+              "timeout", "options", "check"},
+             where);
+  if (auto v = string_list(L, c, "backends", where); !v.empty())
+    e.backends = v, e.pinned.backends = true;
+  if (auto v = string_list(L, c, "paths", where); !v.empty()) e.paths = v, e.pinned.paths = true;
+  if (auto v = string_list(L, c, "progress", where); !v.empty())
+    e.progress = v, e.pinned.progress = true;
+  if (auto v = string_list(L, c, "ranks", where); !v.empty()) ranks = v, e.pinned.ranks = true;
+  if (auto v = string_list(L, c, "protocols", where); !v.empty())
+    e.protocols = v, e.pinned.protocols = true;
+  e.tags = string_list(L, c, "tags", where);
+  if (auto v = string_field(L, c, "expect", where)) e.expect = *v;
+  if (auto v = string_field(L, c, "check", where)) e.check = *v;
+  if (auto v = timeout_field(L, c, where)) e.timeout = *v;
+  e.options = read_case_options(L, c, where);
+}
+
+// The script a case names (a path, or the table's `script`), under the suite's scripts_dir.
+fs::path case_script(lua_State* L, int c, const std::string& where, const SuiteDefaults& d,
+                     std::string& script) {
+  if (lua_isstring(L, c)) {
+    script = lua_tostring(L, c);
+  } else if (lua_istable(L, c)) {
+    lua_getfield(L, c, "script");
+    if (!lua_isstring(L, -1)) throw UsageError(where + ": needs `script`");
+    script = lua_tostring(L, -1);
+    lua_pop(L, 1);
+  } else {
+    throw UsageError(where + ": must be a script path or a table");
+  }
+  if (script.empty()) throw UsageError(where + ": an empty script path");
+  const fs::path script_path = (d.scripts_dir / script).lexically_normal();
+  std::error_code ec;
+  if (!fs::is_regular_file(script_path, ec))
+    throw UsageError(where + ": no script " + script_path.string() +
+                     (fs::is_directory(script_path, ec) ? " (a directory)" : ""));
+  return script_path;
+}
+
+// One entry of `cases` (at `c`): its script and, for a table, its own fields over the
+// suite's defaults.
+CaseEntry read_case(lua_State* L, int c, const std::string& where, const SuiteDefaults& d) {
+  std::string script;
+  const fs::path script_path = case_script(L, c, where, d, script);
+  fs::path stem = fs::path(script).lexically_normal();
+  stem.replace_extension();
+
+  CaseEntry e;
+  e.script_path = script_path.string();
+  e.stem = stem.generic_string();
+  e.where = where;
+  e.backends = d.backends;
+  e.paths = d.paths;
+  e.progress = d.progress;
+  e.protocols = d.protocols;
+  e.timeout = d.timeout;
+  std::vector<std::string> ranks = d.ranks;
+  if (lua_istable(L, c)) read_case_fields(L, c, where, e, ranks);
+  if (!e.expect.empty() && e.expect != "pass" && e.expect != "deadlock" && e.expect != "race")
+    throw UsageError(where + ": `expect` must be \"pass\", \"deadlock\" or \"race\"");
+  if (!e.check.empty() && e.check != "races")
+    throw UsageError(where + ": `check` must be \"races\"");
+  e.ranks = int_list(ranks, where);
+  return e;
+}
+
+// The suite's `exclude` file: cases whose id matches a rule move to out.excluded, with its
+// reason.
+void apply_exclusions(lua_State* L, int t, const fs::path& dir, Expansion& out) {
+  lua_getfield(L, t, "exclude");
+  if (lua_isstring(L, -1)) {
+    const auto rules = read_exclusions(dir / lua_tostring(L, -1));
+    std::vector<CaseSpec> kept;
+    for (auto& c : out.cases) {
+      auto r = std::find_if(rules.begin(), rules.end(),
+                            [&](const Exclusion& e) { return glob_match(e.pattern, c.id); });
+      if (r == rules.end())
+        kept.push_back(std::move(c));
+      else
+        out.excluded.emplace_back(std::move(c), r->reason);
+    }
+    out.cases = std::move(kept);
+  }
+  lua_pop(L, 1);
 }
 
 }  // namespace
@@ -441,47 +437,13 @@ bool is_manifest(const std::string& path) {
 }
 
 Expansion expand(const std::string& input, const Overrides& o) {
+  if (!is_manifest(input)) return expand_script(input, o);
   Expansion out;
-  if (!is_manifest(input)) {
-    Expander ex(o, out);
-    const ScriptInfo& info = ex.script(input);
-    check_options_declared(o, out, input);
-    ex.add(input, script_stem(input), {}, {}, {}, {}, {}, "", 60, {}, input);
-    (void)info;
-    return out;
-  }
-
   lua::LuaState st;
   lua_State* L = st.get();
   load_table(L, input);
   const int t = lua_gettop(L);
-  const fs::path dir = fs::path(input).parent_path();
-  check_keys(L, t,
-             {"name", "scripts_dir", "timeout", "backends", "paths", "progress", "protocols",
-              "ranks", "exclude", "cases"},
-             input);
-  lua_getfield(L, t, "name");
-  out.suite = lua_isstring(L, -1) ? lua_tostring(L, -1) : fs::path(input).stem().string();
-  lua_pop(L, 1);
-  lua_getfield(L, t, "scripts_dir");
-  const fs::path scripts_dir = dir / (lua_isstring(L, -1) ? lua_tostring(L, -1) : ".");
-  lua_pop(L, 1);
-
-  const auto d_backends = string_list(L, t, "backends", input);
-  const auto d_paths = string_list(L, t, "paths", input);
-  const auto d_progress = string_list(L, t, "progress", input);
-  const auto d_protocols = string_list(L, t, "protocols", input);
-  const auto d_ranks = string_list(L, t, "ranks", input);
-  const double d_timeout = timeout_field(L, t, input).value_or(60);
-  // The suite's own defaults are checked here, so that an error names the field that holds
-  // them rather than the first case that inherits them.
-  {
-    std::vector<std::string> progress;
-    for (const auto& p : d_progress) progress.push_back(canonical_progress(p));
-    const auto field = [&](const char* f) { return input + ": field '" + f + "'"; };
-    check_matrix(d_backends, d_paths, progress, d_protocols, field);
-    (void)int_list(d_ranks, field("ranks"));
-  }
+  const SuiteDefaults d = read_suite_defaults(L, t, input, out);
 
   Expander ex(o, out);
   lua_getfield(L, t, "cases");
@@ -494,97 +456,13 @@ Expansion expand(const std::string& input, const Overrides& o) {
   const lua_Integer n = luaL_len(L, cases);
   for (lua_Integer i = 1; i <= n; ++i) {
     lua_rawgeti(L, cases, i);
-    const int c = lua_gettop(L);
-    const std::string where = input + ": cases[" + std::to_string(i) + "]";
-    std::string script;
-    if (lua_isstring(L, c)) {
-      script = lua_tostring(L, c);
-    } else if (lua_istable(L, c)) {
-      lua_getfield(L, c, "script");
-      if (!lua_isstring(L, -1)) throw UsageError(where + ": needs `script`");
-      script = lua_tostring(L, -1);
-      lua_pop(L, 1);
-    } else {
-      throw UsageError(where + ": must be a script path or a table");
-    }
-    if (script.empty()) throw UsageError(where + ": an empty script path");
-    const fs::path script_path = (scripts_dir / script).lexically_normal();
-    std::error_code ec;
-    if (!fs::is_regular_file(script_path, ec))
-      throw UsageError(where + ": no script " + script_path.string() +
-                       (fs::is_directory(script_path, ec) ? " (a directory)" : ""));
-    fs::path stem = fs::path(script).lexically_normal();
-    stem.replace_extension();
-
-    std::vector<std::string> backends = d_backends, paths = d_paths, progress = d_progress,
-                             ranks = d_ranks, protocols = d_protocols, tags;
-    std::map<std::string, std::vector<std::string>> options;
-    std::string expect, check;
-    double timeout = d_timeout;
-    Pinned pinned;
-    if (lua_istable(L, c)) {
-      check_keys(L, c,
-                 {"script", "backends", "paths", "progress", "protocols", "ranks", "tags", "expect",
-                  "timeout", "options", "check"},
-                 where);
-      if (auto v = string_list(L, c, "backends", where); !v.empty())
-        backends = v, pinned.backends = true;
-      if (auto v = string_list(L, c, "paths", where); !v.empty()) paths = v, pinned.paths = true;
-      if (auto v = string_list(L, c, "progress", where); !v.empty())
-        progress = v, pinned.progress = true;
-      if (auto v = string_list(L, c, "ranks", where); !v.empty()) ranks = v, pinned.ranks = true;
-      if (auto v = string_list(L, c, "protocols", where); !v.empty())
-        protocols = v, pinned.protocols = true;
-      tags = string_list(L, c, "tags", where);
-      if (auto v = string_field(L, c, "expect", where)) expect = *v;
-      if (auto v = string_field(L, c, "check", where)) check = *v;
-      if (auto v = timeout_field(L, c, where)) timeout = *v;
-      lua_getfield(L, c, "options");
-      if (lua_istable(L, -1)) {
-        const int ot = lua_gettop(L);
-        lua_pushnil(L);
-        while (lua_next(L, ot)) {
-          lua_pop(L, 1);
-          // lua_tostring would turn a number key into a string in place, and lua_next then
-          // fails on the changed key: only a name is an option.
-          if (lua_type(L, -1) != LUA_TSTRING)
-            throw UsageError(where + ": `options` keys must be option names, not a " +
-                             luaL_typename(L, -1) + " (write `name = {values}`)");
-          const std::string k = lua_tostring(L, -1);
-          options[k] = string_list(L, ot, k.c_str(), where);
-          if (options[k].empty())
-            throw UsageError(where + ": `options." + k +
-                             "`: an empty list of values (no case would run)");
-        }
-      }
-      lua_pop(L, 1);
-    }
-    if (!expect.empty() && expect != "pass" && expect != "deadlock" && expect != "race")
-      throw UsageError(where + ": `expect` must be \"pass\", \"deadlock\" or \"race\"");
-    if (!check.empty() && check != "races") throw UsageError(where + ": `check` must be \"races\"");
-    ex.add(script_path.string(), stem.generic_string(), backends, paths, progress,
-           int_list(ranks, where), options, expect, timeout, tags, where, pinned, protocols, check);
+    ex.add(read_case(L, lua_gettop(L), input + ": cases[" + std::to_string(i) + "]", d));
     lua_pop(L, 1);
   }
   lua_pop(L, 1);
 
   check_options_declared(o, out, input);
-
-  lua_getfield(L, t, "exclude");
-  if (lua_isstring(L, -1)) {
-    const auto rules = read_exclusions(dir / lua_tostring(L, -1));
-    std::vector<CaseSpec> kept;
-    for (auto& c : out.cases) {
-      auto r = std::find_if(rules.begin(), rules.end(),
-                            [&](const Exclusion& e) { return glob_match(e.pattern, c.id); });
-      if (r == rules.end())
-        kept.push_back(std::move(c));
-      else
-        out.excluded.emplace_back(std::move(c), r->reason);
-    }
-    out.cases = std::move(kept);
-  }
-  lua_pop(L, 1);
+  apply_exclusions(L, t, d.dir, out);
   return out;
 }
 

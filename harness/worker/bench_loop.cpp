@@ -66,41 +66,53 @@ rma::Status send_all(impl::Implementation& im, const Command& c) {
   return rma::Status::ok();
 }
 
-}  // namespace
+// Batch numbers grow across every lead of the process: a computing target stops at the
+// last batch the parent relayed (compute_stop_batch), which a later lead's batch 1 would
+// already be behind, so the target of every figure after the first stopped at once.
+std::uint64_t g_batch = 0;
 
-rma::Result<BenchLoop::Led> BenchLoop::lead(const std::string& name, const std::string& target,
-                                            const Iteration& iteration,
-                                            double bytes_per_iteration) {
-  return lead(std::vector<Figure>{{name, iteration, bytes_per_iteration}}, target);
-}
-
-rma::Result<BenchLoop::Led> BenchLoop::lead(const std::vector<Figure>& figures,
-                                            const std::string& target) {
+// What the batches of one lead share: the implementation and control channel, what the
+// other ranks do in a batch (Target), and the lead's outcome so far: its first error, and
+// whether every rank could count its messages.
+struct LeadRun {
+  impl::Implementation& im;
+  launcher::ControlChannel& ctrl;
+  std::uint64_t mode;
   rma::Status status;
-  // Batch numbers grow across every lead of the process: a computing target stops at the
-  // last batch the parent relayed (compute_stop_batch), which a later lead's batch 1 would
-  // already be behind, so the target of every figure after the first stopped at once.
-  static std::uint64_t batch = 0;
-  Led led;
-  const std::uint64_t mode = target == "compute" ? target_compute
-                             : target == "recv"  ? target_recv
-                                                 : target_wait;
-  auto body = [&](benchmark::State& state, std::uint64_t figure) {
-    const Iteration& iteration = figures[figure].iteration;
-    const double bytes_per_iteration = figures[figure].bytes_per_iteration;
+  bool messages_measured = true;
+
+  // One batch Google Benchmark asks for, of figure `index`: the followers told, the
+  // iterations timed, the messages of every rank counted.
+  void batch(benchmark::State& state, const BenchLoop::Figure& figure, std::uint64_t index) {
     const auto n = static_cast<std::uint64_t>(state.max_iterations);
-    ++batch;
-    Command c{cmd_batch, n, batch, mode, figure};
-    if (status) status = send_all(impl_, c);
+    ++g_batch;
+    const Command c{cmd_batch, n, g_batch, mode, index};
+    if (status) status = send_all(im, c);
     // Snapshots between two barriers, as for conformance cases: no rank's first op of the
     // batch may reach a rank that has not taken its snapshot.
-    if (status) status = impl_.barrier();
-    const std::optional<rma::Counters> before = impl_.counters();
-    if (status) status = impl_.barrier();
-    // The loop is timed as a whole, and its time given to Google Benchmark once (manual
-    // time is the sum of what SetIterationTime is given, so names and figures keep their
-    // meaning): a clock read around every iteration would add its own cost (a vDSO
-    // clock_gettime, 20-30 ns on this KVM guest) to every figure, the floor's included.
+    if (status) status = im.barrier();
+    const std::optional<rma::Counters> before = im.counters();
+    if (status) status = im.barrier();
+    const double total_s = timed_loop(state, figure.iteration);
+    release_targets(c);
+    if (status) status = im.barrier();
+    const std::uint64_t msgs = all_messages(before);
+    // Not measured is NaN here, null in the report (json_without_nan): never a zero.
+    state.counters["messages_per_iteration"] =
+        msgs == kNotMeasured
+            ? std::numeric_limits<double>::quiet_NaN()
+            : static_cast<double>(msgs) / static_cast<double>(std::max<std::uint64_t>(n, 1));
+    if (msgs == kNotMeasured) messages_measured = false;
+    if (figure.bytes_per_iteration > 0 && total_s > 0)
+      state.counters["bytes_per_second"] =
+          figure.bytes_per_iteration * static_cast<double>(n) / total_s;
+  }
+
+  // The loop is timed as a whole, and its time given to Google Benchmark once (manual time
+  // is the sum of what SetIterationTime is given, so names and figures keep their meaning):
+  // a clock read around every iteration would add its own cost (a vDSO clock_gettime,
+  // 20-30 ns on this KVM guest) to every figure, the floor's included. Returns the seconds.
+  double timed_loop(benchmark::State& state, const BenchLoop::Iteration& iteration) {
     const auto t0 = Clock::now();
     for (auto _ : state) {
       rma::Status st = status ? iteration() : status;
@@ -112,38 +124,43 @@ rma::Result<BenchLoop::Led> BenchLoop::lead(const std::vector<Figure>& figures,
     }
     const double total_s = std::chrono::duration<double>(Clock::now() - t0).count();
     state.SetIterationTime(total_s);
-    // A computing target stops when the parent relays this; a waiting one is in the barrier,
-    // or in the recv this message ends.
-    if (c.target == target_compute) ctrl_.send({{"t", "batch_done"}, {"batch", batch}});
+    return total_s;
+  }
+
+  // A computing target stops when the parent relays this; a waiting one is in the barrier,
+  // or in the recv this message ends.
+  void release_targets(const Command& c) {
+    if (c.target == target_compute) ctrl.send({{"t", "batch_done"}, {"batch", c.batch}});
     if (c.target == target_recv && status) {
-      const std::uint64_t over = batch;
-      for (int r = 1; r < impl_.size() && status; ++r)
-        status = impl_.send(r, &over, sizeof over, kBenchReleaseTag);
+      const std::uint64_t over = c.batch;
+      for (int r = 1; r < im.size() && status; ++r)
+        status = im.send(r, &over, sizeof over, kBenchReleaseTag);
     }
-    if (status) status = impl_.barrier();
-    std::uint64_t msgs = messages_since(impl_, before);
-    for (int r = 1; r < impl_.size() && status; ++r) {
+  }
+
+  // This rank's messages since `before` and every follower's count, or kNotMeasured.
+  std::uint64_t all_messages(const std::optional<rma::Counters>& before) {
+    std::uint64_t msgs = messages_since(im, before);
+    for (int r = 1; r < im.size() && status; ++r) {
       std::uint64_t theirs = 0;
-      status = impl_.recv(r, &theirs, sizeof theirs, kBenchCountTag);
+      status = im.recv(r, &theirs, sizeof theirs, kBenchCountTag);
       msgs = msgs == kNotMeasured || theirs == kNotMeasured ? kNotMeasured : msgs + theirs;
     }
-    // Not measured is NaN here, null in the report (json_without_nan): never a zero.
-    state.counters["messages_per_iteration"] =
-        msgs == kNotMeasured
-            ? std::numeric_limits<double>::quiet_NaN()
-            : static_cast<double>(msgs) / static_cast<double>(std::max<std::uint64_t>(n, 1));
-    if (msgs == kNotMeasured) led.messages_measured = false;
-    if (bytes_per_iteration > 0 && total_s > 0)
-      state.counters["bytes_per_second"] = bytes_per_iteration * static_cast<double>(n) / total_s;
-  };
+    return msgs;
+  }
+};
 
-  benchmark::ClearRegisteredBenchmarks();
-  const int reps = settings_.value("repetitions", 1);
+// Each figure as a Google Benchmark benchmark: manual time, the run's min time and, with
+// repetitions, the statistics the report reads.
+void register_figures(const std::vector<BenchLoop::Figure>& figures, LeadRun& run,
+                      const json& settings) {
+  const int reps = settings.value("repetitions", 1);
   for (std::uint64_t f = 0; f < figures.size(); ++f) {
-    auto* b = benchmark::RegisterBenchmark(figures[f].name.c_str(),
-                                           [&body, f](benchmark::State& s) { body(s, f); });
+    auto* b = benchmark::RegisterBenchmark(
+        figures[f].name.c_str(),
+        [&run, &figures, f](benchmark::State& s) { run.batch(s, figures[f], f); });
     b->UseManualTime()->Unit(benchmark::kMicrosecond);
-    b->MinTime(settings_.value("min_time_s", 0.05));
+    b->MinTime(settings.value("min_time_s", 0.05));
     if (reps > 1) {
       b->Repetitions(reps);
       b->ComputeStatistics("min", [](const std::vector<double>& v) {
@@ -157,6 +174,39 @@ rma::Result<BenchLoop::Led> BenchLoop::lead(const std::vector<Figure>& figures,
       b->ComputeStatistics("p99", [](const std::vector<double>& v) { return percentile(v, 0.99); });
     }
   }
+}
+
+// Google Benchmark's entries from its JSON output, in the figures' order.
+rma::Result<json> read_entries(const std::string& out, const std::string& err) {
+  json j = json::parse(json_without_nan(out), nullptr, false);
+  if (j.is_discarded() || !j.contains("benchmarks"))
+    return rma::Status{rma::ErrorClass::intern,
+                       "benchmark: unreadable Google Benchmark output: " + err};
+  json entries = std::move(j["benchmarks"]);
+  // Google Benchmark reports a benchmark when its last repetition is done, which interleaving
+  // makes random: the entries go back to the figures' order, so tables read the same each run.
+  std::stable_sort(entries.begin(), entries.end(), [](const json& a, const json& b) {
+    return a.value("family_index", 0) < b.value("family_index", 0);
+  });
+  return entries;
+}
+
+}  // namespace
+
+rma::Result<BenchLoop::Led> BenchLoop::lead(const std::string& name, const std::string& target,
+                                            const Iteration& iteration,
+                                            double bytes_per_iteration) {
+  return lead(std::vector<Figure>{{name, iteration, bytes_per_iteration}}, target);
+}
+
+rma::Result<BenchLoop::Led> BenchLoop::lead(const std::vector<Figure>& figures,
+                                            const std::string& target) {
+  const std::uint64_t mode = target == "compute" ? target_compute
+                             : target == "recv"  ? target_recv
+                                                 : target_wait;
+  LeadRun run{impl_, ctrl_, mode, rma::Status::ok(), true};
+  benchmark::ClearRegisteredBenchmarks();
+  register_figures(figures, run, settings_);
   set_random_interleaving(figures.size() > 1);
   std::ostringstream out, err;
   benchmark::JSONReporter reporter;
@@ -168,19 +218,14 @@ rma::Result<BenchLoop::Led> BenchLoop::lead(const std::vector<Figure>& figures,
   benchmark::ClearRegisteredBenchmarks();
   set_random_interleaving(false);
   rma::Status done = send_all(impl_, Command{cmd_done, 0, 0, target_wait, 0});
-  if (!status) return status;
+  if (!run.status) return run.status;
   if (!done) return done;
 
-  json j = json::parse(json_without_nan(out.str()), nullptr, false);
-  if (j.is_discarded() || !j.contains("benchmarks"))
-    return rma::Status{rma::ErrorClass::intern,
-                       "benchmark: unreadable Google Benchmark output: " + err.str()};
-  led.entries = std::move(j["benchmarks"]);
-  // Google Benchmark reports a benchmark when its last repetition is done, which interleaving
-  // makes random: the entries go back to the figures' order, so tables read the same each run.
-  std::stable_sort(led.entries.begin(), led.entries.end(), [](const json& a, const json& b) {
-    return a.value("family_index", 0) < b.value("family_index", 0);
-  });
+  Led led;
+  led.messages_measured = run.messages_measured;
+  auto entries = read_entries(out.str(), err.str());
+  if (!entries) return entries.status();
+  led.entries = std::move(entries.value());
   return led;
 }
 

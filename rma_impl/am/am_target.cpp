@@ -290,29 +290,8 @@ void AmWin::execute_op(int src, const progress::PacketHeader& h,
 
   switch (h.type) {
     case PacketType::put:
-    case PacketType::accumulate: {
-      const bool is_put = h.type == PacketType::put;
-      if (h.flags & progress::flag_rndv) {
-        const std::uint64_t id = w_.rt.bulk().expect(
-            bytes,
-            [mem, is_put, op, dtype](std::uint64_t off, std::span<const std::byte> d) {
-              if (is_put)
-                std::memcpy(mem + off, d.data(), d.size());
-              else
-                (void)core::reduce(core::faulty(op), dtype, mem + off, d.data(),
-                                   d.size() / size_of(dtype));
-            },
-            [this, src, h] { complete_at_target(src, h); });
-        send_cts(src, h, id);
-        return;
-      }
-      if (is_put)
-        std::memcpy(mem, payload.data(),
-                    core::fault(core::Fault::put_short) && bytes ? bytes - 1 : bytes);
-      else (void)core::reduce(core::faulty(op), dtype, mem, payload.data(), h.count);
-      complete_at_target(src, h);
-      return;
-    }
+    case PacketType::accumulate:
+      return execute_write(src, h, mem, payload);
     case PacketType::get:
       if (h.aux) {
         stream_reply(src, h, reply, {mem, bytes});
@@ -322,38 +301,7 @@ void AmWin::execute_op(int src, const progress::PacketHeader& h,
       complete_at_target(src, h);
       return;
     case PacketType::get_accumulate:
-      if (h.flags & progress::flag_rndv) {
-        // Operands arrive in fragments after the cts; each fragment's old values go back
-        // before it is applied, so no copy of the whole range is ever held.
-        reply.flags = progress::flag_rndv;
-        e_.send(src, reply);
-        const std::uint64_t back = h.aux;
-        const std::uint64_t id = w_.rt.bulk().expect(
-            bytes,
-            [this, src, mem, back, op, dtype](std::uint64_t off, std::span<const std::byte> d) {
-              progress::PacketHeader frag = progress::make_header(PacketType::data);
-              frag.cookie = back;
-              frag.aux = off;
-              frag.count = d.size();
-              e_.send(src, frag, {mem + off, d.size()});
-              (void)core::reduce(op, dtype, mem + off, d.data(), d.size() / size_of(dtype));
-            },
-            [this, src, h] { complete_at_target(src, h); });
-        send_cts(src, h, id);
-        return;
-      }
-      if (h.aux) {  // no_op over a large range: a read, streamed like a get
-        stream_reply(src, h, reply, {mem, bytes});
-        return;
-      }
-      {
-        std::vector<std::byte> old(bytes);
-        (void)core::fetch_reduce(core::faulty(op), dtype, mem,
-                                 op == Op::no_op ? nullptr : payload.data(), old.data(), h.count);
-        e_.send(src, reply, old);
-      }
-      complete_at_target(src, h);
-      return;
+      return execute_get_accumulate(src, h, reply, mem, payload);
     case PacketType::fetch_and_op: {
       alignas(16) std::byte old[16];  // a pair is up to 16 bytes
       (void)core::fetch_reduce(core::faulty(op), dtype, mem,
@@ -373,6 +321,72 @@ void AmWin::execute_op(int src, const progress::PacketHeader& h,
     default:
       return;
   }
+}
+
+// put and accumulate: applied from the packet, or by rendezvous from the fragments that
+// follow the cts as they arrive.
+void AmWin::execute_write(int src, const progress::PacketHeader& h, std::byte* mem,
+                          std::span<const std::byte> payload) {
+  const auto dtype = static_cast<Dtype>(h.dtype);
+  const auto op = static_cast<Op>(h.op);
+  const std::size_t bytes = h.count * size_of(dtype);
+  const bool is_put = h.type == PacketType::put;
+  if (h.flags & progress::flag_rndv) {
+    const std::uint64_t id = w_.rt.bulk().expect(
+        bytes,
+        [mem, is_put, op, dtype](std::uint64_t off, std::span<const std::byte> d) {
+          if (is_put)
+            std::memcpy(mem + off, d.data(), d.size());
+          else
+            (void)core::reduce(core::faulty(op), dtype, mem + off, d.data(),
+                               d.size() / size_of(dtype));
+        },
+        [this, src, h] { complete_at_target(src, h); });
+    send_cts(src, h, id);
+    return;
+  }
+  if (is_put)
+    std::memcpy(mem, payload.data(),
+                core::fault(core::Fault::put_short) && bytes ? bytes - 1 : bytes);
+  else (void)core::reduce(core::faulty(op), dtype, mem, payload.data(), h.count);
+  complete_at_target(src, h);
+}
+
+void AmWin::execute_get_accumulate(int src, const progress::PacketHeader& h,
+                                   progress::PacketHeader reply, std::byte* mem,
+                                   std::span<const std::byte> payload) {
+  const auto dtype = static_cast<Dtype>(h.dtype);
+  const auto op = static_cast<Op>(h.op);
+  const std::size_t bytes = h.count * size_of(dtype);
+  if (h.flags & progress::flag_rndv) {
+    // Operands arrive in fragments after the cts; each fragment's old values go back
+    // before it is applied, so no copy of the whole range is ever held.
+    reply.flags = progress::flag_rndv;
+    e_.send(src, reply);
+    const std::uint64_t back = h.aux;
+    const std::uint64_t id = w_.rt.bulk().expect(
+        bytes,
+        [this, src, mem, back, op, dtype](std::uint64_t off, std::span<const std::byte> d) {
+          progress::PacketHeader frag = progress::make_header(PacketType::data);
+          frag.cookie = back;
+          frag.aux = off;
+          frag.count = d.size();
+          e_.send(src, frag, {mem + off, d.size()});
+          (void)core::reduce(op, dtype, mem + off, d.data(), d.size() / size_of(dtype));
+        },
+        [this, src, h] { complete_at_target(src, h); });
+    send_cts(src, h, id);
+    return;
+  }
+  if (h.aux) {  // no_op over a large range: a read, streamed like a get
+    stream_reply(src, h, reply, {mem, bytes});
+    return;
+  }
+  std::vector<std::byte> old(bytes);
+  (void)core::fetch_reduce(core::faulty(op), dtype, mem,
+                           op == Op::no_op ? nullptr : payload.data(), old.data(), h.count);
+  e_.send(src, reply, old);
+  complete_at_target(src, h);
 }
 
 void AmWin::complete_at_target(int src, const progress::PacketHeader& h) {

@@ -52,6 +52,14 @@ struct AmOp final : progress::SendDone {
   void sent() override;
 };
 
+// What an op's packet carries after its header (am_send.cpp): `bytes` sent from where they
+// are when `by_ref` (else copied, or none), and `done`, told once they have left.
+struct OpPayload {
+  std::span<const std::byte> bytes;
+  progress::SendDone* done = nullptr;
+  bool by_ref = true;
+};
+
 // Ops in order, linked through AmOp::next. Queueing an op, turning the queue into a batch
 // and sending the batch op by op allocate nothing and touch no other memory: most epochs
 // queue one op or a few per target, and a deque per queue cost more than the op itself.
@@ -234,8 +242,17 @@ class AmWin final : public core::ProtocolWin {
   std::vector<std::byte> take_spare_payload(std::span<const std::byte> payload);
   void give_back_payload(std::vector<std::byte> v);
   void pump(int t);
+  // sending an op (am_send.cpp)
   void send_op(int t, AmOp* op, std::uint16_t flags, std::uint32_t seq,
                std::span<const std::uint32_t> note = {});
+  progress::PacketHeader op_header(AmOp& a, std::uint32_t seq);
+  void count_issued(int t, const AmOp& a, std::uint16_t flags);
+  void expect_response(AmOp& a, progress::PacketHeader& h);
+  void send_layout_op(int t, const progress::PacketHeader& h, const core::RmaOp& op,
+                      const OpPayload& payload, std::uint32_t seq,
+                      std::span<const std::uint32_t> note);
+  void send_with_note(int t, const progress::PacketHeader& h, const OpPayload& payload,
+                      std::uint32_t seq, std::span<const std::uint32_t> note);
   void send_control(int t, PacketType type, std::uint16_t flags = 0, std::uint32_t seq = 0);
   bool advance(int t, Closing mode);
   bool batch_done(int t) const;
@@ -276,6 +293,11 @@ class AmWin final : public core::ProtocolWin {
                        std::span<const std::byte> payload);
   void handle_op(int src, const progress::PacketHeader& h, std::span<const std::byte> payload);
   void execute_op(int src, const progress::PacketHeader& h, std::span<const std::byte> payload);
+  void execute_write(int src, const progress::PacketHeader& h, std::byte* mem,
+                     std::span<const std::byte> payload);
+  void execute_get_accumulate(int src, const progress::PacketHeader& h,
+                              progress::PacketHeader reply, std::byte* mem,
+                              std::span<const std::byte> payload);
   void complete_at_target(int src, const progress::PacketHeader& h);
   void send_cts(int src, const progress::PacketHeader& h, std::uint64_t bulk_id);
   void stream_reply(int src, const progress::PacketHeader& h, progress::PacketHeader reply,

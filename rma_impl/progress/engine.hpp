@@ -295,7 +295,7 @@ class Engine final : public PacketSink {
 };
 
 // The state machine behind wait_until: spin, then yield, then block; kept out of the
-// template so its policy lives in one place (engine.cpp).
+// template so its policy lives in one place (engine_wait.cpp).
 class WaitLoop {
  public:
   enum class Next { again, sleep, fail };

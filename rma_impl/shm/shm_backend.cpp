@@ -82,6 +82,13 @@ class ShmBackend final : public core::Backend {
     return shared;
   }
 
+  // Every rank's memory, from the "name offset" each rank told the others.
+  Status map_peers(const core::Win& w, const std::vector<std::string>& told, ShmWin& state);
+  // The direct path's shared words: rank 0's control segment, created (`own`) or opened.
+  Status set_up_control(ShmWin& state, const std::shared_ptr<Segment>& own,
+                        const std::string& prefix, const ControlLayout& layout,
+                        std::size_t region, int n);
+
   core::RuntimeImpl& rt_;
   std::map<void*, Alloc> allocs_;
   std::map<std::string, std::weak_ptr<Segment>> mapped_;
@@ -146,37 +153,8 @@ Status ShmBackend::map_window(core::Call& c, const WindowConfig& cfg, const core
   if (!all) return all.status();
 
   auto state = std::make_unique<ShmWin>();
-  state->peers.resize(static_cast<std::size_t>(n));
-  for (int r = 0; r < n; ++r) {
-    std::istringstream in((*all)[static_cast<std::size_t>(r)]);
-    std::string name;
-    std::size_t offset = 0;
-    in >> name >> offset;
-    PeerMemory& pm = state->peers[static_cast<std::size_t>(r)];
-    pm.size = w.peers[static_cast<std::size_t>(r)].size;
-    pm.disp_unit = w.peers[static_cast<std::size_t>(r)].disp_unit;
-    if (name.empty()) continue;  // a zero-size create window owns nothing to map
-    auto seg = open(name);
-    if (!seg) return seg.status();
-    pm.base = static_cast<std::byte*>(seg.value()->data()) + offset;
-    pm.keeper = std::shared_ptr<void>(seg.value(), pm.base);
-  }
-  if (direct) {
-    if (own_ctl) {
-      state->control = own_ctl;
-    } else {
-      auto ctl = Segment::open(prefix + ".ctl");
-      if (!ctl) return ctl.status();
-      state->control = std::make_shared<Segment>(std::move(ctl.value()));
-    }
-    state->layout = layout;
-    state->region_size = region;
-    state->held = std::vector<std::atomic<ShmWin::Held>>(static_cast<std::size_t>(n));
-    state->tickets.assign(static_cast<std::size_t>(n), 0);
-    state->posts_consumed.assign(static_cast<std::size_t>(n), 0);
-    state->dones_consumed.assign(static_cast<std::size_t>(n), 0);
-    state->post_seen.assign(static_cast<std::size_t>(n), 0);
-  }
+  RMA_TRY(map_peers(w, *all, *state));
+  if (direct) RMA_TRY(set_up_control(*state, own_ctl, prefix, layout, region, n));
   // Every rank has mapped everything: the names can go.
   RMA_TRY(rt_.p2p().barrier(c.lk));
   if (own_ctl) own_ctl->unlink();
@@ -188,6 +166,47 @@ Status ShmBackend::map_window(core::Call& c, const WindowConfig& cfg, const core
     w.memory = mine.keeper;
   }
   w.backend = std::move(state);
+  return Status::ok();
+}
+
+Status ShmBackend::map_peers(const core::Win& w, const std::vector<std::string>& told,
+                             ShmWin& state) {
+  const int n = w.ranks();
+  state.peers.resize(static_cast<std::size_t>(n));
+  for (int r = 0; r < n; ++r) {
+    std::istringstream in(told[static_cast<std::size_t>(r)]);
+    std::string name;
+    std::size_t offset = 0;
+    in >> name >> offset;
+    PeerMemory& pm = state.peers[static_cast<std::size_t>(r)];
+    pm.size = w.peers[static_cast<std::size_t>(r)].size;
+    pm.disp_unit = w.peers[static_cast<std::size_t>(r)].disp_unit;
+    if (name.empty()) continue;  // a zero-size create window owns nothing to map
+    auto seg = open(name);
+    if (!seg) return seg.status();
+    pm.base = static_cast<std::byte*>(seg.value()->data()) + offset;
+    pm.keeper = std::shared_ptr<void>(seg.value(), pm.base);
+  }
+  return Status::ok();
+}
+
+Status ShmBackend::set_up_control(ShmWin& state, const std::shared_ptr<Segment>& own,
+                                  const std::string& prefix, const ControlLayout& layout,
+                                  std::size_t region, int n) {
+  if (own) {
+    state.control = own;
+  } else {
+    auto ctl = Segment::open(prefix + ".ctl");
+    if (!ctl) return ctl.status();
+    state.control = std::make_shared<Segment>(std::move(ctl.value()));
+  }
+  state.layout = layout;
+  state.region_size = region;
+  state.held = std::vector<std::atomic<ShmWin::Held>>(static_cast<std::size_t>(n));
+  state.tickets.assign(static_cast<std::size_t>(n), 0);
+  state.posts_consumed.assign(static_cast<std::size_t>(n), 0);
+  state.dones_consumed.assign(static_cast<std::size_t>(n), 0);
+  state.post_seen.assign(static_cast<std::size_t>(n), 0);
   return Status::ok();
 }
 
