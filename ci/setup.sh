@@ -13,6 +13,7 @@ packages=(
   clang-format clang libclang-rt-14-dev
   python3 python3-jsonschema python3-numpy python3-scipy
   procps iproute2
+  dpkg-dev ccache man-db
   spin gcc
 )
 if [[ "${1:-}" == "--with-extras" ]]; then

@@ -7,6 +7,9 @@
 #   model       the Spin model of the am protocol (ctest -L model, docs/protocol.md)
 #   quick-*     the quick suite on shm am, shm direct and fabric tcp;ofi_rxm
 #   gate        each quick-suite report against its committed baseline (reports/baseline/)
+#   install     rmabench installed into a prefix and as a Debian package, run from elsewhere
+#               as a user who is not root, and a `git archive` build naming its revision
+#               (ci/install_check.sh, docs/install.md)
 #   quick-mpich, quick-openmpi
 #               the quick suite on each MPI library (--impl), gated against
 #               reports/baseline/quick-<mpi>.json (the library's known defects are in the
@@ -32,6 +35,14 @@ junit="$out/junit"
 rm -rf "$out"
 mkdir -p "$junit"
 jobs=$(nproc)
+# The build goes through ccache where there is one, so that the install stage's build of a
+# `git archive` tarball compiles nothing twice: paths relative to the checkout, the build
+# directory left out of the hash (-g records it).
+launcher=()
+if command -v ccache >/dev/null; then
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+  export CCACHE_BASEDIR=$root CCACHE_NOHASHDIR=1
+fi
 
 declare -a names results times
 failed=0
@@ -64,7 +75,7 @@ skip() {  # skip NAME REASON
 built=no
 do_setup() { bash ci/setup.sh --with-extras; }
 do_build() {
-  cmake --preset ci && cmake --build --preset ci -j "$jobs" && built=yes
+  cmake --preset ci "${launcher[@]}" && cmake --build --preset ci -j "$jobs" && built=yes
 }
 do_tests() {  # the model checks have their own stage
   ctest --preset ci -j "$jobs" -LE model --output-junit "$junit/ctest.xml"
@@ -168,6 +179,7 @@ if [[ $built == yes ]]; then
     skip quick-fabric-am "the fabric backend is not built"
     stage gate do_gate quick-shm-am quick-shm-direct
   fi
+  stage install bash ci/install_check.sh
   for mpi in mpich openmpi; do
     if grep -q "^  $mpi .* via " <<<"$info"; then
       stage "quick-$mpi" do_mpi_quick "$mpi"
@@ -185,8 +197,8 @@ if [[ $built == yes ]]; then
     skip slurm "Slurm cannot start here: $(tail -n 1 <<<"$slurm_up")"
   fi
 else
-  for s in tests model quick-shm-am quick-shm-direct quick-fabric-am gate quick-mpich quick-openmpi \
-    slurm; do skip "$s" "no build"; done
+  for s in tests model quick-shm-am quick-shm-direct quick-fabric-am gate install quick-mpich \
+    quick-openmpi slurm; do skip "$s" "no build"; done
 fi
 stage asan do_asan
 stage tsan do_tsan

@@ -71,7 +71,8 @@ json context_to_json(const RunContext& c) {
               {"command", c.command},
               {"started_at", c.started_at},
               {"topology", c.topology},
-              {"options", c.options}};
+              {"options", c.options},
+              {"suites", c.suites}};
 }
 
 // ---- reading --------------------------------------------------------------------------
@@ -308,6 +309,10 @@ RunContext context_from_json(const json& j, const std::string& path) {
   c.started_at = req_string(j, "started_at", path);
   c.topology = as_object(require(j, "topology", path), child(path, "topology"));
   c.options = as_object(require(j, "options", path), child(path, "options"));
+  if (const auto s = j.find("suites"); s != j.end()) {
+    if (!s->is_array()) bad(child(path, "suites"), "is not an array");
+    c.suites = *s;
+  }
   return c;
 }
 

@@ -153,6 +153,8 @@ struct RunContext {
   std::string started_at;                              // ISO 8601 UTC
   nlohmann::json topology = nlohmann::json::object();  // hwloc summary
   nlohmann::json options = nlohmann::json::object();   // CLI options of the run
+  // The suites run: [{name, path, hash}] (absent in reports from before it: empty).
+  nlohmann::json suites = nlohmann::json::array();
 
   bool operator==(const RunContext&) const = default;
 };

@@ -4,10 +4,13 @@
 
 #include <cmath>
 #include <iostream>
+#include <string_view>
 
+#include "cli/app_docs.hpp"
 #include "cli/cli_list.hpp"
 #include "cli/commands.hpp"
 #include "cli/sizes.hpp"
+#include "suite/resolve.hpp"
 #include "version.hpp"
 
 namespace harness::cli {
@@ -88,9 +91,9 @@ void add_impl_options(CLI::App* cmd, RunArgs& a) {
 // What `run` and `bench` share: the input, the matrix, the launch and the report files.
 void add_run_options(CLI::App* cmd, RunArgs& a) {
   cmd->add_option("input", a.inputs,
-                  "Case scripts and suite manifests (.lua), one run and one report, in order")
-      ->required()
-      ->check(CLI::ExistingFile);
+                  "Case scripts and suite manifests (.lua files, or names: quick, "
+                  "passive/lock_put_unlock), one run and one report, in order")
+      ->required();
   add_matrix_options(cmd, a.overrides, a.options);
   cmd->add_option("--timeout", a.overrides.timeout_s,
                   "Deadline per case, in seconds (default: the suite's, else 60; bench: 600)")
@@ -163,10 +166,11 @@ int run_app(int argc, char** argv) {
   bench_cmd->add_option("--target", bench.target_mode)->group("");
 
   RunArgs list;
-  auto* list_cmd = app.add_subcommand("list", "Print the case ids a script or suite expands to");
-  list_cmd->add_option("input", list.input, "Suite manifest or case script")
-      ->required()
-      ->check(CLI::ExistingFile);
+  auto* list_cmd = app.add_subcommand(
+      "list",
+      "Print the case ids a script or suite expands to; without one, the suites and pattern "
+      "folders rmabench finds by name");
+  list_cmd->add_option("input", list.input, "Suite manifest or case script, a file or a name");
   add_matrix_options(list_cmd, list.overrides, list.options);
 
   DescribeArgs describe;
@@ -174,9 +178,8 @@ int run_app(int argc, char** argv) {
       "describe",
       "Show the options and hooks a script declares; with --trace, run it once and "
       "print its packet sequence");
-  describe_cmd->add_option("script", describe.script, "Case script (.lua)")
-      ->required()
-      ->check(CLI::ExistingFile);
+  describe_cmd->add_option("script", describe.script, "Case script (.lua), a file or a name")
+      ->required();
   describe_cmd->add_flag("--trace", describe.trace,
                          "Run the pattern once (on the script's ranks, or -n) and print its calls "
                          "and packets in time order");
@@ -234,6 +237,16 @@ int run_app(int argc, char** argv) {
       ->delimiter(',')
       ->check(kFormatName);
 
+  // The build writes the man page and the completion script from these definitions.
+  if (argc == 2 && std::string_view(argv[1]) == "__man") {
+    write_man_page(app, std::cout);
+    return kExitOk;
+  }
+  if (argc == 2 && std::string_view(argv[1]) == "__completion") {
+    write_bash_completion(app, std::cout);
+    return kExitOk;
+  }
+
   // CLI11 says only "A subcommand is required" for a misspelt command; name it instead.
   if (argc >= 2 && argv[1][0] != '-') {
     std::string known;
@@ -262,13 +275,20 @@ int run_app(int argc, char** argv) {
     bench.run.formats = report_formats(bench.run.formats, kDefaultFormats);
     report.formats = report_formats(report.formats, kDefaultFormats);
     for (RunArgs* a : {&run, &bench.run}) {
+      for (auto& in : a->inputs) in = suite::resolve_input(in);  // a name: its file
       for (const auto& in : a->inputs) a->input += (a->input.empty() ? "" : " ") + in;
     }
+    if (!list.input.empty()) list.input = suite::resolve_input(list.input);
+    if (*describe_cmd) describe.script = suite::resolve_input(describe.script);
     std::string cmdline;
     for (int i = 0; i < argc; ++i) cmdline += (i ? " " : "") + std::string(argv[i]);
     if (*run_cmd) {
       run.command_line = cmdline;
       return run_command(run);
+    }
+    if (*list_cmd && list.input.empty()) {
+      suite::print_catalog(std::cout);
+      return kExitOk;
     }
     if (*list_cmd) return list_command(list);
     if (*bench_cmd) {

@@ -16,6 +16,7 @@
 #include "reports/console_writer.hpp"
 #include "reports/report_dir.hpp"
 #include "reports/run_record.hpp"
+#include "suite/suite_hash.hpp"
 #include "version.hpp"
 
 namespace harness::cli {
@@ -88,6 +89,8 @@ suite::Expansion expand_input(RunArgs& args) {
       ex.cases.push_back(std::move(c));
     }
     for (auto& e : one.excluded) ex.excluded.push_back(std::move(e));
+    if (!one.suite.empty())
+      ex.suites.push_back({one.suite, input, suite::suite_hash(input, one.scripts)});
     ex.scripts.merge(one.scripts);
     ex.suite = inputs.size() == 1 ? one.suite : "";
   }
@@ -112,6 +115,8 @@ int run_pipeline(const RunArgs& args, const RunPlan& plan, CaseExecutor& executo
   report.context.started_at = utc_now();
   report.context.topology = plan.topology;
   report.context.options = plan.options;
+  for (const auto& s : plan.expansion.suites)
+    report.context.suites.push_back({{"name", s.name}, {"path", s.path}, {"hash", s.hash}});
 
   // Durable results: a record per case on disk before the next case starts, so a parent
   // killed with SIGKILL loses nothing that finished (`rmabench report DIR` rebuilds).

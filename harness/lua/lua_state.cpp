@@ -6,6 +6,7 @@
 #include <regex>
 #include <stdexcept>
 
+#include "install_layout.hpp"
 #include "lua/lua_fields.hpp"
 
 namespace harness::lua {
@@ -246,7 +247,14 @@ bool run_file(lua_State* L, const std::string& path, LuaFailure& failure,
         break;
       }
     }
-    const std::string now = dir + "/?.lua;" + lib + "/?.lua;" + old;
+    // Then the installed (or source-tree) lib/, so a user's own scripts anywhere can
+    // require the shared modules.
+    std::string shared;
+    if (const auto data = data_dir(); !data.empty()) {
+      const auto installed = data / "lua_scripts/lib";
+      if (!std::filesystem::equivalent(installed, lib, ec)) shared = installed.string() + "/?.lua;";
+    }
+    const std::string now = dir + "/?.lua;" + lib + "/?.lua;" + shared + old;
     lua_pushlstring(L, now.data(), now.size());
     lua_setfield(L, -2, "path");
   }

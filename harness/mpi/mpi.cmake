@@ -210,6 +210,8 @@ function(rmabench_add_mpi name wrapper launcher install_hint)
     # `rmabench run --impl <name>` needs its worker: building rmabench builds it.
     add_dependencies(rmabench ${_worker})
     _rmabench_add_calibration(${name} "${_wp}")
+    # Installed where rmabench looks for them (harness/install_layout.hpp, libexec_dir).
+    install(TARGETS ${_worker} rmabench-calibrate-${name} RUNTIME DESTINATION libexec/rmabench)
     _rmabench_mpi_entry(${name} true "${_wp}" "${_lp}" "${_kind}" "${_worker}" "")
     message(STATUS "rmabench: MPI ${name}: ${_wp}, ${_lp} (${_kind}): ${_worker}")
   else()

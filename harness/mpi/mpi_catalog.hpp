@@ -1,6 +1,7 @@
 // mpi_catalog.hpp — the MPI libraries this build of rmabench can test (`--impl <name>`), and
 // for each one that is missing, why. harness/mpi/mpi.cmake writes the list at configure time: one
-// worker executable per MPI, next to rmabench, started through that MPI's launcher.
+// worker executable per MPI, in libexec_dir() (install_layout.hpp), started through that MPI's
+// launcher.
 #pragma once
 
 #include <string>
@@ -14,7 +15,7 @@ struct MpiBuild {
   std::string wrapper;        // the compiler wrapper the worker was built with
   std::string launcher;       // mpiexec / mpirun of the same MPI
   std::string launcher_kind;  // hydra | openmpi | generic: how it takes rank environment
-  std::string worker;         // worker file name, in rmabench's own folder
+  std::string worker;         // worker file name, in libexec_dir() (install_layout.hpp)
   std::string missing;        // why it is not built ("" when built)
 };
 

@@ -13,6 +13,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "install_layout.hpp"
 #include "mpi/mpi_catalog.hpp"
 #include "lua/lua_fields.hpp"
 #include "suite/manifest.hpp"
@@ -103,10 +104,7 @@ std::optional<MpiLaunch> mpi_for_run(const std::string& impl,
       throw suite::UsageError("--mpi-arg and --mpi-env need --impl naming an MPI");
     return std::nullopt;
   }
-  std::error_code ec;
-  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) throw std::runtime_error("cannot find the rmabench executable: " + ec.message());
-  return resolve_mpi(impl, self.parent_path().string(), launcher_args, env);
+  return resolve_mpi(impl, libexec_dir().string(), launcher_args, env);
 }
 
 void retarget(suite::Expansion& ex, const MpiLaunch& mpi, bool explicit_progress) {

@@ -37,8 +37,14 @@ struct Overrides {
 };
 
 
+// A suite a run expanded: its name, manifest file and content hash (suite/suite_hash.hpp).
+struct SuiteRan {
+  std::string name, path, hash;
+};
+
 struct Expansion {
   std::string suite;                  // "" for a single script
+  std::vector<SuiteRan> suites;       // the suites among the inputs, in order
   std::vector<CaseSpec> cases;
   std::vector<std::pair<CaseSpec, std::string>> excluded;  // case and reason
   std::map<std::string, ScriptInfo> scripts;                // by script path
