@@ -39,7 +39,7 @@ int run_command(RunArgs& args) {
   if (split_impl_list(args.impl).size() > 1)
     throw suite::UsageError("--impl " + args.impl +
                             ": `run` takes one implementation; a list is for `rmabench bench`");
-  const auto mpi = mpi::mpi_for_run(args.impl, args.mpi_args, args.mpi_env);
+  const auto mpi = mpi::mpi_for_run(args.impl, args.mpi_args, args.mpi_env, args.mpi_start);
   if (mpi) mpi::retarget(plan.expansion, *mpi, args.overrides.progress.has_value());
   check_provider(args.overrides.provider, plan.expansion, args.input, libfabric_providers());
   plan.command = args.command_line;
