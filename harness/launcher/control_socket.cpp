@@ -113,9 +113,11 @@ ControlListener listen_tcp(const std::string& address) {
   return l;
 }
 
-// Keepalive probes after 5 s idle, every 2 s, 4 unanswered: a dead peer is found in ~13 s.
+// Keepalive probes after 5 s idle, every 2 s, 4 unanswered: a dead peer is found in ~13 s;
+// data unacknowledged for 15 s ends the connection too (keepalive waits while data is out).
 void keep_alive(int fd) {
-  const int on = 1, idle = 5, interval = 2, count = 4;
+  const int on = 1, idle = 5, interval = 2, count = 4, unacked_ms = 15000;
+  ::setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &unacked_ms, sizeof unacked_ms);
   ::setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof on);
   ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle);
   ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &interval, sizeof interval);
