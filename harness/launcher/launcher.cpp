@@ -664,14 +664,14 @@ class CaseRun {
       const auto until = Clock::now() + std::chrono::seconds(2);
       while (!launcher_exited_ && Clock::now() < until) pump(std::chrono::milliseconds(50));
     }
+    // Whatever ends a rank from here on is our stop, also while the launcher tears its job
+    // down (a remote rank is reached only that way).
+    for (auto& r : ranks_)
+      if (!r.exited && (r.pidfd.fd >= 0 || r.remote)) r.killed = true;
     ask_launcher_to_stop();
     if (pgid_ > 0) ::kill(-pgid_, SIGKILL);
-    for (auto& r : ranks_) {
-      if (!r.exited && r.remote) r.killed = true;  // its launcher's kill reaches it
-      if (r.pidfd.fd < 0) continue;
-      if (!r.exited) r.killed = true;
-      ::syscall(SYS_pidfd_send_signal, r.pidfd.fd, SIGKILL, nullptr, 0);
-    }
+    for (auto& r : ranks_)
+      if (r.pidfd.fd >= 0) ::syscall(SYS_pidfd_send_signal, r.pidfd.fd, SIGKILL, nullptr, 0);
     if (!launcher_exited_) {
       siginfo_t info{};
       ::waitid(static_cast<idtype_t>(P_PIDFD), static_cast<id_t>(launcher_pidfd_.fd), &info, WEXITED);

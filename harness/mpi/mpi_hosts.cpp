@@ -3,6 +3,7 @@
 
 #include <arpa/inet.h>
 #include <netdb.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -65,6 +66,10 @@ class HostsStart final : public Start {
   launcher::ControlReach control_reach() const override {
     return {launcher::ControlReach::Kind::tcp, plan_.control_address};
   }
+  // The launcher tears its job down on other hosts itself: Open MPI's plm_rsh puts its
+  // remote-start agents in process groups of their own, so killing the launcher's group
+  // would leave the remote daemons (orted) running.
+  int stop_signal() const override { return SIGTERM; }
   nlohmann::json context() const override {
     return {{"how", "launcher"},
             {"hosts", plan_.hosts},
