@@ -17,8 +17,11 @@
 #               message counts are not observable there: not comparable); skipped
 #               with the reason where that MPI's worker is not built
 #   slurm       a one-node Slurm (ci/slurm.sh up), the quick suite on fabric under
-#               srun --mpi=pmix -n 4, gated against reports/baseline/quick-slurm.json, then
-#               ci/slurm.sh down; skipped with the reason where Slurm cannot start
+#               srun --mpi=pmix -n 4, gated against reports/baseline/quick-slurm.json; the
+#               quick suite on each built MPI inside an allocation (salloc), its cases started
+#               as srun job steps, gated against the same quick-<mpi>.json as with the
+#               library's own launcher; then ci/slurm.sh down; skipped with the reason where
+#               Slurm cannot start
 #   asan        an AddressSanitizer + UndefinedBehaviorSanitizer build, running the quick suite
 #   tsan        a ThreadSanitizer build, running the implementation's unit tests
 #   fuzz        the libFuzzer targets of fuzz/ (clang), each for RMABENCH_FUZZ_SECONDS (30, at
@@ -119,12 +122,28 @@ do_mpi_quick() {  # do_mpi_quick MPI: the quick suite on an MPI library, gated a
   fi
   do_gate "$name"
 }
+do_slurm_mpi() {  # do_slurm_mpi MPI: its quick suite as srun steps in an allocation, gated
+  [[ -x ./build-ci/rmabench-worker-$1 ]] || return 0
+  local name="slurm-quick-$1"
+  timeout 900 salloc -n 4 --time=20 ./build-ci/rmabench run suites/quick.lua --impl "$1" \
+    --mpi-start srun --report-dir "$out/$name" --format json,junit,md
+  local rc=$?
+  cp "$out/$name/junit.xml" "$junit/$name.xml" 2>/dev/null
+  if ((rc != 0 && rc != 1)); then
+    echo "quick suite on $1 under srun exited with $rc"
+    return 1
+  fi
+  ./build-ci/rmabench gate "$out/$name/report.json" --baseline "reports/baseline/quick-$1.json" \
+    --known reports/baseline/known-intermittent.json
+}
 do_slurm() {  # Slurm is up: the quick suite as the 4 tasks of an srun step, gated; then down
   timeout 300 srun --mpi=pmix -n 4 ./build-ci/rmabench run suites/quick.lua --backend fabric \
     --report-dir "$out/quick-slurm" --format json,junit,md
   local rc=$?
   cp "$out/quick-slurm/junit.xml" "$junit/quick-slurm.xml" 2>/dev/null
   ((rc == 0)) && { do_gate quick-slurm || rc=1; }
+  do_slurm_mpi mpich || rc=1
+  do_slurm_mpi openmpi || rc=1
   bash ci/slurm.sh down || rc=1
   return $rc
 }

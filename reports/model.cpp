@@ -287,6 +287,7 @@ CaseResult case_from_json(const json& j, const std::string& path) {
   if (const json* b = optional(j, "binding")) {
     c.binding = strings_from_json(*b, child(path, "binding"));
   }
+  if (const json* h = optional(j, "hosts")) c.hosts = strings_from_json(*h, child(path, "hosts"));
   if (const json* r = optional(j, "races")) {
     const std::string rpath = child(path, "races");
     const json& list = as_array(*r, rpath);
@@ -442,6 +443,7 @@ nlohmann::json to_json(const CaseResult& c) {
               {"binding", c.binding}};
   // Only with findings: a report of a run without the checker stays as it was.
   if (!races.empty()) out["races"] = std::move(races);
+  if (!c.hosts.empty()) out["hosts"] = c.hosts;  // only where ranks said where they ran
   if (!c.trace.is_null()) out["trace"] = c.trace;
   return out;
 }

@@ -117,6 +117,9 @@ struct CaseResult {
   nlohmann::json rank_states = nlohmann::json::array();  // on deadlock / timeout / crash
   std::vector<std::string> log;                          // rma.log lines, "rank N: text"
   std::vector<std::string> binding;                      // per rank: "core 0", "none"
+  // Per rank, where it ran as its hello said ("host1 (netns NAME)"); empty where ranks do
+  // not say (the reference's own fork: all on the parent's host).
+  std::vector<std::string> hosts;
   std::vector<Race> races;  // --check races findings (empty without the checker)
   // --trace: the case's calls and packets, reports/trace.hpp's JSON form; null untraced.
   nlohmann::json trace;

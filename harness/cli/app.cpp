@@ -86,6 +86,26 @@ void add_impl_options(CLI::App* cmd, RunArgs& a) {
   cmd->add_option("--mpi-env", a.mpi_env,
                   "NAME=VALUE in the MPI ranks' environment, e.g. MPIR_CVAR_ASYNC_PROGRESS=1 "
                   "(repeatable; with an --impl list, 'mpich:NAME=VALUE' for one MPI only)");
+  auto& s = a.mpi_start;
+  cmd->add_option("--mpi-start", s.start,
+                  "How an MPI's ranks start: launcher (its mpiexec/mpirun), srun (one job step per "
+                  "case), auto (srun inside a Slurm allocation, else the launcher)")
+      ->check(CLI::IsMember({"auto", "launcher", "srun"}));
+  cmd->add_option("--mpi-hosts", s.hosts,
+                  "Hosts for the MPI's ranks, HOST[,HOST...], handed to its launcher; the ranks "
+                  "reach rmabench over TCP")
+      ->delimiter(',')
+      ->check(kNotEmpty);
+  cmd->add_option("--mpi-hostfile", s.hostfile, "A file naming the hosts, one per line")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--mpi-map", s.map,
+                  "Ranks on the hosts: spread (one per host in turn, default) or block (hosts "
+                  "filled in turn)")
+      ->check(CLI::IsMember({"spread", "block"}));
+  cmd->add_option("--mpi-rsh", s.rsh,
+                  "The launcher's remote-start agent instead of ssh (hydra -launcher-exec, "
+                  "Open MPI plm_rsh_agent)")
+      ->check(kNotEmpty);
 }
 
 // What `run` and `bench` share: the input, the matrix, the launch and the report files.

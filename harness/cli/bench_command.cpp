@@ -192,7 +192,8 @@ int bench_command(BenchArgs& args) {
   const nlohmann::json bench = bench_settings(args);
   if (!args.run.overrides.timeout_s) args.run.overrides.timeout_s = 600;
   const std::vector<ImplChoice> impls =
-      resolve_impl_list(args.run.impl, args.run.mpi_args, args.run.mpi_env);
+      resolve_impl_list(args.run.impl, args.run.mpi_args, args.run.mpi_env,
+                        args.run.mpi_start);
   RunPlan plan;
   const std::string filter = std::exchange(args.run.overrides.filter, std::string());
   suite::Expansion base = expand_input(args.run);

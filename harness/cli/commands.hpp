@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "mpi/mpi_start.hpp"
 #include "suite/manifest.hpp"
 
 namespace harness::cli {
@@ -22,6 +23,7 @@ struct RunArgs {
   std::string impl = "ref";            // --impl: ref, or an MPI (mpi/mpi_launch.hpp)
   std::vector<std::string> mpi_args;   // --mpi-arg: words for the MPI's launcher
   std::vector<std::string> mpi_env;    // --mpi-env NAME=VALUE for the MPI's ranks
+  mpi::StartOptions mpi_start;         // --mpi-start, --mpi-hosts, ...: how the MPI's ranks start
   std::string command_line;
 };
 

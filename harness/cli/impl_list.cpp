@@ -55,7 +55,8 @@ std::vector<std::string> scoped_values(const std::vector<std::string>& values,
 
 std::vector<ImplChoice> resolve_impl_list(const std::string& value,
                                           const std::vector<std::string>& mpi_args,
-                                          const std::vector<std::string>& mpi_env) {
+                                          const std::vector<std::string>& mpi_env,
+                                          const mpi::StartOptions& start) {
   const std::vector<std::string> spellings = split_impl_list(value);
   std::vector<ImplChoice> out;
   bool any_mpi = false;
@@ -67,7 +68,7 @@ std::vector<ImplChoice> resolve_impl_list(const std::string& value,
     any_mpi = true;
     const std::string name = catalog_name(s);
     out.push_back({s, mpi::mpi_for_run(s, scoped_values(mpi_args, name, spellings),
-                                            scoped_values(mpi_env, name, spellings))});
+                                            scoped_values(mpi_env, name, spellings), start)});
   }
   if (!any_mpi && (!mpi_args.empty() || !mpi_env.empty()))
     throw suite::UsageError("--mpi-arg and --mpi-env need --impl naming an MPI");

@@ -33,6 +33,7 @@ struct ImplChoice {
 // are given and no MPI is listed.
 std::vector<ImplChoice> resolve_impl_list(const std::string& value,
                                           const std::vector<std::string>& mpi_args,
-                                          const std::vector<std::string>& mpi_env);
+                                          const std::vector<std::string>& mpi_env,
+                                          const mpi::StartOptions& start = {});
 
 }  // namespace harness::cli

@@ -51,7 +51,7 @@ int run_command(RunArgs& args) {
   if (split_impl_list(args.impl).size() > 1)
     throw suite::UsageError("--impl " + args.impl +
                             ": `run` takes one implementation; a list is for `rmabench bench`");
-  const auto mpi = mpi::mpi_for_run(args.impl, args.mpi_args, args.mpi_env);
+  const auto mpi = mpi::mpi_for_run(args.impl, args.mpi_args, args.mpi_env, args.mpi_start);
   RunPlan plan;
   // On an MPI the filter matches the ids the run prints (`[impl=...,np=...]`), not the
   // reference's ids the cases expand to first.

@@ -1,12 +1,9 @@
 // external_launch.cpp — what the case watcher needs of ranks another program's launcher
-// starts (see the header): the launcher's own report, /dev/shm before and after, the control
-// socket.
+// starts (see the header): the launcher's own report, /dev/shm before and after.
 #include "launcher/external_launch.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -18,20 +15,6 @@
 #include <sstream>
 
 namespace harness::launcher {
-namespace {
-
-sockaddr_un abstract_address(const std::string& at_name, socklen_t* len) {
-  sockaddr_un a{};
-  a.sun_family = AF_UNIX;
-  // "@name": a leading NUL in sun_path makes the name abstract (Linux).
-  const std::string name = at_name.substr(at_name.rfind('@', 0) == 0 ? 1 : 0);
-  const std::size_t n = std::min(name.size(), sizeof(a.sun_path) - 2);
-  std::memcpy(a.sun_path + 1, name.data(), n);
-  *len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + n);
-  return a;
-}
-
-}  // namespace
 
 std::set<std::string> shm_entries() {
   std::set<std::string> out;
@@ -79,38 +62,11 @@ std::set<std::string> shm_in_use() {
   return in_use;
 }
 
-int listen_control_socket(const std::string& at_name) {
-  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-  if (fd < 0) return -1;
-  socklen_t len = 0;
-  const sockaddr_un a = abstract_address(at_name, &len);
-  if (::bind(fd, reinterpret_cast<const sockaddr*>(&a), len) != 0 || ::listen(fd, 256) != 0) {
-    const int e = errno;
-    ::close(fd);
-    errno = e;
-    return -1;
-  }
-  return fd;
-}
-
-int connect_control_socket(const std::string& at_name) {
-  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return -1;
-  socklen_t len = 0;
-  const sockaddr_un a = abstract_address(at_name, &len);
-  if (::connect(fd, reinterpret_cast<const sockaddr*>(&a), len) != 0) {
-    const int e = errno;
-    ::close(fd);
-    errno = e;
-    return -1;
-  }
-  return fd;
-}
-
 LauncherReport parse_launcher_report(const std::string& text) {
   static const std::regex hydra(R"(PID (\d+) RUNNING AT \S+\s*=*\s*EXIT CODE: (\d+))");
   static const std::regex hydra_signal(R"(EXIT STRING: [^\n]*\(signal (\d+)\))");
   static const std::regex ompi(R"(Process name: \[\[\d+,\d+\],(\d+)\]\s*Exit code:\s*(\d+))");
+  static const std::regex srun(R"(srun: error: \S+: task (\d+): Exited with exit code (\d+))");
   LauncherReport out;
   int job_signal = -1;
   if (std::smatch m; std::regex_search(text, m, hydra_signal)) job_signal = std::stoi(m[1]);
@@ -119,6 +75,8 @@ LauncherReport parse_launcher_report(const std::string& text) {
     if (code != job_signal) out.code_by_pid.emplace_back(std::stoi((*it)[1]), code);
   }
   for (std::sregex_iterator it(text.begin(), text.end(), ompi), end; it != end; ++it)
+    out.code_by_rank.emplace_back(std::stoi((*it)[1]), std::stoi((*it)[2]));
+  for (std::sregex_iterator it(text.begin(), text.end(), srun), end; it != end; ++it)
     out.code_by_rank.emplace_back(std::stoi((*it)[1]), std::stoi((*it)[2]));
   return out;
 }

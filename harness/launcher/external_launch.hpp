@@ -2,7 +2,8 @@
 // process's fork (an MPI library's mpiexec or mpirun: mpi/mpi_launch.hpp), as the case watcher
 // (launcher.hpp) sees them: a launcher program, a command line per case, a reason to skip.
 // The ranks cannot inherit the parent's descriptors through such a launcher, so each connects
-// back to an abstract Unix socket named in its environment; what the launcher reports of ranks
+// back to a control socket named in its environment (control_socket.hpp: an abstract Unix
+// socket, or TCP when the ranks may run on other hosts); what the launcher reports of ranks
 // that ended silently, and what they left in /dev/shm, are read here too.
 #pragma once
 
@@ -11,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "launcher/control_socket.hpp"
 #include "suite/case_spec.hpp"
 
 namespace harness::launcher {
@@ -19,7 +21,7 @@ class ExternalLaunch {
  public:
   virtual ~ExternalLaunch() = default;
   // The launcher program's path; its file name labels the ranks' binding and the report.
-  virtual const std::string& program() const = 0;
+  virtual std::string program() const = 0;
   // Why a case cannot run this way ("" when it can): it is then a skip with that reason.
   virtual std::string skip_reason(const suite::CaseSpec& spec) const = 0;
   // The launcher's command line for one case; every rank's environment gets `harness_env`
@@ -27,6 +29,12 @@ class ExternalLaunch {
   virtual std::vector<std::string> command(
       const suite::CaseSpec& spec,
       const std::vector<std::pair<std::string, std::string>>& harness_env) const = 0;
+  // Where the ranks reach the parent from: the parent's network namespace (the default), or
+  // other hosts (TCP on the address this names).
+  virtual ControlReach control_reach() const { return {}; }
+  // The signal that asks the launcher to end its job itself before it is killed (srun passes
+  // it to every task of the step and tells Slurm), or 0: killed at once.
+  virtual int stop_signal() const { return 0; }
 
  protected:
   ExternalLaunch() = default;
@@ -36,10 +44,11 @@ class ExternalLaunch {
 
 // What an MPI launcher's own report says of ranks that ended without telling us how: hydra's
 // "PID n RUNNING AT host / EXIT CODE: c" (by pid), Open MPI's "Process name: [[job,1],rank]
-// ... Exit code: c" (by rank). A hydra code equal to the number of the signal its exit string
-// names ("EXIT STRING: Hangup (signal 1)") is left out: once its cleanup has signalled the
-// job, hydra may give that number as a pid's code (seen in CI for a rank that had called
-// exit(3)), so it says nothing certain about the rank.
+// ... Exit code: c" and srun's "srun: error: node: task r: Exited with exit code c" (by
+// rank). A hydra code equal to the number of the signal its exit string names ("EXIT
+// STRING: Hangup (signal 1)") is left out: once its cleanup has signalled the job, hydra may
+// give that number as a pid's code (seen in CI for a rank that had called exit(3)), so it
+// says nothing certain about the rank.
 struct LauncherReport {
   std::vector<std::pair<int, int>> code_by_pid;   // (pid, code)
   std::vector<std::pair<int, int>> code_by_rank;  // (rank, code)
@@ -53,11 +62,5 @@ std::set<std::string> shm_in_use();
 // "rmabench.<pid>.…": the reference's own segments, each swept by its run by prefix; another
 // run's are never an MPI's leftovers.
 bool is_reference_segment(const std::string& name);
-
-// The control socket: an abstract Unix socket (no file to leave behind), "@name" in the
-// environment. listen returns the listening descriptor (non-blocking, close-on-exec).
-int listen_control_socket(const std::string& at_name);
-// The rank's side: a connected descriptor, or -1 with errno.
-int connect_control_socket(const std::string& at_name);
 
 }  // namespace harness::launcher

@@ -22,6 +22,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <random>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -31,6 +32,7 @@
 #include "launcher/control.hpp"
 #include "launcher/limits.hpp"
 #include "launcher/external_launch.hpp"
+#include "launcher/host_identity.hpp"
 #include "reports/trace.hpp"
 #include "launcher/rank_results.hpp"
 
@@ -89,6 +91,10 @@ struct Rank {
   // through what it told us (a "signal" message) or the launcher's own report.
   bool child = true;
   bool never_connected = false;
+  // On another node (its hello's node key differs from ours): its pid means nothing here, so
+  // its exit is the end of its control channel.
+  bool remote = false;
+  std::string host;  // where it ran, as its hello said (host_identity.hpp)
   int exit_seq = 0;  // order in which exits were seen: the first is likelier the cause
   bool code_from_launcher = false;  // exit_code read from the MPI launcher's report
   Fd pidfd;
@@ -248,15 +254,19 @@ class CaseRun {
     // Ranks and proxies the launcher orphans are adopted here and reaped in kill_mpi(), not
     // left as zombies of whatever init the host has.
     ::prctl(PR_SET_CHILD_SUBREAPER, 1);
-    const std::string sock = "@" + spec_.name_prefix + ".ctl";
-    listen_ = Fd(listen_control_socket(sock));
-    if (listen_.fd < 0) throw LaunchError("control socket " + sock + ": " + std::strerror(errno));
+    ControlListener control = listen_control(ext.control_reach(), spec_.name_prefix + ".ctl");
+    if (control.fd < 0) throw LaunchError("control socket: " + control.error);
+    listen_ = Fd(control.fd);
+    // A TCP endpoint is reachable by anyone on the network: a rank proves it is ours with
+    // the token its environment carries.
+    token_ = std::to_string(std::random_device{}()) + std::to_string(std::random_device{}());
     int out[2];
     if (::pipe2(out, O_CLOEXEC) != 0) throw LaunchError(std::string("pipe: ") + std::strerror(errno));
     Fd out_read(out[0]), out_write(out[1]);
     ::fcntl(out_read.fd, F_SETFL, ::fcntl(out_read.fd, F_GETFL) | O_NONBLOCK);
 
-    std::vector<std::string> words = ext.command(spec_, {{"RMABENCH_CONTROL", sock},
+    std::vector<std::string> words = ext.command(spec_, {{"RMABENCH_CONTROL", control.endpoint},
+                                                         {"RMABENCH_TOKEN", token_},
                                                          {"RMABENCH_SIZE", std::to_string(spec_.ranks)},
                                                          {"RMABENCH_PARENT", std::to_string(::getpid())}});
     launcher_cmd_.clear();
@@ -324,6 +334,10 @@ class CaseRun {
     if (auto m = ch->next()) {
       const int r = m->value("rank", -1);
       const pid_t pid = m->value("pid", -1);
+      if (m->value("token", "") != token_) {
+        ch.reset();  // not a rank of this case: a stray connection is no failure of it
+        return;
+      }
       if (m->value("t", "") != "hello" || r < 0 || r >= spec_.ranks || pid <= 0 ||
           ranks_[static_cast<std::size_t>(r)].ctrl) {
         result_.failures.push_back({r, "launcher", "unexpected first control message: " + m->dump()});
@@ -331,14 +345,18 @@ class CaseRun {
         return;
       }
       Rank& rk = ranks_[static_cast<std::size_t>(r)];
+      const HostIdentity where = host_of(*m);
       rk.pid = pid;
-      rk.pidfd = Fd(pidfd_open(pid));
+      rk.host = host_label(where);
+      rk.remote = !where.node.empty() && where.node != own_node_;
+      if (!rk.remote) rk.pidfd = Fd(pidfd_open(pid));
       rk.ctrl = std::move(ch);
       rk.ctrl_open = true;
       handle_message(rk, *m);
       // Whatever else arrived with the hello.
       while (auto more = rk.ctrl->next()) handle_message(rk, *more);
-      if (rk.pidfd.fd < 0) on_exit(rk);  // gone already
+      if (!rk.remote && rk.pidfd.fd < 0) on_exit(rk);  // gone already
+      if (rk.remote && !rk.ctrl_open) on_exit(rk);
       return;
     }
     if (!open) ch.reset();
@@ -526,6 +544,8 @@ class CaseRun {
     if (!r.ctrl) return;
     if (!r.ctrl->read_available()) r.ctrl_open = false;
     while (auto m = r.ctrl->next()) handle_message(r, *m);
+    // A rank on another node has no pidfd here: its channel's end is its exit.
+    if (r.remote && !r.ctrl_open && !r.exited) on_exit(r);
   }
 
   void handle_message(Rank& r, const json& m) {
@@ -644,12 +664,14 @@ class CaseRun {
       const auto until = Clock::now() + std::chrono::seconds(2);
       while (!launcher_exited_ && Clock::now() < until) pump(std::chrono::milliseconds(50));
     }
+    // Whatever ends a rank from here on is our stop, also while the launcher tears its job
+    // down (a remote rank is reached only that way).
+    for (auto& r : ranks_)
+      if (!r.exited && (r.pidfd.fd >= 0 || r.remote)) r.killed = true;
+    ask_launcher_to_stop();
     if (pgid_ > 0) ::kill(-pgid_, SIGKILL);
-    for (auto& r : ranks_) {
-      if (r.pidfd.fd < 0) continue;
-      if (!r.exited) r.killed = true;
-      ::syscall(SYS_pidfd_send_signal, r.pidfd.fd, SIGKILL, nullptr, 0);
-    }
+    for (auto& r : ranks_)
+      if (r.pidfd.fd >= 0) ::syscall(SYS_pidfd_send_signal, r.pidfd.fd, SIGKILL, nullptr, 0);
     if (!launcher_exited_) {
       siginfo_t info{};
       ::waitid(static_cast<idtype_t>(P_PIDFD), static_cast<id_t>(launcher_pidfd_.fd), &info, WEXITED);
@@ -680,6 +702,16 @@ class CaseRun {
     if (launcher_out_.fd >= 0) on_launcher_output();
     pgid_ = 0;
     launcher_pid_ = 0;
+  }
+
+  // A launcher with a stop signal (srun) ends its job itself, on every node, and says so
+  // to its resource manager; it gets a few seconds before the whole group is killed.
+  void ask_launcher_to_stop() {
+    const int sig = opt_.external->stop_signal();
+    if (sig == 0 || launcher_exited_) return;
+    ::kill(launcher_pid_, sig);
+    const auto until = Clock::now() + std::chrono::seconds(3);
+    while (!launcher_exited_ && Clock::now() < until) pump(std::chrono::milliseconds(50));
   }
 
   // What an MPI library left in /dev/shm when its ranks were killed (Open MPI's
@@ -760,6 +792,11 @@ class CaseRun {
 
   void finish() {
     for (const auto& r : ranks_) result_.binding.push_back(r.binding);
+    for (const auto& r : ranks_)
+      if (!r.host.empty()) {
+        for (const auto& each : ranks_) result_.hosts.push_back(each.host);
+        break;
+      }
     // A stopped run wins: what the ranks did after the stop request is its consequence.
     if (interrupted_) {
       result_.status = reports::Verdict::interrupted;
@@ -902,6 +939,8 @@ class CaseRun {
   reports::CaseResult result_;
   json figures_ = json::array();  // the origin's benchmark entries, as they came
   std::string named_impl_;  // the library and version an MPI rank's hello named
+  std::string token_;       // what a rank's hello must carry (spawn_mpi)
+  std::string own_node_ = this_host().node;
 };
 
 }  // namespace

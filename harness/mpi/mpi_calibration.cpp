@@ -304,7 +304,8 @@ launcher::CaseOutcome run_calibration(const suite::CaseSpec& spec, const mpi::Mp
       as.progress = r.progress;
       mpi::MpiLaunch m = mpi;
       m.worker = program;
-      std::vector<std::string> words = mpi::mpi_command(m, 2, mpi::mpi_case_env(m, as));
+      // Started as the cases were (its launcher, across the same hosts, or an srun step).
+      std::vector<std::string> words = m.start->command(m, 2, mpi::mpi_case_env(m, as));
       words.insert(words.end(), cfg.args.begin(), cfg.args.end());
       const std::vector<std::string> timing = {
           "--min-time", std::to_string(spec.bench.value("min_time_s", 0.05)), "--repetitions",

@@ -98,13 +98,18 @@ std::vector<suite::CaseSpec> cases_for_mpi(const std::vector<suite::CaseSpec>& c
 
 std::optional<MpiLaunch> mpi_for_run(const std::string& impl,
                                      const std::vector<std::string>& launcher_args,
-                                     const std::vector<std::string>& env) {
+                                     const std::vector<std::string>& env,
+                                     const StartOptions& start) {
   if (impl.empty() || impl == "ref") {
     if (!launcher_args.empty() || !env.empty())
       throw suite::UsageError("--mpi-arg and --mpi-env need --impl naming an MPI");
+    if (!start.hosts.empty() || !start.hostfile.empty())
+      throw suite::UsageError("--mpi-hosts and --mpi-hostfile need --impl naming an MPI");
     return std::nullopt;
   }
-  return resolve_mpi(impl, libexec_dir().string(), launcher_args, env);
+  MpiLaunch m = resolve_mpi(impl, libexec_dir().string(), launcher_args, env);
+  m.start = choose_start(m, start);
+  return m;
 }
 
 void retarget(suite::Expansion& ex, const MpiLaunch& mpi, bool explicit_progress) {
@@ -119,7 +124,8 @@ nlohmann::json mpi_context(const MpiLaunch& mpi) {
           {"launcher", mpi.launcher},
           {"launcher_args", mpi.args},
           {"worker", mpi.worker},
-          {"env", env}};
+          {"env", env},
+          {"start", mpi.start->context()}};
 }
 
 std::string mpi_skip_reason(const MpiLaunch& mpi, const suite::CaseSpec& spec) {
@@ -147,13 +153,15 @@ std::vector<std::pair<std::string, std::string>> mpi_case_env(const MpiLaunch& m
 }
 
 std::vector<std::string> mpi_command(const MpiLaunch& mpi, int ranks,
-                                     const std::vector<std::pair<std::string, std::string>>& env) {
+                                     const std::vector<std::pair<std::string, std::string>>& env,
+                                     const std::vector<std::string>& placement) {
   std::vector<std::string> argv{mpi.launcher};
   if (mpi.launcher_kind == "openmpi") {
     // More ranks than cores is the normal case on a small test machine; containers run as root.
     argv.insert(argv.end(), {"--oversubscribe", "--allow-run-as-root"});
   }
   argv.insert(argv.end(), {"-n", std::to_string(ranks)});
+  argv.insert(argv.end(), placement.begin(), placement.end());
   std::vector<std::string> env_words;
   for (const auto& [k, v] : env) {
     if (mpi.launcher_kind == "hydra")
@@ -182,7 +190,26 @@ std::vector<std::string> MpiLaunch::command(
     const std::vector<std::pair<std::string, std::string>>& harness_env) const {
   auto case_env = mpi_case_env(*this, spec);
   case_env.insert(case_env.begin(), harness_env.begin(), harness_env.end());
-  return mpi_command(*this, spec.ranks, case_env);
+  return start->command(*this, spec.ranks, case_env);
+}
+
+namespace {
+
+// The library's own launcher, every rank on this host: the control socket stays local.
+class LocalStart final : public Start {
+ public:
+  std::string program(const MpiLaunch& mpi) const override { return mpi.launcher; }
+  std::vector<std::string> command(const MpiLaunch& mpi, int ranks, const Env& env) const override {
+    return mpi_command(mpi, ranks, env);
+  }
+  nlohmann::json context() const override { return {{"how", "launcher"}}; }
+};
+
+}  // namespace
+
+std::shared_ptr<const Start> local_start() {
+  static const auto local = std::make_shared<const LocalStart>();
+  return local;
 }
 
 }  // namespace harness::mpi

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "launcher/rank_results.hpp"
 #include "suite/script_info.hpp"
@@ -90,16 +91,33 @@ TEST(MpiLaunch, UnknownImplementationIsAUsageError) {
 }
 
 TEST(MpiLaunch, ControlSocketConnects) {
-  const std::string name = "@rmabench.test." + std::to_string(::getpid());
-  const int l = listen_control_socket(name);
-  ASSERT_GE(l, 0);
-  const int c = connect_control_socket(name);
-  EXPECT_GE(c, 0);
+  std::string why;
+  const ControlListener l = listen_control({}, "rmabench.test." + std::to_string(::getpid()));
+  ASSERT_GE(l.fd, 0) << l.error;
+  EXPECT_EQ(l.endpoint.front(), '@');
+  const int c = connect_control(l.endpoint, std::chrono::seconds(1), &why);
+  EXPECT_GE(c, 0) << why;
   if (c >= 0) ::close(c);
-  ::close(l);
-  EXPECT_LT(connect_control_socket(name), 0);
+  ::close(l.fd);
+  EXPECT_LT(connect_control(l.endpoint, std::chrono::seconds(1), &why), 0);
+  EXPECT_NE(why.find("connect @rmabench.test."), std::string::npos) << why;
 }
 
+TEST(MpiLaunch, TcpControlSocketConnectsOnThePortItPicked) {
+  const ControlListener l = listen_control({ControlReach::Kind::tcp, "127.0.0.1"}, "");
+  ASSERT_GE(l.fd, 0) << l.error;
+  EXPECT_EQ(l.endpoint.rfind("tcp:127.0.0.1:", 0), 0u) << l.endpoint;
+  EXPECT_NE(l.endpoint, "tcp:127.0.0.1:0");
+  std::string why;
+  const int c = connect_control(l.endpoint, std::chrono::seconds(1), &why);
+  EXPECT_GE(c, 0) << why;
+  if (c >= 0) ::close(c);
+  ::close(l.fd);
+  // Nobody listens any more: the rank is told why, and does not wait.
+  EXPECT_LT(connect_control(l.endpoint, std::chrono::seconds(1), &why), 0);
+  EXPECT_NE(why.find("Connection refused"), std::string::npos) << why;
+  EXPECT_LT(listen_control({ControlReach::Kind::tcp, "no-such-address"}, "").fd, 0);
+}
 
 // ---- impl_defined: what MPI leaves to the implementation, declared by the case ----------
 
@@ -260,6 +278,10 @@ TEST(LauncherReport, HydraAndOpenMpiCodes) {
   const LauncherReport o = parse_launcher_report(ompi);
   ASSERT_EQ(o.code_by_rank.size(), 1u);
   EXPECT_EQ(o.code_by_rank[0], std::make_pair(1, 3));
+
+  const LauncherReport s = parse_launcher_report("srun: error: vm: task 1: Exited with exit code 3\n");
+  ASSERT_EQ(s.code_by_rank.size(), 1u);
+  EXPECT_EQ(s.code_by_rank[0], std::make_pair(1, 3));
 }
 
 TEST(LauncherReport, HydraCodeThatIsTheJobsSignalIsNotTaken) {

@@ -9,10 +9,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <chrono>
 #include <string>
 #include <thread>
 
-#include "launcher/external_launch.hpp"
+#include "launcher/control_socket.hpp"
+#include "launcher/host_identity.hpp"
 #include "mpi/mpi_impl.hpp"
 #include "worker/bench_loop.hpp"
 
@@ -21,9 +23,15 @@ namespace {
 
 int g_signal_fd = -1;
 
-// The rank as the launcher assigned it, before MPI_Init: hydra's PMI, Open MPI's, PMIx's.
+// How long a rank tries to reach its parent before it gives up and exits: the launcher has
+// started it by then, so the parent is listening unless it is gone or unreachable.
+constexpr std::chrono::seconds kConnectLimit{15};
+
+// The rank as the launcher assigned it, before MPI_Init: hydra's PMI, Open MPI's, PMIx's,
+// Slurm's (srun --mpi=pmi2 or pmix).
 int rank_from_environment() {
-  for (const char* name : {"PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "MPI_LOCALRANKID"}) {
+  for (const char* name :
+       {"PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "SLURM_PROCID", "MPI_LOCALRANKID"}) {
     if (const char* v = std::getenv(name)) return std::atoi(v);
   }
   return -1;
@@ -76,14 +84,20 @@ std::optional<RankLink> connect_to_parent(const std::string& impl) {
   RankLink link;
   link.rank = rank_from_environment();
   link.size = std::atoi(size);
-  const int fd = launcher::connect_control_socket(sock);
+  std::string why;
+  const int fd = launcher::connect_control(sock, kConnectLimit, &why);
   if (fd < 0) {
-    std::fprintf(stderr, "rmabench MPI worker: cannot connect to %s: %s\n", sock,
-                 std::strerror(errno));
+    std::fprintf(stderr, "rmabench MPI worker (rank %d): cannot reach the parent: %s\n",
+                 link.rank, why.c_str());
     return std::nullopt;
   }
   link.ctrl = new launcher::ControlChannel(fd);
-  nlohmann::json hello = {{"t", "hello"}, {"rank", link.rank}, {"pid", ::getpid()}};
+  const char* token = std::getenv("RMABENCH_TOKEN");
+  nlohmann::json hello = {{"t", "hello"},
+                          {"rank", link.rank},
+                          {"pid", ::getpid()},
+                          {"token", token ? token : ""}};
+  launcher::put_host(hello, launcher::this_host());
   if (!impl.empty()) hello["impl"] = impl;
   link.ctrl->send(hello);
   auto msg = link.ctrl->receive();

@@ -10,10 +10,12 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <thread>
 
 #include <gtest/gtest.h>
 
+#include "netns_hosts.hpp"
 #include "run_rmabench.hpp"
 
 namespace {
@@ -138,52 +140,20 @@ TEST(FabricE2E, MpirunRefusesAnUnknownProviderBeforeAnyCase) {
   EXPECT_FALSE(std::filesystem::exists(dir + "/report.json"));
 }
 
-// Two namespaces "rmabench-e2e-h0/h1" (with this test's pid), joined by a veth pair.
+// Two namespaces "rmabench-e2e-<pid>-h0/h1", joined by a veth pair (netns_hosts.hpp).
 class TwoHosts : public ::testing::Test {
  protected:
   void SetUp() override {
-    ip_ = e2e::find_program("ip");
-    if (ip_.empty()) GTEST_SKIP() << "no `ip` command (Debian's iproute2) to make namespaces";
-    if (::geteuid() != 0) GTEST_SKIP() << "making network namespaces needs root";
-    const std::string tag = std::to_string(::getpid());
-    ns_ = {"rmabench-e2e-" + tag + "-h0", "rmabench-e2e-" + tag + "-h1"};
-    const std::string v0 = "rbv" + tag + "a", v1 = "rbv" + tag + "b";
-    const std::vector<std::vector<std::string>> steps = {
-        {"netns", "add", ns_[0]},
-        {"netns", "add", ns_[1]},
-        {"link", "add", v0, "type", "veth", "peer", "name", v1},
-        {"link", "set", v0, "netns", ns_[0]},
-        {"link", "set", v1, "netns", ns_[1]},
-        {"-n", ns_[0], "addr", "add", "10.231.0.1/24", "dev", v0},
-        {"-n", ns_[1], "addr", "add", "10.231.0.2/24", "dev", v1},
-        {"-n", ns_[0], "link", "set", "lo", "up"},
-        {"-n", ns_[1], "link", "set", "lo", "up"},
-        {"-n", ns_[0], "link", "set", v0, "up"},
-        {"-n", ns_[1], "link", "set", v1, "up"},
-    };
-    for (const auto& s : steps) {
-      auto r = e2e::run_program(ip_, s, 30);
-      if (r.exit_code != 0) {
-        std::string cmd = "ip";
-        for (const auto& w : s) cmd += " " + w;
-        if (&s == &steps.front())  // no namespace at all: this sandbox cannot make them
-          GTEST_SKIP() << "cannot make network namespaces here (`" << cmd << "`: " << r.err << ")";
-        FAIL() << "`" << cmd << "` failed: " << r.err;
-      }
-      made_ = true;
-    }
+    hosts_ = std::make_unique<e2e::NetnsHosts>(std::to_string(::getpid()),
+                                               std::vector<std::string>{"h0", "h1"});
+    if (!hosts_->skip_reason().empty()) GTEST_SKIP() << hosts_->skip_reason();
+    ASSERT_TRUE(hosts_->error().empty()) << hosts_->error();
+    ip_ = hosts_->ip();
+    ns_ = {hosts_->ns(0), hosts_->ns(1)};
   }
-  void TearDown() override {
-    if (!made_) return;
-    // Deleting a namespace deletes the veth end in it, and with it the pair.
-    for (const auto& n : ns_) e2e::run_program(ip_, {"netns", "delete", n}, 30);
-  }
-  std::string veth(int host) const {
-    return "rbv" + std::to_string(::getpid()) + (host == 0 ? "a" : "b");
-  }
-  std::string ns_pattern() const {
-    return "rmabench-e2e-" + std::to_string(::getpid()) + "-h{rank}";
-  }
+  void TearDown() override { hosts_.reset(); }
+  std::string veth(int host) const { return hosts_->veth(host); }
+  std::string ns_pattern() const { return hosts_->ns_prefix() + "h{rank}"; }
   // Takes host 1's veth end down once `ready` exists (the ranks are in their epochs), on a
   // thread of its own while the run goes on; join() before reading `down`.
   std::thread cut_when(const std::string& ready, bool& down) {
@@ -213,15 +183,14 @@ class TwoHosts : public ::testing::Test {
       EXPECT_LE(c["metrics"][key].get<double>(), liveness_s + 2) << c.dump(2);
     }
   }
+  std::unique_ptr<e2e::NetnsHosts> hosts_;
   std::string ip_;
   std::vector<std::string> ns_;
-  bool made_ = false;
 };
 
 TEST_F(TwoHosts, TwoRanksOneInEachNamespacePassOverTcp) {
   const std::string dir = e2e::temp_dir("two-hosts");
-  const std::string prefix =
-      ip_ + " netns exec rmabench-e2e-" + std::to_string(::getpid()) + "-h{rank}";
+  const std::string prefix = ip_ + " netns exec " + ns_pattern();
   auto r = e2e::run(
       {"run", "lua_scripts/passive/lock_put_unlock.lua", "-n", "2", "--backend", "fabric",
        "--provider", "tcp;ofi_rxm", "--rank-exec", prefix, "--timeout", "30", "--report-dir", dir},
@@ -234,7 +203,7 @@ TEST_F(TwoHosts, TwoRanksOneInEachNamespacePassOverTcp) {
   // Proof that the ranks could only meet over the veth pair: with it down, no case passes.
   ASSERT_EQ(
       e2e::run_program(
-          ip_, {"-n", ns_[1], "link", "set", "rbv" + std::to_string(::getpid()) + "b", "down"}, 30)
+          ip_, {"-n", ns_[1], "link", "set", veth(1), "down"}, 30)
           .exit_code,
       0);
   r = e2e::run({"run", "lua_scripts/passive/lock_put_unlock.lua", "-n", "2", "--backend", "fabric",

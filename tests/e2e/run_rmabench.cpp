@@ -103,14 +103,18 @@ std::string temp_dir(const std::string& tag) {
   return p.string();
 }
 
-Background start(const std::vector<std::string>& args) {
+Background start_program(const std::string& exe, const std::vector<std::string>& args) {
   char path[] = "/tmp/rmabench-e2e-out-XXXXXX";
   int fd = ::mkstemp(path);
   ::unlink(path);
   Background b;
   b.out_fd = fd;
-  b.pid = spawn(RMABENCH_EXE, args, fd, fd);
+  b.pid = spawn(exe, args, fd, fd);
   return b;
+}
+
+Background start(const std::vector<std::string>& args) {
+  return start_program(RMABENCH_EXE, args);
 }
 
 RunResult run_with(const std::string& exe, const std::vector<std::string>& args, double timeout_s,

@@ -37,6 +37,8 @@ struct Background {
   int out_fd = -1;
 };
 Background start(const std::vector<std::string>& args);
+// Another program (a full path) the same way.
+Background start_program(const std::string& exe, const std::vector<std::string>& args);
 RunResult finish(Background& b, double timeout_s);
 
 // Rank processes started by the rmabench parent `pid` that still exist.

@@ -3,7 +3,10 @@
 // suite on fabric writes one report holding every case, with Slurm's job, step and nodes in
 // its context; a case that deadlocks is judged by the ranks themselves at its deadline; a
 // rank that exits mid-case ends the step, and the report names the case as a crash.
+// `--impl mpich|openmpi` run inside an allocation (salloc) start each case as an srun job
+// step instead of the library's launcher, and pass and deadlock as they do with it.
 // Skipped, with the reason, where Slurm is not installed or cannot start.
+#include <filesystem>
 #include <set>
 #include <string>
 
@@ -154,5 +157,59 @@ TEST_F(SlurmE2E, RankThatExitsMidCaseEndsTheStepAndTheReportNamesTheCrash) {
   EXPECT_EQ(report["summary"]["failed"], 1);
   EXPECT_TRUE(e2e::schema_errors(dir + "/report.json").empty());
 }
+
+// rmabench itself inside an allocation: `salloc -n 2 rmabench run ... --impl MPI`.
+class SlurmImpl : public SlurmE2E, public ::testing::WithParamInterface<std::string> {
+ protected:
+  void SetUp() override {
+    SlurmE2E::SetUp();
+    if (IsSkipped()) return;
+    const auto worker =
+        std::filesystem::path(RMABENCH_EXE).parent_path() / ("rmabench-worker-" + GetParam());
+    if (!std::filesystem::exists(worker)) GTEST_SKIP() << worker << " is not built";
+    salloc_ = e2e::find_program("salloc");
+    if (salloc_.empty()) GTEST_SKIP() << "no salloc (Debian's slurm-client)";
+  }
+  e2e::RunResult in_allocation(std::vector<std::string> args, double timeout_s) const {
+    args.insert(args.begin(), {"-n", "2", "--time=10", RMABENCH_EXE});
+    for (const char* w : {"--impl", GetParam().c_str()}) args.emplace_back(w);
+    return e2e::run_program(salloc_, args, timeout_s);
+  }
+  std::string salloc_;
+};
+
+TEST_P(SlurmImpl, CasesStartThroughSrunAndPass) {
+  const std::string dir = e2e::temp_dir("slurm-impl-" + GetParam());
+  auto r = in_allocation({"run", "lua_scripts/passive/lock_put_unlock.lua",
+                          "lua_scripts/fence/fence_put_fence.lua", "-n", "2", "--timeout", "30",
+                          "--report-dir", dir},
+                         240);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  const json report = e2e::read_json(dir + "/report.json");
+  const json& start = report["context"]["options"]["impl"]["start"];
+  EXPECT_EQ(start["how"], "srun") << start.dump();
+  EXPECT_EQ(start["mpi"], GetParam() == "mpich" ? "pmi2" : "pmix") << start.dump();
+  ASSERT_EQ(report["cases"].size(), 2u) << report.dump(2);
+  for (const auto& c : report["cases"]) {
+    EXPECT_EQ(c["status"], "pass") << c.dump(2);
+    EXPECT_EQ(c["hosts"].size(), 2u) << c.dump(2);
+  }
+}
+
+TEST_P(SlurmImpl, DeadlockThroughSrunNamesBothCallsWithinTimeoutPlusFive) {
+  const std::string dir = e2e::temp_dir("slurm-impl-deadlock-" + GetParam());
+  auto r = in_allocation({"run", "tests/e2e/scripts/wait_unstarted.lua", "--timeout", "3",
+                          "--report-dir", dir},
+                         120);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;  // the deadlock it expects
+  const json c = e2e::read_json(dir + "/report.json")["cases"][0];
+  EXPECT_EQ(c["status"], "deadlock") << c.dump(2);
+  EXPECT_LT(c["duration_s"].get<double>(), 3 + 5) << c.dump(2);
+  ASSERT_EQ(c["rank_states"].size(), 2u) << c.dump(2);
+  for (const auto& s : c["rank_states"]) EXPECT_EQ(s.value("call", ""), "MPI_Win_wait") << s.dump();
+}
+
+INSTANTIATE_TEST_SUITE_P(Libraries, SlurmImpl, ::testing::Values("mpich", "openmpi"),
+                         [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
 
 }  // namespace
