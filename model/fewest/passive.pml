@@ -1,7 +1,8 @@
 /* passive.pml — passive-target epochs on the am path, protocol fewest (the default): ops go
  * ahead of the lock grant and the target holds them until it, within the hold budget; an
  * epoch whose batch does not fit asks first, as ch3. As rma_impl/am/am_origin.cpp
- * (AmWin::advance, fits_hold_budget, held_bytes, send_op, issue_batch) and am_target.cpp
+ * (AmWin::advance, fits_hold_budget, held_bytes), am_send.cpp (send_op, issue_batch) and
+ * am_target.cpp
  * (on_packet, hold_if_waiting, handle_op, grant, release, execute_op, complete_at_target)
  * do it on main.
  *
