@@ -64,7 +64,7 @@ TEST(ConsoleSummary, LastLineExactWithSkips) {
 TEST(ConsoleSummary, MustDeadlockCountsAsPassed) {
   Report r;
   CaseResult c = passed_case("s/must_deadlock");
-  c.expected = "deadlock";
+  c.expected = Expected::deadlock;
   c.status = Verdict::deadlock;
   r.cases.push_back(c);
   r.finish();
@@ -148,7 +148,7 @@ TEST(ConsoleCaseLine, LongIdAndCustomWidth) {
 TEST(ConsoleCaseLine, MustDeadlockShowsPassAndWhy) {
   std::ostringstream out;
   CaseResult c = passed_case("s/must");
-  c.expected = "deadlock";
+  c.expected = Expected::deadlock;
   c.status = Verdict::deadlock;
   ConsoleWriter(out, false).case_line(c);
   EXPECT_EQ(out.str().rfind("PASS ", 0), 0u) << out.str();

@@ -27,7 +27,7 @@ std::string failure_text(const Failure& f) {
 
 std::string first_detail(const CaseResult& c) {
   if (!c.failures.empty()) return failure_text(c.failures.front());
-  if (c.expected == "deadlock" && c.status == Verdict::pass) {
+  if (c.expected == Expected::deadlock && c.status == Verdict::pass) {
     return "expected a deadlock, but the case ran to completion";
   }
   return printable(c.reason);

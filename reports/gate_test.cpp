@@ -146,7 +146,7 @@ TEST(Gate, PassToFailIsARegression) {
 
 TEST(Gate, MustDeadlockCaseThatCompletesIsARegression) {
   Report before = base();
-  find(before, "s/a").expected = "deadlock";
+  find(before, "s/a").expected = Expected::deadlock;
   find(before, "s/a").status = Verdict::deadlock;
   Report now = before;
   find(now, "s/a").status = Verdict::pass;

@@ -208,7 +208,7 @@ void failed_case(const CaseResult& c, std::size_t index, std::ostream& out) {
     }
     out << "</ul>\n";
   }
-  if (c.expected == "deadlock" && c.status == Verdict::pass) {
+  if (c.expected == Expected::deadlock && c.status == Verdict::pass) {
     out << "<p>Expected a deadlock, but the case ran to completion.</p>\n";
   }
   if (!c.reason.empty()) out << "<p>Reason: " << h(c.reason) << "</p>\n";

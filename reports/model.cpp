@@ -32,6 +32,9 @@ constexpr std::array<std::pair<Verdict, std::string_view>, 9> verdict_names{{
     {Verdict::impl_defined, "impl_defined"},
 }};
 
+constexpr std::array<std::pair<Expected, std::string_view>, 3> expected_names{{
+    {Expected::pass, "pass"}, {Expected::deadlock, "deadlock"}, {Expected::race, "race"}}};
+
 // ---- writing --------------------------------------------------------------------------
 
 json counts_to_json(const std::map<std::string, std::uint64_t>& m) {
@@ -244,11 +247,11 @@ CaseResult case_from_json(const json& j, const std::string& path) {
   const auto parsed = parse_verdict(status);
   if (!parsed) bad(child(path, "status"), "has unknown status '" + status + "'");
   c.status = *parsed;
-  c.expected = req_string(j, "expected", path);
-  if (c.expected != "pass" && c.expected != "deadlock" && c.expected != "race") {
-    bad(child(path, "expected"),
-        "must be \"pass\", \"deadlock\" or \"race\", not '" + c.expected + "'");
-  }
+  const std::string expected = req_string(j, "expected", path);
+  const auto expects = parse_expected(expected);
+  if (!expects)
+    bad(child(path, "expected"), "must be \"pass\", \"deadlock\" or \"race\", not '" + expected + "'");
+  c.expected = *expects;
   c.ranks = as_int(require(j, "ranks", path), child(path, "ranks"), 0);
   c.backend = req_string(j, "backend", path);
   c.provider = req_string(j, "provider", path);
@@ -383,9 +386,21 @@ std::optional<Verdict> parse_verdict(std::string_view s) {
   return std::nullopt;
 }
 
+std::string_view to_string(Expected e) {
+  for (const auto& [value, name] : expected_names)
+    if (value == e) return name;
+  return "pass";  // unreachable for a valid enumerator
+}
+
+std::optional<Expected> parse_expected(std::string_view s) {
+  for (const auto& [value, name] : expected_names)
+    if (name == s) return value;
+  return std::nullopt;
+}
+
 bool CaseResult::passed() const {
   // A must-deadlock case that ran to completion did not show the semantics it tests.
-  return expected == "deadlock" ? status == Verdict::deadlock : status == Verdict::pass;
+  return expected == Expected::deadlock ? status == Verdict::deadlock : status == Verdict::pass;
 }
 
 void Report::finish() {
@@ -423,7 +438,7 @@ nlohmann::json to_json(const CaseResult& c) {
               {"script", c.script},
               {"name", c.name},
               {"status", to_string(c.status)},
-              {"expected", c.expected},
+              {"expected", to_string(c.expected)},
               {"ranks", c.ranks},
               {"backend", c.backend},
               {"provider", c.provider},

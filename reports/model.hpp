@@ -37,6 +37,13 @@ enum class Verdict { pass, fail, error, crash, timeout, deadlock, skip, interrup
 std::string_view to_string(Verdict s);
 std::optional<Verdict> parse_verdict(std::string_view s);
 
+// The verdict a case is written to reach when the implementation is right (the JSON field
+// `expected`): a case that must deadlock passes with `deadlock`; one that must race passes
+// when the race checker finds the race.
+enum class Expected { pass, deadlock, race };
+std::string_view to_string(Expected e);
+std::optional<Expected> parse_expected(std::string_view s);
+
 struct Failure {
   int rank = -1;      // -1: the harness itself (e.g. a message-count mismatch)
   std::string where;  // "lua_scripts/x.lua:12", "messages", "launcher"
@@ -97,7 +104,7 @@ struct CaseResult {
   std::string script;  // path of the Lua script
   std::string name;    // the script's stem, as in the id: the pattern's one name
   Verdict status = Verdict::error;
-  std::string expected = "pass";  // "pass", "deadlock" or "race"
+  Expected expected = Expected::pass;
   int ranks = 0;
   std::string backend;
   std::string provider;  // fabric provider, "" on shm

@@ -36,7 +36,7 @@ TEST(CaseResult, PassedFollowsExpectation) {
   EXPECT_TRUE(c.passed());
   c.status = Verdict::deadlock;
   EXPECT_FALSE(c.passed());  // expected pass, deadlocked
-  c.expected = "deadlock";
+  c.expected = Expected::deadlock;
   EXPECT_TRUE(c.passed());  // must-deadlock that deadlocked
   c.status = Verdict::pass;
   EXPECT_FALSE(c.passed());  // must-deadlock that ran to completion

@@ -57,18 +57,18 @@ suite::CaseSpec floor_case(const suite::CaseSpec& like, const nlohmann::json& be
   c.script.clear();
   c.stem = "floor";
   c.ranks = 2;
-  c.backend = "shm";
-  c.path = "am";
+  c.backend = suite::kShmBackend;
+  c.path = rma::Path::am;
   c.provider.clear();
-  c.progress = "async";
-  c.protocol = "fewest";
+  c.progress = rma::ProgressMode::async;
+  c.protocols = {rma::Protocol::fewest};
   c.protocol_in_id = false;
   c.options.clear();
-  c.expected = "pass";
+  c.expected = suite::Expected::pass;
   c.tags = {"floor"};
-  c.impl = "ref";
-  c.check.clear();
-  c.mode = "floor";
+  c.impl = suite::kReferenceImpl;
+  c.check = suite::Check::none;
+  c.mode = suite::CaseMode::floor;
   c.bench = bench;
   c.id = "floor[shm,np=2]";
   return c;
@@ -78,14 +78,14 @@ suite::CaseSpec floor_case(const suite::CaseSpec& like, const nlohmann::json& be
 // are measured interleaved in one launch (worker/bench_loop.hpp): run as separate launches,
 // a change of the machine's state between them (the two virtual cores' placement, which
 // moves the floor by 5x here) turned the ratio between protocols into noise. The paired
-// case's protocol lists them all (`fewest+ch3`, suite::case_protocols). Returns each merged
+// case's protocols list them all (`fewest+ch3` in its id). Returns each merged
 // case's id before -> after.
 std::map<std::string, std::string> pair_protocols(std::vector<suite::CaseSpec>& cases) {
   std::vector<suite::CaseSpec> out;
   std::map<std::string, std::size_t> first;  // id without the protocol -> index in out
   std::map<std::string, std::vector<std::string>> members;  // index's id -> ids merged
   for (auto& c : cases) {
-    if (!c.protocol_in_id || c.impl != "ref" || c.path != "am") {
+    if (!c.protocol_in_id || !c.on_reference() || c.path != rma::Path::am) {
       out.push_back(std::move(c));
       continue;
     }
@@ -98,7 +98,7 @@ std::map<std::string, std::string> pair_protocols(std::vector<suite::CaseSpec>& 
     }
     suite::CaseSpec& paired = out[it->second];
     members[it->first].push_back(c.id);
-    paired.protocol += "+" + c.protocol;
+    paired.protocols.insert(paired.protocols.end(), c.protocols.begin(), c.protocols.end());
   }
   std::map<std::string, std::string> renamed;
   for (const auto& [key, index] : first) {
@@ -130,7 +130,7 @@ void filter_cases(suite::Expansion& ex, const std::string& filter, const std::st
 }
 
 bool on_shared_memory(const suite::CaseSpec& c) {
-  return c.impl != "ref" || c.backend == "shm";
+  return !c.on_reference() || c.backend == suite::kShmBackend;
 }
 
 // After the last case of each MPI (an MPI's cases are consecutive), its calibration case.
@@ -138,7 +138,7 @@ void add_calibrations(std::vector<suite::CaseSpec>& cases) {
   std::vector<suite::CaseSpec> out;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     out.push_back(cases[i]);
-    const bool mpi = cases[i].impl != "ref";
+    const bool mpi = !cases[i].on_reference();
     if (mpi && (i + 1 == cases.size() || cases[i + 1].impl != cases[i].impl))
       out.push_back(mpi::calibration_case(cases[i]));
   }
@@ -153,14 +153,14 @@ class BenchExecutor final : public CaseExecutor {
       : inner_(inner), mpis_(std::move(mpis)) {}
   void on_figures(Figures f) override { inner_.on_figures(std::move(f)); }
   Executed execute(const suite::CaseSpec& spec) override {
-    if (spec.mode == "calibrate") return calibrate(spec);
-    if (spec.mode != "floor") {
+    if (spec.mode == suite::CaseMode::calibrate) return calibrate(spec);
+    if (spec.mode != suite::CaseMode::floor) {
       Executed done = inner_.execute(spec);
       for (const auto& b : done.outcome.benchmarks) {
         if (b.is_object() && b.contains("size") && b["size"].is_number_unsigned() &&
             b["size"].get<std::uint64_t>() > 0)
           sizes_.insert(b["size"].get<std::uint64_t>());
-        if (spec.impl != "ref" && b.is_object()) replayed_[spec.impl].push_back({b, spec.progress});
+        if (!spec.on_reference() && b.is_object()) replayed_[spec.impl].push_back({b, spec.progress});
       }
       return done;
     }
@@ -218,7 +218,7 @@ int bench_command(BenchArgs& args) {
                  libfabric_providers());
   bool shared_memory = false;
   for (auto& c : plan.expansion.cases) {
-    c.mode = "bench";
+    c.mode = suite::CaseMode::bench;
     c.bench = bench;
     shared_memory |= on_shared_memory(c);
   }
@@ -231,7 +231,7 @@ int bench_command(BenchArgs& args) {
     // on fewer cores than ranks the round trip of ranks 0 and 1 measures the scheduler
     // (milliseconds), and a core of its own per rank is what the floor assumes.
     for (auto& c : plan.expansion.cases)
-      if (c.impl == "ref" && c.ranks == 2) c.bench["floor_each"] = true;
+      if (c.on_reference() && c.ranks == 2) c.bench["floor_each"] = true;
     if (shared_memory && !plan.expansion.cases.empty())
       plan.expansion.cases.push_back(floor_case(plan.expansion.cases.front(), bench));
   }

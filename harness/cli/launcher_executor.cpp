@@ -31,7 +31,7 @@ Executed LauncherExecutor::execute(const suite::CaseSpec& spec) {
               << topology_.cores()
               << " cores share cores; latencies include the scheduler's time slicing\n";
   options_.external = nullptr;
-  if (spec.impl != "ref") {
+  if (!spec.on_reference()) {
     for (const auto& m : mpis_)
       if (m.spelling == spec.impl) options_.external = &m;
     if (!options_.external) throw launcher::LaunchError(spec.id + ": no launch for --impl " + spec.impl);

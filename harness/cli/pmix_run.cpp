@@ -118,7 +118,7 @@ class PmixExecutor final : public CaseExecutor {
                                                    std::to_string(size_));
       return done;
     }
-    if (case_spec.expected == "deadlock") {
+    if (case_spec.expected == suite::Expected::deadlock) {
       // Judging a deadlock ends the job (pmix_deadline.hpp): the cases after it would not run.
       done.outcome.result =
           skipped(case_spec, "a must-deadlock case needs the rmabench launcher to watch it");
@@ -159,14 +159,14 @@ class PmixExecutor final : public CaseExecutor {
 
  private:
   bool runs(const suite::CaseSpec& spec) const {
-    return spec.ranks <= size_ && spec.expected != "deadlock";
+    return spec.ranks <= size_ && spec.expected != suite::Expected::deadlock;
   }
 
   // This rank's part of the case, under its own implementation.
   json run_here(const suite::CaseSpec& spec, rma::bootstrap::Bootstrap& case_boot) {
     auto im = worker::make_implementation(spec, case_boot);
     if (!im)
-      return {{"t", "result"}, {"rank", rank_}, {"status", "error"},
+      return {{"rank", rank_}, {"status", "error"},
               {"failures", {{{"where", "runtime"}, {"message", im.status().to_string()}}}}};
     // Logs go nowhere in this mode but the result; a control channel on /dev/null.
     launcher::ControlChannel quiet(::dup(STDERR_FILENO));

@@ -8,7 +8,7 @@ namespace {
 
 // An MPI under --impl picks its own transport: only the reference's fabric cases take one.
 bool on_fabric(const suite::CaseSpec& c) {
-  return c.impl == "ref" && c.backend == "fabric";
+  return c.on_reference() && c.on_fabric();
 }
 
 }  // namespace

@@ -1,3 +1,4 @@
+// The control channel (control.hpp): line framing over a stream socket.
 #include "launcher/control.hpp"
 
 #include <poll.h>
@@ -11,8 +12,8 @@ ControlChannel::~ControlChannel() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-bool ControlChannel::send(const nlohmann::json& msg) {
-  const std::string line = msg.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+bool ControlChannel::send(const Message& msg) {
+  const std::string line = encode(msg).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   std::lock_guard g(write_mu_);
   std::size_t done = 0;
   while (done < line.size()) {
@@ -31,14 +32,12 @@ bool ControlChannel::send(const nlohmann::json& msg) {
   return true;
 }
 
-std::optional<nlohmann::json> ControlChannel::next() {
+std::optional<Message> ControlChannel::next() {
   const auto nl = inbuf_.find('\n');
   if (nl == std::string::npos) return std::nullopt;
   std::string line = inbuf_.substr(0, nl);
   inbuf_.erase(0, nl + 1);
-  auto j = nlohmann::json::parse(line, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) return nlohmann::json{{"t", "garbage"}, {"line", line}};
-  return j;
+  return decode_line(line);
 }
 
 bool ControlChannel::read_available() {
@@ -55,7 +54,7 @@ bool ControlChannel::read_available() {
   }
 }
 
-std::optional<nlohmann::json> ControlChannel::receive() {
+std::optional<Message> ControlChannel::receive() {
   for (;;) {
     if (auto m = next()) return m;
     char chunk[8192];

@@ -1,8 +1,6 @@
-// control.hpp — the control channel between the rmabench parent and one rank: JSON objects,
-// one per line, over a socketpair the rank inherits.
-//
-// Rank -> parent: hello, log, figures (benchmark entries, as each is measured), batch_done,
-// result, state, bye.  Parent -> rank: case, state?, stop_compute.
+// control.hpp — the control channel between the rmabench parent and one rank: messages
+// (control_messages.hpp), one JSON object per line, over a socketpair the rank inherits or a
+// socket it connects to.
 // send() may be called from several threads of a rank (the main thread's log and result, the
 // control thread's state replies); reads happen on one thread.
 #pragma once
@@ -11,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include "launcher/control_messages.hpp"
 
 namespace harness::launcher {
 
@@ -24,14 +22,14 @@ class ControlChannel {
 
   int fd() const { return fd_; }
   // Writes one message; false if the other side is gone.
-  bool send(const nlohmann::json& msg);
+  bool send(const Message& msg);
   // Blocking: the next message, or nullopt at end of stream.
-  std::optional<nlohmann::json> receive();
+  std::optional<Message> receive();
   // Non-blocking side (the parent): read what is available; false at end of stream.
   bool read_available();
-  // The next complete message read so far, if any. Malformed lines become
-  // {"t":"garbage","line":...} so the parent can report them.
-  std::optional<nlohmann::json> next();
+  // The next complete message read so far, if any. Malformed lines become Garbage, so the
+  // parent can report them.
+  std::optional<Message> next();
 
  private:
   int fd_;

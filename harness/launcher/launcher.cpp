@@ -175,7 +175,7 @@ class CaseRun {
 
   void spawn_all() {
     ensure_limits_for(spec_.ranks);
-    const bool bind = spec_.bind == "core" || (spec_.bind == "auto" && opt_.topology &&
+    const bool bind = spec_.bind == suite::Bind::core || (spec_.bind == suite::Bind::auto_ && opt_.topology &&
                                                spec_.ranks <= opt_.topology->cores());
     pid_t pgid = 0;
     for (int r = 0; r < spec_.ranks; ++r) {
@@ -332,21 +332,22 @@ class CaseRun {
     if (!ch) return;
     const bool open = ch->read_available();
     if (auto m = ch->next()) {
-      const int r = m->value("rank", -1);
-      const pid_t pid = m->value("pid", -1);
-      if (m->value("token", "") != token_) {
+      const auto* hello = std::get_if<Hello>(&*m);
+      if (!hello || hello->token != token_) {
         ch.reset();  // not a rank of this case: a stray connection is no failure of it
         return;
       }
-      if (m->value("t", "") != "hello" || r < 0 || r >= spec_.ranks || pid <= 0 ||
+      const int r = hello->rank;
+      if (r < 0 || r >= spec_.ranks || hello->pid <= 0 ||
           ranks_[static_cast<std::size_t>(r)].ctrl) {
-        result_.failures.push_back({r, "launcher", "unexpected first control message: " + m->dump()});
+        result_.failures.push_back(
+            {r, "launcher", "unexpected first control message: " + encode(*m).dump()});
         ch.reset();
         return;
       }
       Rank& rk = ranks_[static_cast<std::size_t>(r)];
-      const HostIdentity where = host_of(*m);
-      rk.pid = pid;
+      const HostIdentity where = hello->host;
+      rk.pid = static_cast<pid_t>(hello->pid);
       rk.host = host_label(where);
       rk.remote = !where.node.empty() && where.node != own_node_;
       if (!rk.remote) rk.pidfd = Fd(pidfd_open(pid));
@@ -548,43 +549,38 @@ class CaseRun {
     if (r.remote && !r.ctrl_open && !r.exited) on_exit(r);
   }
 
-  void handle_message(Rank& r, const json& m) {
-    const std::string t = m.value("t", "");
-    if (t == "hello") {
+  void handle_message(Rank& r, const Message& msg) {
+    if (const auto* m = std::get_if<Hello>(&msg)) {
       r.hello = true;
       // An MPI rank names its library with the version (mpi_rank.hpp).
-      if (m.contains("impl") && m["impl"].is_string()) named_impl_ = m["impl"].get<std::string>();
-      json c = suite::to_json(spec_);
-      c["t"] = "case";
-      r.ctrl->send(c);
-    } else if (t == "log") {
-      std::string line = "rank " + std::to_string(r.rank) + ": " + m.value("text", "");
+      if (!m->impl.empty()) named_impl_ = m->impl;
+      r.ctrl->send(CaseMessage{spec_});
+    } else if (const auto* m = std::get_if<Log>(&msg)) {
+      std::string line = "rank " + std::to_string(r.rank) + ": " + m->text;
       if (opt_.verbose) std::cerr << line << "\n";
       result_.log.push_back(std::move(line));
-    } else if (t == "figures") {
+    } else if (const auto* m = std::get_if<Figures>(&msg)) {
       // Kept whatever becomes of the case: an interrupted sweep reports the rows it finished.
-      if (m.contains("benchmarks") && m["benchmarks"].is_array()) {
-        for (const auto& b : m["benchmarks"]) figures_.push_back(b);
-        if (opt_.on_figures) opt_.on_figures(m["benchmarks"]);
-      }
-    } else if (t == "result") {
+      for (const auto& b : m->benchmarks) figures_.push_back(b);
+      if (opt_.on_figures && !m->benchmarks.empty()) opt_.on_figures(m->benchmarks);
+    } else if (const auto* m = std::get_if<Result>(&msg)) {
       r.result = true;
-      r.result_msg = m;
-    } else if (t == "state") {
-      r.state_msg = m;
-    } else if (t == "bye") {
+      r.result_msg = m->body;
+    } else if (const auto* m = std::get_if<State>(&msg)) {
+      r.state_msg = m->body;
+    } else if (std::holds_alternative<Bye>(msg)) {
       r.bye = true;
-    } else if (t == "signal") {
+    } else if (const auto* m = std::get_if<Signal>(&msg)) {
       // An MPI rank's own word on the signal that is ending it (its launcher may report a
       // different exit status, or none).
-      r.exit_signal = m.value("signal", 0);
-    } else if (t == "batch_done") {
+      r.exit_signal = m->signal;
+    } else if (const auto* m = std::get_if<BatchDone>(&msg)) {
       // The origin of a truly-passive benchmark ended a batch: the computing targets stop.
       for (auto& other : ranks_)
-        if (other.rank != r.rank && other.ctrl_open)
-          other.ctrl->send({{"t", "stop_compute"}, {"batch", m.value("batch", 0)}});
+        if (other.rank != r.rank && other.ctrl_open) other.ctrl->send(StopCompute{m->batch});
     } else {
-      result_.failures.push_back({r.rank, "launcher", "unreadable control message: " + m.dump()});
+      result_.failures.push_back(
+          {r.rank, "launcher", "unreadable control message: " + encode(msg).dump()});
     }
   }
 
@@ -619,7 +615,7 @@ class CaseRun {
   // Asks every live rank what it is doing and waits up to `wait` for the answers.
   void collect_states(Clock::duration wait) {
     for (auto& r : ranks_)
-      if (r.live() && r.ctrl_open) r.ctrl->send({{"t", "state?"}});
+      if (r.live() && r.ctrl_open) r.ctrl->send(StateQuery{});
     const auto until = Clock::now() + wait;
     while (Clock::now() < until) {
       bool all = true;
@@ -752,7 +748,6 @@ class CaseRun {
     json s;
     if (r.state_msg.is_object()) {
       s = r.state_msg;
-      s.erase("t");
       s.erase("trace");  // the case's trace has it (attach_trace)
     } else if (r.result) {
       s = {{"state", "reported " + r.result_msg.value("status", std::string("a result"))}};
@@ -857,12 +852,12 @@ class CaseRun {
                        " after " + std::to_string(static_cast<int>(spec_.timeout_s)) + " s";
       attach_states();
       merge_rank_results();
-      if (spec_.expected == "deadlock" && result_.status == reports::Verdict::deadlock)
+      if (spec_.expected == suite::Expected::deadlock && result_.status == reports::Verdict::deadlock)
         result_.failures.clear();  // the expected outcome; rank failures are consequences
       return;
     }
     merge_rank_results();
-    if (spec_.expected == "deadlock" && result_.status == reports::Verdict::pass) {
+    if (spec_.expected == suite::Expected::deadlock && result_.status == reports::Verdict::pass) {
       result_.status = reports::Verdict::fail;
       result_.failures.push_back({-1, "launcher", "expected a deadlock, the case completed"});
     }

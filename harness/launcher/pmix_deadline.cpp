@@ -194,7 +194,7 @@ reports::CaseResult PmixDeadline::judge(const std::vector<json>& states,
   } else if (live > 0 && every_blocked) {
     res.status = reports::Verdict::deadlock;
     res.reason = "every rank is blocked in a library call" + after;
-    if (spec_.expected == "deadlock") res.failures.clear();
+    if (spec_.expected == suite::Expected::deadlock) res.failures.clear();
   } else {
     res.status = reports::Verdict::timeout;
     res.reason = "not finished" + after;

@@ -40,15 +40,15 @@ reports::CaseResult base_result(const suite::CaseSpec& spec) {
   r.ranks = spec.ranks;
   r.backend = spec.backend;
   r.provider = spec.provider;
-  r.path = spec.path;
-  if (spec.impl != "ref") {
+  r.path = spec.path_name();
+  if (!spec.on_reference()) {
     // Backend and path are the reference's; the ranks name the library and its version.
     r.backend.clear();
     r.path.clear();
     r.impl = spec.impl;
   }
-  r.progress = spec.progress;
-  r.protocol = spec.protocol;
+  r.progress = suite::name(spec.progress);
+  r.protocol = suite::protocols_text(spec);
   r.options = spec.options;
   r.tags = spec.tags;
   return r;
@@ -120,11 +120,11 @@ void merge_rank_results(const std::vector<json>& results, reports::CaseResult& r
     result_.impl = p;
     result_.path.clear();
   }
-  if (impls.empty() && !named_impl.empty() && result_.impl != "ref") {
+  if (impls.empty() && !named_impl.empty() && result_.impl != suite::kReferenceImpl) {
     result_.impl = named_impl;  // no result named it: the ranks' hellos did
     result_.path.clear();
   }
-  if (!measured && result_.impl != "ref") {
+  if (!measured && result_.impl != suite::kReferenceImpl) {
     // Null with the reason, whatever became of the ranks (a crash reports no result). With
     // no rank heard from, only the run's spelling is known, not the version: say so.
     const std::string in = impls.empty() && named_impl.empty()
@@ -176,7 +176,7 @@ void merge_rank_results(const std::vector<json>& results, reports::CaseResult& r
 }
 
 void apply_impl_defined(const suite::CaseSpec& spec, reports::CaseResult& r) {
-  if (spec.impl == "ref" || spec.impl_defined.empty()) return;
+  if (spec.on_reference() || spec.impl_defined.empty()) return;
   if (r.passed() || r.skipped() || r.interrupted() || r.impl_defined()) return;
   std::string did = r.status == reports::Verdict::pass ? "ran to completion (expected a deadlock)"
                                                        : std::string(reports::to_string(r.status));
@@ -212,7 +212,7 @@ void check_races(const std::vector<json>& results, reports::CaseResult& result_)
     logs.push_back(has ? m["races_log"] : json());
   }
   const bool ran = result_.status == reports::Verdict::pass || result_.status == reports::Verdict::fail;
-  const bool expects = result_.expected == "race";
+  const bool expects = result_.expected == reports::Expected::race;
   if (!recorded) {
     if (expects && ran) {
       result_.status = reports::Verdict::skip;

@@ -204,10 +204,10 @@ suite::CaseSpec calibration_case(const suite::CaseSpec& like) {
   c.stem = "calibration";
   c.ranks = 2;
   c.options.clear();
-  c.expected = "pass";
+  c.expected = suite::Expected::pass;
   c.tags = {"calibration"};
-  c.check.clear();
-  c.mode = "calibrate";
+  c.check = suite::Check::none;
+  c.mode = suite::CaseMode::calibrate;
   c.protocol_in_id = false;
   c.id = "calibration[impl=" + like.impl + "]";
   return c;
@@ -310,7 +310,7 @@ launcher::CaseOutcome run_calibration(const suite::CaseSpec& spec, const mpi::Mp
       const std::vector<std::string> timing = {
           "--min-time", std::to_string(spec.bench.value("min_time_s", 0.05)), "--repetitions",
           std::to_string(spec.bench.value("repetitions", 1)), "--thread",
-          r.progress == "async" ? "multiple" : "serialized"};
+          r.progress == rma::ProgressMode::async ? "multiple" : "serialized"};
       words.insert(words.end(), timing.begin(), timing.end());
       const Ran ran = run_bounded(words, spec.timeout_s);
       line = ran.out.substr(0, ran.out.find('\n'));

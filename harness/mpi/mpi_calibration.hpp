@@ -43,7 +43,7 @@ nlohmann::json calibration_entries(const nlohmann::json& replayed, const std::st
 // and environment the calibration gets, as the worker got them).
 struct Replayed {
   nlohmann::json entry;
-  std::string progress;
+  rma::ProgressMode progress = rma::ProgressMode::calls;
 };
 
 // Runs the calibration case: every distinct replayed figure (by run name), each in a launch

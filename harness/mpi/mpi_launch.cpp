@@ -85,12 +85,12 @@ std::vector<suite::CaseSpec> cases_for_mpi(const std::vector<suite::CaseSpec>& c
   for (suite::CaseSpec c : cases) {
     c.impl = mpi.spelling;
     c.backend = "mpi";
-    c.path = mpi.name;
     c.provider.clear();
-    if (!explicit_progress && c.progress == "async") c.progress = "calls";
+    if (!explicit_progress && c.progress == rma::ProgressMode::async)
+      c.progress = rma::ProgressMode::calls;
     c.id = suite::make_case_id(c);
     // The same script on the same matrix once more (it differed only in backend or path).
-    if (!seen.insert(c.id + "|" + c.expected).second) continue;
+    if (!seen.insert(c.id + "|" + suite::name(c.expected)).second) continue;
     out.push_back(std::move(c));
   }
   return out;
@@ -100,7 +100,7 @@ std::optional<MpiLaunch> mpi_for_run(const std::string& impl,
                                      const std::vector<std::string>& launcher_args,
                                      const std::vector<std::string>& env,
                                      const StartOptions& start) {
-  if (impl.empty() || impl == "ref") {
+  if (impl.empty() || impl == suite::kReferenceImpl) {
     if (!launcher_args.empty() || !env.empty())
       throw suite::UsageError("--mpi-arg and --mpi-env need --impl naming an MPI");
     if (!start.hosts.empty() || !start.hostfile.empty())
@@ -129,24 +129,26 @@ nlohmann::json mpi_context(const MpiLaunch& mpi) {
 }
 
 std::string mpi_skip_reason(const MpiLaunch& mpi, const suite::CaseSpec& spec) {
-  if (spec.progress == "calls") return "";
-  if (spec.progress == "sync-only")
-    return "progress=sync-only is a mode of the reference implementation (progress only in "
-           "synchronization calls); " +
-           mpi.name + " has no such mode";
-  if (spec.progress == "async") {
-    if (mpi.launcher_kind == "hydra") return "";  // MPICH's asynchronous progress thread
-    return "progress=async: " + mpi.name +
-           " has no asynchronous progress thread rmabench knows how to turn on (MPICH's "
-           "MPIR_CVAR_ASYNC_PROGRESS); its default is progress inside calls (progress=calls)";
+  switch (spec.progress) {
+    case rma::ProgressMode::calls:
+      return "";
+    case rma::ProgressMode::sync_only:
+      return "progress=sync_only is a mode of the reference implementation (progress only in "
+             "synchronization calls); " +
+             mpi.name + " has no such mode";
+    case rma::ProgressMode::async:
+      if (mpi.launcher_kind == "hydra") return "";  // MPICH's asynchronous progress thread
+      return "progress=async: " + mpi.name +
+             " has no asynchronous progress thread rmabench knows how to turn on (MPICH's "
+             "MPIR_CVAR_ASYNC_PROGRESS); its default is progress inside calls (progress=calls)";
   }
-  return "progress=" + spec.progress + ": unknown mode";
+  return "progress=" + suite::name(spec.progress) + ": unknown mode";
 }
 
 std::vector<std::pair<std::string, std::string>> mpi_case_env(const MpiLaunch& mpi,
                                                               const suite::CaseSpec& spec) {
   std::vector<std::pair<std::string, std::string>> env;
-  if (spec.progress == "async" && mpi.launcher_kind == "hydra")
+  if (spec.progress == rma::ProgressMode::async && mpi.launcher_kind == "hydra")
     env.emplace_back("MPIR_CVAR_ASYNC_PROGRESS", "1");
   env.insert(env.end(), mpi.env.begin(), mpi.env.end());
   return env;

@@ -83,7 +83,7 @@ int main(int argc, char** argv) {
     c.stem = "probe";
     c.script = "probe.lua";
     c.ranks = 2;
-    c.progress = "calls";
+    c.progress = rma::ProgressMode::calls;
     c.impl = mpi.spelling;
     c.options = {{"behave", behave}};
     c.timeout_s = timeout;

@@ -16,7 +16,7 @@
 #include "launcher/control_socket.hpp"
 #include "launcher/host_identity.hpp"
 #include "mpi/mpi_impl.hpp"
-#include "worker/bench_loop.hpp"
+#include "worker/rank_life.hpp"
 
 namespace harness::mpi {
 namespace {
@@ -38,36 +38,12 @@ int rank_from_environment() {
 }
 
 void on_fatal_signal(int sig) {
-  // Async-signal-safe: a preformatted line, one write, then the default action.
-  char line[48];
-  const char head[] = "{\"t\":\"signal\",\"signal\":";
-  std::size_t n = sizeof head - 1;
-  std::memcpy(line, head, n);
-  if (sig >= 10) line[n++] = static_cast<char>('0' + sig / 10);
-  line[n++] = static_cast<char>('0' + sig % 10);
-  line[n++] = '}';
-  line[n++] = '\n';
+  // Async-signal-safe: the codec's line built in a buffer, one write, then the default action.
+  char line[64];
+  const std::size_t n = launcher::signal_line(sig, line);
   if (g_signal_fd >= 0) (void)!::write(g_signal_fd, line, n);
   ::signal(sig, SIG_DFL);
   ::raise(sig);
-}
-
-[[noreturn]] void wait_to_be_stopped() {
-  for (;;) ::pause();
-}
-
-// The control thread: the parent's questions while the main thread runs or is blocked.
-void answer_parent(launcher::ControlChannel* ctrl, worker::StateBoard* board, int rank) {
-  std::thread([ctrl, board, rank] {
-    while (auto m = ctrl->receive()) {
-      const std::string t = m->value("t", "");
-      if (t == "state?") ctrl->send(board->snapshot(rank));
-      if (t == "stop_compute")
-        worker::compute_stop_batch().store(m->value("batch", std::uint64_t{0}),
-                                           std::memory_order_release);
-    }
-    ::_exit(72);  // the parent closed the channel: nobody is left to report to
-  }).detach();
 }
 
 }  // namespace
@@ -93,16 +69,13 @@ std::optional<RankLink> connect_to_parent(const std::string& impl) {
   }
   link.ctrl = new launcher::ControlChannel(fd);
   const char* token = std::getenv("RMABENCH_TOKEN");
-  nlohmann::json hello = {{"t", "hello"},
-                          {"rank", link.rank},
-                          {"pid", ::getpid()},
-                          {"token", token ? token : ""}};
-  launcher::put_host(hello, launcher::this_host());
-  if (!impl.empty()) hello["impl"] = impl;
-  link.ctrl->send(hello);
-  auto msg = link.ctrl->receive();
-  if (!msg || msg->value("t", "") != "case") return std::nullopt;
-  link.spec = suite::case_from_json(*msg);
+  auto spec = worker::greet(*link.ctrl, launcher::Hello{.rank = link.rank,
+                                                        .pid = ::getpid(),
+                                                        .token = token ? token : "",
+                                                        .impl = impl,
+                                                        .host = launcher::this_host()});
+  if (!spec) return std::nullopt;
+  link.spec = std::move(*spec);
   return link;
 }
 
@@ -129,35 +102,23 @@ int run_rank(const RankRun& run) {
 
   auto* board = new worker::StateBoard;  // lives until _exit
   board->set_phase("MPI_Init");
-  answer_parent(ctrl, board, rank);
+  worker::answer_parent(ctrl, board, rank);
 
   MpiOptions options;
   // MPICH's asynchronous progress thread (MPIR_CVAR_ASYNC_PROGRESS, set by the parent for
   // progress=async) needs MPI_THREAD_MULTIPLE.
-  options.thread_multiple = link->spec.progress == "async";
+  options.thread_multiple = link->spec.progress == rma::ProgressMode::async;
   options.osc = osc;
   auto made = make_mpi_implementation(options);
-  if (!made) {
-    ctrl->send({{"t", "result"},
-                {"rank", rank},
-                {"status", "error"},
-                {"early", true},
-                {"impl", impl_name},
-                {"failures", {{{"where", "MPI_Init"}, {"message", made.status().to_string()}}}}});
-    wait_to_be_stopped();
-  }
+  if (!made) worker::report_early_error(*ctrl, rank, "MPI_Init", made.status().to_string(), impl_name);
   report_fatal_signals(ctrl->fd());
   impl::Implementation& impl = *made.value();
   board->set_phase("runtime");
-  nlohmann::json result = run(impl, *link, *board);
-  result["impl"] = impl.name();
-  const bool early = result.value("early", false);
-  ctrl->send(result);
-  if (early) wait_to_be_stopped();
+  worker::send_result(*ctrl, run(impl, *link, *board), impl.name());
   board->detach();
   if (rma::Status s = finalize_mpi(impl); !s)
-    ctrl->send({{"t", "log"}, {"text", "MPI_Finalize: " + s.to_string()}});
-  ctrl->send({{"t", "bye"}});
+    ctrl->send(launcher::Log{"MPI_Finalize: " + s.to_string()});
+  ctrl->send(launcher::Bye{});
   ::_exit(0);
 }
 

@@ -3,14 +3,12 @@
 // launcher. Its life around the case is mpi_rank.hpp's run_rank; the case itself runs on the
 // same case and benchmark runners as the reference's worker, on mpi_impl.cpp.
 #include "mpi/mpi_rank.hpp"
-#include "worker/bench_runner.hpp"
-#include "worker/case_runner.hpp"
+#include "worker/rank_life.hpp"
 
 int main() {
   using namespace harness;
   return mpi::run_rank([](impl::Implementation& impl, const mpi::RankLink& link,
                           worker::StateBoard& board) {
-    return link.spec.mode == "bench" ? worker::run_bench_script(link.spec, impl, *link.ctrl, board)
-                                     : worker::run_case_script(link.spec, impl, *link.ctrl, board);
+    return worker::run_by_mode(link.spec, impl, *link.ctrl, board);
   });
 }

@@ -46,10 +46,11 @@ void Expander::add(CaseEntry e) {
                         (o_.progress && !e.pinned.progress) || (o_.ranks && !e.pinned.ranks) ||
                         (o_.protocol && !e.pinned.protocols);
   if (!narrow_matrix(e)) return;
-  if (e.backends.empty()) e.backends = {"shm"};
-  if (e.paths.empty()) e.paths = {"am"};
-  if (e.progress.empty()) e.progress = {"async"};
-  if (e.protocols.empty()) e.protocols = {"fewest"};
+  const CaseSpec defaults;
+  if (e.backends.empty()) e.backends = {defaults.backend};
+  if (e.paths.empty()) e.paths = {name(defaults.path)};
+  if (e.progress.empty()) e.progress = {name(defaults.progress)};
+  if (e.protocols.empty()) e.protocols = {protocols_text(defaults)};
   if (e.ranks.empty()) e.ranks = {info.ranks};
   check_matrix(e.backends, e.paths, e.progress, e.protocols,
                [&](const char*) { return e.where; });
@@ -64,9 +65,9 @@ void Expander::add(CaseEntry e) {
               CaseSpec c;
               c.ranks = n;
               c.backend = b;
-              c.path = p;
-              c.progress = pr;
-              c.protocol = proto;
+              c.path = parse_or_throw(rma::parse_path(p), "path", p);
+              c.progress = parse_or_throw(rma::parse_progress_mode(pr), "progress", pr);
+              c.protocols = {parse_or_throw(rma::parse_protocol(proto), "protocol", proto)};
               c.options = combo;
               fill_case(c, e, info);
               if (!o_.filter.empty() && c.id.find(o_.filter) == std::string::npos) continue;
@@ -133,13 +134,14 @@ void Expander::fill_case(CaseSpec& c, const CaseEntry& e, const ScriptInfo& info
   c.stem = e.stem;
   c.protocol_in_id = e.protocols.size() > 1;
   // Only a fabric case runs on a provider: the others' reports must not name one.
-  c.provider = c.backend == "fabric" ? o_.provider.value_or("") : "";
-  c.expected = e.expect.empty() ? info.expect : e.expect;
+  c.provider = c.on_fabric() ? o_.provider.value_or("") : "";
+  c.expected = e.expect.empty() ? info.expect : parse_or_throw(parse_expected(e.expect), "expect", e.expect);
   c.timeout_s = o_.timeout_s.value_or(e.timeout);
   c.eager_limit = o_.eager_limit.value_or(c.eager_limit);
   c.tags = e.tags;
-  c.bind = o_.bind;
-  c.check = o_.check.empty() ? e.check : o_.check;
+  c.bind = parse_or_throw(parse_bind(o_.bind), "--bind", o_.bind);
+  const std::string& check = o_.check.empty() ? e.check : o_.check;
+  c.check = parse_or_throw(parse_check(check), "check", check);
   c.trace = o_.trace;
   c.impl_defined = impl_defined_reason(info, c.options, c.ranks);
   c.id = make_case_id(c);

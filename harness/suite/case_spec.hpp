@@ -16,6 +16,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "suite/case_names.hpp"
+
 namespace harness::suite {
 
 struct CaseSpec {
@@ -24,44 +26,51 @@ struct CaseSpec {
   std::string script;         // path of the Lua file
   std::string stem;           // script path relative to the scripts folder, without .lua
   int ranks = 2;
-  std::string backend = "shm";
-  std::string path = "am";
-  std::string progress = "async";
-  // am packet protocol: fewest | ch3; a bench case that measures several side by side in one
-  // launch lists them, joined by '+' ("fewest+ch3", cli/bench_command.cpp).
-  std::string protocol = "fewest";
+  std::string backend{kShmBackend};
+  rma::Path path = rma::Path::am;
+  rma::ProgressMode progress = rma::ProgressMode::async;
+  // The am packet protocol; a bench case that measures several side by side in one launch
+  // lists them (cli/bench_command.cpp), spelt joined by '+' ("fewest+ch3") in JSON.
+  std::vector<rma::Protocol> protocols{rma::Protocol::fewest};
   bool protocol_in_id = false;      // the entry runs both protocols: the id says which
   std::string provider;       // fabric provider, "" for the default
   std::map<std::string, std::string> options;  // values as given; typed by the script
-  std::string expected = "pass";               // "pass", "deadlock" or "race"
+  Expected expected = Expected::pass;
   double timeout_s = 60;
   std::size_t eager_limit = 16 * 1024;
   std::vector<std::string> tags;
-  std::string bind = "auto";  // auto | core | none
-  // The implementation under test: "ref", or an MPI as --impl spelt it ("openmpi:osc=sm").
-  std::string impl = "ref";
-  std::string check;          // "races": the ranks record, the parent checks (--check races)
+  Bind bind = Bind::auto_;
+  // The implementation under test: kReferenceImpl, or an MPI as --impl spelt it
+  // ("openmpi:osc=sm").
+  std::string impl{kReferenceImpl};
+  Check check = Check::none;  // races: the ranks record, the parent checks (--check races)
   bool trace = false;         // --trace: the ranks record packets and calls (rma/trace.hpp)
   // What the script's `impl_defined` says MPI leaves to the implementation for this case
   // ("" when nothing): on a library, a case that does not pass gets the verdict impl_defined.
   std::string impl_defined;
 
-  // "run" (a conformance case), "bench" (replayed under Google Benchmark) or "floor" (the
-  // hardware floor of a bench run, worker/floor_bench.hpp: no script).
-  std::string mode = "run";
+  CaseMode mode = CaseMode::run;
   // bench: {"sizes": [bytes...], "syncs": [...], "repetitions": n, "min_time_s": s,
   //         "targets": ["wait", "compute"]}
   nlohmann::json bench = nlohmann::json::object();
 
   // Filled by the launcher for the ranks.
   std::string name_prefix;
+
+  bool on_reference() const { return impl == kReferenceImpl; }
+  bool on_fabric() const { return backend == kFabricBackend; }
+  // The path as scripts (`rma.path`) and bench entries name it: on an MPI library, the
+  // library's name ("openmpi" of "openmpi:osc=sm"), since its windows have no reference path.
+  std::string path_name() const {
+    return on_reference() ? name(path) : impl.substr(0, impl.find(':'));
+  }
 };
 
 // "suite/stem[backend,path,np=N,...]" from the fields above.
 std::string make_case_id(const CaseSpec& c);
 
-// The am protocols the case runs, in order: one, or those a paired bench case lists.
-std::vector<std::string> case_protocols(const CaseSpec& c);
+// The case's protocols as JSON and reports spell them: "fewest", or "fewest+ch3".
+std::string protocols_text(const CaseSpec& c);
 
 nlohmann::json to_json(const CaseSpec& c);
 CaseSpec case_from_json(const nlohmann::json& j);

@@ -76,10 +76,7 @@ class Checker {
       else if (key == "ranks" && lua_tointeger(L_, -1) > kMaxRanks)
         wrong(key, "at most " + std::to_string(kMaxRanks) + " ranks (as -n takes)");
     } else if (key == "expect") {
-      const bool ok = lua_type(L_, -1) == LUA_TSTRING &&
-                      (std::string_view(lua_tostring(L_, -1)) == "pass" ||
-                       std::string_view(lua_tostring(L_, -1)) == "deadlock" ||
-                       std::string_view(lua_tostring(L_, -1)) == "race");
+      const bool ok = lua_type(L_, -1) == LUA_TSTRING && parse_expected(lua_tostring(L_, -1));
       if (!ok) wrong(key, "\"pass\", \"deadlock\" or \"race\"");
     } else if (key == "messages") {
       messages();

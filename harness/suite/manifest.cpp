@@ -345,9 +345,9 @@ CaseEntry read_case(lua_State* L, int c, const std::string& where, const SuiteDe
   e.timeout = d.timeout;
   std::vector<std::string> ranks = d.ranks;
   if (lua_istable(L, c)) read_case_fields(L, c, where, e, ranks);
-  if (!e.expect.empty() && e.expect != "pass" && e.expect != "deadlock" && e.expect != "race")
+  if (!e.expect.empty() && !parse_expected(e.expect))
     throw UsageError(where + ": `expect` must be \"pass\", \"deadlock\" or \"race\"");
-  if (!e.check.empty() && e.check != "races")
+  if (!e.check.empty() && parse_check(e.check) != Check::races)
     throw UsageError(where + ": `check` must be \"races\"");
   e.ranks = int_list(ranks, where);
   return e;
@@ -376,7 +376,8 @@ void apply_exclusions(lua_State* L, int t, const fs::path& dir, Expansion& out) 
 }  // namespace
 
 std::string canonical_progress(const std::string& mode) {
-  return mode == "sync-only" ? "sync_only" : mode;
+  const auto m = rma::parse_progress_mode(mode);  // the one place old spellings are known
+  return m ? name(*m) : mode;
 }
 
 // The vocabulary's names come from the implementation (rma/types.hpp, rma/runtime.hpp):

@@ -146,7 +146,7 @@ TEST(Manifest, ProgressOldSpellingIsAcceptedAndNormalised) {
                           "{\"sync-only\", \"calls\"} } } }\n");
   const Expansion ex = expand(p, {});
   ASSERT_EQ(ex.cases.size(), 2u);
-  EXPECT_EQ(ex.cases[0].progress, "sync_only");
+  EXPECT_EQ(ex.cases[0].progress, rma::ProgressMode::sync_only);
   EXPECT_EQ(ex.cases[0].id, "s/one[shm,am,np=2,progress=sync_only]");
   // The command line narrows with either spelling.
   Overrides o;
@@ -163,31 +163,60 @@ TEST(Manifest, AnEntryRunningBothProtocolsSaysWhichInItsIds) {
   const Expansion ex = expand(p, {});
   ASSERT_EQ(ex.cases.size(), 3u);
   EXPECT_EQ(ex.cases[0].id, "s/one[shm,am,np=2]");
-  EXPECT_EQ(ex.cases[0].protocol, "fewest");
+  EXPECT_EQ(ex.cases[0].protocols, std::vector{rma::Protocol::fewest});
   EXPECT_EQ(ex.cases[1].id, "s/one[shm,am,np=3,protocol=fewest]");
   EXPECT_EQ(ex.cases[2].id, "s/one[shm,am,np=3,protocol=ch3]");
-  EXPECT_EQ(ex.cases[2].protocol, "ch3");
+  EXPECT_EQ(ex.cases[2].protocols, std::vector{rma::Protocol::ch3});
   // --protocol narrows: one protocol per entry, so the ids no longer say it.
   Overrides o;
   o.protocol = "ch3";
   const Expansion narrowed = expand(p, o);
   ASSERT_EQ(narrowed.cases.size(), 2u);
   EXPECT_EQ(narrowed.cases[1].id, "s/one[shm,am,np=3]");
-  EXPECT_EQ(narrowed.cases[1].protocol, "ch3");
+  EXPECT_EQ(narrowed.cases[1].protocols, std::vector{rma::Protocol::ch3});
   const auto bad = manifest(
       "proto_bad",
       "return { name = \"s\", cases = { { script = \"one.lua\", protocols = {\"mpich\"} } } }\n");
   EXPECT_NE(rejection(bad).find("protocol"), std::string::npos) << rejection(bad);
 }
 
-// A paired bench case lists its protocols joined by '+'; every other case names one.
-TEST(CaseProtocols, OneOrThoseAPairedCaseLists) {
+// A paired bench case's protocols are spelt joined by '+', and read back so; every other
+// case names one.
+TEST(CaseProtocols, OneOrThoseAPairedCaseListsThroughTheJsonCodec) {
   CaseSpec c;
-  EXPECT_EQ(case_protocols(c), (std::vector<std::string>{"fewest"}));
-  c.protocol = "ch3";
-  EXPECT_EQ(case_protocols(c), (std::vector<std::string>{"ch3"}));
-  c.protocol = "fewest+ch3";
-  EXPECT_EQ(case_protocols(c), (std::vector<std::string>{"fewest", "ch3"}));
+  EXPECT_EQ(protocols_text(c), "fewest");
+  c.protocols = {rma::Protocol::ch3};
+  EXPECT_EQ(protocols_text(c), "ch3");
+  c.protocols = {rma::Protocol::fewest, rma::Protocol::ch3};
+  EXPECT_EQ(protocols_text(c), "fewest+ch3");
+  EXPECT_EQ(case_from_json(to_json(c)).protocols, c.protocols);
+}
+
+// Every enum of a case survives the codec the ranks read their case with; a name the tables
+// do not know is an error naming the field, not a default.
+TEST(CaseSpecJson, EnumsRoundTripAndUnknownNamesAreErrors) {
+  CaseSpec c;
+  c.path = rma::Path::direct;
+  c.progress = rma::ProgressMode::sync_only;
+  c.expected = Expected::deadlock;
+  c.bind = Bind::none;
+  c.check = Check::races;
+  c.mode = CaseMode::floor;
+  const CaseSpec back = case_from_json(to_json(c));
+  EXPECT_EQ(back.path, c.path);
+  EXPECT_EQ(back.progress, c.progress);
+  EXPECT_EQ(back.expected, c.expected);
+  EXPECT_EQ(back.bind, c.bind);
+  EXPECT_EQ(back.check, c.check);
+  EXPECT_EQ(back.mode, c.mode);
+  nlohmann::json j = to_json(c);
+  j["mode"] = "sprint";
+  try {
+    (void)case_from_json(j);
+    ADD_FAILURE() << "an unknown mode was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("mode 'sprint'"), std::string::npos) << e.what();
+  }
 }
 
 // std::stod read them, the ranks' lua_stringtonumber does not: `factor` arrived as nil. The

@@ -28,7 +28,7 @@ struct ScriptInfo {
   int ranks = 2;
   std::vector<OptionDecl> options;
   std::vector<std::string> hooks;        // setup, run, check, teardown present
-  std::string expect = "pass";
+  Expected expect = Expected::pass;  // a misspelling is case_table.cpp's error
   int iterations = 1;
   std::string messages;                  // "none", "table", "function", "varies"
   std::string description;               // the script's leading comment block

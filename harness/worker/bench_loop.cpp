@@ -130,7 +130,7 @@ struct LeadRun {
   // A computing target stops when the parent relays this; a waiting one is in the barrier,
   // or in the recv this message ends.
   void release_targets(const Command& c) {
-    if (c.target == target_compute) ctrl.send({{"t", "batch_done"}, {"batch", c.batch}});
+    if (c.target == target_compute) ctrl.send(launcher::BatchDone{c.batch});
     if (c.target == target_recv && status) {
       const std::uint64_t over = c.batch;
       for (int r = 1; r < im.size() && status; ++r)
@@ -272,7 +272,7 @@ std::string json_without_nan(const std::string& text) {
 
 void report_figures(launcher::ControlChannel& ctrl, nlohmann::json entries) {
   if (entries.empty()) return;
-  ctrl.send({{"t", "figures"}, {"benchmarks", std::move(entries)}});
+  ctrl.send(launcher::Figures{std::move(entries)});
 }
 
 std::atomic<std::uint64_t>& compute_stop_batch() {

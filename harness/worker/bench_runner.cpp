@@ -38,7 +38,7 @@ struct Config {
 // One recorded program of a configuration: under the case's am protocol, or one of the
 // protocols a paired case measures side by side.
 struct Figure {
-  std::string protocol;
+  rma::Protocol protocol = rma::Protocol::fewest;
   impl::Program program;
   json expected;  // the declared messages (rank 0)
 };
@@ -67,7 +67,7 @@ class Bench {
 
     // A case of several am protocols (cli/bench_command.cpp pairs them) records one program
     // per protocol, each on windows of its own, and leads them together.
-    const std::vector<std::string> protocols = suite::case_protocols(spec_);
+    const std::vector<rma::Protocol>& protocols = spec_.protocols;
     const bool paired = protocols.size() > 1;
 
     for (const auto& sync : syncs) {
@@ -107,7 +107,7 @@ class Bench {
           std::optional<double> floor_us;
           // On shm the cache line between the two cores; elsewhere the raw round trip, which
           // only a latency is read against.
-          const bool shm = spec_.backend == "shm";
+          const bool shm = spec_.backend == suite::kShmBackend;
           if (spec_.bench.value("floor_each", false) && impl_.size() >= 2 &&
               (shm || cfg.metric != "bandwidth")) {
             s_.phase(shm ? "floor (cache-line round trip)" : "floor (send/recv round trip)");
@@ -139,7 +139,7 @@ class Bench {
         if (!s_.barrier(f)) return s_.ended(f);
       }
     }
-    json result = {{"t", "result"}, {"rank", impl_.rank()}, {"early", false}};
+    json result = {{"rank", impl_.rank()}, {"early", false}};
     s_.add_context(result);
     result["status"] = s_.ctx().failures.empty() ? "pass" : "fail";
     if (!trace_.is_null()) result["trace"] = trace_;
@@ -172,12 +172,13 @@ class Bench {
   std::string path_text() const {
     std::string p;
     for (const auto& x : s_.ctx().paths) p += (p.empty() ? "" : ",") + x;
-    return p.empty() ? spec_.path : p;
+    return p.empty() ? spec_.path_name() : p;
   }
 
-  // The am protocol a figure ran under; empty where there is none (the direct path, an MPI).
-  std::string protocol(const Figure& fig) const {
-    return spec_.impl == "ref" && path_text() == "am" ? fig.protocol : std::string();
+  // The am protocol a figure ran under; none where there is none (the direct path, an MPI).
+  std::optional<rma::Protocol> protocol(const Figure& fig) const {
+    if (spec_.on_reference() && path_text() == suite::name(rma::Path::am)) return fig.protocol;
+    return std::nullopt;
   }
 
   // Unique within a run, as the gate pairs figures by name: beside the swept sync and size,
@@ -185,15 +186,17 @@ class Bench {
   // named where it is not the default, so two entries of one script never share a name.
   std::string name(const Config& c, const Figure& fig) const {
     std::string n = c.pattern + "/" + c.sync + "/" + (c.has_size ? size_text(c.size) : "0") + "/" +
-                    spec_.backend + ":" + (spec_.impl == "ref" ? path_text() : spec_.impl);
-    if (spec_.backend == "fabric" && !spec_.provider.empty()) n += "/provider:" + spec_.provider;
+                    spec_.backend + ":" + (spec_.on_reference() ? path_text() : spec_.impl);
+    if (spec_.on_fabric() && !spec_.provider.empty()) n += "/provider:" + spec_.provider;
     if (impl_.size() != 2) n += "/np:" + std::to_string(impl_.size());
-    if (spec_.impl != "ref" || spec_.progress != "async") n += "/progress:" + spec_.progress;
+    if (!spec_.on_reference() || spec_.progress != rma::ProgressMode::async)
+      n += "/progress:" + suite::name(spec_.progress);
     for (const auto& [k, v] : spec_.options)
       if (k != "size" && k != "sync") n += "/" + k + ":" + v;
     if (c.target != "wait") n += "/target:" + c.target;
     // The default protocol keeps the names earlier reports have (the gate pairs by name).
-    if (!protocol(fig).empty() && protocol(fig) != "fewest") n += "/protocol:" + protocol(fig);
+    if (const auto p = protocol(fig); p && *p != rma::Protocol::fewest)
+      n += "/protocol:" + suite::name(*p);
     return n;
   }
 
@@ -240,7 +243,7 @@ class Bench {
       if (const std::string v = variant(); !v.empty()) e["variant"] = v;
       e["ranks"] = impl_.size();
       e["impl"] = impl_.name();
-      if (!protocol(*fig).empty()) e["protocol"] = protocol(*fig);
+      if (const auto p = protocol(*fig)) e["protocol"] = suite::name(*p);
       if (figures.size() > 1) e["interleaved"] = true;
       if (!led.value().messages_measured)
         e["messages_reason"] = "not observable in " + impl_.name();

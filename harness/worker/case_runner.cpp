@@ -21,7 +21,7 @@ json run_case_script(const suite::CaseSpec& spec, impl::Implementation& impl,
   // --check races: this rank's log goes with its result, whatever the outcome; the parent
   // checks all ranks' logs together (launcher/rank_results.cpp).
   std::optional<races::Recorder> recorder;
-  if (spec.check == "races" && spec.mode == "run") {
+  if (spec.check == suite::Check::races && spec.mode == suite::CaseMode::run) {
     recorder.emplace(impl.rank());
     races::Recorder::set_active(&*recorder);
   }
@@ -59,7 +59,7 @@ json run_hooks(const suite::CaseSpec& spec, impl::Implementation& impl,
   }
   const std::optional<rma::Counters> after = impl.counters();
 
-  json result = {{"t", "result"}, {"rank", impl.rank()}, {"early", false}};
+  json result = {{"rank", impl.rank()}, {"early", false}};
   if (spec.trace) result["trace"] = trace_json(impl.rank());
   if (before && after) {
     result["messages"] = counters_json(*after - *before);

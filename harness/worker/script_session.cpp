@@ -15,10 +15,10 @@ ScriptSession::ScriptSession(const suite::CaseSpec& spec, impl::Implementation& 
     : spec_(spec), impl_(impl), ctrl_(ctrl), board_(board) {
   ctx_.impl = &impl;
   ctx_.backend = spec.backend;
-  ctx_.path = spec.path;
-  ctx_.progress = spec.progress;
-  ctx_.protocol = suite::case_protocols(spec).front();  // a paired bench case: its first
-  ctx_.log = [this](const std::string& line) { ctrl_.send({{"t", "log"}, {"text", line}}); };
+  ctx_.path = spec.path_name();
+  ctx_.progress = suite::name(spec.progress);
+  ctx_.protocol = suite::name(spec.protocols.front());  // a paired bench case: its first
+  ctx_.log = [this](const std::string& line) { ctrl_.send(launcher::Log{line}); };
   board_.attach(&impl_, &ctx_);
 }
 
@@ -92,8 +92,9 @@ void ScriptSession::use_ctx(std::size_t slot) {
   ctx_idx_ = ctx_slots_.at(slot);
 }
 
-void ScriptSession::set_protocol(const std::string& protocol) {
+void ScriptSession::set_protocol(rma::Protocol p) {
   lua_State* L = state_.get();
+  const std::string protocol = suite::name(p);
   ctx_.protocol = protocol;
   ctx_.window_protocol = protocol;
   lua_getglobal(L, "rma");
@@ -191,7 +192,6 @@ void ScriptSession::add_context(json& result) {
 }
 
 json ScriptSession::ended(const lua::LuaFailure& f, json result) {
-  result["t"] = "result";
   result["rank"] = impl_.rank();
   result["early"] = true;
   add_context(result);

@@ -43,7 +43,7 @@ class ScriptSession {
   void use_ctx(std::size_t slot);
   // The am protocol the script sees as rma.protocol from now on, and the windows it creates
   // from now on run (window info `protocol`, unless the script gives one).
-  void set_protocol(const std::string& protocol);
+  void set_protocol(rma::Protocol p);
   int iterations() const;
 
   void phase(const char* name);

@@ -31,7 +31,7 @@ json counters_json(const rma::Counters& c) {
 
 json StateBoard::snapshot(int rank) const {
   std::lock_guard g(mu_);
-  json s = {{"t", "state"}, {"rank", rank}, {"phase", phase_}};
+  json s = {{"rank", rank}, {"phase", phase_}};
   // --trace: what this rank sent and handled up to now (the parent takes it out of the state).
   if (rma::trace::on()) s["trace"] = trace_json(rank);
   if (ctx_) s["where"] = ctx_->where();

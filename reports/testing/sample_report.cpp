@@ -220,7 +220,7 @@ Report sample_report() {
   r.cases.push_back(fail);
 
   CaseResult must_deadlock = passed_case("conformance/lock_self_deadlock[shm,am,np=2]");
-  must_deadlock.expected = "deadlock";
+  must_deadlock.expected = Expected::deadlock;
   must_deadlock.status = Verdict::deadlock;
   must_deadlock.messages.measured = false;
   must_deadlock.rank_states = blocked_rank_states();

@@ -1,12 +1,11 @@
 // Names, sizes and validity rules of the RMA vocabulary (rma/types.hpp).
 #include "rma/types.hpp"
 
-#include "core/names.hpp"
+#include "rma/name_table.hpp"
 
 namespace rma {
 namespace {
 
-using core::make_names;
 using P_D = std::pair<Dtype, std::string_view>;
 using P_O = std::pair<Op, std::string_view>;
 

@@ -1,4 +1,4 @@
-// names.hpp — one table per enum gives both directions, enum -> name and name -> enum, so a
+// name_table.hpp — one table per enum gives both directions, enum -> name and name -> enum, so a
 // spelling exists exactly once.
 #pragma once
 
@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-namespace rma::core {
+namespace rma {
 
 template <class E, std::size_t N>
 struct NameTable {
@@ -36,4 +36,4 @@ constexpr auto make_names(P... p) {
   return NameTable<E, sizeof...(P)>{{std::pair<E, std::string_view>(p)...}};
 }
 
-}  // namespace rma::core
+}  // namespace rma
