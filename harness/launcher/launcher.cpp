@@ -35,6 +35,7 @@
 #include "launcher/host_identity.hpp"
 #include "reports/trace.hpp"
 #include "launcher/rank_results.hpp"
+#include "launcher/verdict.hpp"
 
 extern char** environ;
 
@@ -790,6 +791,35 @@ class CaseRun {
     }
   }
 
+  // How a rank that ended by itself, not cleanly, ended.
+  std::string how_ended(const Rank& r) const {
+    return r.exit_signal ? "was killed by " + signal_name(r.exit_signal)
+           : r.never_connected
+               ? "never connected (" + launcher_name() + " " + launcher_status_ + ")"
+           : r.exit_code == -1 ? "ended without a result (its exit status is known "
+                                 "only to " + launcher_name() + ", which " +
+                                 launcher_status_ + ")"
+           : r.code_from_launcher
+               ? "exited with code " + std::to_string(r.exit_code) + " (as " +
+                     launcher_name() + " reports it)"
+               : "exited with code " + std::to_string(r.exit_code);
+  }
+
+  // A rank as the verdict reads it: a crash is an end by itself before saying bye, or by a
+  // signal; a rank that never connected is left to the deadline's verdict once it passed.
+  RankEnd rank_end(const Rank& r) const {
+    RankEnd e;
+    e.rank = r.rank;
+    const bool clean = r.killed || (r.bye && r.exit_code == 0 && r.exit_signal == 0);
+    if (!clean && r.exited && !(r.never_connected && deadline_hit_)) {
+      e.crash = how_ended(r);
+      e.crash_detail = r.result ? " after its result" : "";
+    }
+    e.in_case = !(r.result && r.bye);  // else it finished before the deadline
+    e.state = r.state_msg;
+    return e;
+  }
+
   void finish() {
     for (const auto& r : ranks_) result_.binding.push_back(r.binding);
     for (const auto& r : ranks_)
@@ -797,15 +827,13 @@ class CaseRun {
         for (const auto& each : ranks_) result_.hosts.push_back(each.host);
         break;
       }
-    // A stopped run wins: what the ranks did after the stop request is its consequence.
-    if (interrupted_) {
-      result_.status = reports::Verdict::interrupted;
-      result_.reason = "the run was stopped by a signal";
-      attach_states();
-      return;
-    }
-    if (opt_.external) apply_launcher_report();
-    // A crash wins over everything else: a rank that exited before saying bye, or by a signal.
+    // A stopped case keeps the states it was stopped in.
+    if (!interrupted_ && opt_.external) apply_launcher_report();
+    CaseEnd end;
+    end.interrupted = interrupted_;
+    end.deadline_hit = deadline_hit_;
+    end.rank_states = json::array();
+    for (const auto& r : ranks_) end.rank_states.push_back(rank_state_json(r));
     // On the MPI path, a rank that named its signal first: its peers are then ended by the
     // launcher, which is a consequence, not the cause. The fork path keeps rank order.
     std::vector<const Rank*> order;
@@ -815,57 +843,9 @@ class CaseRun {
       if (a->code_from_launcher != b->code_from_launcher) return a->code_from_launcher;
       return (a->exit_seq ? a->exit_seq : 1 << 30) < (b->exit_seq ? b->exit_seq : 1 << 30);
     });
-    for (const Rank* rp : order) {
-      const Rank& r = *rp;
-      if (r.killed || (r.bye && r.exit_code == 0 && r.exit_signal == 0)) continue;
-      if (!r.exited) continue;
-      if (r.never_connected && deadline_hit_) continue;  // reported as a timeout below
-      result_.status = reports::Verdict::crash;
-      std::string how = r.exit_signal ? "was killed by " + signal_name(r.exit_signal)
-                        : r.never_connected
-                            ? "never connected (" + launcher_name() + " " + launcher_status_ + ")"
-                        : r.exit_code == -1 ? "ended without a result (its exit status is known "
-                                              "only to " + launcher_name() + ", which " +
-                                              launcher_status_ + ")"
-                        : r.code_from_launcher
-                            ? "exited with code " + std::to_string(r.exit_code) + " (as " +
-                                  launcher_name() + " reports it)"
-                            : "exited with code " + std::to_string(r.exit_code);
-      if (result_.reason.empty()) result_.reason = "rank " + std::to_string(r.rank) + " " + how;
-      result_.failures.push_back(
-          {r.rank, "launcher",
-           "rank " + std::to_string(r.rank) + " " + how + (r.result ? " after its result" : "")});
-    }
-    if (result_.status == reports::Verdict::crash) {
-      attach_states();
-      merge_rank_results();
-      return;
-    }
-    if (deadline_hit_) {
-      bool every_blocked = true;
-      int live = 0;
-      for (const auto& r : ranks_) {
-        if (r.result && r.bye) continue;  // finished before the deadline
-        ++live;
-        if (!stuck_at_deadline(r.state_msg, spec_.timeout_s)) every_blocked = false;
-      }
-      result_.status =
-          (live > 0 && every_blocked) ? reports::Verdict::deadlock : reports::Verdict::timeout;
-      result_.reason = std::string(result_.status == reports::Verdict::deadlock
-                                       ? "every rank is blocked in a library call"
-                                       : "not finished") +
-                       " after " + std::to_string(static_cast<int>(spec_.timeout_s)) + " s";
-      attach_states();
-      merge_rank_results();
-      if (spec_.expected == "deadlock" && result_.status == reports::Verdict::deadlock)
-        result_.failures.clear();  // the expected outcome; rank failures are consequences
-      return;
-    }
-    merge_rank_results();
-    if (spec_.expected == "deadlock" && result_.status == reports::Verdict::pass) {
-      result_.status = reports::Verdict::fail;
-      result_.failures.push_back({-1, "launcher", "expected a deadlock, the case completed"});
-    }
+    for (const Rank* r : order) end.ranks.push_back(rank_end(*r));
+    end.merge = [this](reports::CaseResult& out) { merge_results(out); };
+    judge(spec_, end, result_);
   }
 
   std::string launcher_name() const {
@@ -887,20 +867,15 @@ class CaseRun {
     result_.failures.push_back({-1, launcher_name(), text});
   }
 
-  void attach_states() {
-    result_.rank_states = json::array();
-    for (const auto& r : ranks_) result_.rank_states.push_back(rank_state_json(r));
-  }
-
-  void merge_rank_results() {
+  void merge_results(reports::CaseResult& out) {
     std::vector<json> results;
     for (const auto& r : ranks_) results.push_back(r.result ? r.result_msg : json());
-    launcher::merge_rank_results(results, result_, named_impl_);
-    if (spec_.trace) attach_trace();
+    launcher::merge_rank_results(results, out, named_impl_);
+    if (spec_.trace) attach_trace(out);
   }
 
   // --trace: each rank's ring from its result, or from its state when it did not finish.
-  void attach_trace() {
+  void attach_trace(reports::CaseResult& out) const {
     std::vector<json> per_rank;
     for (const auto& r : ranks_) {
       if (r.result && r.result_msg.contains("trace"))
@@ -910,7 +885,7 @@ class CaseRun {
       else
         per_rank.push_back(json());
     }
-    result_.trace = reports::to_json(reports::merge_rank_traces(per_rank));
+    out.trace = reports::to_json(reports::merge_rank_traces(per_rank));
   }
 
   suite::CaseSpec spec_;
