@@ -1,6 +1,6 @@
 // verdict.hpp — the one place the rule lives that turns how a case's ranks ended into its
 // verdict: interrupted, crash, deadlock, timeout, or the ranks' own merged outcome, and what a
-// case that expects a deadlock makes of that. The case watcher (launcher.cpp) and the
+// case that expects a deadlock makes of that. The case watcher (case_watcher.cpp) and the
 // deadline of a run under PMIx (pmix_deadline.cpp) each describe the end they saw as a
 // CaseEnd and call judge(); neither decides a verdict itself.
 #pragma once
