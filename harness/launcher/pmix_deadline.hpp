@@ -14,7 +14,7 @@
 // that.
 //
 // A task that dies makes Slurm SIGKILL the whole step, which nothing can catch: for that,
-// rank 0 writes each case into the report as a crash before it runs (cli/pmix_run).
+// rank 0 writes each case into the report as a crash before it runs (starter_pmix.hpp).
 #pragma once
 
 #include <chrono>
