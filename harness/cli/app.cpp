@@ -141,26 +141,35 @@ void add_run_options(CLI::App* cmd, RunArgs& a) {
   add_impl_options(cmd, a);
 }
 
-}  // namespace
-
-int run_app(int argc, char** argv) {
-  CLI::App app{"rmabench: conformance and benchmark suite for MPI-style one-sided communication"};
-  app.name("rmabench");
-  app.set_version_flag("--version",
-                       std::string("rmabench ") + rmabench_version() + " (" + git_revision() + ")");
-  app.require_subcommand(1);
-  app.footer(kExitCodesHelp);
-
+// Every subcommand's arguments and its CLI11 command, filled by parsing.
+struct Commands {
   RunArgs run;
-  auto* run_cmd = app.add_subcommand("run", "Run a case script or a suite manifest");
-  add_run_options(run_cmd, run);
-  run_cmd
-      ->add_option("--check", run.overrides.check,
+  BenchArgs bench;
+  RunArgs list;
+  DescribeArgs describe;
+  GateArgs gate;
+  ReportArgs report;
+  CLI::App* run_cmd = nullptr;
+  CLI::App* bench_cmd = nullptr;
+  CLI::App* list_cmd = nullptr;
+  CLI::App* describe_cmd = nullptr;
+  CLI::App* info_cmd = nullptr;
+  CLI::App* gate_cmd = nullptr;
+  CLI::App* report_cmd = nullptr;
+};
+
+void add_run_command(CLI::App& app, Commands& c) {
+  c.run_cmd = app.add_subcommand("run", "Run a case script or a suite manifest");
+  add_run_options(c.run_cmd, c.run);
+  c.run_cmd
+      ->add_option("--check", c.run.overrides.check,
                    "Check the scripts as well: races (conflicting accesses and false asserts)")
       ->check(CLI::IsMember({"races"}));
+}
 
-  BenchArgs bench;
-  auto* bench_cmd = app.add_subcommand(
+void add_bench_command(CLI::App& app, Commands& c) {
+  BenchArgs& bench = c.bench;
+  auto* bench_cmd = c.bench_cmd = app.add_subcommand(
       "bench", "Benchmark a case script or suite with Google Benchmark (latency, bandwidth)");
   add_run_options(bench_cmd, bench.run);
   bench_cmd->add_option("--sizes", bench.sizes,
@@ -184,17 +193,20 @@ int run_app(int argc, char** argv) {
                       "send/recv elsewhere) measured before each two-rank figure");
   // The old spelling, kept for scripts that use it; not shown in --help.
   bench_cmd->add_option("--target", bench.target_mode)->group("");
+}
 
-  RunArgs list;
-  auto* list_cmd = app.add_subcommand(
+void add_list_command(CLI::App& app, Commands& c) {
+  c.list_cmd = app.add_subcommand(
       "list",
       "Print the case ids a script or suite expands to; without one, the suites and pattern "
       "folders rmabench finds by name");
-  list_cmd->add_option("input", list.input, "Suite manifest or case script, a file or a name");
-  add_matrix_options(list_cmd, list.overrides, list.options);
+  c.list_cmd->add_option("input", c.list.input, "Suite manifest or case script, a file or a name");
+  add_matrix_options(c.list_cmd, c.list.overrides, c.list.options);
+}
 
-  DescribeArgs describe;
-  auto* describe_cmd = app.add_subcommand(
+void add_describe_command(CLI::App& app, Commands& c) {
+  DescribeArgs& describe = c.describe;
+  auto* describe_cmd = c.describe_cmd = app.add_subcommand(
       "describe",
       "Show the options and hooks a script declares; with --trace, run it once and "
       "print its packet sequence");
@@ -217,11 +229,11 @@ int run_app(int argc, char** argv) {
       ->check(kNotEmpty);
   describe_cmd->add_option("--title", describe.title, "With --svg: the diagram's title")
       ->check(kNotEmpty);
+}
 
-  auto* info_cmd = app.add_subcommand("info", "Host topology, compiled backends, fabric providers");
-
-  GateArgs gate;
-  auto* gate_cmd = app.add_subcommand(
+void add_gate_command(CLI::App& app, Commands& c) {
+  GateArgs& gate = c.gate;
+  auto* gate_cmd = c.gate_cmd = app.add_subcommand(
       "gate", "Compare a report with a baseline: exit 1 on a regression, 0 when none");
   gate_cmd->add_option("report", gate.report, "report.json of the run")
       ->required()
@@ -245,17 +257,99 @@ int run_app(int argc, char** argv) {
                    "reports/known_intermittent.hpp): a case failing as one says is listed "
                    "with its defect, not counted as a regression")
       ->check(CLI::ExistingFile);
+}
 
-  ReportArgs report;
-  auto* report_cmd = app.add_subcommand(
+void add_report_command(CLI::App& app, Commands& c) {
+  ReportArgs& report = c.report;
+  c.report_cmd = app.add_subcommand(
       "report", "Rebuild a run directory's report files from its case records (after a kill)");
-  report_cmd->add_option("dir", report.dir, "The run's --report-dir")
+  c.report_cmd->add_option("dir", report.dir, "The run's --report-dir")
       ->required()
       ->check(CLI::ExistingDirectory);
   report.formats = kDefaultFormats;
-  report_cmd->add_option("--format", report.formats, kFormatHelp)
+  c.report_cmd->add_option("--format", report.formats, kFormatHelp)
       ->delimiter(',')
       ->check(kFormatName);
+}
+
+// CLI11 says only "A subcommand is required" for a misspelt command; name it instead.
+bool unknown_command(CLI::App& app, int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return false;
+  std::string known;
+  bool found = false;
+  for (const CLI::App* sub : app.get_subcommands({})) {
+    if (sub->get_name().rfind("__", 0) == 0) continue;
+    found |= sub->get_name() == argv[1];
+    known += (known.empty() ? "" : ", ") + sub->get_name();
+  }
+  if (!found) std::cerr << "rmabench: error: unknown command '" << argv[1] << "' (" << known << ")\n";
+  return !found;
+}
+
+// The parsed values made final: the report formats, and each input given by name as its file.
+void resolve_inputs(Commands& c) {
+  c.run.formats = report_formats(c.run.formats, kDefaultFormats);
+  c.bench.run.formats = report_formats(c.bench.run.formats, kDefaultFormats);
+  c.report.formats = report_formats(c.report.formats, kDefaultFormats);
+  for (RunArgs* a : {&c.run, &c.bench.run}) {
+    for (auto& in : a->inputs) in = suite::resolve_input(in);  // a name: its file
+    for (const auto& in : a->inputs) a->input += (a->input.empty() ? "" : " ") + in;
+  }
+  if (!c.list.input.empty()) c.list.input = suite::resolve_input(c.list.input);
+  if (*c.describe_cmd) c.describe.script = suite::resolve_input(c.describe.script);
+}
+
+// The parsed command, carried out.
+int dispatch(Commands& c, int argc, char** argv) {
+  resolve_inputs(c);
+  std::string cmdline;
+  for (int i = 0; i < argc; ++i) cmdline += (i ? " " : "") + std::string(argv[i]);
+  if (*c.run_cmd) {
+    c.run.command_line = cmdline;
+    return run_command(c.run);
+  }
+  if (*c.list_cmd && c.list.input.empty()) {
+    suite::print_catalog(std::cout);
+    return kExitOk;
+  }
+  if (*c.list_cmd) return list_command(c.list);
+  if (*c.bench_cmd) {
+    c.bench.run.command_line = cmdline;
+    return bench_command(c.bench);
+  }
+  if (*c.describe_cmd) {
+    DescribeArgs& describe = c.describe;
+    // A title with nothing to put it on was dropped without a word.
+    if (!describe.title.empty() && describe.svg.empty())
+      throw suite::UsageError("describe: --title needs --svg (and --trace)");
+    if (describe.trace) return describe_trace_command(describe);
+    if (!describe.svg.empty()) throw suite::UsageError("describe: --svg needs --trace");
+    return describe_command(describe.script);
+  }
+  if (*c.info_cmd) return info_command();
+  if (*c.gate_cmd) return gate_command(c.gate);
+  if (*c.report_cmd) return report_command(c.report);
+  return kExitUsage;
+}
+
+}  // namespace
+
+int run_app(int argc, char** argv) {
+  CLI::App app{"rmabench: conformance and benchmark suite for MPI-style one-sided communication"};
+  app.name("rmabench");
+  app.set_version_flag("--version",
+                       std::string("rmabench ") + rmabench_version() + " (" + git_revision() + ")");
+  app.require_subcommand(1);
+  app.footer(kExitCodesHelp);
+
+  Commands c;
+  add_run_command(app, c);
+  add_bench_command(app, c);
+  add_list_command(app, c);
+  add_describe_command(app, c);
+  c.info_cmd = app.add_subcommand("info", "Host topology, compiled backends, fabric providers");
+  add_gate_command(app, c);
+  add_report_command(app, c);
 
   // The build writes the man page and the completion script from these definitions.
   if (argc == 2 && std::string_view(argv[1]) == "__man") {
@@ -266,21 +360,7 @@ int run_app(int argc, char** argv) {
     write_bash_completion(app, std::cout);
     return kExitOk;
   }
-
-  // CLI11 says only "A subcommand is required" for a misspelt command; name it instead.
-  if (argc >= 2 && argv[1][0] != '-') {
-    std::string known;
-    bool found = false;
-    for (const CLI::App* sub : app.get_subcommands({})) {
-      if (sub->get_name().rfind("__", 0) == 0) continue;
-      found |= sub->get_name() == argv[1];
-      known += (known.empty() ? "" : ", ") + sub->get_name();
-    }
-    if (!found) {
-      std::cerr << "rmabench: error: unknown command '" << argv[1] << "' (" << known << ")\n";
-      return kExitUsage;
-    }
-  }
+  if (unknown_command(app, argc, argv)) return kExitUsage;
 
   try {
     app.parse(argc, argv);
@@ -291,41 +371,7 @@ int run_app(int argc, char** argv) {
   }
 
   try {
-    run.formats = report_formats(run.formats, kDefaultFormats);
-    bench.run.formats = report_formats(bench.run.formats, kDefaultFormats);
-    report.formats = report_formats(report.formats, kDefaultFormats);
-    for (RunArgs* a : {&run, &bench.run}) {
-      for (auto& in : a->inputs) in = suite::resolve_input(in);  // a name: its file
-      for (const auto& in : a->inputs) a->input += (a->input.empty() ? "" : " ") + in;
-    }
-    if (!list.input.empty()) list.input = suite::resolve_input(list.input);
-    if (*describe_cmd) describe.script = suite::resolve_input(describe.script);
-    std::string cmdline;
-    for (int i = 0; i < argc; ++i) cmdline += (i ? " " : "") + std::string(argv[i]);
-    if (*run_cmd) {
-      run.command_line = cmdline;
-      return run_command(run);
-    }
-    if (*list_cmd && list.input.empty()) {
-      suite::print_catalog(std::cout);
-      return kExitOk;
-    }
-    if (*list_cmd) return list_command(list);
-    if (*bench_cmd) {
-      bench.run.command_line = cmdline;
-      return bench_command(bench);
-    }
-    if (*describe_cmd) {
-      // A title with nothing to put it on was dropped without a word.
-      if (!describe.title.empty() && describe.svg.empty())
-        throw suite::UsageError("describe: --title needs --svg (and --trace)");
-      if (describe.trace) return describe_trace_command(describe);
-      if (!describe.svg.empty()) throw suite::UsageError("describe: --svg needs --trace");
-      return describe_command(describe.script);
-    }
-    if (*info_cmd) return info_command();
-    if (*gate_cmd) return gate_command(gate);
-    if (*report_cmd) return report_command(report);
+    return dispatch(c, argc, argv);
   } catch (const suite::UsageError& e) {
     std::cerr << "rmabench: error: " << e.what() << "\n";
     return kExitUsage;
@@ -333,7 +379,6 @@ int run_app(int argc, char** argv) {
     std::cerr << "rmabench: " << e.what() << "\n";
     return kExitRunError;
   }
-  return kExitUsage;
 }
 
 }  // namespace harness::cli

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <ctime>
 #include <iostream>
+#include <optional>
 #include <set>
 
 #include "cli/app.hpp"
@@ -100,218 +101,288 @@ suite::Expansion expand_input(RunArgs& args) {
   return ex;
 }
 
-int run_pipeline(const RunArgs& args, const RunPlan& plan, CaseExecutor& executor) {
-  // Where a stop cannot end the run between cases (ranks of a PMIx job must agree on the
-  // next case), the launcher's signal keeps its default action and ends the rank.
-  if (executor.stops_between_cases()) install_stop_handlers();
-  const bool reporting = executor.reports();
-  const bool tty = reporting && ::isatty(STDOUT_FILENO);
+namespace {
 
-  reports::Report report;
-  report.context.rmabench_version = rmabench_version();
-  report.context.git_revision = git_revision();
-  report.context.host = host_name();
-  report.context.command = plan.command;
-  report.context.started_at = utc_now();
-  report.context.topology = plan.topology;
-  report.context.options = plan.options;
-  for (const auto& s : plan.expansion.suites)
-    report.context.suites.push_back({{"name", s.name}, {"path", s.path}, {"hash", s.hash}});
+// One run of the pipeline, in its steps: the report's context, the durable records, the
+// console, the excluded cases, the case loop and the end of the run.
+class PipelineRun {
+ public:
+  PipelineRun(const RunArgs& args, const RunPlan& plan, CaseExecutor& executor)
+      : args_(args), plan_(plan), executor_(executor), reporting_(executor.reports()),
+        tty_(reporting_ && ::isatty(STDOUT_FILENO)),
+        first_case_(plan.expansion.excluded.size()), console_(std::cout, tty_) {}
+  // The callback refers to this run: the executor may outlive it.
+  ~PipelineRun() { executor_.on_figures({}); }
+  PipelineRun(const PipelineRun&) = delete;
+  PipelineRun& operator=(const PipelineRun&) = delete;
 
-  // Durable results: a record per case on disk before the next case starts, so a parent
-  // killed with SIGKILL loses nothing that finished (`rmabench report DIR` rebuilds).
-  std::optional<reports::RunRecorder> recorder;
-  const std::size_t first_case = plan.expansion.excluded.size();
-  auto record = [&](const char* what, auto&& write) {
-    if (!recorder) return;
-    try {
-      write(*recorder);
-    } catch (const std::exception& e) {
-      std::cerr << "rmabench: cannot record " << what << ": " << e.what() << "\n";
-      recorder.reset();  // the report files are still written at the end, from memory
-    }
-  };
-  if (reporting && !args.report_dir.empty()) {
-    recorder.emplace(args.report_dir);
-    std::vector<reports::CaseResult> expected;
-    for (const auto& [c, reason] : plan.expansion.excluded) expected.push_back(excluded_result(c, reason));
-    for (const auto& c : plan.expansion.cases) {
-      expected.push_back(launcher::base_result(c));
-      expected.back().name = c.stem;
-    }
-    // A directory that cannot hold the records cannot hold the report either: refused
-    // before the first case, not found out after the last one. Not under PMIx, where the
-    // other ranks are already on their way into the first case and would wait for this one
-    // until its deadline: there the run goes on and ends with the reports' failure (exit 3).
-    try {
-      recorder->begin(report.context, expected);
-    } catch (const std::exception& e) {
-      if (executor.stops_between_cases()) {
-        std::cerr << "rmabench: --report-dir: " << e.what() << "; no case was run\n";
-        return kExitRunError;
-      }
-      std::cerr << "rmabench: cannot record the run: " << e.what() << "\n";
-      recorder.reset();
-    }
+  int run();
+
+ private:
+  void fill_context();
+  bool open_records();
+  template <class Write>
+  void record(const char* what, Write&& write);
+  bool write_reports();
+  void start_console();
+  void show(const reports::CaseResult& r, const std::string& counter);
+  double elapsed() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
   }
+  void finish() {
+    report_.summary.duration_s = elapsed();
+    report_.finish();
+  }
+  void add_excluded();
+  int on_run_end(const reports::CaseResult& result);
+  bool run_case(std::size_t k, int& exit_code);
+  int end_run(int exit_code);
+  void print_bench_table() const;
 
-  auto write_reports = [&]() -> bool {
-    if (!reporting || args.report_dir.empty()) return true;
-    try {
-      reports::write_report_dir(report, args.report_dir, args.formats);
-      return true;
-    } catch (const std::exception& e) {
-      std::cerr << "rmabench: cannot write reports to " << args.report_dir << ": " << e.what()
-                << "\n";
+  const RunArgs& args_;
+  const RunPlan& plan_;
+  CaseExecutor& executor_;
+  const bool reporting_;
+  const bool tty_;
+  reports::Report report_;
+  std::optional<reports::RunRecorder> recorder_;
+  const std::size_t first_case_;
+  reports::ConsoleWriter console_;
+  std::optional<ProgressLine> progress_;
+  std::chrono::steady_clock::time_point t0_;
+  std::size_t in_flight_ = 0;  // the record index of the case running
+};
+
+void PipelineRun::fill_context() {
+  report_.context.rmabench_version = rmabench_version();
+  report_.context.git_revision = git_revision();
+  report_.context.host = host_name();
+  report_.context.command = plan_.command;
+  report_.context.started_at = utc_now();
+  report_.context.topology = plan_.topology;
+  report_.context.options = plan_.options;
+  for (const auto& s : plan_.expansion.suites)
+    report_.context.suites.push_back({{"name", s.name}, {"path", s.path}, {"hash", s.hash}});
+}
+
+// Durable results: a record per case on disk before the next case starts, so a parent
+// killed with SIGKILL loses nothing that finished (`rmabench report DIR` rebuilds). False
+// when the run must not start.
+bool PipelineRun::open_records() {
+  if (!reporting_ || args_.report_dir.empty()) return true;
+  recorder_.emplace(args_.report_dir);
+  std::vector<reports::CaseResult> expected;
+  for (const auto& [c, reason] : plan_.expansion.excluded) expected.push_back(excluded_result(c, reason));
+  for (const auto& c : plan_.expansion.cases) {
+    expected.push_back(launcher::base_result(c));
+    expected.back().name = c.stem;
+  }
+  // A directory that cannot hold the records cannot hold the report either: refused
+  // before the first case, not found out after the last one. Not under PMIx, where the
+  // other ranks are already on their way into the first case and would wait for this one
+  // until its deadline: there the run goes on and ends with the reports' failure (exit 3).
+  try {
+    recorder_->begin(report_.context, expected);
+  } catch (const std::exception& e) {
+    if (executor_.stops_between_cases()) {
+      std::cerr << "rmabench: --report-dir: " << e.what() << "; no case was run\n";
       return false;
     }
-  };
+    std::cerr << "rmabench: cannot record the run: " << e.what() << "\n";
+    recorder_.reset();
+  }
+  return true;
+}
 
-  reports::ConsoleWriter console(std::cout, tty);
-  const auto& cases = plan.expansion.cases;
+template <class Write>
+void PipelineRun::record(const char* what, Write&& write) {
+  if (!recorder_) return;
+  try {
+    write(*recorder_);
+  } catch (const std::exception& e) {
+    std::cerr << "rmabench: cannot record " << what << ": " << e.what() << "\n";
+    recorder_.reset();  // the report files are still written at the end, from memory
+  }
+}
+
+bool PipelineRun::write_reports() {
+  if (!reporting_ || args_.report_dir.empty()) return true;
+  try {
+    reports::write_report_dir(report_, args_.report_dir, args_.formats);
+    return true;
+  } catch (const std::exception& e) {
+    std::cerr << "rmabench: cannot write reports to " << args_.report_dir << ": " << e.what()
+              << "\n";
+    return false;
+  }
+}
+
+void PipelineRun::start_console() {
+  const auto& cases = plan_.expansion.cases;
   // Durations and counts in one column, unless one id is very long.
   std::size_t id_width = reports::ConsoleWriter::default_id_width;
   for (const auto& c : cases) id_width = std::max(id_width, std::min<std::size_t>(c.id.size(), 96));
-  console.set_id_width(id_width);
+  console_.set_id_width(id_width);
   // Rank logs (-v) share the terminal: a status line would be torn by them.
-  ProgressLine progress(std::cout, cases.size(), tty && !args.verbose);
-  auto show = [&](const reports::CaseResult& r, const std::string& counter) {
-    if (!reporting) return;
-    progress.print([&] {
-      console.case_line(r, counter);
-      if (r.failed() || r.impl_defined()) console.details(r);
-    });
-  };
+  progress_.emplace(std::cout, cases.size(), tty_ && !args_.verbose);
+}
 
-  const auto t0 = std::chrono::steady_clock::now();
-  auto elapsed = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  };
-  for (const auto& [c, reason] : plan.expansion.excluded) {
-    report.cases.push_back(excluded_result(c, reason));
+void PipelineRun::show(const reports::CaseResult& r, const std::string& counter) {
+  if (!reporting_) return;
+  progress_->print([&] {
+    console_.case_line(r, counter);
+    if (r.failed() || r.impl_defined()) console_.details(r);
+  });
+}
+
+void PipelineRun::add_excluded() {
+  for (const auto& [c, reason] : plan_.expansion.excluded) {
+    report_.cases.push_back(excluded_result(c, reason));
     record("a case", [&](reports::RunRecorder& r) {
-      r.finished(report.cases.size() - 1, report.cases.back(), nlohmann::json::array());
+      r.finished(report_.cases.size() - 1, report_.cases.back(), nlohmann::json::array());
     });
-    show(report.cases.back(), "");
+    show(report_.cases.back(), "");
   }
-  auto finish = [&] {
-    report.summary.duration_s =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    report.finish();
-  };
-  executor.on_run_end([&](const reports::CaseResult& result) {
-    const std::size_t done = report.cases.size() - plan.expansion.excluded.size();
-    report.cases.push_back(result);
-    show(report.cases.back(), progress.counter());
-    record("a case", [&](reports::RunRecorder& r) {
-      r.set_elapsed(elapsed());
-      r.finished(first_case + done, result, nlohmann::json::array());
-    });
-    const std::size_t left = cases.size() - done - 1;
-    if (left > 0 && reporting)
-      std::cerr << "rmabench: the job ends here; the " << left
-                << " case(s) after it did not run\n";
+}
+
+// The executor ends the whole run with this case (a PMIx job past a deadline): the report
+// is written and the exit code chosen here.
+int PipelineRun::on_run_end(const reports::CaseResult& result) {
+  const auto& cases = plan_.expansion.cases;
+  const std::size_t done = report_.cases.size() - plan_.expansion.excluded.size();
+  report_.cases.push_back(result);
+  show(report_.cases.back(), progress_->counter());
+  record("a case", [&](reports::RunRecorder& r) {
+    r.set_elapsed(elapsed());
+    r.finished(first_case_ + done, result, nlohmann::json::array());
+  });
+  const std::size_t left = cases.size() - done - 1;
+  if (left > 0 && reporting_)
+    std::cerr << "rmabench: the job ends here; the " << left
+              << " case(s) after it did not run\n";
+  finish();
+  report_.complete = left == 0 && !result.interrupted();
+  write_reports();
+  progress_->done();
+  if (reporting_) console_.summary(report_);
+  return !result.passed() ? kExitFailed : left > 0 ? kExitRunError : kExitOk;
+}
+
+// Case k of the run; false when the loop ends here.
+bool PipelineRun::run_case(std::size_t k, int& exit_code) {
+  const suite::CaseSpec& c = plan_.expansion.cases[k];
+  if (executor_.stops_between_cases() && launcher::stop_requested()) {
+    exit_code = kExitInterrupted;
+    return false;
+  }
+  progress_->started(k + 1, c.id);
+  in_flight_ = first_case_ + k;
+  record("a case's start", [&](reports::RunRecorder& r) { r.started(first_case_ + k); });
+  if (auto p = executor_.pending(c); p && reporting_ && !args_.report_dir.empty()) {
+    report_.cases.push_back(std::move(*p));
     finish();
-    report.complete = left == 0 && !result.interrupted();
     write_reports();
-    progress.done();
-    if (reporting) console.summary(report);
-    return !result.passed() ? kExitFailed : left > 0 ? kExitRunError : kExitOk;
-  });
-  std::size_t in_flight = 0;  // the record index of the case running
-  executor.on_figures([&](const nlohmann::json& entries) {
-    record("a benchmark's rows", [&](reports::RunRecorder& r) { r.figures(in_flight, entries); });
-  });
-  // The callback refers to this function's locals: the executor may outlive them.
-  struct Forget {
-    CaseExecutor& e;
-    ~Forget() { e.on_figures({}); }
-  } forget{executor};
-  int exit_code = kExitOk;
-  for (std::size_t k = 0; k < cases.size(); ++k) {
-    const suite::CaseSpec& c = cases[k];
-    if (executor.stops_between_cases() && launcher::stop_requested()) {
-      exit_code = kExitInterrupted;
-      break;
-    }
-    progress.started(k + 1, c.id);
-    in_flight = first_case + k;
-    record("a case's start", [&](reports::RunRecorder& r) { r.started(first_case + k); });
-    if (auto p = executor.pending(c); p && reporting && !args.report_dir.empty()) {
-      report.cases.push_back(std::move(*p));
-      finish();
-      write_reports();
-      report.cases.pop_back();
-    }
-    Executed done;
-    try {
-      done = executor.execute(c);
-    } catch (const launcher::LaunchError& e) {
-      progress.print(
-          [&] { std::cerr << "rmabench: cannot run " << c.id << ": " << e.what() << "\n"; });
-      record("a case", [&](reports::RunRecorder& r) { r.not_run(first_case + k); });
-      exit_code = kExitRunError;
-      break;
-    }
-    // One name per pattern: the report's `name` is the stem the id is made of.
-    done.outcome.result.name = c.stem;
-    launcher::apply_impl_defined(c, done.outcome.result);
-    report.cases.push_back(std::move(done.outcome.result));
-    record("a case", [&](reports::RunRecorder& r) {
-      r.set_elapsed(elapsed());
-      r.finished(first_case + k, report.cases.back(), done.outcome.benchmarks);
-    });
-    for (auto& b : done.outcome.benchmarks) report.benchmarks.push_back(std::move(b));
-    show(report.cases.back(), progress.counter());
-    if (executor.writes_after_each_case()) {
-      report.summary.duration_s =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      report.finish();
-      write_reports();
-    }
-    if (launcher::stop_requested()) exit_code = kExitInterrupted;
-    if (done.last) break;
+    report_.cases.pop_back();
   }
-  progress.done();
-  report.finish();
-  report.complete = report.cases.size() == first_case + cases.size() &&
-                    report.summary.interrupted == 0;
-  if (!reporting) return kExitOk;
+  Executed done;
+  try {
+    done = executor_.execute(c);
+  } catch (const launcher::LaunchError& e) {
+    progress_->print(
+        [&] { std::cerr << "rmabench: cannot run " << c.id << ": " << e.what() << "\n"; });
+    record("a case", [&](reports::RunRecorder& r) { r.not_run(first_case_ + k); });
+    exit_code = kExitRunError;
+    return false;
+  }
+  // One name per pattern: the report's `name` is the stem the id is made of.
+  done.outcome.result.name = c.stem;
+  launcher::apply_impl_defined(c, done.outcome.result);
+  report_.cases.push_back(std::move(done.outcome.result));
+  record("a case", [&](reports::RunRecorder& r) {
+    r.set_elapsed(elapsed());
+    r.finished(first_case_ + k, report_.cases.back(), done.outcome.benchmarks);
+  });
+  for (auto& b : done.outcome.benchmarks) report_.benchmarks.push_back(std::move(b));
+  show(report_.cases.back(), progress_->counter());
+  if (executor_.writes_after_each_case()) {
+    finish();
+    write_reports();
+  }
+  if (launcher::stop_requested()) exit_code = kExitInterrupted;
+  return !done.last;
+}
+
+// After the loop: the report files built from the records, the console's summary, the
+// exit code.
+int PipelineRun::end_run(int exit_code) {
+  const auto& cases = plan_.expansion.cases;
+  progress_->done();
+  report_.finish();
+  report_.complete = report_.cases.size() == first_case_ + cases.size() &&
+                     report_.summary.interrupted == 0;
+  if (!reporting_) return kExitOk;
   // The report files are built from the records: what `rmabench report DIR` would build.
-  if (recorder) {
+  if (recorder_) {
     try {
-      report = reports::read_run_records(args.report_dir);
+      report_ = reports::read_run_records(args_.report_dir);
     } catch (const std::exception& e) {
       std::cerr << "rmabench: " << e.what() << "; the report is written from memory\n";
     }
   }
-  report.summary.duration_s = elapsed();
+  report_.summary.duration_s = elapsed();
   // Stopped by a signal, the run is incomplete even when the case in flight ended first (a
   // crash the stop came after is that case's verdict): exit 4 always says "complete": false.
-  if (exit_code == kExitInterrupted) report.complete = false;
-  if (!report.complete && exit_code != kExitOk) {
-    const std::size_t ran = report.cases.size() - first_case;
+  if (exit_code == kExitInterrupted) report_.complete = false;
+  if (!report_.complete && exit_code != kExitOk) {
+    const std::size_t ran = report_.cases.size() - first_case_;
     std::cerr << "rmabench: the run did not finish: " << cases.size() - ran
-              << " case(s) did not run" << (report.summary.interrupted ? ", 1 was interrupted" : "")
-              << (args.report_dir.empty() ? "" : "; the report says \"complete\": false") << "\n";
+              << " case(s) did not run" << (report_.summary.interrupted ? ", 1 was interrupted" : "")
+              << (args_.report_dir.empty() ? "" : "; the report says \"complete\": false") << "\n";
   }
-
   if (!write_reports()) exit_code = kExitRunError;
-  if (plan.bench_table) {
-    std::cout << "\n";
-    reports::write_bench_table(report.benchmarks, std::cout);
-    // A case that ended early ended its sweep there: a missing row is not a size the script
-    // skipped.
-    for (const auto& c : report.cases)
-      if (c.status == reports::Verdict::interrupted || c.status == reports::Verdict::error ||
-          c.status == reports::Verdict::crash || c.status == reports::Verdict::timeout ||
-          c.status == reports::Verdict::deadlock)
-        std::cout << "# " << c.id << " ended " << reports::to_string(c.status)
-                  << ": the rows it had finished are above, the rest of its sweep did not run\n";
-  }
-  console.summary(report);
+  if (plan_.bench_table) print_bench_table();
+  console_.summary(report_);
   if (exit_code != kExitOk) return exit_code;
-  return report.summary.failed > 0 ? kExitFailed : kExitOk;
+  return report_.summary.failed > 0 ? kExitFailed : kExitOk;
+}
+
+void PipelineRun::print_bench_table() const {
+  std::cout << "\n";
+  reports::write_bench_table(report_.benchmarks, std::cout);
+  // A case that ended early ended its sweep there: a missing row is not a size the script
+  // skipped.
+  for (const auto& c : report_.cases)
+    if (c.status == reports::Verdict::interrupted || c.status == reports::Verdict::error ||
+        c.status == reports::Verdict::crash || c.status == reports::Verdict::timeout ||
+        c.status == reports::Verdict::deadlock)
+      std::cout << "# " << c.id << " ended " << reports::to_string(c.status)
+                << ": the rows it had finished are above, the rest of its sweep did not run\n";
+}
+
+int PipelineRun::run() {
+  // Where a stop cannot end the run between cases (ranks of a PMIx job must agree on the
+  // next case), the launcher's signal keeps its default action and ends the rank.
+  if (executor_.stops_between_cases()) install_stop_handlers();
+  fill_context();
+  if (!open_records()) return kExitRunError;
+  start_console();
+  t0_ = std::chrono::steady_clock::now();
+  add_excluded();
+  executor_.on_run_end([this](const reports::CaseResult& result) { return on_run_end(result); });
+  executor_.on_figures([this](const nlohmann::json& entries) {
+    record("a benchmark's rows", [&](reports::RunRecorder& r) { r.figures(in_flight_, entries); });
+  });
+  int exit_code = kExitOk;
+  for (std::size_t k = 0; k < plan_.expansion.cases.size(); ++k)
+    if (!run_case(k, exit_code)) break;
+  return end_run(exit_code);
+}
+
+}  // namespace
+
+int run_pipeline(const RunArgs& args, const RunPlan& plan, CaseExecutor& executor) {
+  PipelineRun run(args, plan, executor);
+  return run.run();
 }
 
 }  // namespace harness::cli

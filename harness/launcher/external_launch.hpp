@@ -1,6 +1,6 @@
 // external_launch.hpp — ranks that another program's launcher starts instead of this
 // process's fork (an MPI library's mpiexec or mpirun: mpi/mpi_launch.hpp), as the case watcher
-// (launcher.hpp) sees them: a launcher program, a command line per case, a reason to skip.
+// (case_watcher.hpp) sees them: a launcher program, a command line per case, a reason to skip.
 // The ranks cannot inherit the parent's descriptors through such a launcher, so each connects
 // back to a control socket named in its environment (control_socket.hpp: an abstract Unix
 // socket, or TCP when the ranks may run on other hosts); what the launcher reports of ranks

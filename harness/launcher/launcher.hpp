@@ -10,7 +10,9 @@
 //
 // With `external` set, another program's launcher starts the ranks instead (an MPI library's:
 // external_launch.hpp, mpi/mpi_launch.hpp): one launch of it per case, ranks connecting back
-// to a control socket; watching, diagnosis and the result are the same.
+// to a control socket; watching, diagnosis and the result are the same. Each way of starting
+// ranks is a RankStarter (rank_starter.hpp) driven by the one case watcher (case_watcher.hpp),
+// whose verdict comes from the one rule (verdict.hpp).
 #pragma once
 
 #include <functional>

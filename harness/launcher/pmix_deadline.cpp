@@ -1,5 +1,5 @@
 // pmix_deadline.cpp — the deadline thread of a rank under an external launcher, the state
-// exchange past the deadline, and rank 0's verdict.
+// exchange past the deadline, and what rank 0 hands the verdict rule (verdict.hpp).
 #include "launcher/pmix_deadline.hpp"
 
 #include <cstdlib>
@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "launcher/rank_results.hpp"
+#include "launcher/verdict.hpp"
 
 namespace harness::launcher {
 
@@ -135,7 +136,7 @@ void PmixDeadline::expire() {
     const auto res_got = get_bounded(pmix_, keys, kStateWait);
     for (std::size_t i = 0; i < whose.size(); ++i)
       if (res_got[i]) results[whose[i]] = json::parse(*res_got[i], nullptr, false);
-    const int code = verdict_(judge(states, results));
+    const int code = verdict_(judge_states(states, results));
     std::cout.flush();
     // The report is written: the others may leave now. The first rank to leave without
     // PMIx_Finalize makes Slurm kill the rest of the step, so srun's own exit status may
@@ -148,57 +149,46 @@ void PmixDeadline::expire() {
   std::_Exit(got[0] ? std::atoi(got[0]->c_str()) : 124);
 }
 
-reports::CaseResult PmixDeadline::judge(const std::vector<json>& states,
-                                        const std::vector<json>& results) const {
+// What rank 0 saw at the deadline, for the verdict rule: a rank with no state has ended or
+// cannot be reached (a crash); one whose state is only its reported status has finished.
+reports::CaseResult PmixDeadline::judge_states(const std::vector<json>& states,
+                                               const std::vector<json>& results) const {
   reports::CaseResult res = base_result(spec_);
   // From the case's start (the deadline less the timeout) until now.
   res.duration_s =
       spec_.timeout_s +
       std::chrono::duration<double>(std::chrono::steady_clock::now() - deadline_).count();
-  res.rank_states = json::array();
-  int live = 0, silent = 0;
-  bool every_blocked = true;
+  CaseEnd end;
+  end.deadline_hit = true;
+  end.merge_unfinished = false;
+  end.rank_states = json::array();
   for (std::size_t r = 0; r < states.size(); ++r) {
-    const int rank = static_cast<int>(r);
+    RankEnd e;
+    e.rank = static_cast<int>(r);
     json s = states[r];
     if (!s.is_object()) {
-      ++silent;
       s = {{"state", "no reply"}};
-      res.failures.push_back(
-          {rank, "launcher",
-           "rank " + std::to_string(rank) + " gave no state within " +
-               std::to_string(static_cast<int>(kStateWait)) +
-               " s of the deadline: it has ended (exit or signal; the launcher's output says "
-               "which) or cannot be reached"});
+      e.crash = "gave no state within " + std::to_string(static_cast<int>(kStateWait)) +
+                " s of the deadline";
+      e.crash_detail =
+          ": it has ended (exit or signal; the launcher's output says which) or cannot be "
+          "reached";
     } else if (!s.contains("state")) {  // still in the case
-      ++live;
-      if (!launcher::stuck_at_deadline(s, spec_.timeout_s)) every_blocked = false;
+      e.in_case = true;
+      e.state = s;
     }
-    s["rank"] = rank;
-    res.rank_states.push_back(s);
+    s["rank"] = e.rank;
+    end.rank_states.push_back(s);
+    end.ranks.push_back(std::move(e));
   }
-  const std::string after = " after " + std::to_string(static_cast<int>(spec_.timeout_s)) + " s";
-  // A rank that ended early (skip, fail, error) left the others waiting for it: that end is
-  // the case's outcome, as the rmabench launcher reports it.
-  int early = -1;
-  for (std::size_t r = 0; r < results.size() && early < 0; ++r)
-    if (results[r].is_object() && results[r].value("early", false)) early = static_cast<int>(r);
-  if (silent == 0 && early >= 0) {
-    launcher::merge_rank_results(results, res);
-    res.reason = "rank " + std::to_string(early) + " ended the case early (" +
-                 results[static_cast<std::size_t>(early)].value("status", std::string("error")) +
-                 ") and left the others waiting" + after;
-  } else if (silent > 0) {
-    res.status = reports::Verdict::crash;
-    res.reason = res.failures.front().message.substr(0, res.failures.front().message.find(':'));
-  } else if (live > 0 && every_blocked) {
-    res.status = reports::Verdict::deadlock;
-    res.reason = "every rank is blocked in a library call" + after;
-    if (spec_.expected == suite::Expected::deadlock) res.failures.clear();
-  } else {
-    res.status = reports::Verdict::timeout;
-    res.reason = "not finished" + after;
-  }
+  // A rank that ended early (skip, fail, error) left the others waiting for it.
+  for (std::size_t r = 0; r < results.size() && end.early < 0; ++r)
+    if (results[r].is_object() && results[r].value("early", false)) {
+      end.early = static_cast<int>(r);
+      end.early_status = results[r].value("status", std::string("error"));
+    }
+  end.merge = [&results](reports::CaseResult& out) { merge_rank_results(results, out); };
+  judge(spec_, end, res);
   return res;
 }
 

@@ -3,17 +3,18 @@
 //
 // Each rank arms it when a case starts. Past the deadline every rank of the case publishes
 // its state through PMIx (which call it is blocked in, since when, its windows); rank 0
-// reads them, each read bounded (a rank that died never publishes), judges the case like the
-// rmabench launcher does — `deadlock` when every rank still in the case is blocked in a
-// library call, `timeout` otherwise, `crash` when a rank gave no state at all (it ended or
-// is unreachable), or the outcome of a rank that ended the case early (a skip, failure or
-// error that left the others waiting for it) — and hands the result to the caller to write
-// the report. Then the ranks leave with the exit code rank 0 chose: the case's threads are
-// stuck, the job cannot go on. Rank 0 has its verdict within 2 x kStateWait of the deadline;
-// the others leave once they have read it, or kVerdictWait after that.
+// reads them, each read bounded (a rank that died never publishes), has the case judged by
+// the launcher's one rule (verdict.hpp) — `deadlock` when every rank still in the case is
+// blocked in a library call, `timeout` otherwise, `crash` when a rank gave no state at all
+// (it ended or is unreachable), or the outcome of a rank that ended the case early (a skip,
+// failure or error that left the others waiting for it) — and hands the result to the
+// caller to write the report. Then the ranks leave with the exit code rank 0 chose: the
+// case's threads are stuck, the job cannot go on. Rank 0 has its verdict within 2 x
+// kStateWait of the deadline; the others leave once they have read it, or kVerdictWait after
+// that.
 //
 // A task that dies makes Slurm SIGKILL the whole step, which nothing can catch: for that,
-// rank 0 writes each case into the report as a crash before it runs (cli/pmix_run).
+// rank 0 writes each case into the report as a crash before it runs (starter_pmix.hpp).
 #pragma once
 
 #include <chrono>
@@ -55,8 +56,8 @@ class PmixDeadline {
   void run();
   [[noreturn]] void expire();
   // states[r]: rank r's state (null: none came); results[r]: its result, if it had one.
-  reports::CaseResult judge(const std::vector<nlohmann::json>& states,
-                            const std::vector<nlohmann::json>& results) const;
+  reports::CaseResult judge_states(const std::vector<nlohmann::json>& states,
+                                   const std::vector<nlohmann::json>& results) const;
 
   rma::bootstrap::Bootstrap& pmix_;
   std::function<nlohmann::json()> snapshot_;

@@ -1,6 +1,8 @@
 #include "launcher/rank_results.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 
@@ -54,59 +56,63 @@ reports::CaseResult base_result(const suite::CaseSpec& spec) {
   return r;
 }
 
-// Combines the ranks' results: status (error > fail > skip > pass), failures, metrics, paths,
-// and RMA packets during `run` summed over ranks, checked against the declaration.
-void merge_rank_results(const std::vector<json>& results, reports::CaseResult& result_,
-                        const std::string& named_impl) {
-  int rank_rank = -1;  // worst status seen: 0 pass, 1 skip, 2 fail, 3 error
+namespace {
+
+// What the ranks' results add up to, read one rank at a time.
+struct Tally {
+  int worst = -1;  // worst status seen: 0 pass, 1 skip, 2 fail, 3 error
   std::map<std::string, std::uint64_t> by_type, transport, direct, datatypes;
   std::set<std::string> paths;
   bool measured = false;
   std::string unobservable;  // a rank's reason its packets cannot be counted
   std::int64_t iterations = 1;
   json expected;
-  for (std::size_t rank = 0; rank < results.size(); ++rank) {
-    const json& m = results[rank];
-    if (!m.is_object()) continue;
-    const int rank_no = static_cast<int>(rank);
-    const std::string st = m.value("status", "error");
-    const int sev = st == "pass" ? 0 : st == "skip" ? 1 : st == "fail" ? 2 : 3;
-    rank_rank = std::max(rank_rank, sev);
-    if (st == "skip" && result_.reason.empty()) result_.reason = m.value("reason", "");
-    for (const auto& f : member(m, "failures"))
-      result_.failures.push_back({rank_no, f.value("where", ""), f.value("message", "")});
-    for (const auto& [k, v] : member(m, "metrics").items()) {
-      // A script's value: one that is not a number (a NaN arrives as null) is that rank's
-      // error, not an exception that would end the whole run.
-      if (v.is_number()) {
-        result_.metrics["rank" + std::to_string(rank_no) + "." + k] = v.get<double>();
-      } else {
-        result_.failures.push_back(
-            {rank_no, "metrics", "metric " + k + " is " + v.dump() + ", not a finite number"});
-        rank_rank = 3;
-      }
+};
+
+void add_sums(const json& from, std::map<std::string, std::uint64_t>& into) {
+  for (const auto& [k, v] : from.items()) into[k] += v.get<std::uint64_t>();
+}
+
+void tally_rank(int rank_no, const json& m, Tally& t, reports::CaseResult& result_) {
+  const auto st = reports::parse_verdict(m.value("status", "error"));
+  using reports::Verdict;
+  const int sev = st == Verdict::pass ? 0 : st == Verdict::skip ? 1 : st == Verdict::fail ? 2 : 3;
+  t.worst = std::max(t.worst, sev);
+  if (st == Verdict::skip && result_.reason.empty()) result_.reason = m.value("reason", "");
+  for (const auto& f : member(m, "failures"))
+    result_.failures.push_back({rank_no, f.value("where", ""), f.value("message", "")});
+  for (const auto& [k, v] : member(m, "metrics").items()) {
+    // A script's value: one that is not a number (a NaN arrives as null) is that rank's
+    // error, not an exception that would end the whole run.
+    if (v.is_number()) {
+      result_.metrics["rank" + std::to_string(rank_no) + "." + k] = v.get<double>();
+    } else {
+      result_.failures.push_back(
+          {rank_no, "metrics", "metric " + k + " is " + v.dump() + ", not a finite number"});
+      t.worst = 3;
     }
-    for (const auto& p : member(m, "paths")) paths.insert(p.get<std::string>());
-    // null: the rank's implementation could not observe its packets (not measured, not 0).
-    if (m.contains("messages_reason") && m["messages_reason"].is_string())
-      unobservable = m["messages_reason"].get<std::string>();
-    if (m.contains("messages") && m["messages"].is_object()) {
-      measured = true;
-      iterations = m.value("iterations", 1);
-      for (const auto& [k, v] : member(member(m, "messages"), "by_type").items())
-        by_type[k] += v.get<std::uint64_t>();
-      for (const auto& [k, v] : member(member(m, "messages"), "transport").items())
-        transport[k] += v.get<std::uint64_t>();
-      for (const auto& [k, v] : member(member(m, "messages"), "direct").items())
-        direct[k] += v.get<std::uint64_t>();
-      for (const auto& [k, v] : member(member(m, "messages"), "datatypes").items())
-        datatypes[k] += v.get<std::uint64_t>();
-    }
-    if (m.contains("expected_messages")) expected = m["expected_messages"];
   }
-  if (!paths.empty()) {
+  for (const auto& p : member(m, "paths")) t.paths.insert(p.get<std::string>());
+  // null: the rank's implementation could not observe its packets (not measured, not 0).
+  if (m.contains("messages_reason") && m["messages_reason"].is_string())
+    t.unobservable = m["messages_reason"].get<std::string>();
+  if (m.contains("messages") && m["messages"].is_object()) {
+    t.measured = true;
+    t.iterations = m.value("iterations", 1);
+    add_sums(member(member(m, "messages"), "by_type"), t.by_type);
+    add_sums(member(member(m, "messages"), "transport"), t.transport);
+    add_sums(member(member(m, "messages"), "direct"), t.direct);
+    add_sums(member(member(m, "messages"), "datatypes"), t.datatypes);
+  }
+  if (m.contains("expected_messages")) t.expected = m["expected_messages"];
+}
+
+// The case's path and implementation, as the ranks named them.
+void name_paths_and_impl(const std::vector<json>& results, const Tally& t,
+                         const std::string& named_impl, reports::CaseResult& result_) {
+  if (!t.paths.empty()) {
     std::string p;
-    for (const auto& s : paths) p += (p.empty() ? "" : ",") + s;
+    for (const auto& s : t.paths) p += (p.empty() ? "" : ",") + s;
     result_.path = p;
   }
   // An MPI library's ranks name it with its version ("mpich 4.0.2", "openmpi 4.1.4 osc=sm"):
@@ -124,55 +130,79 @@ void merge_rank_results(const std::vector<json>& results, reports::CaseResult& r
     result_.impl = named_impl;  // no result named it: the ranks' hellos did
     result_.path.clear();
   }
-  if (!measured && result_.impl != suite::kReferenceImpl) {
+  if (!t.measured && result_.impl != suite::kReferenceImpl) {
     // Null with the reason, whatever became of the ranks (a crash reports no result). With
     // no rank heard from, only the run's spelling is known, not the version: say so.
     const std::string in = impls.empty() && named_impl.empty()
                                ? result_.impl + " (its version unknown: no rank named it)"
                                : result_.impl;
-    result_.messages.unobservable = unobservable.empty() ? "not observable in " + in : unobservable;
+    result_.messages.unobservable =
+        t.unobservable.empty() ? "not observable in " + in : t.unobservable;
   }
-  if (result_.status != reports::Verdict::crash && result_.status != reports::Verdict::deadlock &&
-      result_.status != reports::Verdict::timeout) {
-    static const reports::Verdict by_sev[] = {reports::Verdict::pass, reports::Verdict::skip,
-                                             reports::Verdict::fail, reports::Verdict::error};
-    result_.status = rank_rank < 0 ? reports::Verdict::error : by_sev[rank_rank];
-    if (rank_rank < 0) result_.failures.push_back({-1, "launcher", "no rank reported a result"});
-  }
-  check_races(results, result_);
-  if (!measured) return;
+}
+
+// The worst of the ranks' statuses, unless the launcher already judged the case.
+void set_status(const Tally& t, reports::CaseResult& result_) {
+  if (result_.status == reports::Verdict::crash || result_.status == reports::Verdict::deadlock ||
+      result_.status == reports::Verdict::timeout)
+    return;
+  static const reports::Verdict by_sev[] = {reports::Verdict::pass, reports::Verdict::skip,
+                                           reports::Verdict::fail, reports::Verdict::error};
+  result_.status = t.worst < 0 ? reports::Verdict::error : by_sev[t.worst];
+  if (t.worst < 0) result_.failures.push_back({-1, "launcher", "no rank reported a result"});
+}
+
+// The packets summed over ranks, per iteration, checked against the declaration.
+void count_messages(Tally& t, reports::CaseResult& result_) {
   auto& msgs = result_.messages;
   msgs.measured = true;
+  const auto iterations = static_cast<std::uint64_t>(t.iterations);
   std::uint64_t total = 0;
   const auto per_iter = [&](std::uint64_t v, const std::string& what) {
-    if (iterations > 1 && v % static_cast<std::uint64_t>(iterations) != 0)
+    if (t.iterations > 1 && v % iterations != 0)
       result_.failures.push_back({-1, "messages",
                                   what + ": " + std::to_string(v) +
                                       " packets are not a whole number per "
                                       "iteration of " +
-                                      std::to_string(iterations)});
-    return v / static_cast<std::uint64_t>(iterations);
+                                      std::to_string(t.iterations)});
+    return v / iterations;
   };
-  for (const auto& [k, v] : by_type) {
+  for (const auto& [k, v] : t.by_type) {
     if (!v) continue;
     msgs.by_type[k] = per_iter(v, k);
     total += msgs.by_type[k];
   }
   msgs.total = total;
-  for (const auto& [k, v] : transport)
-    if (v) msgs.transport[k] = v / static_cast<std::uint64_t>(iterations);
-  for (const auto& [k, v] : direct)
-    if (v) msgs.direct[k] = v / static_cast<std::uint64_t>(iterations);
-  for (const auto& [k, v] : datatypes)
-    if (v) msgs.datatypes[k] = v / static_cast<std::uint64_t>(iterations);
+  for (const auto& [k, v] : t.transport)
+    if (v) msgs.transport[k] = v / iterations;
+  for (const auto& [k, v] : t.direct)
+    if (v) msgs.direct[k] = v / iterations;
+  for (const auto& [k, v] : t.datatypes)
+    if (v) msgs.datatypes[k] = v / iterations;
+  json expected = t.expected;
   if (expected.is_string() && expected.get<std::string>() == "direct") {
     // The direct path sends no packet, except for ops it handed to the am slots: those are
     // reported (messages.direct.am_fallback) and the count is not declared.
-    const auto fb = direct.find("am_fallback");
-    expected = fb == direct.end() || fb->second == 0 ? json{{"total", 0}} : json();
+    const auto fb = t.direct.find("am_fallback");
+    expected = fb == t.direct.end() || fb->second == 0 ? json{{"total", 0}} : json();
   }
   msgs.varies = expected.is_string() && expected.get<std::string>() == "varies";
   check_declared(expected, result_);
+}
+
+}  // namespace
+
+// Combines the ranks' results: status (error > fail > skip > pass), failures, metrics, paths,
+// and RMA packets during `run` summed over ranks, checked against the declaration.
+void merge_rank_results(const std::vector<json>& results, reports::CaseResult& result_,
+                        const std::string& named_impl) {
+  Tally t;
+  for (std::size_t rank = 0; rank < results.size(); ++rank)
+    if (results[rank].is_object()) tally_rank(static_cast<int>(rank), results[rank], t, result_);
+  name_paths_and_impl(results, t, named_impl, result_);
+  set_status(t, result_);
+  check_races(results, result_);
+  if (t.measured) count_messages(t, result_);
 }
 
 void apply_impl_defined(const suite::CaseSpec& spec, reports::CaseResult& r) {
