@@ -356,10 +356,7 @@ FabricWin::FabricWin(core::Win& win, FabricTransport& t, const AtomicTable& a)
   held.assign(n, Held::none);
   requested.assign(n, LockType::exclusive);
   posts_received.assign(n, 0);
-  posts_consumed.assign(n, 0);
-  post_seen.assign(n, 0);
   dones_received.assign(n, 0);
-  dones_consumed.assign(n, 0);
   released.assign(n, 0);
 }
 
@@ -448,7 +445,7 @@ Status direct_atomic(Call& c, RmaOp& op) {
 
 const core::WindowOps& direct_ops() {
   static const core::WindowOps table = [] {
-    core::WindowOps t = am::am_ops();
+    core::WindowOps t = direct_sync_table(am::am_ops());
     t.name = "fabric.direct";
     t.direct_layouts = true;  // a layout's runs go rma_iov_limit at a time (native_layout)
     t.put = direct_put;
@@ -457,7 +454,6 @@ const core::WindowOps& direct_ops() {
     t.get_accumulate = direct_atomic;
     t.fetch_and_op = direct_atomic;
     t.compare_and_swap = direct_atomic;
-    install_sync_slots(t);
     return t;
   }();
   return table;

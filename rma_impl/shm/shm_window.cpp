@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "am/am_ops.hpp"
+#include "core/direct_sync.hpp"
 #include "core/fault.hpp"
 #include "core/layout.hpp"
 #include "core/reduce.hpp"
@@ -30,10 +31,9 @@ ShmWin& shm(Call& c) { return static_cast<ShmWin&>(*c.w.backend); }
 progress::Engine& engine(Call& c) { return c.w.engine; }
 void count(Call& c, DirectOp d, std::uint64_t n = 1) { engine(c).count_direct(c.w.id, d, n); }
 
-Status wait_for(Call& c, const char* what, int peer, const std::function<bool()>& pred) {
-  if (pred()) return Status::ok();
-  c.hold();  // waiting makes progress, which needs the engine
-  return engine(c).wait_until(c.lk, pred, progress::WaitInfo{progress::Ctx::rma_sync, what, peer});
+template <class Pred>
+Status wait_for(Call& c, const char* what, int peer, Pred&& pred) {
+  return core::wait_sync(c, what, peer, pred);
 }
 
 void wake(Call& c, int rank) {
@@ -99,16 +99,7 @@ Status ensure_access(Call& c, int t) {
   const auto ti = static_cast<std::size_t>(t);
   switch (c.w.epochs.access()) {
     case core::Access::pscw:
-      if (!s.post_seen[ti] && !c.w.epochs.start_nocheck()) {
-        const int me = c.w.rank();
-        RMA_TRY(wait_for(c, "post from the target", t, [&] {
-          return s.posts(me, t).load(std::memory_order_acquire) > s.posts_consumed[ti];
-        }));
-        ++s.posts_consumed[ti];
-        count(c, DirectOp::sync_word);
-      }
-      s.post_seen[ti] = 1;
-      return Status::ok();
+      return core::await_post(c, t);
     case core::Access::lock_all:
       if (s.held[ti].load(std::memory_order_relaxed) == ShmWin::Held::none) {
         if (s.lock_all_nocheck) s.held[ti].store(ShmWin::Held::nocheck, std::memory_order_relaxed);
@@ -339,7 +330,7 @@ Status direct_compare_and_swap(Call& c, RmaOp& op) {
   return Status::ok();
 }
 
-// --- active target ------------------------------------------------------------------------------
+// --- the generic layer's primitives (core/direct_sync.hpp) ------------------------------------
 
 Status barrier(Call& c) {
   SharedBarrier& b = shm(c).barrier();
@@ -355,66 +346,22 @@ Status barrier(Call& c) {
                   [&] { return b.generation.load(std::memory_order_seq_cst) != gen; });
 }
 
-// Every op is complete when its call returns, so a fence is a barrier: after it, every rank
-// has finished the previous epoch and begun the next.
-Status direct_fence(Call& c, unsigned) { return barrier(c); }
-
-Status direct_post(Call& c, std::span<const int> group, unsigned asserts) {
-  if (asserts & assert_nocheck) return Status::ok();
+// A post or done is a counter the peer reads in place; the release publishes every store
+// this rank made to the peer's memory before it.
+void notify(Call& c, core::Signal kind, int peer) {
   ShmWin& s = shm(c);
   const int me = c.w.rank();
-  for (int o : group) {
-    s.posts(o, me).fetch_add(1, std::memory_order_release);
-    count(c, DirectOp::sync_word);
-    wake(c, o);
-  }
-  return Status::ok();
+  auto& word = kind == core::Signal::post ? s.posts(peer, me) : s.dones(peer, me);
+  word.fetch_add(1, std::memory_order_release);
+  count(c, DirectOp::sync_word);
+  wake(c, peer);
 }
 
-Status direct_start(Call& c, std::span<const int>, unsigned) {
-  ShmWin& s = shm(c);
-  std::fill(s.post_seen.begin(), s.post_seen.end(), 0);
-  return Status::ok();
-}
-
-Status direct_complete(Call& c) {
-  ShmWin& s = shm(c);
-  const int me = c.w.rank();
-  for (int t : c.w.epochs.start_group()) {
-    RMA_TRY(ensure_access(c, t));  // a target with no op still needs its post first
-    s.dones(t, me).fetch_add(1, std::memory_order_release);
-    count(c, DirectOp::sync_word);
-    wake(c, t);
-  }
-  return Status::ok();
-}
-
-bool all_done(ShmWin& s, const core::Win& w) {
+std::uint32_t received(core::Win& w, core::Signal kind, int peer) {
+  auto& s = static_cast<ShmWin&>(*w.backend);
   const int me = w.rank();
-  for (int o : w.epochs.post_group())
-    if (s.dones(me, o).load(std::memory_order_acquire) <= s.dones_consumed[static_cast<std::size_t>(o)])
-      return false;
-  return true;
-}
-
-void consume_dones(ShmWin& s, const core::Win& w) {
-  for (int o : w.epochs.post_group()) ++s.dones_consumed[static_cast<std::size_t>(o)];
-}
-
-Status direct_wait(Call& c) {
-  ShmWin& s = shm(c);
-  RMA_TRY(wait_for(c, "wait: done from each origin", -2, [&] { return all_done(s, c.w); }));
-  consume_dones(s, c.w);
-  count(c, DirectOp::sync_word);
-  return Status::ok();
-}
-
-Result<bool> direct_test(Call& c) {
-  ShmWin& s = shm(c);
-  if (!all_done(s, c.w)) return false;
-  consume_dones(s, c.w);
-  count(c, DirectOp::sync_word);
-  return true;
+  return (kind == core::Signal::post ? s.posts(me, peer) : s.dones(me, peer))
+      .load(std::memory_order_acquire);
 }
 
 // --- passive target -----------------------------------------------------------------------------
@@ -452,11 +399,10 @@ Status memory_barrier(Call& c) {
   shm(c).sync_word().fetch_add(1, std::memory_order_seq_cst);
   return Status::ok();
 }
-// An op is complete when its call returns: its copy is in the target's memory, and every
-// synchronization a peer could rely on to read it (a lock release, a barrier, a done, a
-// message) is a release operation that publishes it. Nothing is left for flush to do.
-Status direct_flush(Call&, int) { return Status::ok(); }
-Status direct_flush_all(Call&) { return Status::ok(); }
+// No complete_ops primitive: an op is complete when its call returns (its copy is in the
+// target's memory, and every synchronization a peer could rely on to read it — a lock
+// release, a barrier, a done, a message — is a release operation that publishes it), so the
+// generic flushes have nothing to wait for and a fence is only a barrier.
 Status direct_request_wait(Call&, core::RequestState& r) { return r.status; }
 Result<bool> direct_request_test(Call&, core::RequestState& r) {
   if (!r.status) return r.status;
@@ -466,7 +412,12 @@ Result<bool> direct_request_test(Call&, core::RequestState& r) {
 Status direct_free(Call& c) { return barrier(c); }
 
 core::WindowOps make_table() {
-  core::WindowOps t = am::am_ops();
+  core::DirectSync sync;
+  sync.signals = core::SignalPath::shared_words;
+  sync.notify = notify;
+  sync.received = received;
+  sync.barrier = barrier;
+  core::WindowOps t = core::with_direct_sync(am::am_ops(), sync);
   t.name = "shm.direct";
   t.needs_engine_lock = false;
   t.direct_layouts = true;
@@ -477,20 +428,10 @@ core::WindowOps make_table() {
   t.get_accumulate = direct_get_accumulate;
   t.fetch_and_op = direct_get_accumulate;
   t.compare_and_swap = direct_compare_and_swap;
-  t.fence = direct_fence;
-  t.post = direct_post;
-  t.start = direct_start;
-  t.complete = direct_complete;
-  t.wait = direct_wait;
-  t.test = direct_test;
   t.lock = direct_lock;
   t.unlock = direct_unlock;
   t.lock_all = direct_lock_all;
   t.unlock_all = direct_unlock_all;
-  t.flush = direct_flush;
-  t.flush_local = direct_flush;
-  t.flush_all = direct_flush_all;
-  t.flush_local_all = direct_flush_all;
   t.sync = memory_barrier;
   t.request_wait = direct_request_wait;
   t.request_test = direct_request_test;

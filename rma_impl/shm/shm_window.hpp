@@ -7,8 +7,9 @@
 // applied by the reduce kernel under striped inter-process locks over regions of the window
 // (region size tunable with the `region_size` info key; each stripe taken once per request,
 // in order). Synchronization is on shared words: a FIFO reader-writer lock per rank for
-// passive target, a barrier for fence, post and done counters per pair for PSCW; waiters
-// spin briefly, then block on their doorbell, which the rank that changes a word rings.
+// passive target, and under the generic layer's fence and PSCW (core/direct_sync.hpp) a
+// barrier and post and done counters per pair; waiters spin briefly, then block on their
+// doorbell, which the rank that changes a word rings.
 #pragma once
 
 #include <memory>
@@ -49,9 +50,6 @@ class ShmWin final : public core::BackendWin {
   enum class Held : std::uint8_t { none, shared, exclusive, nocheck };
   std::vector<std::atomic<Held>> held;  // atomic: state dumps read it from another thread
   std::vector<std::uint64_t> tickets;
-  std::vector<std::uint32_t> posts_consumed;   // posts seen from each target
-  std::vector<std::uint32_t> dones_consumed;   // dones seen from each origin
-  std::vector<std::uint8_t> post_seen;         // in the current start epoch, per target
   bool lock_all = false;
   bool lock_all_nocheck = false;
 
