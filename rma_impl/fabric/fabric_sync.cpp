@@ -1,4 +1,4 @@
-// The fabric direct path's synchronization (see fabric_window.hpp): its locks, and the
+// The fabric direct path's synchronization (see fabric_win.hpp): its locks, and the
 // primitives the generic layer's fence, PSCW and flush run on (core/direct_sync.hpp) —
 // control messages, and remote completion of the native ops a call closes.
 #include <algorithm>
@@ -10,7 +10,7 @@
 #include "core/direct_sync.hpp"
 #include "core/runtime_impl.hpp"
 #include "core/window_ops.hpp"
-#include "fabric/fabric_window.hpp"
+#include "fabric/fabric_win.hpp"
 
 namespace rma::fabric {
 

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "core/runtime_impl.hpp"
-#include "shm/shm_window.hpp"
+#include "shm/shm_win.hpp"
 
 namespace rma::shm {
 namespace {

@@ -1,4 +1,4 @@
-// fabric_window.hpp — the fabric backend's direct path: window memory registered with the
+// fabric_win.hpp — the fabric backend's direct path: window memory registered with the
 // provider, so puts and gets are fi_write/fi_read and accumulate-style ops fi_atomic,
 // fi_fetch_atomic and fi_compare_atomic where fi_query_atomic says the (op, dtype) is native.
 // Everything else goes to the am slots, counted as am_fallback, and is complete when its call
