@@ -24,10 +24,15 @@
 #include <vector>
 
 #include "progress/engine.hpp"
-#include "am/lock_manager.hpp"
+#include "core/lock_manager.hpp"
 #include "core/win.hpp"
 
 namespace rma::am {
+
+// The lock manager is the core's (fabric's direct path grants with it too).
+using core::HeldPacket;
+using core::LockManager;
+using core::LockRequest;
 
 class AmWin;
 

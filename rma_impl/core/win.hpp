@@ -64,6 +64,14 @@ struct PeerWin {
   int disp_unit = 1;
 };
 
+// The direct path's active-target state at this rank, kept by the generic layer
+// (core/direct_sync.cpp): the signals taken so far from each peer, and which targets' posts
+// the current access epoch has seen. Sized at the first post or start.
+struct SignalsTaken {
+  std::vector<std::uint32_t> posts, dones;
+  std::vector<std::uint8_t> post_seen;
+};
+
 // Completion of a request-based operation.
 struct RequestState {
   Win* win = nullptr;
@@ -132,6 +140,7 @@ class Win {
   WindowInfo info;
   std::vector<PeerWin> peers;
   Epochs epochs;
+  SignalsTaken taken;
   const WindowOps* ops = nullptr;
   std::unique_ptr<ProtocolWin> am;
   std::unique_ptr<BackendWin> backend;

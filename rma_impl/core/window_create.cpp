@@ -159,6 +159,9 @@ Status RuntimeImpl::install_table(Win& w, bool direct) {
   if (auto empty = empty_slots(*t); !empty.empty())
     return {ErrorClass::intern,
             "window: table " + std::string(t->name) + " has an empty slot: " + empty.front()};
+  if (auto missing = missing_primitives(*t); !missing.empty())
+    return {ErrorClass::intern, "window: table " + std::string(t->name) +
+                                    " lacks the direct primitive " + missing.front()};
   w.ops = t;
   w.path = t == protocol_.ops ? Path::am : Path::direct;
   return Status::ok();

@@ -8,6 +8,7 @@
 // Slots receive calls the generic layer has already validated (arguments, ranges, epochs).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -16,6 +17,36 @@
 #include "core/win.hpp"
 
 namespace rma::core {
+
+// Active-target signals of the direct path: a target's post to each origin of its post
+// group, an origin's done to each target of its start group.
+enum class Signal : std::uint8_t { post, done };
+
+// How a backend's signals travel, which decides who counts them and what makes them arrive.
+enum class SignalPath : std::uint8_t {
+  shared_words,  // counters in mapped memory: each read that takes one is a sync_word op,
+                 // and they change without progress
+  messages,      // control messages: counted where sent, and they arrive only by progress
+};
+
+// What a backend gives the generic layer's direct synchronization (core/direct_sync.hpp),
+// as MPICH ch4's transports give its generic layer completion hooks: the generic layer owns
+// fence, PSCW and flush; the backend only says how to tell a peer, what it has been told,
+// how to meet every rank, and how to complete its own operations.
+struct DirectSync {
+  SignalPath signals = SignalPath::messages;
+  // Tells `peer` (possibly this rank) of this rank's post or done on the window.
+  void (*notify)(Call&, Signal kind, int peer) = nullptr;
+  // How many signals of `kind` `peer` has sent this rank on the window so far: it only grows,
+  // and the generic layer keeps how many it has taken. Read inside waits: no side effects.
+  std::uint32_t (*received)(Win&, Signal kind, int peer) = nullptr;
+  // Returns once every rank of the window has called it.
+  Status (*barrier)(Call&) = nullptr;
+  // Completes this rank's operations to `target` (-1: every target) at the target, or with
+  // `local` only so that their origin buffers may be reused. Null: every operation is
+  // complete at its target when its call returns.
+  Status (*complete_ops)(Call&, int target, bool local) = nullptr;
+};
 
 struct WindowOps {
   const char* name;
@@ -55,6 +86,9 @@ struct WindowOps {
   // One step towards the request's completion (issuing its op if it is still queued).
   Result<bool> (*request_test)(Call&, RequestState& req);
   Status (*free)(Call&);
+  // The backend's primitives under the generic direct synchronization; empty in a table
+  // that does not use it (with_direct_sync).
+  DirectSync direct_sync{};
 };
 
 // Every slot, by name: one list for the checks below and for capability reports.
@@ -73,6 +107,12 @@ OpSlot op_slot(PacketType kind);
 std::vector<std::string> empty_slots(const WindowOps& t);
 // Names of the slots where `t` differs from `base`: what a backend overrides.
 std::vector<std::string> overridden_slots(const WindowOps& t, const WindowOps& base);
+
+// `base` with the generic layer's fence, PSCW and flush slots over `d` (core/direct_sync.cpp):
+// what a backend's direct table starts from.
+WindowOps with_direct_sync(WindowOps base, const DirectSync& d);
+// The primitives such a table lacks (none, for a table fit to use or one without them).
+std::vector<std::string> missing_primitives(const WindowOps& t);
 
 // The packet protocol every window runs (am/), as the core sees it: its table, complete on
 // every transport, and its per-window state. Handed to the runtime by the registry, so the

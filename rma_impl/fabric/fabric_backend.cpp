@@ -9,7 +9,7 @@
 
 #include "core/memory.hpp"
 #include "core/runtime_impl.hpp"
-#include "fabric/fabric_window.hpp"
+#include "fabric/fabric_win.hpp"
 
 namespace rma::fabric {
 namespace {

@@ -1,21 +1,23 @@
-// The fabric direct path's synchronization (see fabric_window.hpp): locks, fence and PSCW
-// on control messages, each waiting for remote completion of the native ops it closes.
+// The fabric direct path's synchronization (see fabric_win.hpp): its locks, and the
+// primitives the generic layer's fence, PSCW and flush run on (core/direct_sync.hpp) —
+// control messages, and remote completion of the native ops a call closes.
 #include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <vector>
 
 #include "am/am_ops.hpp"
+#include "core/direct_sync.hpp"
 #include "core/runtime_impl.hpp"
 #include "core/window_ops.hpp"
-#include "fabric/fabric_window.hpp"
+#include "fabric/fabric_win.hpp"
 
 namespace rma::fabric {
 
 using core::Call;
 
 Status wait_for(Call& c, const char* what, int peer, const std::function<bool()>& pred) {
-  return c.w.engine.wait_until(c.lk, pred, progress::WaitInfo{progress::Ctx::rma_sync, what, peer});
+  return core::wait_sync(c, what, peer, pred);
 }
 
 Status wait_native(Call& c, int t) {
@@ -84,7 +86,7 @@ void FabricWin::apply_op_lock(int origin, std::span<const std::byte> body) {
   transport.send_control(origin, msg);
   w.engine.count_direct(w.id, DirectOp::sync_word);
   if (p.release)
-    for (const am::LockRequest& g : locks.release(origin)) grant(g);
+    for (const core::LockRequest& g : locks.release(origin)) grant(g);
 }
 
 void FabricWin::take_get_answer(int src, std::span<const std::byte> data) {
@@ -95,7 +97,7 @@ void FabricWin::take_get_answer(int src, std::span<const std::byte> data) {
   get_target = -1;
 }
 
-void FabricWin::grant(const am::LockRequest& r) {
+void FabricWin::grant(const core::LockRequest& r) {
   const auto o = static_cast<std::size_t>(r.origin);
   if (r.origin == w.rank()) held[o] = r.type == LockType::exclusive ? Held::exclusive : Held::shared;
   else if (!r.held.empty()) apply_op_lock(r.origin, r.held.front().payload);
@@ -119,8 +121,8 @@ void FabricWin::on_control(int src, std::span<const std::byte> msg) {
         return;
       }
       // Waits in the FIFO with its data; grant() applies it.
-      am::LockRequest r{src, type, {}};
-      r.held.push_back(am::HeldPacket{{}, {body.begin(), body.end()}});
+      core::LockRequest r{src, type, {}};
+      r.held.push_back(core::HeldPacket{{}, {body.begin(), body.end()}});
       (void)locks.request(std::move(r));
       return;
     }
@@ -131,7 +133,7 @@ void FabricWin::on_control(int src, std::span<const std::byte> msg) {
     case Control::lock_shared:
     case Control::lock_exclusive: {
       const LockType type = m.type == Control::lock_shared ? LockType::shared : LockType::exclusive;
-      if (locks.request(am::LockRequest{src, type, {}})) grant({src, type, {}});
+      if (locks.request(core::LockRequest{src, type, {}})) grant({src, type, {}});
       return;
     }
     case Control::grant:
@@ -139,7 +141,7 @@ void FabricWin::on_control(int src, std::span<const std::byte> msg) {
       held[s] = requested[s] == LockType::exclusive ? Held::exclusive : Held::shared;
       return;
     case Control::unlock:
-      for (const am::LockRequest& g : locks.release(src)) grant(g);
+      for (const core::LockRequest& g : locks.release(src)) grant(g);
       return;
     case Control::post:
       ++posts_received[s];
@@ -172,7 +174,7 @@ Status acquire(Call& c, FabricWin& f, int t, LockType type) {
   f.held[ti] = FabricWin::Held::requested;
   f.requested[ti] = type;
   if (t == f.w.rank()) {
-    if (f.locks.request(am::LockRequest{t, type, {}})) f.grant({t, type, {}});
+    if (f.locks.request(core::LockRequest{t, type, {}})) f.grant({t, type, {}});
   } else if (with_op) {
     f.send_op_lock(t, false);
   } else {
@@ -208,7 +210,7 @@ void release(Call& c, int t) {
   auto& h = f.held[static_cast<std::size_t>(t)];
   if (h == FabricWin::Held::shared || h == FabricWin::Held::exclusive) {
     if (t == c.w.rank()) {
-      for (const am::LockRequest& g : f.locks.release(t)) f.grant(g);
+      for (const core::LockRequest& g : f.locks.release(t)) f.grant(g);
     } else {
       f.send(t, Control::unlock);
     }
@@ -307,27 +309,15 @@ Status direct_unlock_all(Call& c) {
 }
 
 // Ops that fell back are complete when their call returns; native ones when their
-// delivery-complete completion arrives. Local completion is no weaker here. A deferred
-// epoch's kept op is complete once its lock request is granted.
-Status direct_flush(Call& c, int t) {
-  RMA_TRY(resolve_deferred_here(c, t));
-  return wait_native(c, t);
-}
-Status direct_flush_all(Call& c) {
-  RMA_TRY(resolve_deferred_here(c, -1));
-  return wait_native(c, -1);
-}
-// A kept put is a copy: its origin buffer is free already, so it stays deferred. A kept
-// get is only complete with its answer.
-Status direct_flush_local(Call& c, int t) {
+// delivery-complete completion arrives, so local completion is no weaker here. A deferred
+// epoch's kept op is complete once its lock request is granted, except that a kept put is a
+// copy, whose origin buffer is free already: it stays deferred under a local flush, while a
+// kept get is only complete with its answer. (Fence and complete never find a deferred epoch
+// on their window: it needs a lock epoch there.)
+Status complete_ops(Call& c, int t, bool local) {
   FabricWin& f = fabric_win(c);
-  if (f.kept.present && f.kept.get) RMA_TRY(resolve_deferred_here(c, t));
+  if (!local || (f.kept.present && f.kept.get)) RMA_TRY(resolve_deferred_here(c, t));
   return wait_native(c, t);
-}
-Status direct_flush_local_all(Call& c) {
-  FabricWin& f = fabric_win(c);
-  if (f.kept.present && f.kept.get) RMA_TRY(resolve_deferred_here(c, -1));
-  return wait_native(c, -1);
 }
 
 // MPI_Win_sync orders this process's loads and stores of its window memory with the
@@ -354,7 +344,7 @@ Result<bool> direct_request_test(Call& c, core::RequestState& r) {
   return r.done;
 }
 
-// --- fence ------------------------------------------------------------------------------------
+// --- the generic layer's primitives (core/direct_sync.hpp) ----------------------------------------
 
 // Dissemination barrier: in round k each rank tells rank + 2^k and waits for rank - 2^k.
 Status barrier(Call& c) {
@@ -372,67 +362,17 @@ Status barrier(Call& c) {
   return Status::ok();
 }
 
-Status direct_fence(Call& c, unsigned asserts) {
-  RMA_TRY(wait_native(c, -1));
-  // Only a fence that neither closes nor opens an epoch needs nobody else.
-  if ((asserts & assert_noprecede) && (asserts & assert_nosucceed)) return Status::ok();
-  return barrier(c);
-}
-
-// --- post/start/complete/wait -----------------------------------------------------------------
-
-Status direct_post(Call& c, std::span<const int> group, unsigned asserts) {
-  if (asserts & assert_nocheck) return Status::ok();
+// Posts and dones are control messages; to this rank, a count bumped in place.
+void notify(Call& c, core::Signal kind, int peer) {
   FabricWin& f = fabric_win(c);
-  for (int o : group) {
-    if (o == c.w.rank()) ++f.posts_received[static_cast<std::size_t>(o)];
-    else f.send(o, Control::post);
-  }
-  return Status::ok();
+  const bool post = kind == core::Signal::post;
+  if (peer == c.w.rank()) ++(post ? f.posts_received : f.dones_received)[static_cast<std::size_t>(peer)];
+  else f.send(peer, post ? Control::post : Control::done);
 }
 
-Status direct_start(Call& c, std::span<const int>, unsigned) {
-  FabricWin& f = fabric_win(c);
-  std::fill(f.post_seen.begin(), f.post_seen.end(), 0);
-  return Status::ok();
-}
-
-Status direct_complete(Call& c) {
-  FabricWin& f = fabric_win(c);
-  for (int t : c.w.epochs.start_group()) {
-    RMA_TRY(ensure_access(c, t));  // a target with no op still needs its post first
-    RMA_TRY(wait_native(c, t));
-    if (t == c.w.rank()) ++f.dones_received[static_cast<std::size_t>(t)];
-    else f.send(t, Control::done);
-  }
-  return Status::ok();
-}
-
-bool all_done(const FabricWin& f, const core::Win& w) {
-  for (int o : w.epochs.post_group()) {
-    const auto oi = static_cast<std::size_t>(o);
-    if (f.dones_received[oi] <= f.dones_consumed[oi]) return false;
-  }
-  return true;
-}
-
-void consume_dones(FabricWin& f, const core::Win& w) {
-  for (int o : w.epochs.post_group()) ++f.dones_consumed[static_cast<std::size_t>(o)];
-}
-
-Status direct_wait(Call& c) {
-  FabricWin& f = fabric_win(c);
-  RMA_TRY(wait_for(c, "wait: done from each origin", -2, [&] { return all_done(f, c.w); }));
-  consume_dones(f, c.w);
-  return Status::ok();
-}
-
-Result<bool> direct_test(Call& c) {
-  FabricWin& f = fabric_win(c);
-  c.w.engine.progress(progress::Ctx::rma_sync);
-  if (!all_done(f, c.w)) return false;
-  consume_dones(f, c.w);
-  return true;
+std::uint32_t received(core::Win& w, core::Signal kind, int peer) {
+  const auto& f = static_cast<const FabricWin&>(*w.backend);
+  return (kind == core::Signal::post ? f.posts_received : f.dones_received)[static_cast<std::size_t>(peer)];
 }
 
 Status direct_free(Call& c) {
@@ -450,15 +390,7 @@ Status ensure_access(Call& c, int t) {
   const auto ti = static_cast<std::size_t>(t);
   switch (c.w.epochs.access()) {
     case core::Access::pscw:
-      if (!f.post_seen[ti]) {
-        if (!c.w.epochs.start_nocheck()) {
-          RMA_TRY(wait_for(c, "post from the target", t,
-                           [&] { return f.posts_received[ti] > f.posts_consumed[ti]; }));
-          ++f.posts_consumed[ti];
-        }
-        f.post_seen[ti] = 1;
-      }
-      return Status::ok();
+      return core::await_post(c, t);
     case core::Access::lock:
       if (f.held[ti] == FabricWin::Held::deferred) return resolve_deferred_here(c, t);
       if (f.held[ti] == FabricWin::Held::none) return acquire(c, t, c.w.epochs.lock_type(t));
@@ -469,7 +401,7 @@ Status ensure_access(Call& c, int t) {
         else return acquire(c, t, LockType::shared);
       }
       return Status::ok();
-    default:  // fence: the fence was a barrier
+    default:  // fence: the fence was a barrier (and completed the ops before it)
       return Status::ok();
   }
 }
@@ -494,25 +426,23 @@ bool keep_in_deferred_epoch(Call& c, const core::RmaOp& op) {
   return true;
 }
 
-void install_sync_slots(core::WindowOps& t) {
-  t.fence = direct_fence;
-  t.post = direct_post;
-  t.start = direct_start;
-  t.complete = direct_complete;
-  t.wait = direct_wait;
-  t.test = direct_test;
+core::WindowOps direct_sync_table(const core::WindowOps& base) {
+  core::DirectSync sync;
+  sync.signals = core::SignalPath::messages;
+  sync.notify = notify;
+  sync.received = received;
+  sync.barrier = barrier;
+  sync.complete_ops = complete_ops;
+  core::WindowOps t = core::with_direct_sync(base, sync);
   t.lock = direct_lock;
   t.unlock = direct_unlock;
   t.lock_all = direct_lock_all;
   t.unlock_all = direct_unlock_all;
-  t.flush = direct_flush;
-  t.flush_local = direct_flush_local;
-  t.flush_all = direct_flush_all;
-  t.flush_local_all = direct_flush_local_all;
   t.sync = direct_sync;
   t.request_wait = direct_request_wait;
   t.request_test = direct_request_test;
   t.free = direct_free;
+  return t;
 }
 
 }  // namespace rma::fabric

@@ -16,7 +16,7 @@
 //
 //   auto t = rma::fabric::create_transport(boot, {.backend = "fabric", .provider = "tcp;ofi_rxm"});
 //
-// The direct path (fabric_window.cpp) posts RMA operations on endpoint() with a Completion
+// The direct path (fabric_rma.cpp) posts RMA operations on endpoint() with a Completion
 // as context; their completions come back through poll() under the engine lock. Its
 // synchronization messages travel as `control` messages on the same ordered channel and are
 // handed to the ControlSink, not to the engine.

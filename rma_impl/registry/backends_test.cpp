@@ -1,8 +1,10 @@
 // What each compiled backend serves on its direct path, read from its table: the slots that
-// differ from the am table's, which is what `rmabench info` and compiled_backends() list. A
+// differ from the am table's, which is what `rmabench info` and compiled_backends() list, and
+// which of them are the generic layer's synchronization rather than the backend's own. A
 // slot a backend leaves alone is the am slot itself, so no table has an empty slot.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -37,14 +39,47 @@ TEST(Registry, AnEmptySlotIsNamed) {
   EXPECT_EQ(core::empty_slots(t), std::vector<std::string>{"flush_local"});
 }
 
-// Both direct paths serve every call themselves; what they cannot do natively (fabric: an
-// (op, dtype) the provider lacks) they pass to the am slots inside their own slots.
-TEST(Registry, ShmAndFabricDirectTablesServeEverySlot) {
+// The contract of a direct table: fence, PSCW and the flushes are the generic layer's
+// (core/direct_sync.hpp), the same functions for every backend, over the backend's
+// primitives; the backend writes its data slots, its locks and the rest. What it cannot do
+// natively (fabric: an (op, dtype) the provider lacks) it passes to the am slots inside its
+// own slots, so every slot still differs from am's.
+const std::vector<std::string> kGenericSlots = {"fence",    "post",        "start",
+                                                "complete", "wait",        "test",
+                                                "flush",    "flush_local", "flush_all",
+                                                "flush_local_all"};
+
+TEST(Registry, DirectTablesRunTheGenericSynchronizationOverTheirPrimitives) {
   for (std::string_view name : {"shm", "fabric"}) {
     const core::WindowOps& t = entry(name).direct_ops();
     EXPECT_TRUE(core::empty_slots(t).empty()) << name;
+    EXPECT_TRUE(core::missing_primitives(t).empty()) << name;
     EXPECT_EQ(core::overridden_slots(t, am::am_ops()), every_slot()) << name;
+    // Against the generic layer over the same primitives, only the backend's own slots differ.
+    const core::WindowOps generic = core::with_direct_sync(am::am_ops(), t.direct_sync);
+    std::vector<std::string> own = every_slot();
+    std::erase_if(own, [](const std::string& s) {
+      return std::find(kGenericSlots.begin(), kGenericSlots.end(), s) != kGenericSlots.end();
+    });
+    EXPECT_EQ(core::overridden_slots(t, generic), own) << name;
   }
+}
+
+// shm's signals are words in mapped memory and its ops complete in their call; fabric's are
+// control messages, and its native ops complete later.
+TEST(Registry, DirectPrimitivesSayHowSignalsTravel) {
+  const core::DirectSync& shm = entry("shm").direct_ops().direct_sync;
+  EXPECT_EQ(shm.signals, core::SignalPath::shared_words);
+  EXPECT_EQ(shm.complete_ops, nullptr);
+  const core::DirectSync& fabric = entry("fabric").direct_ops().direct_sync;
+  EXPECT_EQ(fabric.signals, core::SignalPath::messages);
+  EXPECT_NE(fabric.complete_ops, nullptr);
+}
+
+TEST(Registry, AGenericTableWithoutPrimitivesIsNamed) {
+  EXPECT_TRUE(core::missing_primitives(am::am_ops()).empty());  // am needs none
+  const core::WindowOps t = core::with_direct_sync(am::am_ops(), core::DirectSync{});
+  EXPECT_EQ(core::missing_primitives(t), (std::vector<std::string>{"notify", "received", "barrier"}));
 }
 
 TEST(Registry, CompiledBackendsListWhatTheTablesServe) {

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "core/runtime_impl.hpp"
-#include "shm/shm_window.hpp"
+#include "shm/shm_win.hpp"
 
 namespace rma::shm {
 namespace {
@@ -204,9 +204,6 @@ Status ShmBackend::set_up_control(ShmWin& state, const std::shared_ptr<Segment>&
   state.region_size = region;
   state.held = std::vector<std::atomic<ShmWin::Held>>(static_cast<std::size_t>(n));
   state.tickets.assign(static_cast<std::size_t>(n), 0);
-  state.posts_consumed.assign(static_cast<std::size_t>(n), 0);
-  state.dones_consumed.assign(static_cast<std::size_t>(n), 0);
-  state.post_seen.assign(static_cast<std::size_t>(n), 0);
   return Status::ok();
 }
 

@@ -1,7 +1,7 @@
 // shm_backend.hpp — the shm backend's entry points, what the registry takes from it: the
 // transport (shm_transport.hpp), window support (memory every rank maps, for the direct path
 // and for shared windows, and MPI_Alloc_mem segments that `create` windows can map), and the
-// direct table (shm_window.hpp).
+// direct table (shm_win.hpp; shm_rma.cpp and shm_sync.cpp).
 #pragma once
 
 #include <memory>

@@ -1,75 +1,186 @@
-#include "shm/shm_sync.hpp"
+// The shm direct path's synchronization (see shm_win.hpp): passive-target locks on shared
+// words, and the primitives the generic layer's fence, PSCW and flush run on
+// (core/direct_sync.hpp) — a barrier of the window's ranks and post and done counters.
+#include <atomic>
 
-#include <linux/futex.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
-#include <climits>
-
-#include "core/fault.hpp"
-#include "progress/cpu_relax.hpp"
+#include "core/direct_sync.hpp"
+#include "core/runtime_impl.hpp"
+#include "core/window_ops.hpp"
+#include "shm/shm_win.hpp"
 
 namespace rma::shm {
 namespace {
 
-using progress::cpu_relax;
+using core::Call;
 
-long futex(std::atomic<std::uint32_t>* addr, int op, std::uint32_t val) {
-  return ::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(addr), op, val, nullptr, nullptr, 0);
+template <class Pred>
+Status wait_for(Call& c, const char* what, int peer, Pred&& pred) {
+  return core::wait_sync(c, what, peer, pred);
 }
+
+void wake(Call& c, int rank) {
+  if (rank != c.w.rank()) c.w.engine.transport().wake(rank);
+}
+
+void wake_all(Call& c) {
+  for (int r = 0; r < c.w.ranks(); ++r) wake(c, r);
+}
+
+// --- passive-target locks on shared words -------------------------------------------------------
+
+// Rings the ranks blocked on t's lock; the waiter count makes the common case one load.
+void wake_lock_waiters(Call& c, int t) {
+  ShmWin& s = shm_win(c);
+  if (s.lock(t).waiting.load(std::memory_order_seq_cst) == 0) return;
+  for (int r = 0; r < c.w.ranks(); ++r)
+    if (s.lock_waiting(t, r).load(std::memory_order_seq_cst)) wake(c, r);
+}
+
+Status acquire(Call& c, int t, bool exclusive) {
+  ShmWin& s = shm_win(c);
+  const int me = c.w.rank();
+  PassiveLock& l = s.lock(t);
+  const std::uint64_t ticket = l.take_ticket();
+  if (!l.try_enter(ticket, exclusive)) {
+    // Announce the wait before re-checking, so a holder leaving now either sees it or is seen.
+    l.waiting.fetch_add(1, std::memory_order_seq_cst);
+    s.lock_waiting(t, me).store(1, std::memory_order_seq_cst);
+    // try_enter changes the lock when it succeeds, and a wait may evaluate its condition
+    // more than once: remember the success.
+    bool entered = false;
+    Status st = wait_for(c, "passive lock on shared words", t, [&] {
+      return entered || (entered = l.try_enter(ticket, exclusive));
+    });
+    s.lock_waiting(t, me).store(0, std::memory_order_seq_cst);
+    l.waiting.fetch_sub(1, std::memory_order_seq_cst);
+    if (!st) return st;
+  }
+  s.held[static_cast<std::size_t>(t)].store(
+      exclusive ? ShmWin::Held::exclusive : ShmWin::Held::shared, std::memory_order_relaxed);
+  count(c, DirectOp::sync_word);
+  wake_lock_waiters(c, t);  // the head moved on: a shared request behind may enter too
+  return Status::ok();
+}
+
+void release(Call& c, int t) {
+  ShmWin& s = shm_win(c);
+  auto& h = s.held[static_cast<std::size_t>(t)];
+  const ShmWin::Held was = h.load(std::memory_order_relaxed);
+  if (was == ShmWin::Held::shared || was == ShmWin::Held::exclusive) {
+    s.lock(t).leave(was == ShmWin::Held::exclusive);
+    count(c, DirectOp::sync_word);
+    wake_lock_waiters(c, t);
+  }
+  h.store(ShmWin::Held::none, std::memory_order_relaxed);
+}
+
+// --- the generic layer's primitives (core/direct_sync.hpp) ------------------------------------
+
+Status barrier(Call& c) {
+  SharedBarrier& b = shm_win(c).barrier();
+  const std::uint32_t gen = b.generation.load(std::memory_order_seq_cst);
+  count(c, DirectOp::sync_word);
+  if (b.arrived.fetch_add(1, std::memory_order_seq_cst) + 1 == static_cast<std::uint32_t>(c.w.ranks())) {
+    b.arrived.store(0, std::memory_order_seq_cst);
+    b.generation.fetch_add(1, std::memory_order_seq_cst);
+    wake_all(c);
+    return Status::ok();
+  }
+  return wait_for(c, "fence: every rank at the barrier", -2,
+                  [&] { return b.generation.load(std::memory_order_seq_cst) != gen; });
+}
+
+// A post or done is a counter the peer reads in place; the release publishes every store
+// this rank made to the peer's memory before it.
+void notify(Call& c, core::Signal kind, int peer) {
+  ShmWin& s = shm_win(c);
+  const int me = c.w.rank();
+  auto& word = kind == core::Signal::post ? s.posts(peer, me) : s.dones(peer, me);
+  word.fetch_add(1, std::memory_order_release);
+  count(c, DirectOp::sync_word);
+  wake(c, peer);
+}
+
+std::uint32_t received(core::Win& w, core::Signal kind, int peer) {
+  auto& s = static_cast<ShmWin&>(*w.backend);
+  const int me = w.rank();
+  return (kind == core::Signal::post ? s.posts(me, peer) : s.dones(me, peer))
+      .load(std::memory_order_acquire);
+}
+
+// --- passive target -----------------------------------------------------------------------------
+
+Status direct_lock(Call& c, LockType type, int t, unsigned asserts) {
+  if (asserts & assert_nocheck) {
+    shm_win(c).held[static_cast<std::size_t>(t)].store(ShmWin::Held::nocheck, std::memory_order_relaxed);
+    return Status::ok();
+  }
+  return acquire(c, t, type == LockType::exclusive);
+}
+
+Status direct_unlock(Call& c, int t) {
+  release(c, t);
+  return Status::ok();
+}
+
+Status direct_lock_all(Call& c, unsigned asserts) {
+  ShmWin& s = shm_win(c);
+  s.lock_all = true;
+  s.lock_all_nocheck = asserts & assert_nocheck;
+  return Status::ok();
+}
+
+Status direct_unlock_all(Call& c) {
+  ShmWin& s = shm_win(c);
+  for (int t = 0; t < c.w.ranks(); ++t) release(c, t);
+  s.lock_all = false;
+  return Status::ok();
+}
+
+// win.sync: a full barrier between this rank's accesses to window memory and everyone
+// else's (MPI_Win_sync), as one sequentially consistent read-modify-write.
+Status memory_barrier(Call& c) {
+  shm_win(c).sync_word().fetch_add(1, std::memory_order_seq_cst);
+  return Status::ok();
+}
+
+// No complete_ops primitive: an op is complete when its call returns (its copy is in the
+// target's memory, and every synchronization a peer could rely on to read it — a lock
+// release, a barrier, a done, a message — is a release operation that publishes it), so the
+// generic flushes have nothing to wait for and a fence is only a barrier.
+Status direct_request_wait(Call&, core::RequestState& r) { return r.status; }
+Result<bool> direct_request_test(Call&, core::RequestState& r) {
+  if (!r.status) return r.status;
+  return true;  // direct ops complete in their call
+}
+
+Status direct_free(Call& c) { return barrier(c); }
 
 }  // namespace
 
-// Only the ticket at the head ever enters, so the checks below cannot be invalidated by
-// another entrant; holders leaving only make the lock more compatible.
-bool PassiveLock::try_enter(std::uint64_t ticket, bool exclusive) {
-  if (core::fault(core::Fault::grant_ignores_table)) {
-    // Everyone enters at once, in any order.
-    head.fetch_add(1, std::memory_order_seq_cst);
-    return true;
-  }
-  // Acquire loads see everything the previous holders wrote before they left; the head is
-  // published with release after the holder state, so whoever is next sees both.
-  if (head.load(std::memory_order_acquire) != ticket) return false;
-  if (exclusive) {
-    if (writer.load(std::memory_order_acquire) || readers.load(std::memory_order_acquire))
-      return false;
-    writer.store(1, std::memory_order_relaxed);
-  } else {
-    if (writer.load(std::memory_order_acquire)) return false;
-    readers.fetch_add(1, std::memory_order_acq_rel);
-  }
-  head.store(ticket + 1, std::memory_order_release);
-  return true;
+Status lock_all_access(Call& c, int t) {
+  ShmWin& s = shm_win(c);
+  if (!s.lock_all_nocheck) return acquire(c, t, false);
+  s.held[static_cast<std::size_t>(t)].store(ShmWin::Held::nocheck, std::memory_order_relaxed);
+  return Status::ok();
 }
 
-void PassiveLock::leave(bool exclusive) {
-  if (core::fault(core::Fault::grant_ignores_table)) return;
-  if (exclusive) writer.store(0, std::memory_order_seq_cst);
-  else readers.fetch_sub(1, std::memory_order_seq_cst);
-}
-
-void StripeLock::lock() {
-  std::uint32_t c = 0;
-  if (word.compare_exchange_strong(c, 1, std::memory_order_acquire)) return;
-  for (int i = 0; i < 100; ++i) {
-    cpu_relax();
-    c = 0;
-    if (word.compare_exchange_strong(c, 1, std::memory_order_acquire)) return;
-  }
-  // Mark "held with waiters" and sleep until the holder hands over.
-  if (c != 2) c = word.exchange(2, std::memory_order_acquire);
-  while (c != 0) {
-    futex(&word, FUTEX_WAIT, 2);
-    c = word.exchange(2, std::memory_order_acquire);
-  }
-}
-
-void StripeLock::unlock() {
-  if (word.fetch_sub(1, std::memory_order_release) != 1) {
-    word.store(0, std::memory_order_release);
-    futex(&word, FUTEX_WAKE, 1);
-  }
+core::WindowOps direct_sync_table(const core::WindowOps& base) {
+  core::DirectSync sync;
+  sync.signals = core::SignalPath::shared_words;
+  sync.notify = notify;
+  sync.received = received;
+  sync.barrier = barrier;
+  core::WindowOps t = core::with_direct_sync(base, sync);
+  t.lock = direct_lock;
+  t.unlock = direct_unlock;
+  t.lock_all = direct_lock_all;
+  t.unlock_all = direct_unlock_all;
+  t.sync = memory_barrier;
+  t.request_wait = direct_request_wait;
+  t.request_test = direct_request_test;
+  t.free = direct_free;
+  return t;
 }
 
 }  // namespace rma::shm

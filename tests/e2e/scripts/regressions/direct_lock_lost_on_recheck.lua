@@ -3,7 +3,7 @@
 -- FIXED BUG (direct path on shm): an exclusive lock under contention is taken and then lost by
 -- its own waiter, and every rank deadlocks in lock().
 --   rmabench run tests/e2e/scripts/regressions/direct_lock_lost_on_recheck.lua --path direct --timeout 30
--- shm_window.cpp acquire() waits with wait_for(..., [&] { return l.try_enter(ticket, x); })
+-- shm_sync.cpp acquire() waits with wait_for(..., [&] { return l.try_enter(ticket, x); })
 -- but try_enter is not a pure test: when it succeeds it enters the lock (writer = 1, head =
 -- ticket + 1). Engine::wait_until evaluates its predicate once more just before sleeping,
 -- `if (pred() || has_incoming()) cancel_sleep();`, and drops that result: when the lock

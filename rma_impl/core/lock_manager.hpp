@@ -1,4 +1,6 @@
-// lock_manager.hpp — the target side of passive-target synchronization for one window.
+// lock_manager.hpp — the target side of passive-target synchronization for one window, for
+// every path that grants locks by message (the am protocol, fabric's direct path): it sits in
+// the core so that a backend uses it without depending on am/.
 //
 // Requests are granted or queued by the compatibility table (shared with shared; exclusive
 // with nothing) and, for fairness, a request never overtakes one already waiting: a shared
@@ -21,7 +23,7 @@
 #include "progress/packet.hpp"
 #include "rma/types.hpp"
 
-namespace rma::am {
+namespace rma::core {
 
 // A packet (an op, an unlock, a flush) that waits for its origin's lock, payload copied.
 struct HeldPacket {
@@ -70,4 +72,4 @@ class LockManager {
   std::deque<LockRequest> waiting_;
 };
 
-}  // namespace rma::am
+}  // namespace rma::core

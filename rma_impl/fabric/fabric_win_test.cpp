@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include "fabric/fabric_window.hpp"
+#include "fabric/fabric_win.hpp"
 #include "testing/thread_job.hpp"
 
 namespace rma {

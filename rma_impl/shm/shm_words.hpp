@@ -1,4 +1,4 @@
-// shm_sync.hpp — synchronization objects that live in a window's shared control segment,
+// shm_words.hpp — synchronization objects that live in a window's shared control segment,
 // used by the direct path in place of packets.
 //
 // PassiveLock: the passive-target lock of one rank's window, with the am lock manager's

@@ -1,14 +1,14 @@
-// Micro benchmarks of the am protocol's lock manager: an exclusive hand-off between two
+// Micro benchmarks of the lock manager (am protocol, fabric direct path): an exclusive hand-off between two
 // origins, and a shared grant and release. Run: ./build/bench/rma_micro_bench
 #include <benchmark/benchmark.h>
 
-#include "am/lock_manager.hpp"
+#include "core/lock_manager.hpp"
 
 namespace {
 
 void BM_LockManagerExclusiveHandoff(benchmark::State& state) {
   // One holder and one waiter: every release grants the waiter, who re-queues.
-  rma::am::LockManager lm;
+  rma::core::LockManager lm;
   lm.request({0, rma::LockType::exclusive, {}});
   lm.request({1, rma::LockType::exclusive, {}});
   int holder = 0;
@@ -22,7 +22,7 @@ void BM_LockManagerExclusiveHandoff(benchmark::State& state) {
 BENCHMARK(BM_LockManagerExclusiveHandoff);
 
 void BM_LockManagerSharedGrantRelease(benchmark::State& state) {
-  rma::am::LockManager lm;
+  rma::core::LockManager lm;
   for (auto _ : state) {
     lm.request({1, rma::LockType::shared, {}});
     auto g = lm.release(1);

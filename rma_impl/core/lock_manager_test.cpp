@@ -1,8 +1,8 @@
-#include "am/lock_manager.hpp"
+#include "core/lock_manager.hpp"
 
 #include <gtest/gtest.h>
 
-namespace rma::am {
+namespace rma::core {
 namespace {
 
 LockRequest req(int origin, LockType t) { return LockRequest{origin, t, {}}; }
@@ -115,4 +115,4 @@ TEST(LockManager, HeldOpComesBackWithItsGrant) {
 }
 
 }  // namespace
-}  // namespace rma::am
+}  // namespace rma::core

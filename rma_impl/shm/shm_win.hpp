@@ -1,4 +1,4 @@
-// shm_window.hpp — the shm backend's direct path: windows whose memory every rank maps, so
+// shm_win.hpp — the shm backend's direct path: windows whose memory every rank maps, so
 // RMA is loads, stores and CPU atomics instead of packets.
 //
 // put and get are copies into and out of the peer's mapped memory. Accumulate-style ops use
@@ -7,17 +7,19 @@
 // applied by the reduce kernel under striped inter-process locks over regions of the window
 // (region size tunable with the `region_size` info key; each stripe taken once per request,
 // in order). Synchronization is on shared words: a FIFO reader-writer lock per rank for
-// passive target, a barrier for fence, post and done counters per pair for PSCW; waiters
-// spin briefly, then block on their doorbell, which the rank that changes a word rings.
+// passive target, and under the generic layer's fence and PSCW (core/direct_sync.hpp) a
+// barrier and post and done counters per pair; waiters spin briefly, then block on their
+// doorbell, which the rank that changes a word rings.
 #pragma once
 
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "core/direct_sync.hpp"
 #include "core/win.hpp"
 #include "shm/shm_segment.hpp"
-#include "shm/shm_sync.hpp"
+#include "shm/shm_words.hpp"
 
 namespace rma::shm {
 
@@ -49,9 +51,6 @@ class ShmWin final : public core::BackendWin {
   enum class Held : std::uint8_t { none, shared, exclusive, nocheck };
   std::vector<std::atomic<Held>> held;  // atomic: state dumps read it from another thread
   std::vector<std::uint64_t> tickets;
-  std::vector<std::uint32_t> posts_consumed;   // posts seen from each target
-  std::vector<std::uint32_t> dones_consumed;   // dones seen from each origin
-  std::vector<std::uint8_t> post_seen;         // in the current start epoch, per target
   bool lock_all = false;
   bool lock_all_nocheck = false;
 
@@ -66,5 +65,36 @@ class ShmWin final : public core::BackendWin {
   void describe(WindowState& s) const override;
   Result<SharedRegion> shared_query(int rank) const override;
 };
+
+// What the topic files share: shm_rma.cpp (data slots), shm_sync.cpp (locks, the generic
+// layer's primitives), shm_win.cpp (the control segment, state dumps).
+inline ShmWin& shm_win(core::Call& c) { return static_cast<ShmWin&>(*c.w.backend); }
+inline void count(core::Call& c, DirectOp d, std::uint64_t n = 1) {
+  c.w.engine.count_direct(c.w.id, d, n);
+}
+
+// lock_all's lock on `target`, taken at the first op to it (shm_sync.cpp).
+Status lock_all_access(core::Call& c, int target);
+
+// An op may touch a target's memory only once its exposure has begun: in a start epoch at
+// its post (the generic layer's), in lock_all once the lock is taken; a fence was a barrier
+// and lock() took its lock. Every op asks, so the common cases stay inline.
+inline Status ensure_access(core::Call& c, int t) {
+  switch (c.w.epochs.access()) {
+    case core::Access::pscw:
+      return core::await_post(c, t);
+    case core::Access::lock_all:
+      if (shm_win(c).held[static_cast<std::size_t>(t)].load(std::memory_order_relaxed) !=
+          ShmWin::Held::none)
+        return Status::ok();
+      return lock_all_access(c, t);
+    default:
+      return Status::ok();
+  }
+}
+
+// `base` with the generic synchronization over shared words and this backend's lock,
+// sync, request and free slots (shm_sync.cpp): the direct table before its data slots.
+core::WindowOps direct_sync_table(const core::WindowOps& base);
 
 }  // namespace rma::shm

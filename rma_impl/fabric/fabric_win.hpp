@@ -1,4 +1,4 @@
-// fabric_window.hpp — the fabric backend's direct path: window memory registered with the
+// fabric_win.hpp — the fabric backend's direct path: window memory registered with the
 // provider, so puts and gets are fi_write/fi_read and accumulate-style ops fi_atomic,
 // fi_fetch_atomic and fi_compare_atomic where fi_query_atomic says the (op, dtype) is native.
 // Everything else goes to the am slots, counted as am_fallback, and is complete when its call
@@ -17,11 +17,9 @@
 //     the target carries out once it can grant and answers with `released` (a get's data
 //     in it): one round trip. Anything else in the epoch (a second op, a flush, another
 //     lock) first acquires the lock as above, the kept op riding on the request.
-//   - fence: wait for remote completion of this rank's native ops, then a dissemination
-//     barrier of control messages; so every op of an epoch is complete at its target
-//     before anyone leaves the fence, and no op of the next one arrives early;
-//   - post/start/complete/wait: post is a control message to each origin; an op waits
-//     for its target's post; complete waits for remote completion, then sends done.
+//   - fence and PSCW are the generic layer's (core/direct_sync.hpp) over this backend's
+//     primitives: remote completion of the native ops (complete_ops), a dissemination
+//     barrier of control messages, and post and done as control messages.
 // Providers with manual progress get target-side progress from the runtime's agent, which
 // polls the transport.
 #pragma once
@@ -35,7 +33,7 @@
 #include <string>
 #include <vector>
 
-#include "am/lock_manager.hpp"
+#include "core/lock_manager.hpp"
 #include "core/win.hpp"
 #include "fabric/fabric_atomics.hpp"
 #include "fabric/fabric_endpoint.hpp"
@@ -48,8 +46,9 @@ class RuntimeImpl;
 
 namespace rma::fabric {
 
-// Fills the synchronization slots of the direct table (fabric_sync.cpp).
-void install_sync_slots(core::WindowOps& t);
+// `base` with the generic synchronization over this backend's primitives and its own lock
+// slots (fabric_sync.cpp): the direct table before its data slots.
+core::WindowOps direct_sync_table(const core::WindowOps& base);
 
 // A synchronization message of the direct path (a control message of the transport).
 struct Control {
@@ -155,12 +154,11 @@ class FabricWin final : public core::BackendWin {
   LockEpochs* epochs = nullptr;        // the backend's; null: no deferral
   bool lock_all = false;
   bool lock_all_nocheck = false;
-  am::LockManager locks;  // target side
+  core::LockManager locks;  // target side
 
-  // --- PSCW ---
-  std::vector<std::uint32_t> posts_received, posts_consumed;  // from each target
-  std::vector<std::uint8_t> post_seen;                        // in this access epoch
-  std::vector<std::uint32_t> dones_received, dones_consumed;  // from each origin
+  // --- PSCW (how many the generic layer has taken: core::Win::taken) ---
+  std::vector<std::uint32_t> posts_received;  // from each target
+  std::vector<std::uint32_t> dones_received;  // from each origin
 
   // --- fence ---
   std::uint32_t barrier_epoch = 0;
@@ -169,7 +167,7 @@ class FabricWin final : public core::BackendWin {
   void send(int dst, Control::Type type, std::uint32_t epoch = 0, std::uint32_t round = 0);
   // `msg` is the whole control message (an op_lock's data follows its Control).
   void on_control(int src, std::span<const std::byte> msg);
-  void grant(const am::LockRequest& r);
+  void grant(const core::LockRequest& r);
   // Sends the kept op of the deferred epoch on `t` with its lock request; `release`: and
   // the release in the same message.
   void send_op_lock(int t, bool release);

@@ -1,10 +1,10 @@
-#include "am/lock_manager.hpp"
+#include "core/lock_manager.hpp"
 
 #include <algorithm>
 
 #include "core/fault.hpp"
 
-namespace rma::am {
+namespace rma::core {
 
 bool LockManager::compatible(LockType t) const {
   if (holders_.empty() || core::fault(core::Fault::grant_ignores_table)) return true;
@@ -69,4 +69,4 @@ std::string LockManager::waiters_text() const {
   return s;
 }
 
-}  // namespace rma::am
+}  // namespace rma::core
