@@ -47,25 +47,25 @@ TEST(CaseResult, PassedFollowsExpectation) {
 
 TEST(Report, FinishCountsEveryKind) {
   Report r;
-  auto add = [&](Verdict s, const char* expected) {
+  auto add = [&](Verdict s, Expected expected) {
     CaseResult c = passed_case("s/" + std::to_string(r.cases.size()));
     c.status = s;
     c.expected = expected;
     r.cases.push_back(c);
   };
-  add(Verdict::pass, "pass");
-  add(Verdict::deadlock, "deadlock");  // passed
-  add(Verdict::deadlock, "deadlock");  // passed
-  add(Verdict::pass, "deadlock");      // failed: did not deadlock
-  add(Verdict::deadlock, "pass");      // failed
-  add(Verdict::fail, "pass");
-  add(Verdict::error, "pass");
-  add(Verdict::crash, "pass");
-  add(Verdict::timeout, "pass");
-  add(Verdict::skip, "pass");
-  add(Verdict::skip, "deadlock");
-  add(Verdict::interrupted, "pass");  // neither passed nor failed
-  add(Verdict::interrupted, "deadlock");
+  add(Verdict::pass, Expected::pass);
+  add(Verdict::deadlock, Expected::deadlock);  // passed
+  add(Verdict::deadlock, Expected::deadlock);  // passed
+  add(Verdict::pass, Expected::deadlock);      // failed: did not deadlock
+  add(Verdict::deadlock, Expected::pass);      // failed
+  add(Verdict::fail, Expected::pass);
+  add(Verdict::error, Expected::pass);
+  add(Verdict::crash, Expected::pass);
+  add(Verdict::timeout, Expected::pass);
+  add(Verdict::skip, Expected::pass);
+  add(Verdict::skip, Expected::deadlock);
+  add(Verdict::interrupted, Expected::pass);  // neither passed nor failed
+  add(Verdict::interrupted, Expected::deadlock);
   r.summary = {99, 99, 99, 4.5};
   r.finish();
   EXPECT_EQ(r.summary.passed, 3);

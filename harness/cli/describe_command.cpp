@@ -17,7 +17,7 @@ int describe_command(const std::string& script) {
   std::cout << info.name << " (" << script << ")\n";
   if (!info.description.empty()) std::cout << "\n" << info.description << "\n";
   std::cout << "ranks: " << info.ranks << "\n";
-  std::cout << "expect: " << info.expect << "\n";
+  std::cout << "expect: " << suite::name(info.expect) << "\n";
   if (info.iterations > 1) std::cout << "iterations: " << info.iterations << "\n";
   std::cout << "hooks:";
   for (const auto& h : info.hooks) std::cout << " " << h;

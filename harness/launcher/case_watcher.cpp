@@ -219,34 +219,34 @@ void CaseWatcher::read_control(Rank& r) {
 }
 
 void CaseWatcher::handle_message(Rank& r, const Message& msg) {
-  if (const auto* m = std::get_if<Hello>(&msg)) {
+  if (const auto* hello = std::get_if<Hello>(&msg)) {
     r.hello = true;
     // An MPI rank names its library with the version (mpi_rank.hpp).
-    if (!m->impl.empty()) named_impl_ = m->impl;
+    if (!hello->impl.empty()) named_impl_ = hello->impl;
     r.ctrl->send(CaseMessage{spec_});
-  } else if (const auto* m = std::get_if<Log>(&msg)) {
-    std::string line = "rank " + std::to_string(r.rank) + ": " + m->text;
+  } else if (const auto* logged = std::get_if<Log>(&msg)) {
+    std::string line = "rank " + std::to_string(r.rank) + ": " + logged->text;
     if (opt_.verbose) std::cerr << line << "\n";
     result_.log.push_back(std::move(line));
-  } else if (const auto* m = std::get_if<Figures>(&msg)) {
+  } else if (const auto* figs = std::get_if<Figures>(&msg)) {
     // Kept whatever becomes of the case: an interrupted sweep reports the rows it finished.
-    for (const auto& b : m->benchmarks) figures_.push_back(b);
-    if (opt_.on_figures && !m->benchmarks.empty()) opt_.on_figures(m->benchmarks);
-  } else if (const auto* m = std::get_if<Result>(&msg)) {
+    for (const auto& b : figs->benchmarks) figures_.push_back(b);
+    if (opt_.on_figures && !figs->benchmarks.empty()) opt_.on_figures(figs->benchmarks);
+  } else if (const auto* res = std::get_if<Result>(&msg)) {
     r.result = true;
-    r.result_msg = m->body;
-  } else if (const auto* m = std::get_if<State>(&msg)) {
-    r.state_msg = m->body;
+    r.result_msg = res->body;
+  } else if (const auto* state = std::get_if<State>(&msg)) {
+    r.state_msg = state->body;
   } else if (std::holds_alternative<Bye>(msg)) {
     r.bye = true;
-  } else if (const auto* m = std::get_if<Signal>(&msg)) {
+  } else if (const auto* sig = std::get_if<Signal>(&msg)) {
     // An MPI rank's own word on the signal that is ending it (its launcher may report a
     // different exit status, or none).
-    r.exit_signal = m->signal;
-  } else if (const auto* m = std::get_if<BatchDone>(&msg)) {
+    r.exit_signal = sig->signal;
+  } else if (const auto* batch = std::get_if<BatchDone>(&msg)) {
     // The origin of a truly-passive benchmark ended a batch: the computing targets stop.
     for (auto& other : ranks_)
-      if (other.rank != r.rank && other.ctrl_open) other.ctrl->send(StopCompute{m->batch});
+      if (other.rank != r.rank && other.ctrl_open) other.ctrl->send(StopCompute{batch->batch});
   } else {
     result_.failures.push_back(
         {r.rank, "launcher", "unreadable control message: " + encode(msg).dump()});

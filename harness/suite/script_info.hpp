@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "suite/case_names.hpp"
+
 namespace harness::suite {
 
 struct OptionDecl {

@@ -72,8 +72,10 @@ int worker_main() {
   const int size = env_int("RMABENCH_SIZE");
 
   auto* ctrl = new launcher::ControlChannel(kCtrlFd);  // lives until _exit
-  const std::optional<suite::CaseSpec> given =
-      greet(*ctrl, launcher::Hello{.rank = rank, .pid = ::getpid()});
+  launcher::Hello hello;
+  hello.rank = rank;
+  hello.pid = ::getpid();
+  const std::optional<suite::CaseSpec> given = greet(*ctrl, hello);
   if (!given) return 71;
   const suite::CaseSpec& spec = *given;
 
