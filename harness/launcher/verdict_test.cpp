@@ -14,7 +14,7 @@ suite::CaseSpec spec_expecting(const std::string& expected) {
   suite::CaseSpec s;
   s.ranks = 2;
   s.timeout_s = 10;
-  s.expected = expected;
+  s.expected = *suite::parse_expected(expected);
   return s;
 }
 
