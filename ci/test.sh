@@ -2,6 +2,7 @@
 # The pipeline CI runs (.ci/run calls it; it is also the README's test command):
 #
 #   setup       Debian packages (ci/setup.sh --with-extras: also Open MPI and Chromium)
+#   format      every C and C++ file as .clang-format says (clang-format --dry-run -Werror)
 #   build       every target, warnings as errors
 #   tests       unit tests and end-to-end tests (ctest: e2e, faults, browser labels included)
 #   model       the Spin model of the am protocol (ctest -L model, docs/protocol.md)
@@ -77,6 +78,15 @@ skip() {  # skip NAME REASON
 
 built=no
 do_setup() { bash ci/setup.sh --with-extras; }
+do_format() {  # tracked files only: a build directory's generated sources are not ours to format
+  local files
+  if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    files=$(git ls-files '*.cpp' '*.hpp' '*.c' '*.h')
+  else
+    files=$(find fuzz harness reports rma_impl tests -name '*.[ch]pp' -o -name '*.[ch]')
+  fi
+  xargs clang-format --dry-run -Werror <<<"$files" && echo "$(wc -l <<<"$files") files formatted"
+}
 do_build() {
   cmake --preset ci "${launcher[@]}" && cmake --build --preset ci -j "$jobs" && built=yes
 }
@@ -182,6 +192,7 @@ do_fuzz() {
 }
 
 stage setup do_setup
+stage format do_format
 stage build do_build
 if [[ $built == yes ]]; then
   stage tests do_tests

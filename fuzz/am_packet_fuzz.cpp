@@ -7,13 +7,13 @@
 // Input: a 48-byte header (progress::PacketHeader, as on the wire), the payload after it.
 // The window id is replaced by one of this rank's windows (chosen by the header's own id),
 // so that most inputs reach the window's handlers rather than the unknown-window path.
+#include <unistd.h>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
-#include <unistd.h>
 #include <span>
 #include <string>
 #include <vector>
@@ -42,8 +42,10 @@ struct World {
     auto r = rma::Runtime::create(cfg, boot);
     if (!r) std::abort();
     rt = std::move(*r);
-    auto a = rt->create_window({.flavor = rma::Flavor::create, .size = created.size(),
-                                .disp_unit = 4, .base = created.data()});
+    auto a = rt->create_window({.flavor = rma::Flavor::create,
+                                .size = created.size(),
+                                .disp_unit = 4,
+                                .base = created.data()});
     auto d = rt->create_window({.flavor = rma::Flavor::dynamic});
     auto al = rt->create_window({.flavor = rma::Flavor::allocate, .size = 64});
     if (!a || !d || !al) std::abort();

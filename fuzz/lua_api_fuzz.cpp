@@ -25,17 +25,28 @@ namespace {
 
 // The functions called by name: rma.<f>, and methods of the objects in the pool.
 const std::vector<std::string> kRmaFunctions = {
-    "window", "barrier", "buffer", "expect", "expect_eq", "expect_error", "log", "now",
-    "metric", "counters", "oracle", "fail", "skip"};
-const std::vector<std::string> kWindowMethods = {
-    "put", "get", "accumulate", "get_accumulate", "fetch_and_op", "compare_and_swap", "rput",
-    "rget", "raccumulate", "rget_accumulate", "fence", "post", "start", "test", "lock",
-    "unlock", "lock_all", "unlock_all", "flush", "flush_local", "flush_all", "flush_local_all",
-    "sync", "attach", "detach", "local_buffer", "shared_query", "free", "id", "path", "flavor",
-    "size", "counters"};
-const std::vector<std::string> kBufferMethods = {
-    "fill", "iota", "get", "set", "sub", "checksum", "equals", "count", "bytes", "dtype",
-    "copy", "copy_from", "apply"};
+    "window", "barrier", "buffer",   "expect", "expect_eq", "expect_error", "log",
+    "now",    "metric",  "counters", "oracle", "fail",      "skip"};
+const std::vector<std::string> kWindowMethods = {"put",          "get",
+                                                 "accumulate",   "get_accumulate",
+                                                 "fetch_and_op", "compare_and_swap",
+                                                 "rput",         "rget",
+                                                 "raccumulate",  "rget_accumulate",
+                                                 "fence",        "post",
+                                                 "start",        "test",
+                                                 "lock",         "unlock",
+                                                 "lock_all",     "unlock_all",
+                                                 "flush",        "flush_local",
+                                                 "flush_all",    "flush_local_all",
+                                                 "sync",         "attach",
+                                                 "detach",       "local_buffer",
+                                                 "shared_query", "free",
+                                                 "id",           "path",
+                                                 "flavor",       "size",
+                                                 "counters"};
+const std::vector<std::string> kBufferMethods = {"fill",     "iota",      "get",   "set",   "sub",
+                                                 "checksum", "equals",    "count", "bytes", "dtype",
+                                                 "copy",     "copy_from", "apply"};
 
 // The Lua prelude: a pool of values `P` the calls draw from (objects are added as calls
 // return them).
@@ -129,7 +140,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   // Leave no epoch open for the next input: free every window the pool holds (errors are
   // fine: a window in an epoch stays, and the next input's windows are new ones).
-  (void)luaL_dostring(L, "for _, v in ipairs(P) do pcall(function() v:unlock_all() end) "
-                         "pcall(function() v:fence('nosucceed') end) end");
+  (void)luaL_dostring(L,
+                      "for _, v in ipairs(P) do pcall(function() v:unlock_all() end) "
+                      "pcall(function() v:fence('nosucceed') end) end");
   return 0;
 }

@@ -20,10 +20,12 @@ namespace {
 
 const std::string& scratch() {
   static const std::string dir = [] {
-    fs::path d = fs::temp_directory_path() / ("rmabench-manifest-fuzz-" + std::to_string(::getpid()));
+    fs::path d =
+        fs::temp_directory_path() / ("rmabench-manifest-fuzz-" + std::to_string(::getpid()));
     fs::create_directories(d);
     std::error_code ec;
-    fs::create_directory_symlink(fs::path(RMABENCH_SOURCE_DIR) / "lua_scripts", d / "lua_scripts", ec);
+    fs::create_directory_symlink(fs::path(RMABENCH_SOURCE_DIR) / "lua_scripts", d / "lua_scripts",
+                                 ec);
     return d.string();
   }();
   return dir;

@@ -19,8 +19,8 @@ fs::path data_dir() {
   const fs::path bin = fs::read_symlink("/proc/self/exe", ec).parent_path();
   if (ec) return {};
   // bin/rmabench, libexec/rmabench/<worker>, then a build tree's own share/.
-  for (const fs::path& d : {bin / "../share/rmabench", bin / "../../share/rmabench",
-                            bin / "share/rmabench"}) {
+  for (const fs::path& d :
+       {bin / "../share/rmabench", bin / "../../share/rmabench", bin / "share/rmabench"}) {
     if (fs::is_directory(d / "lua_scripts", ec)) return d.lexically_normal();
   }
   return {};

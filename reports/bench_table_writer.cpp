@@ -174,7 +174,8 @@ void print_grid(const std::vector<Group>& groups, const std::vector<std::vector<
     for (std::size_t k = 0; k < g.heads.size(); ++k) {
       span += w[col + k] + (k ? 2 : 0);
       const std::string& h = g.heads[k];
-      line2 += (gi || k ? "  " : "") + (gi == 0 ? pad_right(h, w[col + k]) : pad_left(h, w[col + k]));
+      line2 +=
+          (gi || k ? "  " : "") + (gi == 0 ? pad_right(h, w[col + k]) : pad_left(h, w[col + k]));
     }
     line1 += (gi ? "  " : "") + (gi == 0 ? pad_right(g.label, span) : pad_left(g.label, span));
     col += g.heads.size();
@@ -234,8 +235,8 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
   Range raw;  // the same off shm: raw send/recv round trips
   for (const auto& e : benchmarks) {
     if (!e.is_object() || !shown(e) || str(e, "pattern") == kFloorPatternName) continue;
-    const Key k{str(e, "pattern"), str(e, "op"), str(e, "sync"), str(e, "target"),
-                str(e, "metric"), static_cast<int>(num(e, "ranks"))};
+    const Key k{str(e, "pattern"), str(e, "op"),     str(e, "sync"),
+                str(e, "target"),  str(e, "metric"), static_cast<int>(num(e, "ranks"))};
     auto [it, added] = tables.try_emplace(k);
     if (added) order.push_back(k);
     Table& t = it->second;
@@ -280,12 +281,14 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
   const Floor floor = floor_of(benchmarks);
   if (floor.round_trip_us && !own.lo)
     out << "# floor, this run: cache-line round trip between the ranks' cores "
-        << fixed(*floor.round_trip_us, 3) << " us (the shm tables read every figure against it)\n\n";
+        << fixed(*floor.round_trip_us, 3)
+        << " us (the shm tables read every figure against it)\n\n";
   if (own.lo) {
     out << "# floor: cache-line round trip between the ranks' cores, measured just before each "
            "reference figure: "
         << own.text() << " us; each xrt reads its figure against its own";
-    if (floor.round_trip_us) out << " (the run's floor case: " << fixed(*floor.round_trip_us, 3) << " us)";
+    if (floor.round_trip_us)
+      out << " (the run's floor case: " << fixed(*floor.round_trip_us, 3) << " us)";
     out << "\n";
     if (own.changed())
       out << "# the floor moved during this run: the host placed the two virtual cores "
@@ -328,10 +331,14 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
     if (target == "compute") out << "  target computing";
     if (target == "recv") out << "  target in recv";
     out << "  " << (bw ? "bandwidth (MB/s)" : "latency (us)");
-    if (t.columns.size() > 1) out << "; x" << "ref: ratio to " << base;
+    if (t.columns.size() > 1)
+      out << "; x"
+          << "ref: ratio to " << base;
     if (t.interleaved) out << " (protocols interleaved in one launch)";
     if (with_floor || any_raw)
-      out << "; " << (bw ? "xmemcpy: ratio to a memcpy of the size" : "xrt: ratio to the floor's round trip");
+      out << "; "
+          << (bw ? "xmemcpy: ratio to a memcpy of the size"
+                 : "xrt: ratio to the floor's round trip");
     if (!t.calibrated.empty())
       out << "; C us: the same loop in plain C with that MPI, xC: the replay's ratio to it";
     out << "\n";
@@ -340,7 +347,8 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
     for (const auto& c : t.columns) {
       Group g{c, {bw ? "MB/s" : "us"}};
       if (t.columns.size() > 1 && c != base) g.heads.push_back("xref");
-      if (with_floor && t.shared_memory.at(c)) g.heads.push_back(bw ? "xmemcpy" : "xrt");
+      if (with_floor && t.shared_memory.at(c))
+        g.heads.push_back(bw ? "xmemcpy" : "xrt");
       else if (raw_xrt(c))
         g.heads.push_back("xrt");
       if (t.measured.count(c)) g.heads.push_back("msgs/iter");
@@ -359,9 +367,9 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
       std::vector<std::string> r{std::to_string(size)};
       const auto base_it = cells.find(base);
       const std::optional<double> base_v =
-          base_it == cells.end() ? std::nullopt
-                                 : std::optional<double>(bw ? base_it->second.mbps
-                                                            : base_it->second.latency_us);
+          base_it == cells.end()
+              ? std::nullopt
+              : std::optional<double>(bw ? base_it->second.mbps : base_it->second.latency_us);
       const auto memcpy_mbps = floor.memcpy_mbps.find(size);
       const auto memcpy_us = floor.memcpy_us.find(size);
       for (const auto& col : t.columns) {
@@ -375,9 +383,11 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
           if (!has)
             r.push_back("—");
           else if (bw)
-            r.push_back(memcpy_mbps == floor.memcpy_mbps.end() ? "—" : ratio_text(v, memcpy_mbps->second));
+            r.push_back(
+                memcpy_mbps == floor.memcpy_mbps.end() ? "—" : ratio_text(v, memcpy_mbps->second));
           else if (it->second.floor_rt_us || floor.round_trip_us)
-            r.push_back(ratio_text(v, it->second.floor_rt_us.value_or(floor.round_trip_us.value_or(0))));
+            r.push_back(
+                ratio_text(v, it->second.floor_rt_us.value_or(floor.round_trip_us.value_or(0))));
           else
             r.push_back("—");
         } else if (raw_xrt(col)) {

@@ -33,11 +33,20 @@ json entry(const std::string& impl, const std::string& backend, const std::strin
 }
 
 json floor_entry(const std::string& op, std::uint64_t size, double us) {
-  return {{"name", "floor/" + op}, {"run_type", "iteration"}, {"real_time", us},
-          {"time_unit", "us"},     {"pattern", "floor"},     {"op", op},
-          {"sync", op},            {"size", size},           {"metric", "latency"},
-          {"backend", "shm"},      {"path", "floor"},        {"ranks", 2},
-          {"impl", "hardware"},    {"bytes_per_second", 1e9}};
+  return {{"name", "floor/" + op},
+          {"run_type", "iteration"},
+          {"real_time", us},
+          {"time_unit", "us"},
+          {"pattern", "floor"},
+          {"op", op},
+          {"sync", op},
+          {"size", size},
+          {"metric", "latency"},
+          {"backend", "shm"},
+          {"path", "floor"},
+          {"ranks", 2},
+          {"impl", "hardware"},
+          {"bytes_per_second", 1e9}};
 }
 
 std::vector<std::string> lines_of(const std::string& text) {
@@ -184,10 +193,9 @@ TEST(BenchTable, UnobservableMessagesAreNeverPrintedAsZero) {
 }
 
 TEST(BenchTable, SharedMemoryTablesReadFiguresAgainstTheFloor) {
-  json b = json::array({entry("ref", "shm", "am", 8, 1.0, 2),
-                        entry("ref", "fabric", "am", 8, 20.0, 2),
-                        floor_entry("cache_line_round_trip", 64, 0.25),
-                        floor_entry("memcpy", 8, 0.01)});
+  json b =
+      json::array({entry("ref", "shm", "am", 8, 1.0, 2), entry("ref", "fabric", "am", 8, 20.0, 2),
+                   floor_entry("cache_line_round_trip", 64, 0.25), floor_entry("memcpy", 8, 0.01)});
   b[1]["sync"] = "flush";  // a table of its own, on fabric only
   const std::string text = table_of(b);
   EXPECT_NE(text.find("# floor, this run: cache-line round trip"), std::string::npos) << text;
@@ -211,11 +219,12 @@ TEST(BenchTable, AFigureIsReadAgainstTheRoundTripMeasuredJustBeforeIt) {
   am["floor_round_trip_us"] = 0.5;
   json direct = entry("ref", "shm", "direct", 8, 0.2, 0);
   direct["floor_round_trip_us"] = 0.05;
-  json b = json::array({am, direct, floor_entry("cache_line_round_trip", 64, 0.25),
-                        floor_entry("memcpy", 8, 0.01)});
+  json b = json::array(
+      {am, direct, floor_entry("cache_line_round_trip", 64, 0.25), floor_entry("memcpy", 8, 0.01)});
   const std::string text = table_of(b);
   EXPECT_NE(text.find("measured just before each reference figure: 0.050-0.500 us"),
-            std::string::npos) << text;
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("the run's floor case: 0.250 us"), std::string::npos) << text;
   EXPECT_NE(text.find("the floor moved during this run"), std::string::npos) << text;
   bool row = false;

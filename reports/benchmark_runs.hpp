@@ -38,8 +38,9 @@ struct BenchmarkRun {
   std::string pattern, op, sync, metric, backend, path, provider, flavor;
   std::string target;  // what the target ranks do meanwhile ("compute", ...), where recorded
   std::string impl;    // who ran it: "ref", "mpich 4.0.2", "hardware" (the floor), where recorded
-  std::string protocol;  // the reference am path's packet protocol ("fewest", "ch3"), where recorded
-  std::string case_id;   // the id of the case that measured it ("case"), where recorded
+  std::string
+      protocol;         // the reference am path's packet protocol ("fewest", "ch3"), where recorded
+  std::string case_id;  // the id of the case that measured it ("case"), where recorded
   std::int64_t ranks = 0;
   std::optional<double> size;   // bytes per operation
   std::size_t repetitions = 0;  // the entries' `repetitions` (aggregates-only runs have no samples)

@@ -7,9 +7,8 @@
 //
 //   ConsoleWriter con(std::cout, isatty(1));
 //   con.set_id_width(longest_id);              // optional: align ids of this run
-//   for (...) { con.case_line(c, "[3/120 0:42]"); if (!c.passed() && !c.skipped()) con.details(c); }
-//   report.finish();
-//   con.summary(report);
+//   for (...) { con.case_line(c, "[3/120 0:42]"); if (!c.passed() && !c.skipped()) con.details(c);
+//   } report.finish(); con.summary(report);
 #pragma once
 
 #include <cstddef>

@@ -200,7 +200,6 @@ TEST(ConsoleDetails, ListsEveryFailureReasonAndRankStates) {
   EXPECT_NE(timeout.find("rank 1: no reply"), std::string::npos) << timeout;
 }
 
-
 TEST(ConsoleCaseLine, UnobservableCountShowsADash) {
   std::ostringstream out;
   ConsoleWriter con(out, false);

@@ -114,7 +114,7 @@ struct GateResult {
   std::vector<CaseChange> missing;      // passed in the baseline, not in the report or interrupted
   std::vector<CaseChange> new_failing;  // not in the baseline, fails
   std::vector<MessageChange> message_changes;
-  std::vector<LatencyChange> slower;  // regressions only when latency_gated
+  std::vector<LatencyChange> slower;           // regressions only when latency_gated
   std::vector<LostBenchmark> lost_benchmarks;  // a time in the baseline, none now
 
   // Improvements.
@@ -136,13 +136,13 @@ struct GateResult {
   // In both, with a time now and none in the baseline to compare with (an error there, no
   // time, or a median of 0 ns, which no ratio can be taken of).
   std::vector<std::string> measured_now;
-  std::vector<std::string> benchmark_errors;    // "name: message" of runs that failed now
-                                                // (those not in lost_benchmarks)
-  std::vector<NotComparable> not_comparable;    // message counts a side could not observe
-  std::vector<KnownChange> known_failing;       // failing now as a known defect does
-  std::size_t cases_compared = 0;               // cases present in both
-  std::size_t new_cases = 0;                    // cases present in the report only
-  std::size_t benchmarks_compared = 0;  // benchmarks present in both with a time on each side
+  std::vector<std::string> benchmark_errors;  // "name: message" of runs that failed now
+                                              // (those not in lost_benchmarks)
+  std::vector<NotComparable> not_comparable;  // message counts a side could not observe
+  std::vector<KnownChange> known_failing;     // failing now as a known defect does
+  std::size_t cases_compared = 0;             // cases present in both
+  std::size_t new_cases = 0;                  // cases present in the report only
+  std::size_t benchmarks_compared = 0;        // benchmarks present in both with a time on each side
 
   std::size_t regression_count() const;
   std::size_t improvement_count() const;

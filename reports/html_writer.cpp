@@ -68,8 +68,8 @@ details { margin: 6px 0; }
 std::string badge(const CaseResult& c) {
   const std::string word = verdict_word(c);
   const char* cls = c.skipped() || c.interrupted() || c.impl_defined() ? "skip"
-                    : c.passed()                                        ? "pass"
-                                                                        : "fail";
+                    : c.passed()                                       ? "pass"
+                                                                       : "fail";
   return "<span class=\"badge " + std::string(cls) + "\">" + h(word) + "</span>";
 }
 
@@ -290,9 +290,9 @@ void message_counts(const Report& r, std::ostream& out) {
       const CountRow& row = rows[k];
       const bool differs = row.declared && *row.declared != row.measured;
       out << "<tr class=\""
-          << (differs       ? "mismatch"
+          << (differs        ? "mismatch"
               : row.declared ? "match"
-                            : "undeclared")
+                             : "undeclared")
           << "\">";
       if (k == 0) {
         out << "<td rowspan=\"" << rows.size() << "\"><code>" << h(c.id) << "</code></td>";
@@ -328,7 +328,10 @@ void beside_diagram(const CaseResult& c, std::ostream& out) {
            "<th>measured</th></tr></thead><tbody>\n";
     for (const CountRow& row : count_rows(c.messages)) {
       const bool differs = row.declared && *row.declared != row.measured;
-      out << "<tr class=\"" << (differs ? "mismatch" : row.declared ? "match" : "undeclared")
+      out << "<tr class=\""
+          << (differs        ? "mismatch"
+              : row.declared ? "match"
+                             : "undeclared")
           << "\"><td>" << h(row.type) << "</td><td class=\"n\">"
           << (row.declared ? std::to_string(*row.declared) : "\u2014") << "</td><td class=\"n\">"
           << row.measured << "</td></tr>\n";
@@ -356,8 +359,8 @@ void sequence_diagrams(const Report& r, std::ostream& out) {
       any = true;
     }
     const Trace t = trace_from_json(c.trace);
-    out << "<section class=\"sequence-case\" id=\"seq-" << i << "\">\n<h3>" << badge(c)
-        << " <code>" << h(c.id) << "</code></h3>\n";
+    out << "<section class=\"sequence-case\" id=\"seq-" << i << "\">\n<h3>" << badge(c) << " <code>"
+        << h(c.id) << "</code></h3>\n";
     std::uint64_t dropped = 0;
     for (auto d : t.dropped) dropped += d;
     if (dropped)
@@ -368,9 +371,8 @@ void sequence_diagrams(const Report& r, std::ostream& out) {
       out << "<p class=\"muted\">" << t.packets.size() << " packets: more than "
           << max_diagram_packets << " are not drawn; trace.json has them all.</p>\n";
     } else {
-      out << "<figure class=\"sequence\">" << sequence_svg(t, c.rank_states)
-          << "<figcaption>" << t.packets.size() << " packets, " << t.calls.size()
-          << " calls</figcaption></figure>\n";
+      out << "<figure class=\"sequence\">" << sequence_svg(t, c.rank_states) << "<figcaption>"
+          << t.packets.size() << " packets, " << t.calls.size() << " calls</figcaption></figure>\n";
     }
     beside_diagram(c, out);
     out << "</div>\n</section>\n";
@@ -390,12 +392,13 @@ struct Varies {
 };
 
 // Backend and path always (an MPI library by its name and version instead), provider where
-// there is one, the am protocol where it is not the default; flavor, rank count and target mode only when they vary within the plot, so
-// labels stay short.
+// there is one, the am protocol where it is not the default; flavor, rank count and target mode
+// only when they vary within the plot, so labels stay short.
 std::string series_label(const BenchmarkRun& b, const Varies& v) {
-  std::string s = !b.impl.empty() && b.impl != "ref" && b.impl != "hardware"
-                      ? b.impl
-                      : (b.backend.empty() ? "?" : b.backend) + ":" + (b.path.empty() ? "?" : b.path);
+  std::string s =
+      !b.impl.empty() && b.impl != "ref" && b.impl != "hardware"
+          ? b.impl
+          : (b.backend.empty() ? "?" : b.backend) + ":" + (b.path.empty() ? "?" : b.path);
   if (!b.provider.empty()) s += " (" + b.provider + ")";
   if (!b.protocol.empty() && b.protocol != "fewest") s += " protocol=" + b.protocol;
   if (v.flavor && !b.flavor.empty()) s += " " + b.flavor;
@@ -583,7 +586,8 @@ void cases(const Report& r, std::ostream& out) {
         << (c.messages.measured ? std::to_string(c.messages.total) : "\u2014") << "</td><td>";
     if (c.passed() && c.status == Verdict::deadlock) out << "deadlock, as expected";
     if (c.skipped() || c.interrupted() || c.impl_defined()) out << h(c.reason);
-    if (!c.messages.unobservable.empty()) out << (c.reason.empty() ? "" : "; ") << h(c.messages.unobservable);
+    if (!c.messages.unobservable.empty())
+      out << (c.reason.empty() ? "" : "; ") << h(c.messages.unobservable);
     if (!failing(c) && !c.impl_defined()) log_lines(c, out);
     out << "</td></tr>\n";
   }

@@ -64,9 +64,12 @@ TEST_F(Html, SummaryAndContext) {
 TEST(HtmlTopology, ARowPerFactNotRawJson) {
   Report r = sample::sample_report();
   r.context.topology = {
-      {"packages", 1}, {"cores", 2}, {"pus", 4}, {"numa_nodes", 1},
-      {"caches", nlohmann::json::array({{{"level", 1}, {"type", "data"}, {"size_kib", 32},
-                                         {"count", 2}}})}};
+      {"packages", 1},
+      {"cores", 2},
+      {"pus", 4},
+      {"numa_nodes", 1},
+      {"caches",
+       nlohmann::json::array({{{"level", 1}, {"type", "data"}, {"size_kib", 32}, {"count", 2}}})}};
   r.context.options["bind"] = "core";
   const std::string html = html_of(r);
   const std::string t = between(html, "<table class=\"topology\">", "</table>");

@@ -141,11 +141,11 @@ void write_case(const CaseResult& c, const std::string& suite, std::ostream& out
   }
   out << ">\n";
   if (o == Outcome::skipped) {
-    const std::string why =
-        c.interrupted()    ? "interrupted: the run was stopped while this case ran" +
-                                 (c.reason.empty() ? std::string() : " (" + c.reason + ")")
-        : c.impl_defined() ? "impl_defined: " + c.reason
-                           : c.reason;
+    const std::string why = c.interrupted()
+                                ? "interrupted: the run was stopped while this case ran" +
+                                      (c.reason.empty() ? std::string() : " (" + c.reason + ")")
+                            : c.impl_defined() ? "impl_defined: " + c.reason
+                                               : c.reason;
     out << "      <skipped message=\"" << xml_attribute(why) << "\"/>\n";
   } else if (o != Outcome::passed) {
     const char* element = o == Outcome::error ? "error" : "failure";

@@ -8,9 +8,9 @@
 #include "reports/chrome_trace_writer.hpp"
 #include "reports/markdown_text.hpp"
 #include "reports/rank_state_text.hpp"
-#include "reports/trace.hpp"
 #include "reports/text_format.hpp"
 #include "reports/topology_rows.hpp"
+#include "reports/trace.hpp"
 
 namespace reports {
 
@@ -97,7 +97,7 @@ void cases_table(const Report& r, std::ostream& out) {
     std::string status = verdict_word(c);
     if (c.passed() && c.status == Verdict::deadlock) status += " (deadlock, expected)";
     out << "| " << status << " | " << code(c.id) << " | " << format_seconds(c.duration_s) << " | "
-        << (c.messages.measured                ? std::to_string(c.messages.total)
+        << (c.messages.measured               ? std::to_string(c.messages.total)
             : c.messages.unobservable.empty() ? "-"
                                               : "\u2014")  // not observable: not measured, not 0
         << " | " << declared_total(c.messages) << " |\n";
@@ -150,8 +150,8 @@ void benchmarks_table(const json& benchmarks, std::ostream& out) {
     const std::string iterations = field(b, "iterations");
     const std::string impl = field(b, "impl");
     out << "| " << code(field(b, "name")) << " | " << (impl.empty() ? "-" : md(impl)) << " | "
-        << (iterations.empty() ? "-" : md(iterations))
-        << " | " << time("real_time") << " | " << time("cpu_time") << " |\n";
+        << (iterations.empty() ? "-" : md(iterations)) << " | " << time("real_time") << " | "
+        << time("cpu_time") << " |\n";
   }
   out << "\n";
 }
@@ -179,9 +179,8 @@ void write_markdown(const Report& r, std::ostream& out) {
       << "\n\n";
   if (!r.complete) out << "**Incomplete run**: it was stopped before every case ran.\n\n";
   cases_table(r, out);
-  const bool any_failed = std::any_of(r.cases.begin(), r.cases.end(), [](const CaseResult& c) {
-    return c.failed();
-  });
+  const bool any_failed =
+      std::any_of(r.cases.begin(), r.cases.end(), [](const CaseResult& c) { return c.failed(); });
   if (any_failed) {
     out << "## Failures\n\n";
     for (const auto& c : r.cases) {

@@ -29,8 +29,9 @@ TEST_F(Markdown, TitleContextAndSummary) {
 }
 
 TEST_F(Markdown, CaseTable) {
-  EXPECT_NE(md.find("| status | case | duration | messages | declared |\n|---|---|---:|---:|---:|\n"),
-            std::string::npos);
+  EXPECT_NE(
+      md.find("| status | case | duration | messages | declared |\n|---|---|---:|---:|---:|\n"),
+      std::string::npos);
   EXPECT_NE(md.find("| PASS | `conformance/lock_put_unlock[shm,am,np=2]` | 0.012s | 2 | 2 |"),
             std::string::npos)
       << md;
@@ -94,7 +95,6 @@ TEST_F(Markdown, Benchmarks) {
       << md;
 }
 
-
 TEST(MarkdownLibrary, DashForUnobservableCountsAndImplDefinedSection) {
   Report r;
   CaseResult c = sample::passed_case("s/a[impl=mpich,np=2,progress=calls]");
@@ -110,9 +110,11 @@ TEST(MarkdownLibrary, DashForUnobservableCountsAndImplDefinedSection) {
   write_markdown(r, out);
   const std::string md = out.str();
   EXPECT_NE(md.find("| PASS | `s/a[impl=mpich,np=2,progress=calls]` | 0.012s | \u2014 |"),
-            std::string::npos) << md;
+            std::string::npos)
+      << md;
   EXPECT_NE(md.find("## Implementation-defined"), std::string::npos) << md;
-  EXPECT_NE(md.find("### IMPL_DEFINED `s/b[impl=mpich,np=2,progress=calls]`"), std::string::npos) << md;
+  EXPECT_NE(md.find("### IMPL_DEFINED `s/b[impl=mpich,np=2,progress=calls]`"), std::string::npos)
+      << md;
   EXPECT_EQ(md.find("## Failures"), std::string::npos) << md;
 }
 }  // namespace

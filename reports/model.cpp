@@ -32,8 +32,8 @@ constexpr std::array<std::pair<Verdict, std::string_view>, 9> verdict_names{{
     {Verdict::impl_defined, "impl_defined"},
 }};
 
-constexpr std::array<std::pair<Expected, std::string_view>, 3> expected_names{{
-    {Expected::pass, "pass"}, {Expected::deadlock, "deadlock"}, {Expected::race, "race"}}};
+constexpr std::array<std::pair<Expected, std::string_view>, 3> expected_names{
+    {{Expected::pass, "pass"}, {Expected::deadlock, "deadlock"}, {Expected::race, "race"}}};
 
 // ---- writing --------------------------------------------------------------------------
 
@@ -205,8 +205,8 @@ Failure failure_from_json(const json& j, const std::string& path) {
 }
 
 json race_access_to_json(const RaceAccess& a) {
-  return json{{"rank", a.rank}, {"where", a.where}, {"op", a.op},   {"window", a.window},
-              {"target", a.target}, {"lo", a.lo},   {"hi", a.hi}, {"epoch", a.epoch}};
+  return json{{"rank", a.rank},     {"where", a.where}, {"op", a.op}, {"window", a.window},
+              {"target", a.target}, {"lo", a.lo},       {"hi", a.hi}, {"epoch", a.epoch}};
 }
 
 RaceAccess race_access_from_json(const json& j, const std::string& path) {
@@ -250,7 +250,8 @@ CaseResult case_from_json(const json& j, const std::string& path) {
   const std::string expected = req_string(j, "expected", path);
   const auto expects = parse_expected(expected);
   if (!expects)
-    bad(child(path, "expected"), "must be \"pass\", \"deadlock\" or \"race\", not '" + expected + "'");
+    bad(child(path, "expected"),
+        "must be \"pass\", \"deadlock\" or \"race\", not '" + expected + "'");
   c.expected = *expects;
   c.ranks = as_int(require(j, "ranks", path), child(path, "ranks"), 0);
   c.backend = req_string(j, "backend", path);
@@ -294,7 +295,8 @@ CaseResult case_from_json(const json& j, const std::string& path) {
   if (const json* r = optional(j, "races")) {
     const std::string rpath = child(path, "races");
     const json& list = as_array(*r, rpath);
-    for (std::size_t i = 0; i < list.size(); ++i) c.races.push_back(race_from_json(list[i], item(rpath, i)));
+    for (std::size_t i = 0; i < list.size(); ++i)
+      c.races.push_back(race_from_json(list[i], item(rpath, i)));
   }
   if (const json* t = optional(j, "trace"); t && !t->is_null()) {
     trace_from_json(*t, child(path, "trace"));  // names what is wrong now, not in a writer
@@ -435,27 +437,27 @@ nlohmann::json to_json(const CaseResult& c) {
                      {"second", race_access_to_json(r.second)},
                      {"why", r.why}});
   json out{{"id", c.id},
-              {"script", c.script},
-              {"name", c.name},
-              {"status", to_string(c.status)},
-              {"expected", to_string(c.expected)},
-              {"ranks", c.ranks},
-              {"backend", c.backend},
-              {"provider", c.provider},
-              {"path", c.path},
-              {"impl", c.impl},
-              {"progress", c.progress},
-              {"protocol", c.protocol},
-              {"duration_s", c.duration_s},
-              {"options", options},
-              {"tags", c.tags},
-              {"messages", messages_to_json(c.messages)},
-              {"failures", failures},
-              {"reason", c.reason},
-              {"metrics", metrics_to_json(c.metrics)},
-              {"rank_states", c.rank_states.is_array() ? c.rank_states : json::array()},
-              {"log", c.log},
-              {"binding", c.binding}};
+           {"script", c.script},
+           {"name", c.name},
+           {"status", to_string(c.status)},
+           {"expected", to_string(c.expected)},
+           {"ranks", c.ranks},
+           {"backend", c.backend},
+           {"provider", c.provider},
+           {"path", c.path},
+           {"impl", c.impl},
+           {"progress", c.progress},
+           {"protocol", c.protocol},
+           {"duration_s", c.duration_s},
+           {"options", options},
+           {"tags", c.tags},
+           {"messages", messages_to_json(c.messages)},
+           {"failures", failures},
+           {"reason", c.reason},
+           {"metrics", metrics_to_json(c.metrics)},
+           {"rank_states", c.rank_states.is_array() ? c.rank_states : json::array()},
+           {"log", c.log},
+           {"binding", c.binding}};
   // Only with findings: a report of a run without the checker stays as it was.
   if (!races.empty()) out["races"] = std::move(races);
   if (!c.hosts.empty()) out["hosts"] = c.hosts;  // only where ranks said where they ran
@@ -467,16 +469,16 @@ nlohmann::json to_json(const Report& r) {
   json cases = json::array();
   for (const auto& c : r.cases) cases.push_back(to_json(c));
   json out{{"schema", schema_id},
-              {"complete", r.complete},
-              {"context", context_to_json(r.context)},
-              {"cases", cases},
-              {"benchmarks", r.benchmarks.is_array() ? r.benchmarks : json::array()},
-              {"summary",
-               {{"passed", r.summary.passed},
-                {"failed", r.summary.failed},
-                {"skipped", r.summary.skipped},
-                {"interrupted", r.summary.interrupted},
-                {"duration_s", r.summary.duration_s}}}};
+           {"complete", r.complete},
+           {"context", context_to_json(r.context)},
+           {"cases", cases},
+           {"benchmarks", r.benchmarks.is_array() ? r.benchmarks : json::array()},
+           {"summary",
+            {{"passed", r.summary.passed},
+             {"failed", r.summary.failed},
+             {"skipped", r.summary.skipped},
+             {"interrupted", r.summary.interrupted},
+             {"duration_s", r.summary.duration_s}}}};
   // Only where a case had it: a reference run's summary stays as it was.
   if (r.summary.impl_defined > 0) out["summary"]["impl_defined"] = r.summary.impl_defined;
   return out;

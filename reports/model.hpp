@@ -79,12 +79,12 @@ struct MessageCounts {
 // it touched and in which epoch.
 struct RaceAccess {
   int rank = -1;
-  std::string where;   // script file:line
-  std::string op;      // put, get, ..., load, store, lock, fence
-  int window = -1;     // window id (-1: not a window access)
-  int target = -1;     // whose window memory
+  std::string where;             // script file:line
+  std::string op;                // put, get, ..., load, store, lock, fence
+  int window = -1;               // window id (-1: not a window access)
+  int target = -1;               // whose window memory
   std::uint64_t lo = 0, hi = 0;  // byte range [lo, hi) in the target's window
-  std::string epoch;   // "fence epoch 2", "lock(1, shared) at x.lua:9", ...
+  std::string epoch;             // "fence epoch 2", "lock(1, shared) at x.lua:9", ...
 
   bool operator==(const RaceAccess&) const = default;
 };
@@ -149,7 +149,7 @@ struct Summary {
   int failed = 0;
   int skipped = 0;
   double duration_s = 0;
-  int interrupted = 0;  // after duration_s: {passed, failed, skipped, duration_s} still reads
+  int interrupted = 0;   // after duration_s: {passed, failed, skipped, duration_s} still reads
   int impl_defined = 0;  // cases whose outcome MPI leaves to the implementation (a library's)
 
   bool operator==(const Summary&) const = default;

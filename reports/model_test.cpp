@@ -21,7 +21,7 @@ using sample::sample_report;
 
 TEST(Verdict, NamesRoundTrip) {
   for (Verdict s : {Verdict::pass, Verdict::fail, Verdict::error, Verdict::crash, Verdict::timeout,
-                   Verdict::deadlock, Verdict::skip, Verdict::interrupted}) {
+                    Verdict::deadlock, Verdict::skip, Verdict::interrupted}) {
     EXPECT_EQ(parse_verdict(to_string(s)), s) << to_string(s);
   }
   EXPECT_EQ(to_string(Verdict::deadlock), "deadlock");
@@ -249,7 +249,6 @@ TEST(Json, CompleteAndInterruptedRoundTripAndDefault) {
   EXPECT_THROW(report_from_json(j), std::runtime_error);
 }
 
-
 // A case run on an MPI library: packets not observable, the library named in `impl`.
 CaseResult library_case(const std::string& id) {
   CaseResult c = sample::passed_case(id);
@@ -296,7 +295,8 @@ TEST(Json, NullTotalNeedsItsReasonAndNoMeasurement) {
     report_from_json(j);
     ADD_FAILURE() << "a null total without a reason was accepted";
   } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("cases[1].messages.reason"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("cases[1].messages.reason"), std::string::npos)
+        << e.what();
   }
   m["reason"] = "not observable in x";
   EXPECT_EQ(report_from_json(j).cases[1].messages.unobservable, "not observable in x");

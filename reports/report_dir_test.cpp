@@ -4,8 +4,8 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <memory>
 #include <fstream>
+#include <memory>
 #include <set>
 #include <sstream>
 #include <stdexcept>

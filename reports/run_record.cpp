@@ -210,9 +210,9 @@ void RunRecorder::finished(std::size_t index, const CaseResult& result,
                            const nlohmann::json& benchmarks) {
   write_durably(dir_ / "cases" / record_name(index, "json"),
                 text(json{{"index", index},
-                     {"elapsed_s", elapsed_s_},
-                     {"case", to_json(result)},
-                     {"benchmarks", benchmarks.is_array() ? benchmarks : json::array()}}));
+                          {"elapsed_s", elapsed_s_},
+                          {"case", to_json(result)},
+                          {"benchmarks", benchmarks.is_array() ? benchmarks : json::array()}}));
   // The record holds them now.
   std::error_code ignored;
   fs::remove(dir_ / "cases" / record_name(index, "rows"), ignored);

@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <memory>
 #include <fstream>
+#include <memory>
 #include <stdexcept>
 #include <string>
 

@@ -12,10 +12,10 @@ namespace reports {
 namespace {
 
 constexpr int kLaneWidth = 230;
-constexpr int kLeft = 130;     // the first lane's x
-constexpr int kTop = 62;       // the first row's y
-constexpr int kRow = 24;       // one moment
-constexpr int kBoxHalf = 46;   // call boxes are 2 * kBoxHalf wide
+constexpr int kLeft = 130;    // the first lane's x
+constexpr int kTop = 62;      // the first row's y
+constexpr int kRow = 24;      // one moment
+constexpr int kBoxHalf = 46;  // call boxes are 2 * kBoxHalf wide
 
 std::string num(double v) {
   char b[32];
@@ -82,12 +82,11 @@ std::string sequence_svg(const Trace& t, const nlohmann::json& rank_states,
     if (c.target >= 0) label += std::to_string(c.target);
     label += ")";
     o << "<g class=\"call\"><title>" << xml_text(label) << " rank " << c.rank << ", "
-      << us(c.start_ns) << " .. " << us(c.end_ns) << (c.bytes ? ", " + std::to_string(c.bytes) + " B" : "")
-      << "</title><rect x=\"" << x(c.rank) - kBoxHalf << "\" y=\"" << y0 << "\" width=\""
-      << 2 * kBoxHalf << "\" height=\"" << h
-      << "\" rx=\"3\" fill=\"#e8eef7\" stroke=\"#5a6f8c\"/><text x=\"" << x(c.rank)
-      << "\" y=\"" << y0 + 12 << "\" text-anchor=\"middle\">" << xml_text(label)
-      << "</text></g>\n";
+      << us(c.start_ns) << " .. " << us(c.end_ns)
+      << (c.bytes ? ", " + std::to_string(c.bytes) + " B" : "") << "</title><rect x=\""
+      << x(c.rank) - kBoxHalf << "\" y=\"" << y0 << "\" width=\"" << 2 * kBoxHalf << "\" height=\""
+      << h << "\" rx=\"3\" fill=\"#e8eef7\" stroke=\"#5a6f8c\"/><text x=\"" << x(c.rank)
+      << "\" y=\"" << y0 + 12 << "\" text-anchor=\"middle\">" << xml_text(label) << "</text></g>\n";
   }
   for (const auto& p : t.packets) {
     const bool handled = p.handled_ns.has_value();
@@ -110,8 +109,8 @@ std::string sequence_svg(const Trace& t, const nlohmann::json& rank_states,
       << (p.sent_ns ? ", sent " + us(*p.sent_ns) : "")
       << (p.arrived_ns ? ", arrived " + us(*p.arrived_ns) : "")
       << (handled ? ", handled " + us(*p.handled_ns) : "") << "</title><line x1=\"" << num(x1)
-      << "\" y1=\"" << num(y1) << "\" x2=\"" << num(x2) << "\" y2=\"" << num(y2)
-      << "\" stroke=\"" << sequence_arrow_color << "\" stroke-width=\"2\""
+      << "\" y1=\"" << num(y1) << "\" x2=\"" << num(x2) << "\" y2=\"" << num(y2) << "\" stroke=\""
+      << sequence_arrow_color << "\" stroke-width=\"2\""
       << (handled ? "" : " stroke-dasharray=\"6,4\"") << " marker-end=\"url(#seq-head)\"/>"
       << "<text x=\"" << num(lx) << "\" y=\"" << num(ly)
       << "\" text-anchor=\"middle\" fill=\"#222\" paint-order=\"stroke\" stroke=\"#fff\" "

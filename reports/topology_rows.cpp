@@ -12,9 +12,11 @@ namespace reports {
 std::vector<TopologyRow> topology_rows(const nlohmann::json& t) {
   std::vector<TopologyRow> rows;
   if (!t.is_object()) return rows;
-  constexpr std::array<std::pair<std::string_view, std::string_view>, 4> counts{{
-      {"packages", "packages"}, {"cores", "cores"}, {"pus", "hardware threads"},
-      {"numa_nodes", "NUMA nodes"}}};
+  constexpr std::array<std::pair<std::string_view, std::string_view>, 4> counts{
+      {{"packages", "packages"},
+       {"cores", "cores"},
+       {"pus", "hardware threads"},
+       {"numa_nodes", "NUMA nodes"}}};
   for (const auto& [key, name] : counts)
     if (auto it = t.find(key); it != t.end()) rows.push_back({std::string(name), json_text(*it)});
   if (auto it = t.find("caches"); it != t.end() && it->is_array()) {

@@ -14,7 +14,9 @@ using nlohmann::json;
 
 // The harness's barriers between phases (and a script's own, which the trace cannot tell
 // apart) are not part of the pattern.
-bool harness_traffic(const std::string& type) { return type == "barrier" || type == "collective"; }
+bool harness_traffic(const std::string& type) {
+  return type == "barrier" || type == "collective";
+}
 
 std::optional<std::int64_t> opt_ns(const json& j, const char* key) {
   auto it = j.find(key);
@@ -121,12 +123,9 @@ json to_json(const Trace& t) {
                        {"sent_ns", ns(p.sent_ns)},
                        {"arrived_ns", ns(p.arrived_ns)},
                        {"handled_ns", ns(p.handled_ns)}});
-  return {{"ranks", t.ranks},
-          {"clock", "monotonic ns from the case's first event"},
-          {"dropped", t.dropped},
-          {"missing", t.missing},
-          {"calls", std::move(calls)},
-          {"packets", std::move(packets)}};
+  return {{"ranks", t.ranks},          {"clock", "monotonic ns from the case's first event"},
+          {"dropped", t.dropped},      {"missing", t.missing},
+          {"calls", std::move(calls)}, {"packets", std::move(packets)}};
 }
 
 Trace trace_from_json(const json& j, const std::string& path) {

@@ -22,8 +22,8 @@ namespace reports {
 
 struct TraceCall {
   int rank = 0;
-  std::string name;    // put, lock, recv, ... (call/call.hpp)
-  int target = -1;     // -1: the call has none
+  std::string name;  // put, lock, recv, ... (call/call.hpp)
+  int target = -1;   // -1: the call has none
   std::uint64_t bytes = 0;
   std::int64_t start_ns = 0, end_ns = 0;
 
@@ -31,10 +31,10 @@ struct TraceCall {
 };
 
 struct TracePacket {
-  std::string type;                  // rma::PacketType name: put, ack, cts, data, p2p_eager
-  std::vector<std::string> flags;    // lock_exclusive, unlock, ack_req, done, fence_last, rndv
+  std::string type;                // rma::PacketType name: put, ack, cts, data, p2p_eager
+  std::vector<std::string> flags;  // lock_exclusive, unlock, ack_req, done, fence_last, rndv
   int src = 0, dst = 0;
-  std::uint64_t bytes = 0;           // payload bytes
+  std::uint64_t bytes = 0;                 // payload bytes
   std::optional<std::int64_t> sent_ns;     // null: the sender's record was dropped
   std::optional<std::int64_t> arrived_ns;  // null: never arrived (or its record dropped)
   std::optional<std::int64_t> handled_ns;  // null: not handled (sync_only kept it)

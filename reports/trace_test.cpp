@@ -28,8 +28,9 @@ json sent(int peer, std::uint32_t seq, const char* type, json flags, std::int64_
           {"seq", seq},  {"bytes", 8},   {"t0", t}};
 }
 json handled(int peer, std::uint32_t seq, const char* type, std::int64_t at, std::int64_t t) {
-  return {{"k", "handled"}, {"type", type}, {"flags", json::array()}, {"peer", peer},
-          {"seq", seq},     {"bytes", 8},   {"t0", at},             {"t1", t}};
+  return {{"k", "handled"}, {"type", type}, {"flags", json::array()},
+          {"peer", peer},   {"seq", seq},   {"bytes", 8},
+          {"t0", at},       {"t1", t}};
 }
 
 // Rank 0 locks, puts (the lock and unlock ride on the put), rank 1 acks; a barrier packet of
@@ -37,18 +38,18 @@ json handled(int peer, std::uint32_t seq, const char* type, std::int64_t at, std
 std::vector<json> lock_put_unlock() {
   json r0 = {{"rank", 0}, {"dropped", 0}, {"events", json::array()}};
   json r1 = {{"rank", 1}, {"dropped", 0}, {"events", json::array()}};
-  r0["events"].push_back({{"k", "call"}, {"name", "lock"}, {"target", 1}, {"bytes", 0},
-                          {"t0", 1000}, {"t1", 1100}});
+  r0["events"].push_back(
+      {{"k", "call"}, {"name", "lock"}, {"target", 1}, {"bytes", 0}, {"t0", 1000}, {"t1", 1100}});
   r0["events"].push_back(sent(1, 5, "barrier", json::array(), 1050));
-  r0["events"].push_back({{"k", "call"}, {"name", "put"}, {"target", 1}, {"bytes", 8},
-                          {"t0", 1200}, {"t1", 1300}});
+  r0["events"].push_back(
+      {{"k", "call"}, {"name", "put"}, {"target", 1}, {"bytes", 8}, {"t0", 1200}, {"t1", 1300}});
   r0["events"].push_back(sent(1, 6, "put", {"lock_exclusive", "unlock", "ack_req"}, 1400));
   r1["events"].push_back(handled(0, 5, "barrier", 1060, 1070));
   r1["events"].push_back(handled(0, 6, "put", 1500, 1600));
   r1["events"].push_back(sent(0, 9, "ack", json::array(), 1700));
   r0["events"].push_back(handled(1, 9, "ack", 1800, 1900));
-  r0["events"].push_back({{"k", "call"}, {"name", "unlock"}, {"target", 1}, {"bytes", 0},
-                          {"t0", 1350}, {"t1", 2000}});
+  r0["events"].push_back(
+      {{"k", "call"}, {"name", "unlock"}, {"target", 1}, {"bytes", 0}, {"t0", 1350}, {"t1", 2000}});
   return {r0, r1};
 }
 
@@ -71,10 +72,16 @@ TEST(Trace, PairsSendAndHandleByPairAndNumberAndLeavesBarriersOut) {
 }
 
 TEST(Trace, KeptAndLostPacketsAndSilentRanksAreShownAsSuch) {
-  json r0 = {{"rank", 0}, {"dropped", 3}, {"events", json::array({sent(1, 1, "put", {"rndv"}, 10)})}};
+  json r0 = {
+      {"rank", 0}, {"dropped", 3}, {"events", json::array({sent(1, 1, "put", {"rndv"}, 10)})}};
   json r1 = {{"rank", 1}, {"dropped", 0}, {"events", json::array()}};
-  r1["events"].push_back({{"k", "arrived"}, {"type", "put"}, {"flags", {"rndv"}}, {"peer", 0},
-                          {"seq", 1}, {"bytes", 8}, {"t0", 20}});
+  r1["events"].push_back({{"k", "arrived"},
+                          {"type", "put"},
+                          {"flags", {"rndv"}},
+                          {"peer", 0},
+                          {"seq", 1},
+                          {"bytes", 8},
+                          {"t0", 20}});
   r0["events"].push_back(sent(1, 2, "put", json::array(), 30));
   const Trace t = merge_rank_traces({r0, r1, json()});
   ASSERT_EQ(t.packets.size(), 2u);

@@ -6,7 +6,9 @@
 
 namespace harness::call {
 
-std::string_view to_string(Kind k) { return describe(k).name; }
+std::string_view to_string(Kind k) {
+  return describe(k).name;
+}
 
 std::optional<Kind> parse_kind(std::string_view name) {
   for (int i = 0; i < kind_count; ++i)
@@ -14,9 +16,13 @@ std::optional<Kind> parse_kind(std::string_view name) {
   return std::nullopt;
 }
 
-Family family_of(Kind k) { return describe(k).family; }
+Family family_of(Kind k) {
+  return describe(k).family;
+}
 
-Completes completes_of(Kind k) { return describe(k).completes; }
+Completes completes_of(Kind k) {
+  return describe(k).completes;
+}
 
 void trace(const Call& c, int rank, std::int64_t t0, std::int64_t t1) {
   const Args& a = describe(c.kind).args;

@@ -71,38 +71,38 @@ struct Args {
 
 // X(name, family, completes, (argument roles)) — MPI's names in snake_case, in the order of the
 // MPI-3 chapter. Adding a call is a line here plus its execution in each implementation.
-#define RMABENCH_CALLS(X)                                                                       \
-  X(put, communication, none, (origin, target, disp, layout))                                           \
-  X(get, communication, none, (result, target, disp, layout))                                           \
-  X(accumulate, communication, none, (origin, target, disp, op, layout))                                \
-  X(get_accumulate, communication, none, (origin_or_nil, result, target, disp, op, layout))             \
-  X(fetch_and_op, communication, none, (value, target, disp, op, dtype, result_or_return))      \
-  X(compare_and_swap, communication, none,                                                      \
-    (compare, value, target, disp, dtype, result_or_return))                                    \
-  X(rput, request, none, (origin, target, disp, layout))                                                \
-  X(rget, request, none, (result, target, disp, layout))                                                \
-  X(raccumulate, request, none, (origin, target, disp, op, layout))                                     \
-  X(rget_accumulate, request, none, (origin_or_nil, result, target, disp, op, layout))                  \
-  X(fence, synchronization, all, (asserts))                                                     \
-  X(post, synchronization, none, (group, asserts))                                              \
-  X(start, synchronization, none, (group, asserts))                                             \
-  X(complete, synchronization, all, ())                                                         \
-  X(wait, synchronization, none, ())                                                            \
-  X(test, synchronization, none, ())                                                            \
-  X(lock, synchronization, none, (target, lock_type, asserts))                                  \
-  X(unlock, synchronization, target, (target))                                                  \
-  X(lock_all, synchronization, none, (asserts))                                                 \
-  X(unlock_all, synchronization, all, ())                                                       \
-  X(flush, synchronization, target, (target))                                                   \
-  X(flush_local, synchronization, target, (target))                                             \
-  X(flush_all, synchronization, all, ())                                                        \
-  X(flush_local_all, synchronization, all, ())                                                  \
-  X(sync, synchronization, none, ())                                                            \
-  X(attach, memory, none, (memory))                                                             \
-  X(detach, memory, none, (memory))                                                             \
-  X(free, memory, all, ())                                                                      \
-  X(barrier, job, none, ())                                                                     \
-  X(send, job, none, (target, origin, tag))                                                     \
+#define RMABENCH_CALLS(X)                                                                   \
+  X(put, communication, none, (origin, target, disp, layout))                               \
+  X(get, communication, none, (result, target, disp, layout))                               \
+  X(accumulate, communication, none, (origin, target, disp, op, layout))                    \
+  X(get_accumulate, communication, none, (origin_or_nil, result, target, disp, op, layout)) \
+  X(fetch_and_op, communication, none, (value, target, disp, op, dtype, result_or_return))  \
+  X(compare_and_swap, communication, none,                                                  \
+    (compare, value, target, disp, dtype, result_or_return))                                \
+  X(rput, request, none, (origin, target, disp, layout))                                    \
+  X(rget, request, none, (result, target, disp, layout))                                    \
+  X(raccumulate, request, none, (origin, target, disp, op, layout))                         \
+  X(rget_accumulate, request, none, (origin_or_nil, result, target, disp, op, layout))      \
+  X(fence, synchronization, all, (asserts))                                                 \
+  X(post, synchronization, none, (group, asserts))                                          \
+  X(start, synchronization, none, (group, asserts))                                         \
+  X(complete, synchronization, all, ())                                                     \
+  X(wait, synchronization, none, ())                                                        \
+  X(test, synchronization, none, ())                                                        \
+  X(lock, synchronization, none, (target, lock_type, asserts))                              \
+  X(unlock, synchronization, target, (target))                                              \
+  X(lock_all, synchronization, none, (asserts))                                             \
+  X(unlock_all, synchronization, all, ())                                                   \
+  X(flush, synchronization, target, (target))                                               \
+  X(flush_local, synchronization, target, (target))                                         \
+  X(flush_all, synchronization, all, ())                                                    \
+  X(flush_local_all, synchronization, all, ())                                              \
+  X(sync, synchronization, none, ())                                                        \
+  X(attach, memory, none, (memory))                                                         \
+  X(detach, memory, none, (memory))                                                         \
+  X(free, memory, all, ())                                                                  \
+  X(barrier, job, none, ())                                                                 \
+  X(send, job, none, (target, origin, tag))                                                 \
   X(recv, job, none, (target, result, tag))
 
 enum class Kind : std::uint8_t {
@@ -135,7 +135,9 @@ inline constexpr Description descriptions[] = {
 };
 }  // namespace detail
 
-constexpr const Description& describe(Kind k) { return detail::descriptions[static_cast<int>(k)]; }
+constexpr const Description& describe(Kind k) {
+  return detail::descriptions[static_cast<int>(k)];
+}
 
 std::string_view to_string(Kind k);
 std::optional<Kind> parse_kind(std::string_view name);
@@ -152,21 +154,21 @@ constexpr bool may_block(Kind k) {
 // until the call is complete (the Lua bindings pin them; a recorded program owns them).
 struct Call {
   Kind kind = Kind::barrier;
-  impl::Window* win = nullptr;       // null for job calls
-  const void* origin = nullptr;      // put/accumulate data, the operand of fetch_and_op and
-                                     // compare_and_swap, a send's data, attach's base
-  const void* compare = nullptr;     // compare_and_swap
-  void* result = nullptr;            // get/get_accumulate/fetch results, a recv's buffer
-  std::size_t count = 0;             // elements of `dtype`
-  std::size_t bytes = 0;             // send/recv/attach: bytes
+  impl::Window* win = nullptr;    // null for job calls
+  const void* origin = nullptr;   // put/accumulate data, the operand of fetch_and_op and
+                                  // compare_and_swap, a send's data, attach's base
+  const void* compare = nullptr;  // compare_and_swap
+  void* result = nullptr;         // get/get_accumulate/fetch results, a recv's buffer
+  std::size_t count = 0;          // elements of `dtype`
+  std::size_t bytes = 0;          // send/recv/attach: bytes
   rma::Dtype dtype = rma::Dtype::u8;
   rma::Op op = rma::Op::replace;
   rma::LockType lock_type = rma::LockType::exclusive;
-  int target = 0;                    // target rank; the peer of send/recv
-  int tag = 0;                       // send/recv
-  std::uint64_t disp = 0;            // in the target window's disp_unit
-  unsigned asserts = 0;              // rma::Assert bits
-  std::vector<int> group;            // post/start
+  int target = 0;          // target rank; the peer of send/recv
+  int tag = 0;             // send/recv
+  std::uint64_t disp = 0;  // in the target window's disp_unit
+  unsigned asserts = 0;    // rma::Assert bits
+  std::vector<int> group;  // post/start
   // Derived datatypes (Arg::layout): each side's (count, type), all three set or none. The
   // origin side is the local data buffer (a get's too, as MPI names it); the result side
   // get_accumulate's result buffer; the target side is relative to disp.

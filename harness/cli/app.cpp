@@ -46,7 +46,8 @@ const CLI::Validator kFormatName(
       const std::string name = !input.empty() && input[0] == '+' ? input.substr(1) : input;
       for (const char* f : {"console", "json", "junit", "md", "html"})
         if (name == f) return "";
-      return "unknown format '" + input + "' (json, junit, md, html, console; +NAME adds to "
+      return "unknown format '" + input +
+             "' (json, junit, md, html, console; +NAME adds to "
              "the default)";
     },
     "");
@@ -282,7 +283,8 @@ bool unknown_command(CLI::App& app, int argc, char** argv) {
     found |= sub->get_name() == argv[1];
     known += (known.empty() ? "" : ", ") + sub->get_name();
   }
-  if (!found) std::cerr << "rmabench: error: unknown command '" << argv[1] << "' (" << known << ")\n";
+  if (!found)
+    std::cerr << "rmabench: error: unknown command '" << argv[1] << "' (" << known << ")\n";
   return !found;
 }
 

@@ -7,7 +7,9 @@
 namespace harness::cli {
 namespace {
 
-bool visible(const CLI::Option* o) { return !o->get_group().empty(); }
+bool visible(const CLI::Option* o) {
+  return !o->get_group().empty();
+}
 
 std::string joined(const std::vector<std::string>& words) {
   std::string s;

@@ -14,7 +14,6 @@
 #include <set>
 #include <utility>
 
-#include "mpi/mpi_calibration.hpp"
 #include "cli/cli_list.hpp"
 #include "cli/commands.hpp"
 #include "cli/impl_list.hpp"
@@ -22,8 +21,9 @@
 #include "cli/pipeline.hpp"
 #include "cli/provider_check.hpp"
 #include "cli/sizes.hpp"
-#include "mpi/mpi_launch.hpp"
 #include "launcher/topology.hpp"
+#include "mpi/mpi_calibration.hpp"
+#include "mpi/mpi_launch.hpp"
 
 namespace harness::cli {
 namespace {
@@ -160,7 +160,8 @@ class BenchExecutor final : public CaseExecutor {
         if (b.is_object() && b.contains("size") && b["size"].is_number_unsigned() &&
             b["size"].get<std::uint64_t>() > 0)
           sizes_.insert(b["size"].get<std::uint64_t>());
-        if (!spec.on_reference() && b.is_object()) replayed_[spec.impl].push_back({b, spec.progress});
+        if (!spec.on_reference() && b.is_object())
+          replayed_[spec.impl].push_back({b, spec.progress});
       }
       return done;
     }
@@ -174,7 +175,8 @@ class BenchExecutor final : public CaseExecutor {
   Executed calibrate(const suite::CaseSpec& spec) {
     const auto mpi = std::find_if(mpis_.begin(), mpis_.end(),
                                   [&](const auto& m) { return m.spelling == spec.impl; });
-    if (mpi == mpis_.end()) throw launcher::LaunchError("calibration of " + spec.impl + ": no such MPI");
+    if (mpi == mpis_.end())
+      throw launcher::LaunchError("calibration of " + spec.impl + ": no such MPI");
     Executed done;
     done.outcome = mpi::run_calibration(spec, *mpi, replayed_[spec.impl]);
     return done;
@@ -192,8 +194,7 @@ int bench_command(BenchArgs& args) {
   const nlohmann::json bench = bench_settings(args);
   if (!args.run.overrides.timeout_s) args.run.overrides.timeout_s = 600;
   const std::vector<ImplChoice> impls =
-      resolve_impl_list(args.run.impl, args.run.mpi_args, args.run.mpi_env,
-                        args.run.mpi_start);
+      resolve_impl_list(args.run.impl, args.run.mpi_args, args.run.mpi_env, args.run.mpi_start);
   RunPlan plan;
   const std::string filter = std::exchange(args.run.overrides.filter, std::string());
   suite::Expansion base = expand_input(args.run);

@@ -36,7 +36,6 @@ TEST(CliList, ChoiceErrorsNameTheFlagAndTheEntry) {
   EXPECT_EQ(choice_error("recv,wait,recv"), "--mode 'recv,wait,recv': recv is listed twice");
 }
 
-
 TEST(ReportFormats, APlainListReplacesThePlusListAddsToTheDefault) {
   const std::vector<std::string> d = {"json", "junit", "md"};
   EXPECT_EQ(report_formats({"html"}, d), (std::vector<std::string>{"html"}));

@@ -12,18 +12,18 @@
 namespace harness::cli {
 
 struct RunArgs {
-  std::string input;                 // the script or suite; several: their names, joined
-  std::vector<std::string> inputs;   // run, bench: scripts and suites, run in this order
+  std::string input;                // the script or suite; several: their names, joined
+  std::vector<std::string> inputs;  // run, bench: scripts and suites, run in this order
   suite::Overrides overrides;
   std::vector<std::string> options;  // -o name=value, as given
   std::string report_dir;
   std::vector<std::string> formats;
   bool verbose = false;
-  std::string rank_exec;  // --rank-exec: a command prefix per rank, "{rank}" substituted
-  std::string impl = "ref";            // --impl: ref, or an MPI (mpi/mpi_launch.hpp)
-  std::vector<std::string> mpi_args;   // --mpi-arg: words for the MPI's launcher
-  std::vector<std::string> mpi_env;    // --mpi-env NAME=VALUE for the MPI's ranks
-  mpi::StartOptions mpi_start;         // --mpi-start, --mpi-hosts, ...: how the MPI's ranks start
+  std::string rank_exec;     // --rank-exec: a command prefix per rank, "{rank}" substituted
+  std::string impl = "ref";  // --impl: ref, or an MPI (mpi/mpi_launch.hpp)
+  std::vector<std::string> mpi_args;  // --mpi-arg: words for the MPI's launcher
+  std::vector<std::string> mpi_env;   // --mpi-env NAME=VALUE for the MPI's ranks
+  mpi::StartOptions mpi_start;        // --mpi-start, --mpi-hosts, ...: how the MPI's ranks start
   std::string command_line;
 };
 
@@ -33,14 +33,15 @@ int run_under_pmix(RunArgs& args);
 
 // `rmabench bench`: the cases of a script or suite, replayed under Google Benchmark.
 struct BenchArgs {
-  RunArgs run;                 // input, matrix, options, report dir
+  RunArgs run;  // input, matrix, options, report dir
   // Absent when not given; given empty (--sizes=) is an error, not "the script's own".
   std::optional<std::string> sizes;  // "1:4M" or "8,64,1K"; sets the scripts' `size` option
   std::optional<std::string> sync;   // "lock,flush"; sets the scripts' `sync` option
   int repetitions = 1;
-  double min_time_s = 0.05;    // Google Benchmark's minimum time per benchmark
-  std::string target_mode = "wait";  // wait, recv, compute (a list) or both: the passive target during batches
-  bool no_floor = false;             // skip the floor case and the round trips before each figure
+  double min_time_s = 0.05;  // Google Benchmark's minimum time per benchmark
+  std::string target_mode =
+      "wait";             // wait, recv, compute (a list) or both: the passive target during batches
+  bool no_floor = false;  // skip the floor case and the round trips before each figure
 };
 int bench_command(BenchArgs& args);
 

@@ -20,8 +20,7 @@ std::vector<std::string> split_impl_list(const std::string& value) {
     const bool continues_options = !out.empty() && out.back().find(':') != std::string::npos &&
                                    word.find('=') != std::string::npos &&
                                    word.find(':') == std::string::npos;
-    if (word.empty())
-      throw suite::UsageError("--impl " + value + ": an empty name in the list");
+    if (word.empty()) throw suite::UsageError("--impl " + value + ": an empty name in the list");
     if (continues_options)
       out.back() += "," + word;
     else
@@ -42,9 +41,8 @@ std::vector<std::string> scoped_values(const std::vector<std::string>& values,
     const auto colon = v.find(':');
     const std::string scope = colon == std::string::npos ? "" : v.substr(0, colon);
     const bool scoped = !scope.empty() && scope != "ref" &&
-                        std::any_of(listed.begin(), listed.end(), [&](const std::string& s) {
-                          return catalog_name(s) == scope;
-                        });
+                        std::any_of(listed.begin(), listed.end(),
+                                    [&](const std::string& s) { return catalog_name(s) == scope; });
     if (!scoped)
       out.push_back(v);
     else if (scope == mpi_name)
@@ -68,7 +66,7 @@ std::vector<ImplChoice> resolve_impl_list(const std::string& value,
     any_mpi = true;
     const std::string name = catalog_name(s);
     out.push_back({s, mpi::mpi_for_run(s, scoped_values(mpi_args, name, spellings),
-                                            scoped_values(mpi_env, name, spellings), start)});
+                                       scoped_values(mpi_env, name, spellings), start)});
   }
   if (!any_mpi && (!mpi_args.empty() || !mpi_env.empty()))
     throw suite::UsageError("--mpi-arg and --mpi-env need --impl naming an MPI");

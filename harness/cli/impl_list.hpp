@@ -24,7 +24,7 @@ std::vector<std::string> scoped_values(const std::vector<std::string>& values,
                                        const std::vector<std::string>& listed);
 
 struct ImplChoice {
-  std::string spelling;                   // "ref", "openmpi:osc=sm"
+  std::string spelling;               // "ref", "openmpi:osc=sm"
   std::optional<mpi::MpiLaunch> mpi;  // nullopt for the reference
 };
 

@@ -6,8 +6,8 @@
 
 #include "cli/app.hpp"
 #include "cli/commands.hpp"
-#include "mpi/mpi_catalog.hpp"
 #include "launcher/topology.hpp"
+#include "mpi/mpi_catalog.hpp"
 #include "rma/runtime.hpp"
 #include "version.hpp"
 
@@ -19,9 +19,11 @@ int info_command() {
   std::cout << "topology (hwloc):\n  " << topo.text() << "\n";
   std::cout << "backends:";
   for (const auto& b : rma::compiled_backends()) std::cout << " " << b.name;
-  std::cout << "\n\nimplementations under test (--impl):\n  ref        the reference implementation\n";
+  std::cout
+      << "\n\nimplementations under test (--impl):\n  ref        the reference implementation\n";
   for (const auto& m : mpi::mpi_builds()) {
-    std::cout << "  " << m.name << std::string(m.name.size() < 10 ? 10 - m.name.size() : 1, ' ') << " ";
+    std::cout << "  " << m.name << std::string(m.name.size() < 10 ? 10 - m.name.size() : 1, ' ')
+              << " ";
     if (m.built)
       std::cout << m.worker << " via " << m.launcher << " (built with " << m.wrapper << ")\n";
     else

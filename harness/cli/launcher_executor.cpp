@@ -34,7 +34,8 @@ Executed LauncherExecutor::execute(const suite::CaseSpec& spec) {
   if (!spec.on_reference()) {
     for (const auto& m : mpis_)
       if (m.spelling == spec.impl) options_.external = &m;
-    if (!options_.external) throw launcher::LaunchError(spec.id + ": no launch for --impl " + spec.impl);
+    if (!options_.external)
+      throw launcher::LaunchError(spec.id + ": no launch for --impl " + spec.impl);
   }
   return {launcher::run_case(spec, options_), false};
 }

@@ -1,8 +1,8 @@
 // man_page.cpp — rmabench.1 from the CLI11 definitions (cli/app_docs.hpp).
 #include <CLI/CLI.hpp>
 
-#include "cli/app_docs.hpp"
 #include "cli/app.hpp"
+#include "cli/app_docs.hpp"
 #include "version.hpp"
 
 namespace harness::cli {
@@ -36,7 +36,9 @@ std::string summary(std::string d) {
   return d.rfind(prefix, 0) == 0 ? d.substr(prefix.size()) : d;
 }
 
-bool visible(const CLI::Option* o) { return !o->get_group().empty(); }
+bool visible(const CLI::Option* o) {
+  return !o->get_group().empty();
+}
 
 void write_command(const CLI::App& sub, std::ostream& out) {
   std::string usage = "rmabench " + sub.get_name();
@@ -81,7 +83,8 @@ void write_man_page(const CLI::App& app, std::ostream& out) {
          "and the language-server definitions (lua_scripts/meta/rma.lua), found relative to\n"
          "the rmabench executable.\n.TP\n.I libexec/rmabench/\n"
          "The worker executables of each MPI library rmabench was built for (\\-\\-impl).\n"
-      << ".SH EXIT STATUS\n" << roff(kExitCodesHelp) << "\n"
+      << ".SH EXIT STATUS\n"
+      << roff(kExitCodesHelp) << "\n"
       << ".SH SEE ALSO\nshare/doc/rmabench/README.md, share/rmabench/lua_scripts/API.md\n";
 }
 

@@ -108,9 +108,13 @@ namespace {
 class PipelineRun {
  public:
   PipelineRun(const RunArgs& args, const RunPlan& plan, CaseExecutor& executor)
-      : args_(args), plan_(plan), executor_(executor), reporting_(executor.reports()),
+      : args_(args),
+        plan_(plan),
+        executor_(executor),
+        reporting_(executor.reports()),
         tty_(reporting_ && ::isatty(STDOUT_FILENO)),
-        first_case_(plan.expansion.excluded.size()), console_(std::cout, tty_) {}
+        first_case_(plan.expansion.excluded.size()),
+        console_(std::cout, tty_) {}
   // The callback refers to this run: the executor may outlive it.
   ~PipelineRun() { executor_.on_figures({}); }
   PipelineRun(const PipelineRun&) = delete;
@@ -172,7 +176,8 @@ bool PipelineRun::open_records() {
   if (!reporting_ || args_.report_dir.empty()) return true;
   recorder_.emplace(args_.report_dir);
   std::vector<reports::CaseResult> expected;
-  for (const auto& [c, reason] : plan_.expansion.excluded) expected.push_back(excluded_result(c, reason));
+  for (const auto& [c, reason] : plan_.expansion.excluded)
+    expected.push_back(excluded_result(c, reason));
   for (const auto& c : plan_.expansion.cases) {
     expected.push_back(launcher::base_result(c));
     expected.back().name = c.stem;
@@ -258,8 +263,7 @@ int PipelineRun::on_run_end(const reports::CaseResult& result) {
   });
   const std::size_t left = cases.size() - done - 1;
   if (left > 0 && reporting_)
-    std::cerr << "rmabench: the job ends here; the " << left
-              << " case(s) after it did not run\n";
+    std::cerr << "rmabench: the job ends here; the " << left << " case(s) after it did not run\n";
   finish();
   report_.complete = left == 0 && !result.interrupted();
   write_reports();
@@ -318,8 +322,8 @@ int PipelineRun::end_run(int exit_code) {
   const auto& cases = plan_.expansion.cases;
   progress_->done();
   report_.finish();
-  report_.complete = report_.cases.size() == first_case_ + cases.size() &&
-                     report_.summary.interrupted == 0;
+  report_.complete =
+      report_.cases.size() == first_case_ + cases.size() && report_.summary.interrupted == 0;
   if (!reporting_) return kExitOk;
   // The report files are built from the records: what `rmabench report DIR` would build.
   if (recorder_) {
@@ -336,7 +340,8 @@ int PipelineRun::end_run(int exit_code) {
   if (!report_.complete && exit_code != kExitOk) {
     const std::size_t ran = report_.cases.size() - first_case_;
     std::cerr << "rmabench: the run did not finish: " << cases.size() - ran
-              << " case(s) did not run" << (report_.summary.interrupted ? ", 1 was interrupted" : "")
+              << " case(s) did not run"
+              << (report_.summary.interrupted ? ", 1 was interrupted" : "")
               << (args_.report_dir.empty() ? "" : "; the report says \"complete\": false") << "\n";
   }
   if (!write_reports()) exit_code = kExitRunError;

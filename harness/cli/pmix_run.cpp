@@ -64,7 +64,8 @@ class PmixExecutor final : public CaseExecutor {
   json run_here(const suite::CaseSpec& spec, rma::bootstrap::Bootstrap& case_boot) {
     auto im = worker::make_implementation(spec, case_boot);
     if (!im)
-      return {{"rank", starter_.rank()}, {"status", "error"},
+      return {{"rank", starter_.rank()},
+              {"status", "error"},
               {"failures", {{{"where", "runtime"}, {"message", im.status().to_string()}}}}};
     // Logs go nowhere in this mode but the result; a control channel on /dev/null.
     launcher::ControlChannel quiet(::dup(STDERR_FILENO));

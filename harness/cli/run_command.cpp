@@ -6,8 +6,8 @@
 #include "cli/launcher_executor.hpp"
 #include "cli/pipeline.hpp"
 #include "cli/provider_check.hpp"
-#include "mpi/mpi_launch.hpp"
 #include "launcher/topology.hpp"
+#include "mpi/mpi_launch.hpp"
 #include "rma/bootstrap.hpp"
 
 #include <string>
@@ -68,8 +68,9 @@ int run_command(RunArgs& args) {
   if (mpi) plan.options["impl"] = mpi::mpi_context(*mpi);
   launcher::Topology topology;
   plan.topology = topology.summary();
-  LauncherExecutor executor(args, topology, false,
-                           mpi ? std::vector<mpi::MpiLaunch>{*mpi} : std::vector<mpi::MpiLaunch>{});
+  LauncherExecutor executor(
+      args, topology, false,
+      mpi ? std::vector<mpi::MpiLaunch>{*mpi} : std::vector<mpi::MpiLaunch>{});
   return run_pipeline(args, plan, executor);
 }
 

@@ -37,9 +37,12 @@ std::optional<std::uint64_t> parse_size(const std::string& s, std::string& why) 
   }
   const std::string suffix = s.substr(used);
   std::uint64_t mult = 1;
-  if (suffix == "K" || suffix == "k") mult = 1ull << 10;
-  else if (suffix == "M" || suffix == "m") mult = 1ull << 20;
-  else if (suffix == "G" || suffix == "g") mult = 1ull << 30;
+  if (suffix == "K" || suffix == "k")
+    mult = 1ull << 10;
+  else if (suffix == "M" || suffix == "m")
+    mult = 1ull << 20;
+  else if (suffix == "G" || suffix == "g")
+    mult = 1ull << 30;
   else if (!suffix.empty()) {
     why = "'" + s + "' is not a number of bytes (digits, with K, M or G)";
     return std::nullopt;

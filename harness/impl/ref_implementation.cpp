@@ -87,18 +87,24 @@ rma::Status execute_layout(rma::Window& w, const call::Call& c, Outcome* out) {
   using K = call::Kind;
   const rma::Layout &o = c.origin_layout, &r = c.result_layout, &t = c.target_layout;
   switch (c.kind) {
-    case K::put: return w.put(c.origin, o, c.target, c.disp, t);
-    case K::get: return w.get(c.result, o, c.target, c.disp, t);
-    case K::accumulate: return w.accumulate(c.origin, o, c.target, c.disp, t, c.op);
+    case K::put:
+      return w.put(c.origin, o, c.target, c.disp, t);
+    case K::get:
+      return w.get(c.result, o, c.target, c.disp, t);
+    case K::accumulate:
+      return w.accumulate(c.origin, o, c.target, c.disp, t, c.op);
     case K::get_accumulate:
       return w.get_accumulate(c.origin, o, c.result, r, c.target, c.disp, t, c.op);
-    case K::rput: return hand_over(w.rput(c.origin, o, c.target, c.disp, t), out);
-    case K::rget: return hand_over(w.rget(c.result, o, c.target, c.disp, t), out);
-    case K::raccumulate: return hand_over(w.raccumulate(c.origin, o, c.target, c.disp, t, c.op), out);
+    case K::rput:
+      return hand_over(w.rput(c.origin, o, c.target, c.disp, t), out);
+    case K::rget:
+      return hand_over(w.rget(c.result, o, c.target, c.disp, t), out);
+    case K::raccumulate:
+      return hand_over(w.raccumulate(c.origin, o, c.target, c.disp, t, c.op), out);
     case K::rget_accumulate:
-      return hand_over(w.rget_accumulate(c.origin, o, c.result, r, c.target, c.disp, t, c.op),
-                       out);
-    default: return refused(rma::ErrorClass::arg, c.kind, " takes no layout");
+      return hand_over(w.rget_accumulate(c.origin, o, c.result, r, c.target, c.disp, t, c.op), out);
+    default:
+      return refused(rma::ErrorClass::arg, c.kind, " takes no layout");
   }
 }
 
@@ -113,48 +119,72 @@ rma::Status Reference::execute(const call::Call& c, Outcome* out) {
   if (c.has_layout()) [[unlikely]]
     return execute_layout(*w, c, out);
   switch (c.kind) {
-    case K::put: return w->put(c.origin, c.count, c.dtype, c.target, c.disp);
-    case K::get: return w->get(c.result, c.count, c.dtype, c.target, c.disp);
-    case K::accumulate: return w->accumulate(c.origin, c.count, c.dtype, c.target, c.disp, c.op);
+    case K::put:
+      return w->put(c.origin, c.count, c.dtype, c.target, c.disp);
+    case K::get:
+      return w->get(c.result, c.count, c.dtype, c.target, c.disp);
+    case K::accumulate:
+      return w->accumulate(c.origin, c.count, c.dtype, c.target, c.disp, c.op);
     case K::get_accumulate:
       return w->get_accumulate(c.origin, c.result, c.count, c.dtype, c.target, c.disp, c.op);
     case K::fetch_and_op:
       return w->fetch_and_op(c.origin, c.result, c.dtype, c.target, c.disp, c.op);
     case K::compare_and_swap:
       return w->compare_and_swap(c.origin, c.compare, c.result, c.dtype, c.target, c.disp);
-    case K::rput: return hand_over(w->rput(c.origin, c.count, c.dtype, c.target, c.disp), out);
-    case K::rget: return hand_over(w->rget(c.result, c.count, c.dtype, c.target, c.disp), out);
+    case K::rput:
+      return hand_over(w->rput(c.origin, c.count, c.dtype, c.target, c.disp), out);
+    case K::rget:
+      return hand_over(w->rget(c.result, c.count, c.dtype, c.target, c.disp), out);
     case K::raccumulate:
       return hand_over(w->raccumulate(c.origin, c.count, c.dtype, c.target, c.disp, c.op), out);
     case K::rget_accumulate:
       return hand_over(
           w->rget_accumulate(c.origin, c.result, c.count, c.dtype, c.target, c.disp, c.op), out);
-    case K::fence: return w->fence(c.asserts);
-    case K::post: return w->post(c.group, c.asserts);
-    case K::start: return w->start(c.group, c.asserts);
-    case K::complete: return w->complete();
-    case K::wait: return w->wait();
+    case K::fence:
+      return w->fence(c.asserts);
+    case K::post:
+      return w->post(c.group, c.asserts);
+    case K::start:
+      return w->start(c.group, c.asserts);
+    case K::complete:
+      return w->complete();
+    case K::wait:
+      return w->wait();
     case K::test: {
       auto done = w->test();
       if (!done) return done.status();
       if (out) out->flag = done.value();
       return rma::Status::ok();
     }
-    case K::lock: return w->lock(c.lock_type, c.target, c.asserts);
-    case K::unlock: return w->unlock(c.target);
-    case K::lock_all: return w->lock_all(c.asserts);
-    case K::unlock_all: return w->unlock_all();
-    case K::flush: return w->flush(c.target);
-    case K::flush_local: return w->flush_local(c.target);
-    case K::flush_all: return w->flush_all();
-    case K::flush_local_all: return w->flush_local_all();
-    case K::sync: return w->sync();
+    case K::lock:
+      return w->lock(c.lock_type, c.target, c.asserts);
+    case K::unlock:
+      return w->unlock(c.target);
+    case K::lock_all:
+      return w->lock_all(c.asserts);
+    case K::unlock_all:
+      return w->unlock_all();
+    case K::flush:
+      return w->flush(c.target);
+    case K::flush_local:
+      return w->flush_local(c.target);
+    case K::flush_all:
+      return w->flush_all();
+    case K::flush_local_all:
+      return w->flush_local_all();
+    case K::sync:
+      return w->sync();
     // attach's memory is the script's: the library may write to it through the window.
-    case K::attach: return w->attach(const_cast<void*>(c.origin), c.bytes);
-    case K::detach: return w->detach(c.origin);
-    case K::free: return w->free();
-    case K::barrier: return rt_->barrier();
-    case K::send: return rt_->send(c.target, c.origin, c.bytes, c.tag);
+    case K::attach:
+      return w->attach(const_cast<void*>(c.origin), c.bytes);
+    case K::detach:
+      return w->detach(c.origin);
+    case K::free:
+      return w->free();
+    case K::barrier:
+      return rt_->barrier();
+    case K::send:
+      return rt_->send(c.target, c.origin, c.bytes, c.tag);
     case K::recv:
       return rt_->recv(c.target, c.result, c.bytes, c.tag, out ? &out->received : nullptr);
   }

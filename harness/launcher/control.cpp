@@ -13,7 +13,8 @@ ControlChannel::~ControlChannel() {
 }
 
 bool ControlChannel::send(const Message& msg) {
-  const std::string line = encode(msg).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  const std::string line =
+      encode(msg).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   std::lock_guard g(write_mu_);
   std::size_t done = 0;
   while (done < line.size()) {

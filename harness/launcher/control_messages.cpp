@@ -20,18 +20,42 @@ json to_json(const Hello& m) {
   if (!m.impl.empty()) j["impl"] = m.impl;
   return tagged("hello", std::move(j));
 }
-json to_json(const CaseMessage& m) { return tagged("case", suite::to_json(m.spec)); }
-json to_json(const Log& m) { return tagged("log", {{"text", m.text}}); }
-json to_json(const Figures& m) { return tagged("figures", {{"benchmarks", m.benchmarks}}); }
-json to_json(const BatchDone& m) { return tagged("batch_done", {{"batch", m.batch}}); }
-json to_json(const StopCompute& m) { return tagged("stop_compute", {{"batch", m.batch}}); }
-json to_json(const Result& m) { return tagged("result", m.body); }
-json to_json(const State& m) { return tagged("state", m.body); }
-json to_json(const Signal& m) { return tagged("signal", {{"signal", m.signal}}); }
-json to_json(const Bye&) { return tagged("bye"); }
-json to_json(const StateQuery&) { return tagged("state?"); }
-json to_json(const Garbage& m) { return tagged("garbage", {{"line", m.line}}); }
-json to_json(const Unknown& m) { return m.raw; }
+json to_json(const CaseMessage& m) {
+  return tagged("case", suite::to_json(m.spec));
+}
+json to_json(const Log& m) {
+  return tagged("log", {{"text", m.text}});
+}
+json to_json(const Figures& m) {
+  return tagged("figures", {{"benchmarks", m.benchmarks}});
+}
+json to_json(const BatchDone& m) {
+  return tagged("batch_done", {{"batch", m.batch}});
+}
+json to_json(const StopCompute& m) {
+  return tagged("stop_compute", {{"batch", m.batch}});
+}
+json to_json(const Result& m) {
+  return tagged("result", m.body);
+}
+json to_json(const State& m) {
+  return tagged("state", m.body);
+}
+json to_json(const Signal& m) {
+  return tagged("signal", {{"signal", m.signal}});
+}
+json to_json(const Bye&) {
+  return tagged("bye");
+}
+json to_json(const StateQuery&) {
+  return tagged("state?");
+}
+json to_json(const Garbage& m) {
+  return tagged("garbage", {{"line", m.line}});
+}
+json to_json(const Unknown& m) {
+  return m.raw;
+}
 
 // The body without its type: what Result and State carry.
 json body_of(const json& j) {

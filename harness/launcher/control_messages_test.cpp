@@ -10,15 +10,17 @@ namespace {
 template <class T>
 T round_trip(const Message& m) {
   const Message back = decode_line(encode(m).dump());
-  EXPECT_TRUE(std::holds_alternative<T>(back)) << encode(m).dump() << " came back as index "
-                                               << back.index();
+  EXPECT_TRUE(std::holds_alternative<T>(back))
+      << encode(m).dump() << " came back as index " << back.index();
   return std::holds_alternative<T>(back) ? std::get<T>(back) : T{};
 }
 
 TEST(ControlMessages, EveryMessageComesBackAsItsType) {
-  const Hello h = round_trip<Hello>(
-      Hello{.rank = 3, .pid = 42, .token = "tok", .impl = "mpich 4.0.2",
-            .host = {.host = "h1", .netns = "ns", .node = "boot/1"}});
+  const Hello h = round_trip<Hello>(Hello{.rank = 3,
+                                          .pid = 42,
+                                          .token = "tok",
+                                          .impl = "mpich 4.0.2",
+                                          .host = {.host = "h1", .netns = "ns", .node = "boot/1"}});
   EXPECT_EQ(h.rank, 3);
   EXPECT_EQ(h.pid, 42);
   EXPECT_EQ(h.token, "tok");
@@ -32,8 +34,8 @@ TEST(ControlMessages, EveryMessageComesBackAsItsType) {
   spec.path = rma::Path::direct;
   EXPECT_EQ(round_trip<CaseMessage>(CaseMessage{spec}).spec.id, spec.id);
   EXPECT_EQ(round_trip<Log>(Log{"a line"}).text, "a line");
-  EXPECT_EQ(round_trip<Figures>(Figures{nlohmann::json::array({{{"name", "x"}}})}).benchmarks.size(),
-            1u);
+  EXPECT_EQ(
+      round_trip<Figures>(Figures{nlohmann::json::array({{{"name", "x"}}})}).benchmarks.size(), 1u);
   EXPECT_EQ(round_trip<BatchDone>(BatchDone{7}).batch, 7u);
   EXPECT_EQ(round_trip<StopCompute>(StopCompute{9}).batch, 9u);
   const Result r = round_trip<Result>(error_result(1, "runtime", "no segment"));

@@ -147,14 +147,14 @@ int connect_bounded(int fd, const sockaddr* a, socklen_t len, std::chrono::milli
   return 0;
 }
 
-int connect_tcp(const std::string& endpoint, std::chrono::milliseconds limit,
-                std::string* error) {
+int connect_tcp(const std::string& endpoint, std::chrono::milliseconds limit, std::string* error) {
   // "tcp:ADDR:PORT" or "tcp:[V6]:PORT".
   const std::string rest = endpoint.substr(4);
   const auto colon = rest.rfind(':');
   std::string host = rest.substr(0, colon);
   if (host.size() > 2 && host.front() == '[') host = host.substr(1, host.size() - 2);
-  addrinfo* ai = colon == std::string::npos ? nullptr : numeric_address(host, rest.substr(colon + 1));
+  addrinfo* ai =
+      colon == std::string::npos ? nullptr : numeric_address(host, rest.substr(colon + 1));
   if (!ai) {
     *error = "malformed control endpoint " + endpoint;
     return -1;
@@ -194,7 +194,7 @@ ControlListener listen_control(const ControlReach& reach, const std::string& nam
 int connect_control(const std::string& endpoint, std::chrono::milliseconds limit,
                     std::string* error) {
   return endpoint.rfind("tcp:", 0) == 0 ? connect_tcp(endpoint, limit, error)
-                                         : connect_abstract(endpoint, error);
+                                        : connect_abstract(endpoint, error);
 }
 
 }  // namespace harness::launcher

@@ -17,9 +17,9 @@ nlohmann::json launch_env(const std::function<const char*(const char*)>& lookup)
                      !var("OMPI_COMM_WORLD_SIZE");
   if (!slurm) return {{"launcher", "pmix"}};
   nlohmann::json j = {{"launcher", "slurm"}};
-  for (const auto& [key, name] : {std::pair{"job_id", "SLURM_JOB_ID"},
-                                  std::pair{"step_id", "SLURM_STEP_ID"},
-                                  std::pair{"nodelist", "SLURM_JOB_NODELIST"}})
+  for (const auto& [key, name] :
+       {std::pair{"job_id", "SLURM_JOB_ID"}, std::pair{"step_id", "SLURM_STEP_ID"},
+        std::pair{"nodelist", "SLURM_JOB_NODELIST"}})
     if (const char* v = var(name)) j[key] = v;
   return j;
 }

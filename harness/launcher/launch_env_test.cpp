@@ -16,15 +16,21 @@ nlohmann::json env_of(const std::map<std::string, std::string>& vars) {
 }
 
 TEST(LaunchEnv, SrunStepIsSlurmWithJobStepAndNodes) {
-  const auto j = env_of({{"SLURM_JOB_ID", "42"}, {"SLURM_STEP_ID", "3"}, {"SLURM_PROCID", "1"},
-                         {"SLURM_JOB_NODELIST", "n[01-02]"}, {"PMIX_RANK", "1"}});
-  EXPECT_EQ(j, (nlohmann::json{{"launcher", "slurm"}, {"job_id", "42"}, {"step_id", "3"},
-                               {"nodelist", "n[01-02]"}}));
+  const auto j = env_of({{"SLURM_JOB_ID", "42"},
+                         {"SLURM_STEP_ID", "3"},
+                         {"SLURM_PROCID", "1"},
+                         {"SLURM_JOB_NODELIST", "n[01-02]"},
+                         {"PMIX_RANK", "1"}});
+  EXPECT_EQ(
+      j, (nlohmann::json{
+             {"launcher", "slurm"}, {"job_id", "42"}, {"step_id", "3"}, {"nodelist", "n[01-02]"}}));
 }
 
 TEST(LaunchEnv, MpirunIsPmixEvenInsideASlurmAllocation) {
   EXPECT_EQ(env_of({{"PMIX_RANK", "0"}}), (nlohmann::json{{"launcher", "pmix"}}));
-  EXPECT_EQ(env_of({{"SLURM_JOB_ID", "42"}, {"SLURM_STEP_ID", "0"}, {"SLURM_PROCID", "0"},
+  EXPECT_EQ(env_of({{"SLURM_JOB_ID", "42"},
+                    {"SLURM_STEP_ID", "0"},
+                    {"SLURM_PROCID", "0"},
                     {"OMPI_COMM_WORLD_SIZE", "4"}}),
             (nlohmann::json{{"launcher", "pmix"}}));
 }

@@ -26,9 +26,9 @@
 namespace harness::launcher {
 
 struct LaunchOptions {
-  std::string self_exe;          // the rmabench executable the ranks run
+  std::string self_exe;  // the rmabench executable the ranks run
   const Topology* topology = nullptr;
-  bool verbose = false;          // echo rank logs to stderr as they arrive
+  bool verbose = false;  // echo rank logs to stderr as they arrive
   // Words put before the rank's own command line, "{rank}" replaced by its rank (e.g.
   // "ip netns exec host{rank}": every rank in a network namespace of its own, as if on
   // hosts of their own). The prefix must exec the command, not fork it: the launcher

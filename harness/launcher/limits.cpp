@@ -12,11 +12,13 @@ namespace harness::launcher {
 namespace {
 
 constexpr rlim_t kFdsPerRank = 3;
-constexpr rlim_t kFdsSpare = 64;        // reports, the log, libraries
-constexpr rlim_t kThreadsPerRank = 3;   // main thread, progress agent, one spare
+constexpr rlim_t kFdsSpare = 64;       // reports, the log, libraries
+constexpr rlim_t kThreadsPerRank = 3;  // main thread, progress agent, one spare
 constexpr rlim_t kTasksSpare = 64;
 
-std::string num(rlim_t v) { return v == RLIM_INFINITY ? "unlimited" : std::to_string(v); }
+std::string num(rlim_t v) {
+  return v == RLIM_INFINITY ? "unlimited" : std::to_string(v);
+}
 
 // Raises the soft limit to `need` if the hard limit allows; else throws naming `what`.
 void ensure(int resource, rlim_t need, const char* what, const char* fix, int ranks) {

@@ -147,7 +147,7 @@ void set_status(const Tally& t, reports::CaseResult& result_) {
       result_.status == reports::Verdict::timeout)
     return;
   static const reports::Verdict by_sev[] = {reports::Verdict::pass, reports::Verdict::skip,
-                                           reports::Verdict::fail, reports::Verdict::error};
+                                            reports::Verdict::fail, reports::Verdict::error};
   result_.status = t.worst < 0 ? reports::Verdict::error : by_sev[t.worst];
   if (t.worst < 0) result_.failures.push_back({-1, "launcher", "no rank reported a result"});
 }
@@ -223,8 +223,8 @@ void apply_impl_defined(const suite::CaseSpec& spec, reports::CaseResult& r) {
     did += ": " + r.failures.front().message;
   }
   if (const auto nl = did.find('\n'); nl != std::string::npos) did = did.substr(0, nl) + " ...";
-  r.reason = "MPI leaves this to the implementation: " + spec.impl_defined + ". " + r.impl +
-             " " + did;
+  r.reason =
+      "MPI leaves this to the implementation: " + spec.impl_defined + ". " + r.impl + " " + did;
   r.status = reports::Verdict::impl_defined;
 }
 
@@ -241,7 +241,8 @@ void check_races(const std::vector<json>& results, reports::CaseResult& result_)
     recorded = recorded || has;
     logs.push_back(has ? m["races_log"] : json());
   }
-  const bool ran = result_.status == reports::Verdict::pass || result_.status == reports::Verdict::fail;
+  const bool ran =
+      result_.status == reports::Verdict::pass || result_.status == reports::Verdict::fail;
   const bool expects = result_.expected == reports::Expected::race;
   if (!recorded) {
     if (expects && ran) {
@@ -259,9 +260,9 @@ void check_races(const std::vector<json>& results, reports::CaseResult& result_)
     result_.status = reports::Verdict::fail;
     result_.failures.push_back(
         {-1, "races",
-         std::to_string(result_.races.size()) + " finding(s) of --check races; first: " +
-             result_.races.front().rule + " between " + result_.races.front().first.where +
-             " and " + result_.races.front().second.where});
+         std::to_string(result_.races.size()) +
+             " finding(s) of --check races; first: " + result_.races.front().rule + " between " +
+             result_.races.front().first.where + " and " + result_.races.front().second.where});
   }
 }
 

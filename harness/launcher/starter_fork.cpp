@@ -83,8 +83,9 @@ class ForkStarter final : public RankStarter {
     host_ = &host;
     const suite::CaseSpec& spec = host.spec();
     ensure_limits_for(spec.ranks);
-    const bool bind = spec.bind == suite::Bind::core || (spec.bind == suite::Bind::auto_ && opt_.topology &&
-                                              spec.ranks <= opt_.topology->cores());
+    const bool bind =
+        spec.bind == suite::Bind::core ||
+        (spec.bind == suite::Bind::auto_ && opt_.topology && spec.ranks <= opt_.topology->cores());
     for (int r = 0; r < spec.ranks; ++r) host.ranks().push_back(spawn(r, spec.ranks, bind));
   }
 

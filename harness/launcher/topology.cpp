@@ -25,8 +25,8 @@ int Topology::cores() const {
 
 nlohmann::json Topology::summary() const {
   nlohmann::json caches = nlohmann::json::array();
-  const hwloc_obj_type_t cache_types[] = {HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L2CACHE,
-                                          HWLOC_OBJ_L3CACHE, HWLOC_OBJ_L4CACHE};
+  const hwloc_obj_type_t cache_types[] = {HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L3CACHE,
+                                          HWLOC_OBJ_L4CACHE};
   for (hwloc_obj_type_t t : cache_types) {
     const int n = hwloc_get_nbobjs_by_type(topo_, t);
     if (n <= 0) continue;
@@ -52,8 +52,8 @@ std::string Topology::text() const {
   out << "packages " << s["packages"] << ", cores " << s["cores"] << ", PUs " << s["pus"]
       << ", NUMA nodes " << s["numa_nodes"] << "\n";
   for (const auto& c : s["caches"])
-    out << "  L" << c["level"] << " " << c["type"].get<std::string>() << ": " << c["count"]
-        << " x " << c["size_kib"] << " KiB\n";
+    out << "  L" << c["level"] << " " << c["type"].get<std::string>() << ": " << c["count"] << " x "
+        << c["size_kib"] << " KiB\n";
   return out.str();
 }
 

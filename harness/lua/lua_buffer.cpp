@@ -7,12 +7,12 @@
 #include <string>
 #include <type_traits>
 
-#include "rma/dtype_visit.hpp"
 #include "lua/lua_fields.hpp"
 #include "lua/lua_guard.hpp"
 #include "lua/rank_context.hpp"
 #include "oracle/oracle.hpp"
 #include "races/recorder.hpp"
+#include "rma/dtype_visit.hpp"
 
 namespace harness::lua {
 namespace {
@@ -20,8 +20,7 @@ namespace {
 std::size_t check_index(lua_State* L, const Buffer& b, int idx) {
   lua_Integer i = luaL_checkinteger(L, idx);
   if (i < 0 || static_cast<std::size_t>(i) >= b.count)
-    luaL_error(L, "buffer index %I is outside 0..%I", i,
-               static_cast<lua_Integer>(b.count) - 1);
+    luaL_error(L, "buffer index %I is outside 0..%I", i, static_cast<lua_Integer>(b.count) - 1);
   return static_cast<std::size_t>(i);
 }
 
@@ -50,8 +49,8 @@ int buf_iota(lua_State* L) {
   note_access(L, b, true);
   for (std::size_t i = 0; i < b.count; ++i) {
     lua_pushinteger(L, static_cast<lua_Integer>(static_cast<unsigned long long>(start) +
-                                                 static_cast<unsigned long long>(i) *
-                                                     static_cast<unsigned long long>(step)));
+                                                static_cast<unsigned long long>(i) *
+                                                    static_cast<unsigned long long>(step)));
     // Wrap silently: a sequence may overflow a small type on purpose. A pair's value
     // follows the sequence and its index is the element's.
     rma::visit_dtype(b.dtype, [&]<class T>() {
@@ -120,8 +119,8 @@ int buf_equals(lua_State* L) {
   Buffer& b = check_buffer(L, 2);
   note_access(L, a, false);
   note_access(L, b, false);
-  lua_pushboolean(L, a.dtype == b.dtype && a.count == b.count &&
-                         std::memcmp(a.data, b.data, a.bytes()) == 0);
+  lua_pushboolean(
+      L, a.dtype == b.dtype && a.count == b.count && std::memcmp(a.data, b.data, a.bytes()) == 0);
   return 1;
 }
 
@@ -175,27 +174,31 @@ int buf_apply(lua_State* L) {
                 std::string(name) + " is not defined for " + std::string(rma::to_string(b.dtype)));
   if (Buffer* o = test_buffer(L, 3)) {
     if (o->dtype != b.dtype || o->count != b.count)
-      return luaL_error(L, "apply: operand buffer has %I %s, target %I %s",
-                        static_cast<lua_Integer>(o->count), std::string(rma::to_string(o->dtype)).c_str(),
-                        static_cast<lua_Integer>(b.count), std::string(rma::to_string(b.dtype)).c_str());
+      return luaL_error(
+          L, "apply: operand buffer has %I %s, target %I %s", static_cast<lua_Integer>(o->count),
+          std::string(rma::to_string(o->dtype)).c_str(), static_cast<lua_Integer>(b.count),
+          std::string(rma::to_string(b.dtype)).c_str());
     note_access(L, *o, false);
     oracle::apply(*op, b.dtype, b.data, o->data, b.count);
   } else {
     alignas(16) std::byte v[16];
     store_value(L, b.dtype, 3, v);
-    for (std::size_t i = 0; i < b.count; ++i) oracle::apply(*op, b.dtype, b.data + i * b.elem(), v, 1);
+    for (std::size_t i = 0; i < b.count; ++i)
+      oracle::apply(*op, b.dtype, b.data + i * b.elem(), v, 1);
   }
   note_access(L, b, true);
   lua_settop(L, 1);
   return 1;
 }
 
-int buf_len(lua_State* L) { return buf_count(L); }
+int buf_len(lua_State* L) {
+  return buf_count(L);
+}
 
 int buf_tostring(lua_State* L) {
   Buffer& b = check_buffer(L, 1);
-  const std::string s = "rma.buffer(" + std::to_string(b.count) + " " +
-                        std::string(rma::to_string(b.dtype)) + ")";
+  const std::string s =
+      "rma.buffer(" + std::to_string(b.count) + " " + std::string(rma::to_string(b.dtype)) + ")";
   lua_pushlstring(L, s.data(), s.size());
   return 1;
 }
@@ -207,13 +210,13 @@ int buf_gc(lua_State* L) {
 }
 
 const luaL_Reg kMethods[] = {
-    {"fill", guarded<buf_fill>},       {"iota", guarded<buf_iota>},
-    {"get", guarded<buf_get>},         {"set", guarded<buf_set>},
-    {"sub", guarded<buf_sub>},         {"checksum", guarded<buf_checksum>},
-    {"equals", guarded<buf_equals>},   {"count", guarded<buf_count>},
-    {"bytes", guarded<buf_bytes>},     {"dtype", guarded<buf_dtype>},
-    {"copy", guarded<buf_copy>},       {"copy_from", guarded<buf_copy_from>},
-    {"apply", guarded<buf_apply>},     {nullptr, nullptr},
+    {"fill", guarded<buf_fill>},     {"iota", guarded<buf_iota>},
+    {"get", guarded<buf_get>},       {"set", guarded<buf_set>},
+    {"sub", guarded<buf_sub>},       {"checksum", guarded<buf_checksum>},
+    {"equals", guarded<buf_equals>}, {"count", guarded<buf_count>},
+    {"bytes", guarded<buf_bytes>},   {"dtype", guarded<buf_dtype>},
+    {"copy", guarded<buf_copy>},     {"copy_from", guarded<buf_copy_from>},
+    {"apply", guarded<buf_apply>},   {nullptr, nullptr},
 };
 
 }  // namespace
@@ -235,8 +238,7 @@ Buffer make_buffer(std::size_t count, rma::Dtype dtype) {
 rma::Dtype check_dtype(lua_State* L, int idx, const char* op) {
   const char* name = luaL_checkstring(L, idx);
   auto t = rma::parse_dtype(name);
-  if (!t)
-    raise_error(L, rma::ErrorClass::type, op, unknown_name_message(NameKind::dtype, name));
+  if (!t) raise_error(L, rma::ErrorClass::type, op, unknown_name_message(NameKind::dtype, name));
   return *t;
 }
 
@@ -290,20 +292,21 @@ T scalar_value(lua_State* L, rma::Dtype dtype, int value_idx) {
     if constexpr (std::is_floating_point_v<T>) {
       int ok = 0;
       lua_Number n = lua_tonumberx(L, value_idx, &ok);
-      if (!ok) luaL_error(L, "expected a number for %s, got %s", std::string(rma::to_string(dtype)).c_str(),
-                          luaL_typename(L, value_idx));
+      if (!ok)
+        luaL_error(L, "expected a number for %s, got %s",
+                   std::string(rma::to_string(dtype)).c_str(), luaL_typename(L, value_idx));
       v = static_cast<T>(n);
     } else {
       int ok = 0;
       lua_Integer n = lua_tointegerx(L, value_idx, &ok);
       if (!ok)
-        luaL_error(L, "expected an integer for %s, got %s", std::string(rma::to_string(dtype)).c_str(),
-                   lua_isnumber(L, value_idx) ? lua_tostring(L, value_idx) : luaL_typename(L, value_idx));
+        luaL_error(
+            L, "expected an integer for %s, got %s", std::string(rma::to_string(dtype)).c_str(),
+            lua_isnumber(L, value_idx) ? lua_tostring(L, value_idx) : luaL_typename(L, value_idx));
       if constexpr (sizeof(T) < 8) {
         if (n < static_cast<lua_Integer>(std::numeric_limits<T>::min()) ||
             n > static_cast<lua_Integer>(std::numeric_limits<T>::max()))
-          luaL_error(L, "value %I does not fit %s", n,
-                     std::string(rma::to_string(dtype)).c_str());
+          luaL_error(L, "value %I does not fit %s", n, std::string(rma::to_string(dtype)).c_str());
       }
       v = static_cast<T>(n);  // 64-bit types take the bit pattern (u64 from negatives)
     }

@@ -187,8 +187,8 @@ void read_arg(lua_State* L, int idx, Parsed& p, const char* name) {
   // value and compare wait for the dtype: read_value.
 }
 
-constexpr std::string_view kLayoutFields[] = {"origin_type", "origin_count", "target_type",
-                                               "target_count", "result_type", "result_count"};
+constexpr std::string_view kLayoutFields[] = {"origin_type",  "origin_count", "target_type",
+                                              "target_count", "result_type",  "result_count"};
 
 // One side of a layout table: `<side>_type` (default: the buffer's dtype) and
 // `<side>_count` (default: 1 with a type, else the buffer's element count), checked to stay
@@ -239,8 +239,10 @@ void read_layout(lua_State* L, Parsed& p, const char* name) {
   const Buffer* data = get ? p.result : p.origin;
   const bool acc_result = c.kind == Kind::get_accumulate || c.kind == Kind::rget_accumulate;
   if (acc_result) c.result_layout = layout_side(L, t, "result", p.result, name);
-  if (data) c.origin_layout = layout_side(L, t, "origin", data, name);
-  else c.origin_layout = rma::Layout{0, c.result_layout.type};  // no_op: no operands
+  if (data)
+    c.origin_layout = layout_side(L, t, "origin", data, name);
+  else
+    c.origin_layout = rma::Layout{0, c.result_layout.type};  // no_op: no operands
   const rma::Layout& from = data ? c.origin_layout : c.result_layout;
   lua_getfield(L, t, "target_type");
   if (!lua_isnil(L, -1)) {
@@ -260,10 +262,11 @@ void read_layout(lua_State* L, Parsed& p, const char* name) {
     // Today's meaning: contiguous elements of the origin's one basic type.
     const auto basic = from.type->basic_type();
     if (!basic && from.elements())
-      raise_error(L, rma::ErrorClass::type, name,
-                  "the origin signature " + from.signature() +
-                      " mixes basic types: give target_type");
-    c.target_layout = rma::Layout{from.elements(), rma::Datatype::basic(basic.value_or(rma::Dtype::u8))};
+      raise_error(
+          L, rma::ErrorClass::type, name,
+          "the origin signature " + from.signature() + " mixes basic types: give target_type");
+    c.target_layout =
+        rma::Layout{from.elements(), rma::Datatype::basic(basic.value_or(rma::Dtype::u8))};
   }
   lua_pop(L, 1);
 }
@@ -308,7 +311,8 @@ LuaWindow* parse_call(lua_State* L, [[maybe_unused]] RankContext& ctx, Parsed& p
       if (p.returns_old) p.c.result = p.scratch.data + 2 * p.scratch.elem();
       (read_value<role<K, I>>(L, first + static_cast<int>(I), p), ...);
     }
-  }(std::make_index_sequence<static_cast<std::size_t>(d.args.count)>{});
+  }
+  (std::make_index_sequence<static_cast<std::size_t>(d.args.count)>{});
   if constexpr (d.args.has(Arg::layout)) {
     if (p.layout) {
       read_layout(L, p, name);
@@ -318,7 +322,8 @@ LuaWindow* parse_call(lua_State* L, [[maybe_unused]] RankContext& ctx, Parsed& p
     }
   }
   if constexpr (d.args.has(Arg::origin_or_nil)) {
-    if (!p.layout && p.origin && (p.origin->dtype != p.result->dtype || p.origin->count != p.result->count))
+    if (!p.layout && p.origin &&
+        (p.origin->dtype != p.result->dtype || p.origin->count != p.result->count))
       raise_error(L, rma::ErrorClass::arg, name,
                   "origin and result buffers differ in dtype or count");
   }

@@ -79,8 +79,8 @@ TEST_F(Bindings, WindowCallsReadEveryRole) {
                 "w:unlock(2)\n"
                 "w:post({0, 1})"),
             "");
-  ASSERT_EQ(fake_.log, (std::vector<std::string>{"lock", "accumulate", "get_accumulate",
-                                                 "unlock", "post"}));
+  ASSERT_EQ(fake_.log,
+            (std::vector<std::string>{"lock", "accumulate", "get_accumulate", "unlock", "post"}));
   EXPECT_EQ(fake_.calls[0].lock_type, rma::LockType::shared);
   EXPECT_EQ(fake_.calls[0].asserts, *rma::parse_assert("nocheck"));
   EXPECT_EQ(fake_.calls[1].disp, 3u);
@@ -196,8 +196,8 @@ TEST_F(Bindings, FetchAndOpWithoutAResultReturnsTheOldValueInsidePassiveEpochsOn
                 "assert(w:fetch_and_op(1, 1, 0, 'sum', 'i64', rma.buffer(1, 'i64')) == nil)"),
             "");
   // The old value is completed at once (flush_local); with a result buffer, nothing more.
-  EXPECT_EQ(fake_.log, (std::vector<std::string>{"compare_and_swap", "flush_local",
-                                                 "fetch_and_op"}));
+  EXPECT_EQ(fake_.log,
+            (std::vector<std::string>{"compare_and_swap", "flush_local", "fetch_and_op"}));
   const call::Call& cas = fake_.calls[fake_.calls.size() - 3];
   int value = 0, compare = 0;
   std::memcpy(&value, cas.origin, 4);

@@ -76,14 +76,18 @@ const std::vector<std::string_view>& known_names(NameKind kind) {
       all(rma::op_count, [](int i) { return rma::to_string(static_cast<rma::Op>(i)); });
   static const std::vector<std::string_view> dtypes =
       all(rma::dtype_count, [](int i) { return rma::to_string(static_cast<rma::Dtype>(i)); });
-  static const std::vector<std::string_view> asserts = {"nocheck", "nostore", "noput",
-                                                        "noprecede", "nosucceed"};
+  static const std::vector<std::string_view> asserts = {"nocheck", "nostore", "noput", "noprecede",
+                                                        "nosucceed"};
   static const std::vector<std::string_view> lock_types = {"exclusive", "shared"};
   switch (kind) {
-    case NameKind::op: return ops;
-    case NameKind::dtype: return dtypes;
-    case NameKind::assert_: return asserts;
-    case NameKind::lock_type: return lock_types;
+    case NameKind::op:
+      return ops;
+    case NameKind::dtype:
+      return dtypes;
+    case NameKind::assert_:
+      return asserts;
+    case NameKind::lock_type:
+      return lock_types;
   }
   return ops;
 }

@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "lua/lua_buffer.hpp"
-#include "lua/lua_type.hpp"
 #include "lua/lua_call.hpp"
 #include "lua/lua_fields.hpp"
 #include "lua/lua_guard.hpp"
+#include "lua/lua_type.hpp"
 #include "lua/lua_window.hpp"
 #include "oracle/oracle.hpp"
 #include "rma/counters.hpp"
@@ -123,7 +123,9 @@ void push_counters_or_skip(lua_State* L, const std::optional<rma::Counters>& c) 
 
 namespace {
 
-int l_fail(lua_State* L) { raise_marker(L, "fail", lua_isnoneornil(L, 1) ? "failed" : to_text(L, 1)); }
+int l_fail(lua_State* L) {
+  raise_marker(L, "fail", lua_isnoneornil(L, 1) ? "failed" : to_text(L, 1));
+}
 int l_skip(lua_State* L) {
   raise_marker(L, "skip", lua_isnoneornil(L, 1) ? "skipped" : to_text(L, 1));
 }

@@ -5,9 +5,9 @@
 // table the parent uses to read a script's case table: the same constants, no rank.
 #pragma once
 
+#include <optional>
 #include "lua/lua_state.hpp"
 #include "lua/rank_context.hpp"
-#include <optional>
 
 #include "rma/counters.hpp"
 

@@ -240,8 +240,8 @@ bool run_file(lua_State* L, const std::string& path, LuaFailure& failure,
     // above it that has one (lua_scripts/lib/ for lua_scripts/datatypes/pairs/x.lua too).
     std::string lib = dir + "/../lib";
     std::error_code ec;
-    for (auto up = std::filesystem::path(dir).parent_path();
-         !up.empty() && up != up.parent_path(); up = up.parent_path()) {  // not the root
+    for (auto up = std::filesystem::path(dir).parent_path(); !up.empty() && up != up.parent_path();
+         up = up.parent_path()) {  // not the root
       if (std::filesystem::is_directory(up / "lib", ec)) {
         lib = (up / "lib").string();
         break;

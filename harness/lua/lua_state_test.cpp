@@ -11,7 +11,6 @@
 namespace harness::lua {
 namespace {
 
-
 std::string script(const std::string& tag, const std::string& body) {
   return test_support::program_temp_dir().write("lua_state_test/" + tag + ".lua", body);
 }
@@ -55,14 +54,15 @@ TEST(LuaFailures, ATableWithToStringSaysWhatItGives) {
 
 // An error inside the message handler became "error in error handling", with no line.
 TEST(LuaFailures, AToStringThatFailsKeepsTheLine) {
-  const auto p = script("badtostring",
-                        "\nerror(setmetatable({}, { __tostring = function() error('oops') end }))\n");
+  const auto p = script(
+      "badtostring", "\nerror(setmetatable({}, { __tostring = function() error('oops') end }))\n");
   const LuaFailure f = failure_of(p);
   EXPECT_EQ(f.where, p + ":2");
   EXPECT_NE(f.message.find("error raised with table (its __tostring failed: "), std::string::npos)
       << f.message;
   EXPECT_NE(f.message.find("oops"), std::string::npos) << f.message;
-  const auto q = script("numtostring", "error(setmetatable({}, { __tostring = function() return {} end }))\n");
+  const auto q =
+      script("numtostring", "error(setmetatable({}, { __tostring = function() return {} end }))\n");
   EXPECT_NE(failure_of(q).message.find("'__tostring' must return a string"), std::string::npos)
       << failure_of(q).message;
 }

@@ -63,8 +63,9 @@ std::vector<std::int64_t> check_ints(lua_State* L, int idx, const char* op, cons
 }
 
 int type_contiguous(lua_State* L) {
-  return push_result(L, rma::Datatype::contiguous(check_int(L, 1), check_type(L, 2, "type_contiguous")),
-                     "type_contiguous");
+  return push_result(
+      L, rma::Datatype::contiguous(check_int(L, 1), check_type(L, 2, "type_contiguous")),
+      "type_contiguous");
 }
 
 int type_vector(lua_State* L) {
@@ -98,8 +99,7 @@ int type_hindexed(lua_State* L) {
 int type_indexed_block(lua_State* L) {
   const char* op = "type_indexed_block";
   const auto d = check_ints(L, 2, op, "displacements");
-  return push_result(L, rma::Datatype::indexed_block(check_int(L, 1), d, check_type(L, 3, op)),
-                     op);
+  return push_result(L, rma::Datatype::indexed_block(check_int(L, 1), d, check_type(L, 3, op)), op);
 }
 
 int type_hindexed_block(lua_State* L) {
@@ -119,9 +119,8 @@ int type_subarray(lua_State* L) {
   if (!order)
     raise_error(L, rma::ErrorClass::arg, op,
                 std::string("order '") + order_name + "' is neither \"c\" nor \"fortran\"");
-  return push_result(L, rma::Datatype::subarray(sizes, subsizes, starts, *order,
-                                                check_type(L, 5, op)),
-                     op);
+  return push_result(
+      L, rma::Datatype::subarray(sizes, subsizes, starts, *order, check_type(L, 5, op)), op);
 }
 
 int type_struct(lua_State* L) {
@@ -141,9 +140,8 @@ int type_struct(lua_State* L) {
 
 int type_resized(lua_State* L) {
   const char* op = "type_resized";
-  return push_result(L, rma::Datatype::resized(check_type(L, 1, op), check_int(L, 2),
-                                               check_int(L, 3)),
-                     op);
+  return push_result(
+      L, rma::Datatype::resized(check_type(L, 1, op), check_int(L, 2), check_int(L, 3)), op);
 }
 
 template <class F>
@@ -152,9 +150,15 @@ int answer(lua_State* L, const char* op, F f) {
   return 1;
 }
 
-int t_size(lua_State* L) { return answer(L, "size", [](const auto& t) { return t.size(); }); }
-int t_extent(lua_State* L) { return answer(L, "extent", [](const auto& t) { return t.extent(); }); }
-int t_lb(lua_State* L) { return answer(L, "lb", [](const auto& t) { return t.lb(); }); }
+int t_size(lua_State* L) {
+  return answer(L, "size", [](const auto& t) { return t.size(); });
+}
+int t_extent(lua_State* L) {
+  return answer(L, "extent", [](const auto& t) { return t.extent(); });
+}
+int t_lb(lua_State* L) {
+  return answer(L, "lb", [](const auto& t) { return t.lb(); });
+}
 int t_true_lb(lua_State* L) {
   return answer(L, "true_lb", [](const auto& t) { return t.true_lb(); });
 }
@@ -187,11 +191,14 @@ int t_gc(lua_State* L) {
 }
 
 const luaL_Reg kMethods[] = {
-    {"size", guarded<t_size>},       {"extent", guarded<t_extent>},
-    {"lb", guarded<t_lb>},           {"true_lb", guarded<t_true_lb>},
+    {"size", guarded<t_size>},
+    {"extent", guarded<t_extent>},
+    {"lb", guarded<t_lb>},
+    {"true_lb", guarded<t_true_lb>},
     {"true_extent", guarded<t_true_extent>},
     {"signature", guarded<t_signature>},
-    {"free", guarded<t_free>},       {nullptr, nullptr},
+    {"free", guarded<t_free>},
+    {nullptr, nullptr},
 };
 
 const luaL_Reg kConstructors[] = {

@@ -27,7 +27,9 @@ struct LuaRequest {
   std::vector<std::shared_ptr<void>> pinned;
 };
 
-impl::Window& win_of(lua_State* L) { return *check_window(L).win; }
+impl::Window& win_of(lua_State* L) {
+  return *check_window(L).win;
+}
 
 int req_wait(lua_State* L) {
   auto& r = *static_cast<LuaRequest*>(luaL_checkudata(L, 1, kReqMeta));
@@ -132,7 +134,8 @@ int w_tostring(lua_State* L) {
   return 1;
 }
 
-// --- creation -------------------------------------------------------------------------------------
+// --- creation
+// -------------------------------------------------------------------------------------
 
 // rma.window{...}'s fields: the one list of them (API.md, "Windows", documents each).
 const std::vector<std::string_view> kWindowFields = {"size", "disp_unit", "flavor",

@@ -28,7 +28,7 @@ struct ExpectFailure {
 class RankContext {
  public:
   impl::Implementation* impl = nullptr;  // null in the parent's descriptive state
-  std::string backend, path, progress;    // as the case names them
+  std::string backend, path, progress;   // as the case names them
   std::string protocol = "fewest";       // am packet protocol the case runs: fewest | ch3
   // Non-empty: the am protocol rma.window gives the windows it creates (info `protocol`, where
   // the script's info names none): a benchmark measuring several protocols in one run.
@@ -74,7 +74,7 @@ class RankContext {
 
  private:
   mutable std::mutex mu_;
-  std::string where_;                // guarded by mu_; shown while active_
+  std::string where_;  // guarded by mu_; shown while active_
   std::atomic<bool> active_{false};
   std::string where_src_;  // main thread only: the position where_ describes
   int where_line_ = -1;

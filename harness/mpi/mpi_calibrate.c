@@ -1,9 +1,9 @@
 /* mpi_calibrate.c — the plain-C figure an MPI's replayed benchmark is read against: the
  * pattern bench/latency.lua times (one op inside one synchronization mode, rank 0 the origin,
  * rank 1 the target), written directly against MPI with no harness, no Lua and no C++.
- * Built once per MPI with that MPI's compiler flags (harness/mpi/mpi.cmake: rmabench-calibrate-<mpi>),
- * started by `rmabench bench --impl <mpi>` through the same launcher command line as the
- * MPI's worker, on two ranks:
+ * Built once per MPI with that MPI's compiler flags (harness/mpi/mpi.cmake:
+ * rmabench-calibrate-<mpi>), started by `rmabench bench --impl <mpi>` through the same launcher
+ * command line as the MPI's worker, on two ranks:
  *
  *   rmabench-calibrate-mpich --op put --sync lock --size 8 --flavor allocate
  *                            --min-time 0.05 --repetitions 3 --thread serialized
@@ -31,7 +31,7 @@ struct args {
   enum op op;
   enum sync sync;
   long long size;
-  const char *flavor;
+  const char* flavor;
   double min_time_s;
   int repetitions;
   int thread_multiple;
@@ -47,21 +47,21 @@ struct bench {
   MPI_Datatype dtype;
   int count;
   void *data, *result;
-  void *attached; /* dynamic: the target's attached memory */
+  void* attached; /* dynamic: the target's attached memory */
 };
 
-static const char *const op_names[] = {"put", "get", "accumulate", "get_accumulate",
-                                       "fetch_and_op", "compare_and_swap"};
-static const char *const sync_names[] = {"lock", "lock_all", "flush", "flush_local", "fence",
-                                         "pscw"};
+static const char* const op_names[] = {
+    "put", "get", "accumulate", "get_accumulate", "fetch_and_op", "compare_and_swap"};
+static const char* const sync_names[] = {"lock",        "lock_all", "flush",
+                                         "flush_local", "fence",    "pscw"};
 
-static int lookup(const char *word, const char *const *names, int n) {
+static int lookup(const char* word, const char* const* names, int n) {
   for (int i = 0; i < n; ++i)
     if (strcmp(word, names[i]) == 0) return i;
   return -1;
 }
 
-static int usage(const char *what) {
+static int usage(const char* what) {
   fprintf(stderr,
           "rmabench-calibrate: %s\nusage: rmabench-calibrate --op OP --sync SYNC --size BYTES "
           "--flavor create|allocate|shared|dynamic [--min-time S] [--repetitions N] "
@@ -71,7 +71,7 @@ static int usage(const char *what) {
 }
 
 /* 0 when every argument was understood, else usage()'s code. */
-static int parse(int argc, char **argv, struct args *a) {
+static int parse(int argc, char** argv, struct args* a) {
   int have_op = 0, have_sync = 0, have_size = 0;
   a->flavor = NULL;
   a->min_time_s = 0.05;
@@ -79,7 +79,7 @@ static int parse(int argc, char **argv, struct args *a) {
   a->thread_multiple = 0;
   for (int i = 1; i < argc; i += 2) {
     const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    char *end = NULL;
+    char* end = NULL;
     if (!v) return usage("an option without its value");
     if (strcmp(k, "--op") == 0) {
       const int o = lookup(v, op_names, 6);
@@ -127,9 +127,9 @@ static long long op_bytes(enum op op, long long size) {
 }
 
 /* Every rank makes the window (collective); rank 1's is the one ops reach. */
-static void make_window(struct bench *b, MPI_Aint bytes) {
-  const char *f = b->a.flavor;
-  void *base = NULL;
+static void make_window(struct bench* b, MPI_Aint bytes) {
+  const char* f = b->a.flavor;
+  void* base = NULL;
   b->disp = 0;
   if (strcmp(f, "create") == 0) {
     /* The harness gives a create window MPI_Alloc_mem memory (lua/lua_window.cpp). */
@@ -153,7 +153,7 @@ static void make_window(struct bench *b, MPI_Aint bytes) {
 }
 
 /* The op under test from rank 0 to rank 1, with the arguments common.op passes. */
-static void issue(const struct bench *b) {
+static void issue(const struct bench* b) {
   static const int64_t one = 1, zero = 0;
   switch (b->a.op) {
     case op_put:
@@ -184,7 +184,7 @@ static int target_active(enum sync s) {
 }
 
 /* One iteration on this rank, as common.iteration does it. */
-static void iteration(const struct bench *b) {
+static void iteration(const struct bench* b) {
   const int origin = b->rank == 0;
   switch (b->a.sync) {
     case sync_lock:
@@ -231,7 +231,7 @@ static double now_s(void) {
 
 /* One batch of n iterations on every rank: rank 0 gets its seconds. The count travels first,
  * and a barrier starts the batch, as the harness's loop sends its command and meets twice. */
-static double batch(const struct bench *b, long long n) {
+static double batch(const struct bench* b, long long n) {
   double t = 0;
   MPI_Bcast(&n, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
   MPI_Barrier(MPI_COMM_WORLD);
@@ -256,7 +256,7 @@ static long long next_count(long long n, double seconds, double min_time) {
   return next > 1e9 ? 1000000000LL : (long long)next;
 }
 
-static void setup(struct bench *b) {
+static void setup(struct bench* b) {
   const long long bytes = op_bytes(b->a.op, b->a.size);
   const int atomic = b->a.op != op_put && b->a.op != op_get;
   b->dtype = atomic ? MPI_INT64_T : MPI_UINT8_T;
@@ -280,7 +280,7 @@ static void setup(struct bench *b) {
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
-static void teardown(struct bench *b) {
+static void teardown(struct bench* b) {
   if (b->rank == 0 && (b->a.sync == sync_flush || b->a.sync == sync_flush_local))
     MPI_Win_unlock_all(b->win);
   if (b->attached) MPI_Win_detach(b->win, b->attached);
@@ -291,7 +291,7 @@ static void teardown(struct bench *b) {
   free(b->result);
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   struct bench b;
   memset(&b, 0, sizeof b);
   /* The launcher's proxy is this process's parent: rmabench ends a calibration that outlives

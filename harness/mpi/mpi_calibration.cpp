@@ -52,8 +52,11 @@ std::string calibration_name(const std::string& replayed) {
 
 // The fields a calibration entry shares with the figure it calibrates (docs/benchmarks.md).
 json fields_of(const json& replayed, const std::string& case_id, const std::string& name) {
-  json e = {{"name", name}, {"run_name", name}, {"case", case_id},
-            {"calibration", "plain_c"}, {"replayed", run_name_of(replayed)}};
+  json e = {{"name", name},
+            {"run_name", name},
+            {"case", case_id},
+            {"calibration", "plain_c"},
+            {"replayed", run_name_of(replayed)}};
   for (const char* k : {"pattern", "op", "sync", "size", "metric", "target", "backend", "path",
                         "provider", "flavor", "ranks", "impl"})
     if (replayed.contains(k)) e[k] = replayed[k];
@@ -116,8 +119,8 @@ Ran run_bounded(const std::vector<std::string>& words, double timeout_s) {
   posix_spawn_file_actions_adddup2(&fa, err[1], 2);
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
-                                      POSIX_SPAWN_SETSIGDEF);
+  posix_spawnattr_setflags(&attr,
+                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   posix_spawnattr_setpgroup(&attr, 0);
   sigset_t none, defaults;
   sigemptyset(&none);
@@ -235,8 +238,10 @@ CalibrationConfig calibration_config(const json& e) {
     return c;
   }
   const std::string flavor = text_of(e, "flavor").empty() ? "allocate" : text_of(e, "flavor");
-  c.args = {"--op", text_of(e, "op"), "--sync", text_of(e, "sync"), "--size",
-            std::to_string(size->get<std::int64_t>()), "--flavor", flavor};
+  c.args = {"--op",     text_of(e, "op"),
+            "--sync",   text_of(e, "sync"),
+            "--size",   std::to_string(size->get<std::int64_t>()),
+            "--flavor", flavor};
   return c;
 }
 
@@ -308,16 +313,16 @@ launcher::CaseOutcome run_calibration(const suite::CaseSpec& spec, const mpi::Mp
       std::vector<std::string> words = m.start->command(m, 2, mpi::mpi_case_env(m, as));
       words.insert(words.end(), cfg.args.begin(), cfg.args.end());
       const std::vector<std::string> timing = {
-          "--min-time", std::to_string(spec.bench.value("min_time_s", 0.05)), "--repetitions",
-          std::to_string(spec.bench.value("repetitions", 1)), "--thread",
-          r.progress == rma::ProgressMode::async ? "multiple" : "serialized"};
+          "--min-time",    std::to_string(spec.bench.value("min_time_s", 0.05)),
+          "--repetitions", std::to_string(spec.bench.value("repetitions", 1)),
+          "--thread",      r.progress == rma::ProgressMode::async ? "multiple" : "serialized"};
       words.insert(words.end(), timing.begin(), timing.end());
       const Ran ran = run_bounded(words, spec.timeout_s);
       line = ran.out.substr(0, ran.out.find('\n'));
       if (!ran.how.empty()) {
         cfg.why_not = "rmabench-calibrate-" + mpi.name + " " + ran.how + ": " + tail_of(ran.err);
-        o.result.status = launcher::stop_requested() ? reports::Verdict::interrupted
-                                                     : reports::Verdict::error;
+        o.result.status =
+            launcher::stop_requested() ? reports::Verdict::interrupted : reports::Verdict::error;
         o.result.failures.push_back({0, "calibration " + run_name_of(e), cfg.why_not});
         if (o.result.reason.empty()) o.result.reason = cfg.why_not;
       }

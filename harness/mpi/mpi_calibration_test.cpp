@@ -13,12 +13,21 @@ namespace {
 using nlohmann::json;
 
 json replayed(const std::string& pattern = "bench/latency", const std::string& target = "wait") {
-  const std::string run = "bench/latency/lock/8/mpi:openmpi:osc=sm/progress:calls/op:put/"
-                          "min_time:0.050/repeats:3/manual_time";
-  return {{"name", run + "_median"}, {"run_name", run}, {"run_type", "aggregate"},
-          {"pattern", pattern},      {"op", "put"},     {"sync", "lock"},
-          {"size", 8},               {"metric", "latency"}, {"target", target},
-          {"backend", "mpi"},        {"flavor", "allocate"}, {"ranks", 2},
+  const std::string run =
+      "bench/latency/lock/8/mpi:openmpi:osc=sm/progress:calls/op:put/"
+      "min_time:0.050/repeats:3/manual_time";
+  return {{"name", run + "_median"},
+          {"run_name", run},
+          {"run_type", "aggregate"},
+          {"pattern", pattern},
+          {"op", "put"},
+          {"sync", "lock"},
+          {"size", 8},
+          {"metric", "latency"},
+          {"target", target},
+          {"backend", "mpi"},
+          {"flavor", "allocate"},
+          {"ranks", 2},
           {"impl", "openmpi 4.1.4 osc=sm"}};
 }
 
@@ -26,23 +35,24 @@ TEST(Calibration, LatencyFiguresMapToTheProgramsArguments) {
   const CalibrationConfig c = calibration_config(replayed());
   EXPECT_EQ(c.why_not, "");
   EXPECT_EQ(c.args, (std::vector<std::string>{"--op", "put", "--sync", "lock", "--size", "8",
-                                               "--flavor", "allocate"}));
+                                              "--flavor", "allocate"}));
   EXPECT_NE(calibration_config(replayed("bench/pingpong")).why_not, "");
   EXPECT_NE(calibration_config(replayed("bench/latency", "compute")).why_not, "");
 }
 
 TEST(Calibration, RepetitionsBecomeGoogleBenchmarkEntriesBesideTheReplay) {
-  const json out = calibration_entries(
-      replayed(), "calibration[impl=openmpi:osc=sm]",
-      R"({"iterations": 1000, "real_time_ns": [60.0, 50.0, 70.0]})", "");
+  const json out =
+      calibration_entries(replayed(), "calibration[impl=openmpi:osc=sm]",
+                          R"({"iterations": 1000, "real_time_ns": [60.0, 50.0, 70.0]})", "");
   ASSERT_EQ(out.size(), 3u + 5u);  // three repetitions, mean/median/stddev/min/max
   for (const auto& e : out) {
     EXPECT_EQ(e["calibration"], "plain_c");
     EXPECT_EQ(e["impl"], "openmpi 4.1.4 osc=sm plain C");
     EXPECT_EQ(e["replayed_impl"], "openmpi 4.1.4 osc=sm");
     EXPECT_EQ(e["case"], "calibration[impl=openmpi:osc=sm]");
-    EXPECT_EQ(e["run_name"], "bench/latency/lock/8/mpi:openmpi:osc=sm/progress:calls/op:put/"
-                             "plain_c/min_time:0.050/repeats:3");
+    EXPECT_EQ(e["run_name"],
+              "bench/latency/lock/8/mpi:openmpi:osc=sm/progress:calls/op:put/"
+              "plain_c/min_time:0.050/repeats:3");
     EXPECT_EQ(e["size"], 8);
     EXPECT_EQ(e["time_unit"], "us");
   }

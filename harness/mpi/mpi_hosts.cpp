@@ -19,9 +19,10 @@ namespace {
 
 std::string numeric(const sockaddr* a) {
   char text[INET6_ADDRSTRLEN] = {};
-  const void* raw = a->sa_family == AF_INET6
-                        ? static_cast<const void*>(&reinterpret_cast<const sockaddr_in6*>(a)->sin6_addr)
-                        : static_cast<const void*>(&reinterpret_cast<const sockaddr_in*>(a)->sin_addr);
+  const void* raw =
+      a->sa_family == AF_INET6
+          ? static_cast<const void*>(&reinterpret_cast<const sockaddr_in6*>(a)->sin6_addr)
+          : static_cast<const void*>(&reinterpret_cast<const sockaddr_in*>(a)->sin_addr);
   ::inet_ntop(a->sa_family, raw, text, sizeof text);
   return text;
 }
@@ -97,7 +98,8 @@ std::vector<std::string> read_hostfile(const std::string& path) {
     if (!(words >> host)) continue;
     host = host.substr(0, host.find(':'));
     if (host.empty())
-      throw suite::UsageError("--mpi-hostfile " + path + ":" + std::to_string(n) + ": no host name");
+      throw suite::UsageError("--mpi-hostfile " + path + ":" + std::to_string(n) +
+                              ": no host name");
     hosts.push_back(host);
   }
   if (hosts.empty()) throw suite::UsageError("--mpi-hostfile " + path + ": names no host");
@@ -123,13 +125,14 @@ HostPlan plan_hosts(const std::vector<std::string>& hosts, const std::string& fi
 }
 
 std::vector<std::string> placement_words(const std::string& kind, const HostPlan& plan, int ranks) {
-  const int per_host = (ranks + static_cast<int>(plan.hosts.size()) - 1) /
-                       static_cast<int>(plan.hosts.size());
+  const int per_host =
+      (ranks + static_cast<int>(plan.hosts.size()) - 1) / static_cast<int>(plan.hosts.size());
   const bool spread = plan.placement == HostPlan::Placement::spread;
   std::vector<std::string> w;
   if (kind == "hydra") {
     // A host without a count has one slot: hydra deals the ranks out one per host in turn.
-    w = {"-hosts", spread ? joined(plan.hosts, "") : joined(plan.hosts, ":" + std::to_string(per_host))};
+    w = {"-hosts",
+         spread ? joined(plan.hosts, "") : joined(plan.hosts, ":" + std::to_string(per_host))};
     if (!plan.rsh.empty()) w.insert(w.end(), {"-launcher", "ssh", "-launcher-exec", plan.rsh});
   } else if (kind == "openmpi") {
     w = {"--host", joined(plan.hosts, ":" + std::to_string(per_host)), "--map-by",

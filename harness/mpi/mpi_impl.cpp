@@ -295,8 +295,8 @@ rma::Status MpiImpl::communicate(const call::Call& c, MpiWindow& w, const char* 
       rc = MPI_Raccumulate(c.origin, on, odt, tr, disp, tn, tdt, mpi_op(c.op), win, req);
       break;
     case Kind::rget_accumulate:
-      rc = MPI_Rget_accumulate(c.origin, on, odt, c.result, rn, rdt, tr, disp, tn, tdt, mpi_op(c.op),
-                               win, req);
+      rc = MPI_Rget_accumulate(c.origin, on, odt, c.result, rn, rdt, tr, disp, tn, tdt,
+                               mpi_op(c.op), win, req);
       break;
     default:
       return {rma::ErrorClass::intern, std::string(name) + ": not a communication call"};

@@ -29,7 +29,8 @@ struct MpiOptions {
 
 // Initializes MPI (MPI_Init_thread, unless already done) and returns this rank's
 // implementation. Errors: the thread level could not be provided, or MPI failed to start.
-rma::Result<std::unique_ptr<impl::Implementation>> make_mpi_implementation(const MpiOptions& options);
+rma::Result<std::unique_ptr<impl::Implementation>> make_mpi_implementation(
+    const MpiOptions& options);
 
 // Frees the windows still open and calls MPI_Finalize (collective: every rank calls it).
 rma::Status finalize_mpi(impl::Implementation& impl);

@@ -50,8 +50,7 @@ class MpiImpl;
 
 class MpiWindow final : public Window {
  public:
-  MpiWindow(MpiImpl& impl, int id, MPI_Win win, const rma::WindowConfig& c, void* base,
-            int ranks)
+  MpiWindow(MpiImpl& impl, int id, MPI_Win win, const rma::WindowConfig& c, void* base, int ranks)
       : impl_(impl),
         id_(id),
         win_(win),
@@ -90,7 +89,7 @@ class MpiWindow final : public Window {
   std::atomic<const char*> exposure_{"none"};
   // Per target rank: 0 not locked, else 1 + the rma::LockType of the lock this rank holds.
   std::vector<std::atomic<std::uint8_t>> locks_;
-  int locked_ = 0;  // targets locked now, MPI_PROC_NULL included (main thread only)
+  int locked_ = 0;            // targets locked now, MPI_PROC_NULL included (main thread only)
   bool null_locked_ = false;  // MPI_PROC_NULL is locked: an epoch, with no rank to show
   std::atomic<bool> lock_all_{false};
 };
@@ -168,7 +167,8 @@ class MpiImpl final : public Implementation {
     if (group_ != MPI_GROUP_NULL && ranks == group_ranks_) return MPI_SUCCESS;
     if (group_ != MPI_GROUP_NULL) MPI_Group_free(&group_);
     group_ranks_.clear();
-    const int rc = MPI_Group_incl(world_group_, static_cast<int>(ranks.size()), ranks.data(), &group_);
+    const int rc =
+        MPI_Group_incl(world_group_, static_cast<int>(ranks.size()), ranks.data(), &group_);
     if (rc == MPI_SUCCESS) group_ranks_ = ranks;
     return rc;
   }

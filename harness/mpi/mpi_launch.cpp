@@ -14,8 +14,8 @@
 #include <tuple>
 
 #include "install_layout.hpp"
-#include "mpi/mpi_catalog.hpp"
 #include "lua/lua_fields.hpp"
+#include "mpi/mpi_catalog.hpp"
 #include "suite/manifest.hpp"
 
 namespace harness::mpi {

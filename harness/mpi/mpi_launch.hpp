@@ -34,7 +34,7 @@ struct MpiLaunch final : launcher::ExternalLaunch {
   std::string worker;             // absolute path of the worker executable
   std::vector<std::string> args;  // extra launcher words
   std::vector<std::pair<std::string, std::string>> env;  // extra rank environment
-  std::shared_ptr<const Start> start = local_start();     // how its ranks start
+  std::shared_ptr<const Start> start = local_start();    // how its ranks start
 
   // launcher::ExternalLaunch: mpi_skip_reason, and the Start's command with mpi_case_env
   // after the harness's own variables.

@@ -59,8 +59,7 @@ TEST(MpiLaunch, CasesRunOnceWithTheImplInTheirId) {
   EXPECT_EQ(out[0].id, "quick/passive/lock_put_unlock[impl=mpich,np=2,progress=calls]");
   EXPECT_EQ(out[0].impl, "mpich");
   // Asked for on the command line, async stays async.
-  EXPECT_EQ(cases_for_mpi({spec("am", "async")}, mpi, true)[0].progress,
-            rma::ProgressMode::async);
+  EXPECT_EQ(cases_for_mpi({spec("am", "async")}, mpi, true)[0].progress, rma::ProgressMode::async);
 }
 
 TEST(MpiLaunch, ReferenceIdsAreUnchanged) {
@@ -161,18 +160,20 @@ std::string script_file(const std::string& tag, const std::string& body) {
 }
 
 TEST(ImplDefined, CaseTableFieldIsChecked) {
-  const auto ok = suite::load_script_info(script_file(
-      "ok", "return { options = { op = {\"op\", \"sum\"} },\n"
-            "  impl_defined = { [\"op=no_op\"] = \"why\" } }\n"));
+  const auto ok =
+      suite::load_script_info(script_file("ok",
+                                          "return { options = { op = {\"op\", \"sum\"} },\n"
+                                          "  impl_defined = { [\"op=no_op\"] = \"why\" } }\n"));
   EXPECT_EQ(ok.impl_defined.at("op=no_op"), "why");
-  const auto bad_option = script_file(
-      "opt", "return {\n  impl_defined = { [\"opp=no_op\"] = \"why\" } }\n");
+  const auto bad_option =
+      script_file("opt", "return {\n  impl_defined = { [\"opp=no_op\"] = \"why\" } }\n");
   try {
     (void)suite::load_script_info(bad_option);
     ADD_FAILURE() << "an undeclared option was accepted";
   } catch (const suite::UsageError& e) {
     EXPECT_NE(std::string(e.what()).find(":2: case table: field 'impl_defined': key \"opp=no_op\""),
-              std::string::npos) << e.what();
+              std::string::npos)
+        << e.what();
   }
   EXPECT_THROW(suite::load_script_info(script_file("num", "return { impl_defined = 3 }\n")),
                suite::UsageError);
@@ -213,8 +214,9 @@ TEST(ImplDefined, ALibraryCaseThatDidNotPassGetsTheVerdict) {
   crash.failures.push_back({-1, "mpirun.openmpi", "mpirun.openmpi ... was stopped"});
   crash.reason = "rank 1 was killed by SIGSEGV";
   apply_impl_defined(library_spec("why"), crash);
-  EXPECT_EQ(crash.reason, "MPI leaves this to the implementation: why. mpich 4.0.2 crash: rank 1 "
-                          "was killed by SIGSEGV");
+  EXPECT_EQ(crash.reason,
+            "MPI leaves this to the implementation: why. mpich 4.0.2 crash: rank 1 "
+            "was killed by SIGSEGV");
   auto undeclared = library_result(reports::Verdict::fail);
   apply_impl_defined(library_spec(""), undeclared);
   EXPECT_EQ(undeclared.status, reports::Verdict::fail);
@@ -237,7 +239,9 @@ TEST(ImplDefined, LibraryResultsNameTheLibraryAndNullTheirCount) {
   EXPECT_EQ(r.path, "");
   EXPECT_EQ(r.backend, "");
   std::vector<nlohmann::json> ranks = {
-      {{"status", "pass"}, {"impl", "mpich 4.0.2"}, {"messages", nullptr},
+      {{"status", "pass"},
+       {"impl", "mpich 4.0.2"},
+       {"messages", nullptr},
        {"messages_reason", "not observable in mpich 4.0.2"}},
       {{"status", "pass"}, {"impl", "mpich 4.0.2"}, {"messages", nullptr}}};
   merge_rank_results(ranks, r);
@@ -266,9 +270,10 @@ TEST(ImplDefined, ACaseWithoutResultsNamesTheLibraryItsRanksSaidHelloWith) {
   EXPECT_EQ(crashed.status, reports::Verdict::crash);
   // A rank's result names it too; the two agree, the result's wins.
   reports::CaseResult one = base_result(library_spec(""));
-  merge_rank_results({{{"status", "fail"}, {"impl", "openmpi 4.1.4 osc=ucx"}, {"messages", nullptr}},
-                      nlohmann::json()},
-                     one, "openmpi 4.1.4 osc=sm");
+  merge_rank_results(
+      {{{"status", "fail"}, {"impl", "openmpi 4.1.4 osc=ucx"}, {"messages", nullptr}},
+       nlohmann::json()},
+      one, "openmpi 4.1.4 osc=sm");
   EXPECT_EQ(one.impl, "openmpi 4.1.4 osc=ucx");
   EXPECT_EQ(one.messages.unobservable, "not observable in openmpi 4.1.4 osc=ucx");
   // The reference is never renamed.
@@ -300,7 +305,8 @@ TEST(LauncherReport, HydraAndOpenMpiCodes) {
   ASSERT_EQ(o.code_by_rank.size(), 1u);
   EXPECT_EQ(o.code_by_rank[0], std::make_pair(1, 3));
 
-  const LauncherReport s = parse_launcher_report("srun: error: vm: task 1: Exited with exit code 3\n");
+  const LauncherReport s =
+      parse_launcher_report("srun: error: vm: task 1: Exited with exit code 3\n");
   ASSERT_EQ(s.code_by_rank.size(), 1u);
   EXPECT_EQ(s.code_by_rank[0], std::make_pair(1, 3));
 }

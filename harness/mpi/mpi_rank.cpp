@@ -6,10 +6,10 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <chrono>
 #include <string>
 #include <thread>
 
@@ -63,8 +63,8 @@ std::optional<RankLink> connect_to_parent(const std::string& impl) {
   std::string why;
   const int fd = launcher::connect_control(sock, kConnectLimit, &why);
   if (fd < 0) {
-    std::fprintf(stderr, "rmabench MPI worker (rank %d): cannot reach the parent: %s\n",
-                 link.rank, why.c_str());
+    std::fprintf(stderr, "rmabench MPI worker (rank %d): cannot reach the parent: %s\n", link.rank,
+                 why.c_str());
     return std::nullopt;
   }
   link.ctrl = new launcher::ControlChannel(fd);
@@ -110,7 +110,8 @@ int run_rank(const RankRun& run) {
   options.thread_multiple = link->spec.progress == rma::ProgressMode::async;
   options.osc = osc;
   auto made = make_mpi_implementation(options);
-  if (!made) worker::report_early_error(*ctrl, rank, "MPI_Init", made.status().to_string(), impl_name);
+  if (!made)
+    worker::report_early_error(*ctrl, rank, "MPI_Init", made.status().to_string(), impl_name);
   report_fatal_signals(ctrl->fd());
   impl::Implementation& impl = *made.value();
   board->set_phase("runtime");

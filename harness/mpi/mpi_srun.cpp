@@ -80,7 +80,9 @@ Env mca_env(const MpiLaunch& mpi) {
 class SrunStart final : public Start {
  public:
   SrunStart(std::string srun, std::string plugin, Env mca, std::string address)
-      : srun_(std::move(srun)), plugin_(std::move(plugin)), mca_(std::move(mca)),
+      : srun_(std::move(srun)),
+        plugin_(std::move(plugin)),
+        mca_(std::move(mca)),
         address_(std::move(address)) {}
   std::string program(const MpiLaunch&) const override { return srun_; }
   std::vector<std::string> command(const MpiLaunch& mpi, int ranks, const Env& env) const override {
@@ -98,7 +100,8 @@ class SrunStart final : public Start {
   }
   int stop_signal() const override { return SIGTERM; }
   nlohmann::json context() const override {
-    nlohmann::json j = {{"how", "srun"}, {"srun", srun_}, {"mpi", plugin_}, {"control_address", address_}};
+    nlohmann::json j = {
+        {"how", "srun"}, {"srun", srun_}, {"mpi", plugin_}, {"control_address", address_}};
     if (const char* id = std::getenv("SLURM_JOB_ID")) j["job_id"] = id;
     return j;
   }
@@ -119,8 +122,8 @@ std::shared_ptr<const Start> srun_start(const MpiLaunch& mpi) {
   const std::string srun = on_path("srun");
   if (srun.empty())
     throw suite::UsageError("--mpi-start srun: no srun on PATH (a Slurm client is needed)");
-  return std::make_shared<const SrunStart>(srun, srun_mpi_plugin(mpi.launcher_kind),
-                                           mca_env(mpi), own_address());
+  return std::make_shared<const SrunStart>(srun, srun_mpi_plugin(mpi.launcher_kind), mca_env(mpi),
+                                           own_address());
 }
 
 }  // namespace harness::mpi

@@ -41,11 +41,11 @@ class Start {
 // How a run asked its MPI cases to start (the CLI's --mpi-start, --mpi-hosts, --mpi-hostfile,
 // --mpi-map, --mpi-rsh), before it is checked.
 struct StartOptions {
-  std::string start = "auto";           // auto | launcher | srun
-  std::vector<std::string> hosts;       // --mpi-hosts, split at commas
-  std::string hostfile;                 // --mpi-hostfile
-  std::string map = "spread";           // spread | block
-  std::string rsh;                      // the launcher's remote-start agent (ssh by default)
+  std::string start = "auto";      // auto | launcher | srun
+  std::vector<std::string> hosts;  // --mpi-hosts, split at commas
+  std::string hostfile;            // --mpi-hostfile
+  std::string map = "spread";      // spread | block
+  std::string rsh;                 // the launcher's remote-start agent (ssh by default)
 };
 
 // The library's own launcher on this host: the default.

@@ -47,8 +47,9 @@ TEST(MpiHosts, EachLauncherGetsHostsInItsOwnSyntax) {
             (Words{"--host", "h0:2,h1:2", "--map-by", "slot"}));
   EXPECT_EQ(placement_words("hydra", plan(P::spread, "/x/agent"), 2),
             (Words{"-hosts", "h0,h1", "-launcher", "ssh", "-launcher-exec", "/x/agent"}));
-  EXPECT_EQ(placement_words("openmpi", plan(P::spread, "/x/agent"), 2),
-            (Words{"--host", "h0:1,h1:1", "--map-by", "node", "--mca", "plm_rsh_agent", "/x/agent"}));
+  EXPECT_EQ(
+      placement_words("openmpi", plan(P::spread, "/x/agent"), 2),
+      (Words{"--host", "h0:1,h1:1", "--map-by", "node", "--mca", "plm_rsh_agent", "/x/agent"}));
   EXPECT_THROW(placement_words("generic", plan(P::spread), 2), suite::UsageError);
 }
 
@@ -80,8 +81,8 @@ TEST(MpiHosts, UnknownHostIsAUsageErrorNamingTheFieldAndHost) {
 }
 
 TEST(MpiHosts, HostfileNamesOneHostALine) {
-  const auto path = std::filesystem::temp_directory_path() /
-                    ("rmabench-hostfile-" + std::to_string(::getpid()));
+  const auto path =
+      std::filesystem::temp_directory_path() / ("rmabench-hostfile-" + std::to_string(::getpid()));
   std::ofstream(path) << "# nodes\nnode1 slots=4\n\nnode2:2  # second\n";
   EXPECT_EQ(read_hostfile(path.string()), (Words{"node1", "node2"}));
   std::ofstream(path) << "# nothing\n";
@@ -111,8 +112,8 @@ TEST(MpiStart, OptionsThatDoNotFitTogetherAreUsageErrors) {
 TEST(MpiSrun, OneStepACaseWithTheLibrarysPmi) {
   EXPECT_EQ(srun_mpi_plugin("hydra"), "pmi2");
   EXPECT_EQ(srun_mpi_plugin("openmpi"), "pmix");
-  const std::string dir = std::filesystem::temp_directory_path() /
-                          ("rmabench-srun-" + std::to_string(::getpid()));
+  const std::string dir =
+      std::filesystem::temp_directory_path() / ("rmabench-srun-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   std::ofstream(dir + "/srun") << "#!/bin/sh\n";
   std::filesystem::permissions(dir + "/srun", std::filesystem::perms::owner_all);

@@ -7,8 +7,8 @@
 
 int main() {
   using namespace harness;
-  return mpi::run_rank([](impl::Implementation& impl, const mpi::RankLink& link,
-                          worker::StateBoard& board) {
-    return worker::run_by_mode(link.spec, impl, *link.ctrl, board);
-  });
+  return mpi::run_rank(
+      [](impl::Implementation& impl, const mpi::RankLink& link, worker::StateBoard& board) {
+        return worker::run_by_mode(link.spec, impl, *link.ctrl, board);
+      });
 }

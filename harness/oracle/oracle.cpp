@@ -36,9 +36,10 @@ T wrap_mul(T a, T b) {
 template <class T>
 T combine_pair(rma::Op op, T t, T o) {
   using rma::Op;
-  const bool take_o = op == Op::maxloc   ? (o.value > t.value || (o.value == t.value && o.index < t.index))
-                      : op == Op::minloc ? (o.value < t.value || (o.value == t.value && o.index < t.index))
-                                         : op == Op::replace;
+  const bool take_o =
+      op == Op::maxloc   ? (o.value > t.value || (o.value == t.value && o.index < t.index))
+      : op == Op::minloc ? (o.value < t.value || (o.value == t.value && o.index < t.index))
+                         : op == Op::replace;
   return take_o ? o : t;
 }
 
@@ -48,27 +49,41 @@ T combine(rma::Op op, T t, T o) {
   if constexpr (rma::is_pair_v<T>) {
     return combine_pair(op, t, o);
   } else {
-  switch (op) {
-    case Op::sum: return wrap_add(t, o);
-    case Op::prod: return wrap_mul(t, o);
-    case Op::min: return o < t ? o : t;
-    case Op::max: return o > t ? o : t;
-    case Op::replace: return o;
-    case Op::no_op: return t;
-    default: break;
-  }
-  if constexpr (std::is_integral_v<T>) {
     switch (op) {
-      case Op::band: return static_cast<T>(t & o);
-      case Op::bor: return static_cast<T>(t | o);
-      case Op::bxor: return static_cast<T>(t ^ o);
-      case Op::land: return static_cast<T>((t != 0) && (o != 0));
-      case Op::lor: return static_cast<T>((t != 0) || (o != 0));
-      case Op::lxor: return static_cast<T>((t != 0) != (o != 0));
-      default: break;
+      case Op::sum:
+        return wrap_add(t, o);
+      case Op::prod:
+        return wrap_mul(t, o);
+      case Op::min:
+        return o < t ? o : t;
+      case Op::max:
+        return o > t ? o : t;
+      case Op::replace:
+        return o;
+      case Op::no_op:
+        return t;
+      default:
+        break;
     }
-  }
-  return t;  // op not valid for the type: callers reject it before asking
+    if constexpr (std::is_integral_v<T>) {
+      switch (op) {
+        case Op::band:
+          return static_cast<T>(t & o);
+        case Op::bor:
+          return static_cast<T>(t | o);
+        case Op::bxor:
+          return static_cast<T>(t ^ o);
+        case Op::land:
+          return static_cast<T>((t != 0) && (o != 0));
+        case Op::lor:
+          return static_cast<T>((t != 0) || (o != 0));
+        case Op::lxor:
+          return static_cast<T>((t != 0) != (o != 0));
+        default:
+          break;
+      }
+    }
+    return t;  // op not valid for the type: callers reject it before asking
   }
 }
 

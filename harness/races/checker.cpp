@@ -21,13 +21,13 @@ using nlohmann::json;
 // One access to window memory, with what the checker needs to order it.
 struct Access {
   int rank = -1;
-  std::size_t idx = 0;        // issue
+  std::size_t idx = 0;          // issue
   std::size_t done = SIZE_MAX;  // the event that completes it at the target (SIZE_MAX: none)
   int w = -1, t = -1;
   std::uint64_t lo = 0, hi = 0;  // the bytes it covers
   Spans spans;                   // the bytes it touches, within [lo, hi)
   bool grid = true;              // footprint.hpp's Runs::grid
-  char m = 0;  // r w a (remote), l s (local)
+  char m = 0;                    // r w a (remote), l s (local)
   std::string op, dt, call, at, epoch, done_at;
   char lock = 0;  // 'x' / 's': the lock the accessing rank holds on the target, 0 none
   char role = 0;  // on a compare_and_swap lock word: 'q' acquire, 'f' failed attempt, 'r' release
@@ -117,7 +117,8 @@ class Checker {
       Access& acc = acc_[a];
       if (target >= 0 && acc.t != target) return false;
       acc.done = i;
-      acc.done_at = ev_[static_cast<std::size_t>(r)][i].k + " at " + ev_[static_cast<std::size_t>(r)][i].at;
+      acc.done_at =
+          ev_[static_cast<std::size_t>(r)][i].k + " at " + ev_[static_cast<std::size_t>(r)][i].at;
       return true;
     });
   }
@@ -230,7 +231,8 @@ class Checker {
         s.lock_all = true;
         s.lock_all_at = e.at;
         for (std::size_t t = 0; t < ev_.size(); ++t)
-          locks_.push_back({r, e.w, static_cast<int>(t), false, (e.a & rma::assert_nocheck) != 0, i, SIZE_MAX, e.at});
+          locks_.push_back({r, e.w, static_cast<int>(t), false, (e.a & rma::assert_nocheck) != 0, i,
+                            SIZE_MAX, e.at});
       } else if (e.k == "unlock_all") {
         complete(r, i, s, -1);
         s.lock_all = false;
@@ -263,7 +265,8 @@ class Checker {
     std::map<std::pair<int, int>, std::vector<std::size_t>> by_memory;
     for (std::size_t i = 0; i < acc_.size(); ++i) by_memory[{acc_[i].w, acc_[i].t}].push_back(i);
     for (auto& [key, list] : by_memory) {
-      std::sort(list.begin(), list.end(), [&](std::size_t x, std::size_t y) { return acc_[x].lo < acc_[y].lo; });
+      std::sort(list.begin(), list.end(),
+                [&](std::size_t x, std::size_t y) { return acc_[x].lo < acc_[y].lo; });
       for (std::size_t i = 0; i < list.size(); ++i) {
         const Access& a = acc_[list[i]];
         for (std::size_t j = i + 1; j < list.size() && acc_[list[j]].lo < a.hi; ++j) {
@@ -319,8 +322,8 @@ class Checker {
   }
 
   static std::string sync_why(const Access& a, const Access& b) {
-    return "loads and stores of two ranks to bytes [" + std::to_string(std::max(a.lo, b.lo)) + ", " +
-           std::to_string(std::min(a.hi, b.hi)) + ") of rank " + std::to_string(a.t) +
+    return "loads and stores of two ranks to bytes [" + std::to_string(std::max(a.lo, b.lo)) +
+           ", " + std::to_string(std::min(a.hi, b.hi)) + ") of rank " + std::to_string(a.t) +
            "'s shared window " + std::to_string(a.w) +
            ": a barrier or message orders the ranks, but memory only with a window "
            "synchronization on both sides (win:sync(), or fence, lock/unlock, post/wait) — the "
@@ -346,9 +349,8 @@ class Checker {
     const auto key = std::make_tuple(r, e.w, e.t, e.lo);
     if (auto it = open_sec_.find(key); it != open_sec_.end()) {
       Section& sec = sections_[it->second];
-      const bool writes_free =
-          (e.k == "fetch_and_op" && e.op == "replace" && e.v == sec.free) ||
-          (e.k == "compare_and_swap" && e.cv == sec.held && e.v == sec.free);
+      const bool writes_free = (e.k == "fetch_and_op" && e.op == "replace" && e.v == sec.free) ||
+                               (e.k == "compare_and_swap" && e.cv == sec.held && e.v == sec.free);
       if (e.old == sec.held && writes_free && e.hi == sec.hi) {
         sec.rel = i;
         a.role = 'r';
@@ -372,7 +374,8 @@ class Checker {
   bool initializes(const Access& a, const Section& s) const {
     if (a.done == SIZE_MAX) return false;
     for (const Section& o : sections_)
-      if (o.w == s.w && o.t == s.t && o.lo == s.lo && !clocks_.before(a.rank, a.done, o.rank, o.acq))
+      if (o.w == s.w && o.t == s.t && o.lo == s.lo &&
+          !clocks_.before(a.rank, a.done, o.rank, o.acq))
         return false;
     return true;
   }
@@ -421,16 +424,15 @@ class Checker {
   }
 
   static std::string why(const Access& a, const Access& b, Span shared, const std::string& reason) {
-    const std::string kind = a.remote() && b.remote() ? "two remote accesses"
+    const std::string kind = a.remote() && b.remote()   ? "two remote accesses"
                              : a.remote() || b.remote() ? "a local access and a remote one"
                                                         : "two local accesses";
     std::string s = kind + " to bytes [" + std::to_string(shared.lo) + ", " +
-                    std::to_string(shared.hi) + ") of rank " + std::to_string(a.t) +
-                    "'s window " + std::to_string(a.w) + ", " + reason + "; ";
+                    std::to_string(shared.hi) + ") of rank " + std::to_string(a.t) + "'s window " +
+                    std::to_string(a.w) + ", " + reason + "; ";
     if (a.epoch == b.epoch && a.epoch.rfind("fence epoch", 0) == 0)
       return s + "both are in " + a.epoch + ": only the fence that ends it orders them";
-    if (a.lock == 's' && b.lock == 's')
-      s += "shared locks do not exclude each other; ";
+    if (a.lock == 's' && b.lock == 's') s += "shared locks do not exclude each other; ";
     return s + completion(a) + " and " + completion(b) +
            ", and no synchronization (fence, barrier, post/start, complete/wait, send/recv, "
            "exclusive lock, a compare_and_swap lock section each completes inside) orders one "
@@ -455,11 +457,14 @@ class Checker {
       if (!a.remote() || !a.writes()) continue;  // gets and no_op accumulates update nothing
       for (const auto& n : noput_)
         if (n.rank == a.t && n.w == a.w && a.epoch == "fence epoch " + std::to_string(n.epoch))
-          add("noput", {n.rank, n.at, "fence", n.w, n.rank, 0, 0, "fence " + std::to_string(n.epoch)},
-              describe(a), "the fence said noput, yet this op updates the window in the epoch it opens");
+          add("noput",
+              {n.rank, n.at, "fence", n.w, n.rank, 0, 0, "fence " + std::to_string(n.epoch)},
+              describe(a),
+              "the fence said noput, yet this op updates the window in the epoch it opens");
       for (const auto& n : post_noput_)
         if (n.rank == a.t && n.w == a.w && clocks_.before(n.rank, n.post, a.rank, a.idx) &&
-            (n.end == SIZE_MAX || a.done == SIZE_MAX || clocks_.before(a.rank, a.done, n.rank, n.end)))
+            (n.end == SIZE_MAX || a.done == SIZE_MAX ||
+             clocks_.before(a.rank, a.done, n.rank, n.end)))
           add("noput", {n.rank, n.at, "post", n.w, n.rank, 0, 0, "exposure epoch"}, describe(a),
               "the post said noput, yet this op updates the window in its exposure epoch");
     }
@@ -470,11 +475,19 @@ class Checker {
       if (!a.nocheck) continue;
       for (const auto& b : locks_) {
         if (b.rank == a.rank || b.w != a.w || b.t != a.t || (!a.x && !b.x)) continue;
-        const bool a_first = a.unlock != SIZE_MAX && clocks_.before(a.rank, a.unlock, b.rank, b.lock);
-        const bool b_first = b.unlock != SIZE_MAX && clocks_.before(b.rank, b.unlock, a.rank, a.lock);
+        const bool a_first =
+            a.unlock != SIZE_MAX && clocks_.before(a.rank, a.unlock, b.rank, b.lock);
+        const bool b_first =
+            b.unlock != SIZE_MAX && clocks_.before(b.rank, b.unlock, a.rank, a.lock);
         if (a_first || b_first) continue;
         const auto span = [](const LockSpan& l) {
-          return reports::RaceAccess{l.rank, l.at, "lock", l.w, l.t, 0, 0,
+          return reports::RaceAccess{l.rank,
+                                     l.at,
+                                     "lock",
+                                     l.w,
+                                     l.t,
+                                     0,
+                                     0,
                                      std::string("lock(") + std::to_string(l.t) +
                                          (l.x ? ", exclusive" : ", shared") +
                                          (l.nocheck ? ", nocheck)" : ")")};
@@ -495,10 +508,20 @@ class Checker {
       const Event& po = ev_[static_cast<std::size_t>(m.post_rank)][m.post_idx];
       const bool sn = (st.a & rma::assert_nocheck) != 0, pn = (po.a & rma::assert_nocheck) != 0;
       if (!sn && !pn) continue;
-      const reports::RaceAccess post{m.post_rank, po.at, "post", po.w, m.post_rank, 0, 0,
-                                     pn ? "exposure epoch (post, nocheck)" : "exposure epoch (post)"};
-      const reports::RaceAccess start{m.start_rank, st.at, "start", st.w, m.target, 0, 0,
-                                      sn ? "access epoch (start, nocheck)" : "access epoch (start)"};
+      const reports::RaceAccess post{
+          m.post_rank, po.at,
+          "post",      po.w,
+          m.post_rank, 0,
+          0,           pn ? "exposure epoch (post, nocheck)" : "exposure epoch (post)"};
+      const reports::RaceAccess start{
+          m.start_rank,
+          st.at,
+          "start",
+          st.w,
+          m.target,
+          0,
+          0,
+          sn ? "access epoch (start, nocheck)" : "access epoch (start)"};
       if (sn && !clocks_.before(m.post_rank, m.post_idx, m.start_rank, m.start_idx))
         add("nocheck", start, post,
             "the start said nocheck (its matching post has already happened), yet nothing "
@@ -506,8 +529,9 @@ class Checker {
             "a barrier)");
       else if (sn != pn)
         add("nocheck", start, post,
-            std::string("nocheck was given on the ") + (sn ? "start" : "post") + " but not on the " +
-                (sn ? "post" : "start") + " it matched: MPI allows it on a post only if every "
+            std::string("nocheck was given on the ") + (sn ? "start" : "post") +
+                " but not on the " + (sn ? "post" : "start") +
+                " it matched: MPI allows it on a post only if every "
                 "matching start gives it too");
     }
   }

@@ -8,20 +8,28 @@ namespace {
 
 using nlohmann::json;
 
-json win() { return {{"k", "win"}, {"w", 0}, {"du", 1}, {"dyn", false}}; }
-json fence(const char* at) { return {{"k", "fence"}, {"w", 0}, {"a", 0}, {"at", at}}; }
+json win() {
+  return {{"k", "win"}, {"w", 0}, {"du", 1}, {"dyn", false}};
+}
+json fence(const char* at) {
+  return {{"k", "fence"}, {"w", 0}, {"a", 0}, {"at", at}};
+}
 json put(int t, int d, const char* at) {
   return {{"k", "put"}, {"w", 0}, {"t", t}, {"d", d}, {"n", 8}, {"m", "w"}, {"at", at}};
 }
 json acc(int t, const char* op, const char* at, const char* dt = "i64", int d = 0) {
-  return {{"k", "accumulate"}, {"w", 0}, {"t", t}, {"d", d}, {"n", 8}, {"m", "a"},
-          {"op", op}, {"dt", dt}, {"at", at}};
+  return {{"k", "accumulate"}, {"w", 0},   {"t", t},   {"d", d},  {"n", 8},
+          {"m", "a"},          {"op", op}, {"dt", dt}, {"at", at}};
 }
 json lock(int t, bool x, unsigned a, const char* at) {
   return {{"k", "lock"}, {"w", 0}, {"t", t}, {"x", x}, {"a", a}, {"at", at}};
 }
-json unlock(int t) { return {{"k", "unlock"}, {"w", 0}, {"t", t}, {"at", "u"}}; }
-json barrier() { return {{"k", "barrier"}, {"at", "b"}}; }
+json unlock(int t) {
+  return {{"k", "unlock"}, {"w", 0}, {"t", t}, {"at", "u"}};
+}
+json barrier() {
+  return {{"k", "barrier"}, {"at", "b"}};
+}
 
 TEST(RaceChecker, PutsToOneSlotInOneFenceEpochConflict) {
   const std::vector<json> logs = {json::array({win(), fence("f"), fence("f")}),
@@ -89,16 +97,32 @@ TEST(RaceChecker, TheTargetsDispUnitScalesTheRange) {
 }
 
 json cas(std::uint64_t cmp, std::uint64_t v, std::uint64_t old, const char* at) {
-  return {{"k", "compare_and_swap"}, {"w", 0}, {"t", 0}, {"d", 0}, {"n", 8}, {"m", "a"},
-          {"op", "cas"}, {"cv", cmp}, {"v", v}, {"ret", true}, {"old", old}, {"at", at}};
+  return {{"k", "compare_and_swap"},
+          {"w", 0},
+          {"t", 0},
+          {"d", 0},
+          {"n", 8},
+          {"m", "a"},
+          {"op", "cas"},
+          {"cv", cmp},
+          {"v", v},
+          {"ret", true},
+          {"old", old},
+          {"at", at}};
 }
 json release(std::uint64_t old, const char* at) {
-  return {{"k", "fetch_and_op"}, {"w", 0}, {"t", 0}, {"d", 0}, {"n", 8}, {"m", "a"},
-          {"op", "replace"}, {"v", 0}, {"ret", true}, {"old", old}, {"at", at}};
+  return {{"k", "fetch_and_op"}, {"w", 0}, {"t", 0},      {"d", 0},     {"n", 8},  {"m", "a"},
+          {"op", "replace"},     {"v", 0}, {"ret", true}, {"old", old}, {"at", at}};
 }
-json flush(int t) { return {{"k", "flush"}, {"w", 0}, {"t", t}, {"at", "fl"}}; }
-json lock_all() { return {{"k", "lock_all"}, {"w", 0}, {"a", 0}, {"at", "la"}}; }
-json unlock_all() { return {{"k", "unlock_all"}, {"w", 0}, {"at", "ua"}}; }
+json flush(int t) {
+  return {{"k", "flush"}, {"w", 0}, {"t", t}, {"at", "fl"}};
+}
+json lock_all() {
+  return {{"k", "lock_all"}, {"w", 0}, {"a", 0}, {"at", "la"}};
+}
+json unlock_all() {
+  return {{"k", "unlock_all"}, {"w", 0}, {"at", "ua"}};
+}
 
 // Two ranks' critical sections on a compare_and_swap lock word at rank 0 byte 0, each
 // putting to byte 8 (flushed or not before the release).
@@ -113,7 +137,8 @@ std::vector<json> mutex_logs(bool flushed, std::uint64_t held2) {
     l.push_back(barrier());
     return l;
   };
-  return {json::array({win(), lock_all(), unlock_all(), barrier()}), rank(1, "a:23"), rank(held2, "b:23")};
+  return {json::array({win(), lock_all(), unlock_all(), barrier()}), rank(1, "a:23"),
+          rank(held2, "b:23")};
 }
 
 TEST(RaceChecker, ACompareAndSwapLockOrdersWhatCompletesInside) {
@@ -186,8 +211,8 @@ TEST(RaceChecker, SharedMemoryLoadsAndStoresNeedWinSyncOnBothSides) {
 }
 
 TEST(RaceChecker, AnEarlyBufferAccessIsAFinding) {
-  json early = {{"k", "early"}, {"at", "x:3"}, {"m", "s"}, {"buf", "origin"}, {"call", "put"},
-                {"call_at", "x:2"}, {"w", 0}, {"t", 1}, {"lo", 0}, {"hi", 8}};
+  json early = {{"k", "early"},     {"at", "x:3"}, {"m", "s"}, {"buf", "origin"}, {"call", "put"},
+                {"call_at", "x:2"}, {"w", 0},      {"t", 1},   {"lo", 0},         {"hi", 8}};
   const auto f = check({json::array({win(), early}), json::array({win()})});
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].rule, "completion");
@@ -197,18 +222,21 @@ TEST(RaceChecker, AnEarlyBufferAccessIsAFinding) {
 
 // A put of a derived-type layout: its byte runs [offset, length] from disp.
 json put_runs(int d, json runs, const char* at) {
-  return {{"k", "put"}, {"w", 0}, {"t", 0}, {"d", d}, {"r", std::move(runs)}, {"m", "w"}, {"at", at}};
+  return {{"k", "put"},           {"w", 0},   {"t", 0},  {"d", d},
+          {"r", std::move(runs)}, {"m", "w"}, {"at", at}};
 }
 
 // Ranks 1 and 2 each do `a` and `b` (at rank 0) in one fence epoch.
 std::vector<json> one_epoch(const json& a, const json& b) {
-  return {json::array({win(), fence("f"), fence("f")}), json::array({win(), fence("f"), a, fence("f")}),
+  return {json::array({win(), fence("f"), fence("f")}),
+          json::array({win(), fence("f"), a, fence("f")}),
           json::array({win(), fence("f"), b, fence("f")})};
 }
 
 TEST(RaceChecker, InterleavedLayoutsFromTwoOriginsDoNotConflict) {
   const json every_other = json::array({{0, 4}, {8, 4}, {16, 4}, {24, 4}});
-  EXPECT_TRUE(check(one_epoch(put_runs(0, every_other, "a:1"), put_runs(4, every_other, "b:2"))).empty());
+  EXPECT_TRUE(
+      check(one_epoch(put_runs(0, every_other, "a:1"), put_runs(4, every_other, "b:2"))).empty());
   // The same layout at the same disp: both write bytes [0, 4) first.
   const auto r = check(one_epoch(put_runs(0, every_other, "a:1"), put_runs(0, every_other, "b:2")));
   ASSERT_EQ(r.size(), 1u);
@@ -242,7 +270,8 @@ TEST(RaceChecker, AccumulatesThatSplitElementsConflict) {
   ASSERT_EQ(r.size(), 1u);
   EXPECT_NE(r[0].why.find("split elements"), std::string::npos) << r[0].why;
   // i32 elements at those displacements line up.
-  EXPECT_TRUE(check(one_epoch(acc(0, "sum", "a:1", "i32", 0), acc(0, "sum", "b:2", "i32", 4))).empty());
+  EXPECT_TRUE(
+      check(one_epoch(acc(0, "sum", "a:1", "i32", 0), acc(0, "sum", "b:2", "i32", 4))).empty());
 }
 
 TEST(RaceChecker, ANoOpGetAccumulateIsARead) {

@@ -9,7 +9,9 @@
 namespace harness::races {
 namespace {
 
-bool collective(const Event& e) { return e.k == "barrier" || e.k == "fence" || e.k == "free"; }
+bool collective(const Event& e) {
+  return e.k == "barrier" || e.k == "fence" || e.k == "free";
+}
 std::string coll_key(const Event& e) {
   return e.k == "barrier" ? std::string("b") : "w" + std::to_string(e.w);
 }

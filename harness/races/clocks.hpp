@@ -34,7 +34,7 @@ struct Event {
   bool x = false;
   int tag = 0;
   std::string at;
-  bool ret = false;               // an atomic that returned its old value
+  bool ret = false;  // an atomic that returned its old value
   std::uint64_t old = 0, v = 0, cv = 0;
   std::string call, call_at, buf;  // early: the op whose buffer was touched
 };

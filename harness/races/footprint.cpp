@@ -19,7 +19,8 @@ void compact(std::vector<Run>& v, std::uint64_t es, bool& grid) {
     Run& last = v[k];
     const std::int64_t end = last.off + static_cast<std::int64_t>(last.len);
     if (v[i].off <= end) {
-      if (v[i].off < end && (v[i].off - last.off) % static_cast<std::int64_t>(es) != 0) grid = false;
+      if (v[i].off < end && (v[i].off - last.off) % static_cast<std::int64_t>(es) != 0)
+        grid = false;
       const std::int64_t e2 = v[i].off + static_cast<std::int64_t>(v[i].len);
       last.len = static_cast<std::uint64_t>(std::max(end, e2) - last.off);
     } else {
@@ -100,12 +101,14 @@ std::optional<Span> first_shared(const Spans& a, const Spans& b) {
 std::string accumulate_clash(const AccumulateSide& a, const AccumulateSide& b) {
   // compare_and_swap is a conditional replace: a lock word taken with it and released with
   // replace is the usual MPI mutex.
-  const auto norm = [](std::string_view op) { return op == "cas" ? std::string_view("replace") : op; };
+  const auto norm = [](std::string_view op) {
+    return op == "cas" ? std::string_view("replace") : op;
+  };
   if (norm(a.op) != norm(b.op) && a.op != "no_op" && b.op != "no_op")
     return "accumulates with different ops (" + std::string(a.op) + ", " + std::string(b.op) + ")";
   if (a.dt != b.dt)
-    return "accumulates on different basic types (" + std::string(a.dt) + ", " +
-           std::string(b.dt) + ")";
+    return "accumulates on different basic types (" + std::string(a.dt) + ", " + std::string(b.dt) +
+           ")";
   if (!a.grid || !b.grid)
     return "an accumulate whose layout was recorded as its covering range, off one element "
            "grid: its elements cannot be shown to line up with the other's";

@@ -56,9 +56,9 @@ std::optional<Span> first_shared(const Spans& a, const Spans& b);
 // One accumulate or atomic as the rule below sees it.
 struct AccumulateSide {
   const Spans* spans = nullptr;
-  std::string_view op;   // rma::Op's name; "cas" for compare_and_swap
-  std::string_view dt;   // the basic type of its target elements ("" unknown)
-  bool grid = true;      // Runs::grid
+  std::string_view op;  // rma::Op's name; "cas" for compare_and_swap
+  std::string_view dt;  // the basic type of its target elements ("" unknown)
+  bool grid = true;     // Runs::grid
 };
 
 // Why two accumulates on shared bytes are a race ("different ops sum and max", ...), or the

@@ -21,14 +21,16 @@ std::vector<std::pair<std::int64_t, std::uint64_t>> pairs(const Runs& r) {
 TEST(RaceFootprint, AVectorIsItsBlocks) {
   const Runs r = layout_runs({1, Datatype::vector(4, 1, 2, i32).value()});
   EXPECT_TRUE(r.exact);
-  const std::vector<std::pair<std::int64_t, std::uint64_t>> want = {{0, 4}, {8, 4}, {16, 4}, {24, 4}};
+  const std::vector<std::pair<std::int64_t, std::uint64_t>> want = {
+      {0, 4}, {8, 4}, {16, 4}, {24, 4}};
   EXPECT_EQ(pairs(r), want);
 }
 
 TEST(RaceFootprint, BlocksThatTouchMerge) {
   EXPECT_EQ(pairs(layout_runs({1, Datatype::vector(4, 2, 2, i32).value()})),
             (std::vector<std::pair<std::int64_t, std::uint64_t>>{{0, 32}}));
-  EXPECT_EQ(pairs(layout_runs({3, i32})), (std::vector<std::pair<std::int64_t, std::uint64_t>>{{0, 12}}));
+  EXPECT_EQ(pairs(layout_runs({3, i32})),
+            (std::vector<std::pair<std::int64_t, std::uint64_t>>{{0, 12}}));
   // Two instances of a vector whose extent ends where the next one's first block starts.
   EXPECT_EQ(pairs(layout_runs({2, Datatype::vector(2, 1, 2, i32).value()})),
             (std::vector<std::pair<std::int64_t, std::uint64_t>>{{0, 4}, {8, 8}, {20, 4}}));
@@ -44,13 +46,16 @@ TEST(RaceFootprint, TooManyRunsBecomeTheCoveringRange) {
   const Runs r = layout_runs({1, Datatype::vector(n, 1, 2, i32).value()});
   EXPECT_FALSE(r.exact);
   EXPECT_TRUE(r.grid);  // every element 8 bytes apart from the first
-  EXPECT_EQ(pairs(r), (std::vector<std::pair<std::int64_t, std::uint64_t>>{{0, static_cast<std::uint64_t>(8 * n - 4)}}));
+  EXPECT_EQ(pairs(r), (std::vector<std::pair<std::int64_t, std::uint64_t>>{
+                          {0, static_cast<std::uint64_t>(8 * n - 4)}}));
   // Blocks 6 bytes apart: the covering range hides where the elements start.
   const Runs off = layout_runs({1, Datatype::hvector(n, 1, 6, i32).value()});
   EXPECT_FALSE(off.exact);
   EXPECT_FALSE(off.grid);
-  EXPECT_EQ(layout_runs({1, Datatype::vector(static_cast<std::int64_t>(kMaxRuns), 1, 2, i32).value()}).runs.size(),
-            kMaxRuns);
+  EXPECT_EQ(
+      layout_runs({1, Datatype::vector(static_cast<std::int64_t>(kMaxRuns), 1, 2, i32).value()})
+          .runs.size(),
+      kMaxRuns);
 }
 
 TEST(RaceFootprint, InterleavedRunsShareNothing) {

@@ -20,8 +20,12 @@ Recorder* g_active = nullptr;
 
 }  // namespace
 
-Recorder* Recorder::active() { return g_active; }
-void Recorder::set_active(Recorder* r) { g_active = r; }
+Recorder* Recorder::active() {
+  return g_active;
+}
+void Recorder::set_active(Recorder* r) {
+  g_active = r;
+}
 
 char access_mode(call::Kind k) {
   using call::Kind;
@@ -50,7 +54,8 @@ void Recorder::window(int win, int disp_unit, bool dynamic) {
   // target's, from this event of the target's log.
   last_local_ = false;
   synchronized();
-  log_.push_back({{"k", "win"}, {"w", win}, {"du", disp_unit > 0 ? disp_unit : 1}, {"dyn", dynamic}});
+  log_.push_back(
+      {{"k", "win"}, {"w", win}, {"du", disp_unit > 0 ? disp_unit : 1}, {"dyn", dynamic}});
 }
 
 void Recorder::memory(int win, int owner, const void* base, std::size_t bytes,
@@ -88,7 +93,11 @@ void Recorder::local(const Region& r, const void* p, std::size_t bytes, bool sto
       }
     }
   }
-  log_.push_back({{"k", kind}, {"w", r.win}, {"t", r.owner}, {"lo", lo}, {"hi", hi},
+  log_.push_back({{"k", kind},
+                  {"w", r.win},
+                  {"t", r.owner},
+                  {"lo", lo},
+                  {"hi", hi},
                   {"at", std::move(where)}});
   last_local_ = true;
 }
@@ -111,13 +120,14 @@ bool synchronizes(std::string_view k) {
 
 }  // namespace
 
-void Recorder::add_flight(const void* p, std::size_t bytes, const rma::Layout* layout,
-                          bool result, int win, int target, const void* request,
-                          const call::Call& c, const std::string& at) {
+void Recorder::add_flight(const void* p, std::size_t bytes, const rma::Layout* layout, bool result,
+                          int win, int target, const void* request, const call::Call& c,
+                          const std::string& at) {
   if (!p) return;
   const auto* base = static_cast<const std::byte*>(p);
-  Flight f{base, base + bytes, {}, result, win, target, request,
-           std::string(call::to_string(c.kind)), at};
+  Flight f{base, base + bytes, {},      result,
+           win,  target,       request, std::string(call::to_string(c.kind)),
+           at};
   if (layout) {
     // The bindings keep a layout inside its buffer: its runs start at offsets >= 0.
     f.runs = layout_runs(*layout).runs;
@@ -137,12 +147,14 @@ void Recorder::add_flight(const void* p, std::size_t bytes, const rma::Layout* l
   flights_.push_back(std::move(f));
 }
 
-std::optional<std::pair<std::uint64_t, std::uint64_t>> Recorder::touched(
-    const Flight& f, const std::byte* b, std::size_t bytes) {
+std::optional<std::pair<std::uint64_t, std::uint64_t>> Recorder::touched(const Flight& f,
+                                                                         const std::byte* b,
+                                                                         std::size_t bytes) {
   if (!(b < f.hi && b + bytes > f.lo)) return std::nullopt;
   const std::ptrdiff_t lo = b - f.lo, hi = lo + static_cast<std::ptrdiff_t>(bytes);
-  const auto cut = [&](std::ptrdiff_t rlo, std::ptrdiff_t rhi)
-      -> std::optional<std::pair<std::uint64_t, std::uint64_t>> {
+  const auto cut =
+      [&](std::ptrdiff_t rlo,
+          std::ptrdiff_t rhi) -> std::optional<std::pair<std::uint64_t, std::uint64_t>> {
     const std::ptrdiff_t x = std::max(lo, rlo), y = std::min(hi, rhi);
     if (x >= y) return std::nullopt;
     return std::make_pair(static_cast<std::uint64_t>(x), static_cast<std::uint64_t>(y));
@@ -183,8 +195,16 @@ void Recorder::early(const void* p, std::size_t bytes, bool store, const std::st
     early_seen_.push_back(key);
     last_local_ = false;
     const auto [lo, hi] = *t;
-    log_.push_back({{"k", "early"}, {"at", where}, {"m", store ? "s" : "l"}, {"buf", f.result ? "result" : "origin"},
-                    {"call", f.call}, {"call_at", f.at}, {"w", f.win}, {"t", f.target}, {"lo", lo}, {"hi", hi}});
+    log_.push_back({{"k", "early"},
+                    {"at", where},
+                    {"m", store ? "s" : "l"},
+                    {"buf", f.result ? "result" : "origin"},
+                    {"call", f.call},
+                    {"call_at", f.at},
+                    {"w", f.win},
+                    {"t", f.target},
+                    {"lo", lo},
+                    {"hi", hi}});
   }
 }
 
@@ -235,7 +255,8 @@ void target_fields(const call::Call& c, nlohmann::json& e) {
   }
   e["m"] = std::string(1, mode);
   if (mode != 'a') return;
-  e["op"] = c.kind == Kind::compare_and_swap ? std::string("cas") : std::string(rma::to_string(c.op));
+  e["op"] =
+      c.kind == Kind::compare_and_swap ? std::string("cas") : std::string(rma::to_string(c.op));
   // The basic type of the target's elements: accumulates are atomic per element only
   // between ones of the same type (the checker's accumulate rule).
   const rma::Dtype dt =
@@ -269,7 +290,8 @@ void Recorder::access(const call::Call& c, int win, const std::string& where, Ex
   const rma::Layout* rl = !c.has_layout() ? nullptr : get ? &c.origin_layout : &c.result_layout;
   if (!atomic && !get)
     add_flight(c.origin, c.count * elem, ol, false, win, c.target, extra.request, c, where);
-  if (c.result) add_flight(c.result, count * elem, rl, true, win, c.target, extra.request, c, where);
+  if (c.result)
+    add_flight(c.result, count * elem, rl, true, win, c.target, extra.request, c, where);
   log_.push_back(std::move(e));
 }
 
@@ -297,7 +319,8 @@ void Recorder::returned(const call::Call& c, int win, nlohmann::json e) {
       }
       break;
     }
-  if (c.kind == Kind::compare_and_swap && old == e["cv"].get<std::uint64_t>() && e["v"] != e["cv"]) {
+  if (c.kind == Kind::compare_and_swap && old == e["cv"].get<std::uint64_t>() &&
+      e["v"] != e["cv"]) {
     // An acquire: the section starts at the first attempt of this spin.
     std::size_t first = log_.size();
     while (first > 0) {
@@ -388,6 +411,8 @@ void Recorder::barrier(std::string where) {
   log_.push_back({{"k", "barrier"}, {"at", std::move(where)}});
 }
 
-nlohmann::json Recorder::to_json() const { return log_; }
+nlohmann::json Recorder::to_json() const {
+  return log_;
+}
 
 }  // namespace harness::races

@@ -112,26 +112,27 @@ class Recorder {
   void returned(const call::Call& c, int win, nlohmann::json e);
   void complete_flights(int win, int target, const void* request);
   // The buffer at `p` as `layout` touches it (no layout: `bytes` from p).
-  void add_flight(const void* p, std::size_t bytes, const rma::Layout* layout, bool result,
-                  int win, int target, const void* request, const call::Call& c,
-                  const std::string& at);
+  void add_flight(const void* p, std::size_t bytes, const rma::Layout* layout, bool result, int win,
+                  int target, const void* request, const call::Call& c, const std::string& at);
   // The first bytes of flight `f` that [b, b+bytes) touches, as offsets from f.lo.
-  static std::optional<std::pair<std::uint64_t, std::uint64_t>> touched(
-      const Flight& f, const std::byte* b, std::size_t bytes);
+  static std::optional<std::pair<std::uint64_t, std::uint64_t>> touched(const Flight& f,
+                                                                        const std::byte* b,
+                                                                        std::size_t bytes);
   // Retire the log's tail from `first` if an identical tail was kept since the last
   // synchronization with another rank.
   void retire_repeat(std::size_t first);
   void synchronized() { units_.clear(); }
   std::vector<Flight> flights_;
   std::vector<std::pair<std::string, std::string>> early_seen_;
-  std::vector<std::pair<std::pair<int, int>, std::size_t>> open_locks_;  // (win, target) -> log index
+  std::vector<std::pair<std::pair<int, int>, std::size_t>>
+      open_locks_;  // (win, target) -> log index
   struct Section {
     int win, target;
     std::uint64_t disp, held;
     std::size_t first;
   };
-  std::vector<Section> sections_;  // open compare_and_swap critical sections
-  std::vector<std::string> units_;   // signatures of the units kept since the last synchronization
+  std::vector<Section> sections_;   // open compare_and_swap critical sections
+  std::vector<std::string> units_;  // signatures of the units kept since the last synchronization
   std::size_t retired_ = 0;
   int rank_;
   std::vector<Region> regions_;

@@ -52,8 +52,7 @@ void Expander::add(CaseEntry e) {
   if (e.progress.empty()) e.progress = {name(defaults.progress)};
   if (e.protocols.empty()) e.protocols = {protocols_text(defaults)};
   if (e.ranks.empty()) e.ranks = {info.ranks};
-  check_matrix(e.backends, e.paths, e.progress, e.protocols,
-               [&](const char*) { return e.where; });
+  check_matrix(e.backends, e.paths, e.progress, e.protocols, [&](const char*) { return e.where; });
 
   const auto combos = option_combinations(option_values(e, info));
   for (const auto& b : e.backends)
@@ -83,8 +82,8 @@ bool Expander::narrow_matrix(CaseEntry& e) const {
          narrow(e.protocols, e.pinned.protocols, o_.protocol);
 }
 
-std::map<std::string, std::vector<std::string>> Expander::option_values(const CaseEntry& e,
-                                                              const ScriptInfo& info) const {
+std::map<std::string, std::vector<std::string>> Expander::option_values(
+    const CaseEntry& e, const ScriptInfo& info) const {
   std::map<std::string, std::vector<std::string>> opts = e.options;
   for (const auto& [k, v] : o_.options) {
     const bool declared = std::any_of(info.options.begin(), info.options.end(),
@@ -135,7 +134,8 @@ void Expander::fill_case(CaseSpec& c, const CaseEntry& e, const ScriptInfo& info
   c.protocol_in_id = e.protocols.size() > 1;
   // Only a fabric case runs on a provider: the others' reports must not name one.
   c.provider = c.on_fabric() ? o_.provider.value_or("") : "";
-  c.expected = e.expect.empty() ? info.expect : parse_or_throw(parse_expected(e.expect), "expect", e.expect);
+  c.expected =
+      e.expect.empty() ? info.expect : parse_or_throw(parse_expected(e.expect), "expect", e.expect);
   c.timeout_s = o_.timeout_s.value_or(e.timeout);
   c.eager_limit = o_.eager_limit.value_or(c.eager_limit);
   c.tags = e.tags;

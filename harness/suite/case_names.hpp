@@ -51,7 +51,8 @@ std::vector<std::string> bind_names();
 // were checked already (a suite's matrix, the command line) and for the JSON a rank reads.
 template <class T>
 T parse_or_throw(std::optional<T> v, std::string_view field, std::string_view given) {
-  if (!v) throw std::invalid_argument("unknown " + std::string(field) + " '" + std::string(given) + "'");
+  if (!v)
+    throw std::invalid_argument("unknown " + std::string(field) + " '" + std::string(given) + "'");
   return *v;
 }
 

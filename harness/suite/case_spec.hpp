@@ -22,9 +22,9 @@ namespace harness::suite {
 
 struct CaseSpec {
   std::string id;
-  std::string suite;          // "" for a script run on its own
-  std::string script;         // path of the Lua file
-  std::string stem;           // script path relative to the scripts folder, without .lua
+  std::string suite;   // "" for a script run on its own
+  std::string script;  // path of the Lua file
+  std::string stem;    // script path relative to the scripts folder, without .lua
   int ranks = 2;
   std::string backend{kShmBackend};
   rma::Path path = rma::Path::am;
@@ -32,8 +32,8 @@ struct CaseSpec {
   // The am packet protocol; a bench case that measures several side by side in one launch
   // lists them (cli/bench_command.cpp), spelt joined by '+' ("fewest+ch3") in JSON.
   std::vector<rma::Protocol> protocols{rma::Protocol::fewest};
-  bool protocol_in_id = false;      // the entry runs both protocols: the id says which
-  std::string provider;       // fabric provider, "" for the default
+  bool protocol_in_id = false;                 // the entry runs both protocols: the id says which
+  std::string provider;                        // fabric provider, "" for the default
   std::map<std::string, std::string> options;  // values as given; typed by the script
   Expected expected = Expected::pass;
   double timeout_s = 60;

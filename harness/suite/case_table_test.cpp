@@ -4,7 +4,6 @@
 
 #include <gtest/gtest.h>
 
-
 #include "lua/lua_state.hpp"
 #include "rma/counters.hpp"
 #include "suite/script_info.hpp"
@@ -12,7 +11,6 @@
 
 namespace harness::suite {
 namespace {
-
 
 // Writes `body` as DIR/stem.lua and returns its path.
 std::string script(const std::string& stem, const std::string& body) {

@@ -98,11 +98,11 @@ TEST_F(Definitions, DeclareEveryNameOfRma) {
 
 TEST_F(Definitions, DeclareEveryMethodOfWindowsBuffersRequestsAndTypes) {
   lua_State* L = state_.get();
-  for (const auto& [cls, meta] : std::map<std::string, const char*>{
-           {"rma.window", lua::kWindowMeta},
-           {"rma.buffer", lua::kBufferMeta},
-           {"rma.request", "rma.request"},
-           {"rma.type", lua::kTypeMeta}}) {
+  for (const auto& [cls, meta] :
+       std::map<std::string, const char*>{{"rma.window", lua::kWindowMeta},
+                                          {"rma.buffer", lua::kBufferMeta},
+                                          {"rma.request", "rma.request"},
+                                          {"rma.type", lua::kTypeMeta}}) {
     const Names exposed = methods_of(L, meta);
     EXPECT_FALSE(exposed.empty()) << cls;
     EXPECT_EQ(declared_.by_class[cls], exposed) << cls;

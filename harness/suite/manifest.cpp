@@ -227,8 +227,7 @@ struct SuiteDefaults {
 
 // The suite's own fields (its name into `out`), checked here, so that an error names the
 // field that holds them rather than the first case that inherits them.
-SuiteDefaults read_suite_defaults(lua_State* L, int t, const std::string& input,
-                                  Expansion& out) {
+SuiteDefaults read_suite_defaults(lua_State* L, int t, const std::string& input, Expansion& out) {
   SuiteDefaults d;
   d.dir = fs::path(input).parent_path();
   check_keys(L, t,

@@ -31,11 +31,10 @@ struct Overrides {
   std::optional<std::size_t> eager_limit;
   std::map<std::string, std::string> options;  // -o k=v
   std::string bind = "auto";
-  std::string check;                            // --check: "races" or ""
-  bool trace = false;                           // --trace: ranks record packets and calls
-  std::string filter;                           // keep ids containing this text
+  std::string check;   // --check: "races" or ""
+  bool trace = false;  // --trace: ranks record packets and calls
+  std::string filter;  // keep ids containing this text
 };
-
 
 // A suite a run expanded: its name, manifest file and content hash (suite/suite_hash.hpp).
 struct SuiteRan {
@@ -43,11 +42,11 @@ struct SuiteRan {
 };
 
 struct Expansion {
-  std::string suite;                  // "" for a single script
-  std::vector<SuiteRan> suites;       // the suites among the inputs, in order
+  std::string suite;             // "" for a single script
+  std::vector<SuiteRan> suites;  // the suites among the inputs, in order
   std::vector<CaseSpec> cases;
   std::vector<std::pair<CaseSpec, std::string>> excluded;  // case and reason
-  std::map<std::string, ScriptInfo> scripts;                // by script path
+  std::map<std::string, ScriptInfo> scripts;               // by script path
 };
 
 // Most rank processes one case may have (`-n`, manifests' rank lists): the shm transport's

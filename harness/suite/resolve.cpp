@@ -118,8 +118,8 @@ std::string resolve_input(const std::string& arg) {
   if (fs::path(name).is_absolute() || name.find("..") != std::string::npos)
     throw UsageError("'" + arg + "': no such file");
   for (const auto& d : dirs)
-    for (const fs::path& f : {d / (name + ".lua"), d / "suites" / (name + ".lua"),
-                              d / "lua_scripts" / (name + ".lua")})
+    for (const fs::path& f :
+         {d / (name + ".lua"), d / "suites" / (name + ".lua"), d / "lua_scripts" / (name + ".lua")})
       if (fs::is_regular_file(f, ec)) return f.string();
   throw UsageError("'" + arg + "' is no file, nor a suite or pattern in " + dir_list(dirs) +
                    hint_for(name, dirs));

@@ -67,7 +67,8 @@ void read_case_table(lua_State* L, ScriptInfo& info) {
   lua_pop(L, 1);
 
   lua_getfield(L, t, "expect");
-  if (lua_isstring(L, -1)) info.expect = parse_expected(lua_tostring(L, -1)).value_or(Expected::pass);
+  if (lua_isstring(L, -1))
+    info.expect = parse_expected(lua_tostring(L, -1)).value_or(Expected::pass);
   lua_pop(L, 1);
 
   for (const char* hook : {"setup", "run", "check", "teardown"}) {

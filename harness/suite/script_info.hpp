@@ -26,14 +26,14 @@ struct OptionDecl {
 
 struct ScriptInfo {
   std::string path;
-  std::string name;                      // script_stem(path): the name ids and reports use
+  std::string name;  // script_stem(path): the name ids and reports use
   int ranks = 2;
   std::vector<OptionDecl> options;
-  std::vector<std::string> hooks;        // setup, run, check, teardown present
+  std::vector<std::string> hooks;    // setup, run, check, teardown present
   Expected expect = Expected::pass;  // a misspelling is case_table.cpp's error
   int iterations = 1;
-  std::string messages;                  // "none", "table", "function", "varies"
-  std::string description;               // the script's leading comment block
+  std::string messages;     // "none", "table", "function", "varies"
+  std::string description;  // the script's leading comment block
   // `impl_defined`: what MPI leaves to the implementation, by "" (every case) or
   // "option=value" / "np=N" -> the reason (lua_scripts/API.md).
   std::map<std::string, std::string> impl_defined;

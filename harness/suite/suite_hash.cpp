@@ -29,7 +29,8 @@ std::string bytes_of(const std::string& path) {
 
 }  // namespace
 
-std::string suite_hash(const std::string& manifest, const std::map<std::string, ScriptInfo>& scripts) {
+std::string suite_hash(const std::string& manifest,
+                       const std::map<std::string, ScriptInfo>& scripts) {
   std::uint64_t h = 0xcbf29ce484222325ULL;
   mix(h, bytes_of(manifest));
   std::map<std::string, std::string> by_name;  // ordered by name, not by where the files lie

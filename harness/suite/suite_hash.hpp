@@ -11,6 +11,7 @@
 namespace harness::suite {
 
 // "fnv1a64:<16 hex digits>" of the manifest and its scripts, independent of where they lie.
-std::string suite_hash(const std::string& manifest, const std::map<std::string, ScriptInfo>& scripts);
+std::string suite_hash(const std::string& manifest,
+                       const std::map<std::string, ScriptInfo>& scripts);
 
 }  // namespace harness::suite

@@ -269,7 +269,7 @@ class Bench {
   ScriptSession& s_;
   impl::Implementation& impl_;
   const suite::CaseSpec& spec_;
-  json trace_;  // --trace: this rank's record of the first recording run
+  json trace_;      // --trace: this rank's record of the first recording run
   int floors_ = 0;  // round trips measured so far (each maps a segment of its own name)
 };
 

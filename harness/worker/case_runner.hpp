@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "launcher/control.hpp"
 #include "impl/implementation.hpp"
+#include "launcher/control.hpp"
 #include "suite/case_spec.hpp"
 #include "worker/state_board.hpp"
 

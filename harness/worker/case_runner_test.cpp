@@ -10,8 +10,8 @@
 #include <gtest/gtest.h>
 
 #include "impl/fake_implementation.hpp"
-#include "worker/state_board.hpp"
 #include "support/temp_dir.hpp"
+#include "worker/state_board.hpp"
 
 namespace harness::worker {
 namespace {
@@ -86,8 +86,9 @@ TEST(CaseRunner, AMisspeltPacketTypeFromAMessagesFunctionNamesItsLineAndTheNeare
   EXPECT_EQ(r.value("status", ""), "error") << r.dump();
   ASSERT_EQ(r["failures"].size(), 1u) << r.dump();
   EXPECT_EQ(r["failures"][0].value("where", ""), script + ":2");
-  EXPECT_NE(r["failures"][0].value("message", "").find(
-                "unknown packet type 'fetch_op' (did you mean 'fetch_and_op'?)"),
+  EXPECT_NE(r["failures"][0]
+                .value("message", "")
+                .find("unknown packet type 'fetch_op' (did you mean 'fetch_and_op'?)"),
             std::string::npos)
       << r.dump();
 }

@@ -168,8 +168,8 @@ class Floor {
  private:
   rma::Status measure(json& entries) {
     if (impl_.size() != 2)
-      return {rma::ErrorClass::arg, "floor: runs on exactly 2 ranks, not " +
-                                        std::to_string(impl_.size())};
+      return {rma::ErrorClass::arg,
+              "floor: runs on exactly 2 ranks, not " + std::to_string(impl_.size())};
     const std::size_t largest =
         sizes_.empty() ? 0 : *std::max_element(sizes_.begin(), sizes_.end());
     const std::string name = "/" + spec_.name_prefix + ".floor";
@@ -260,8 +260,7 @@ rma::Result<double> median_us(const impl::Implementation& impl,
 
 rma::Result<double> floor_round_trip_us(const suite::CaseSpec& spec, impl::Implementation& impl,
                                         launcher::ControlChannel& ctrl, const std::string& tag) {
-  if (impl.size() < 2)
-    return rma::Status{rma::ErrorClass::arg, "floor: needs two ranks"};
+  if (impl.size() < 2) return rma::Status{rma::ErrorClass::arg, "floor: needs two ranks"};
   Segment seg;
   RMA_TRY(map_segment(seg, impl, "/" + spec.name_prefix + ".floor." + tag, 4096));
   BenchLoop loop(impl, ctrl, spec.bench);

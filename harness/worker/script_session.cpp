@@ -3,8 +3,8 @@
 #include <string_view>
 
 #include "lua/lua_rma.hpp"
-#include "suite/case_table.hpp"
 #include "races/recorder.hpp"
+#include "suite/case_table.hpp"
 
 namespace harness::worker {
 

@@ -10,10 +10,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "impl/implementation.hpp"
 #include "launcher/control.hpp"
 #include "lua/lua_state.hpp"
 #include "lua/rank_context.hpp"
-#include "impl/implementation.hpp"
 #include "suite/case_spec.hpp"
 #include "worker/state_board.hpp"
 

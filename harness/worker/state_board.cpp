@@ -14,19 +14,21 @@ json counters_json(const rma::Counters& c) {
   for (int i = 0; i < rma::packet_type_count; ++i) {
     const auto t = static_cast<rma::PacketType>(i);
     if (!c.sent[i]) continue;
-    if (rma::class_of(t) == rma::PacketClass::rma) by_type[std::string(rma::to_string(t))] = c.sent[i];
+    if (rma::class_of(t) == rma::PacketClass::rma)
+      by_type[std::string(rma::to_string(t))] = c.sent[i];
     if (rma::class_of(t) == rma::PacketClass::transport)
       transport[std::string(rma::to_string(t))] = c.sent[i];
   }
   for (int i = 0; i < rma::direct_op_count; ++i)
-    if (c.direct[i]) direct[std::string(rma::to_string(static_cast<rma::DirectOp>(i)))] = c.direct[i];
+    if (c.direct[i])
+      direct[std::string(rma::to_string(static_cast<rma::DirectOp>(i)))] = c.direct[i];
   for (const auto& [k, v] : c.transport)
     if (v) transport[k] = v;
   json datatypes = json::object();
   for (const auto& [k, v] : c.datatypes)
     if (v) datatypes[k] = v;
-  return {{"by_type", by_type}, {"direct", direct}, {"transport", transport},
-          {"datatypes", datatypes}};
+  return {
+      {"by_type", by_type}, {"direct", direct}, {"transport", transport}, {"datatypes", datatypes}};
 }
 
 json StateBoard::snapshot(int rank) const {

@@ -13,8 +13,9 @@ nlohmann::json trace_json(int rank) {
   for (const rma::trace::Event& e : rma::trace::snapshot()) {
     nlohmann::json j;
     if (e.kind == EventKind::call) {
-      j = {{"k", "call"}, {"name", std::string(e.call)}, {"target", e.peer},
-           {"bytes", e.bytes}, {"t0", e.t0}, {"t1", e.t1}};
+      j = {{"k", "call"},      {"name", std::string(e.call)},
+           {"target", e.peer}, {"bytes", e.bytes},
+           {"t0", e.t0},       {"t1", e.t1}};
     } else {
       const char* k = e.kind == EventKind::sent      ? "sent"
                       : e.kind == EventKind::arrived ? "arrived"

@@ -1,7 +1,7 @@
 #include "worker/worker.hpp"
 
-#include <sys/prctl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <cstdlib>

@@ -34,8 +34,12 @@ namespace {
 // What a note says (its first word). contribution: the sender's targets follow; total: the
 // number of origins the receiver waits for follows; nothing: the sender sends no op here;
 // enter: the sender is in this fence, its ops follow later (over the hold budget).
-enum FenceNote : std::uint32_t { note_contribution = 1, note_total = 2, note_nothing = 3,
-                                 note_enter = 4 };
+enum FenceNote : std::uint32_t {
+  note_contribution = 1,
+  note_total = 2,
+  note_nothing = 3,
+  note_enter = 4
+};
 constexpr int kRoot = 0;
 
 // The bytes of an op packet's own payload as AmWin::send_op builds it; a fence note follows
@@ -51,10 +55,14 @@ std::size_t op_payload_bytes(const progress::PacketHeader& h) {
       return rndv ? 0 : h.count * es;
     case PacketType::get_accumulate:
       return rndv || static_cast<Op>(h.op) == Op::no_op ? 0 : h.count * es;
-    case PacketType::fetch_and_op: return es;
-    case PacketType::compare_and_swap: return 2 * es;
-    case PacketType::get: return 0;
-    default: return SIZE_MAX;
+    case PacketType::fetch_and_op:
+      return es;
+    case PacketType::compare_and_swap:
+      return 2 * es;
+    case PacketType::get:
+      return 0;
+    default:
+      return SIZE_MAX;
   }
 }
 
@@ -98,9 +106,12 @@ Status AmWin::fence(core::Call& c, unsigned asserts) {
 
 bool AmWin::fence_by_rounds() const {
   switch (w_.info.fence_exchange) {
-    case core::FenceExchange::rounds: return true;
-    case core::FenceExchange::messages: return false;
-    case core::FenceExchange::auto_: break;
+    case core::FenceExchange::rounds:
+      return true;
+    case core::FenceExchange::messages:
+      return false;
+    case core::FenceExchange::auto_:
+      break;
   }
   return n_ <= 2;  // both cost the same there; rounds needs one round, messages two
 }
@@ -136,8 +147,10 @@ Status AmWin::fence_fewest(core::Call& c, std::uint32_t epoch) {
     for (int t = 0; t < n_; ++t) {
       if (t == me_) continue;
       std::uint32_t note = 0;  // none: the ops go now, the last one carries the mark
-      if (!has_ops(t)) note = note_nothing;
-      else if (!fits(t)) note = note_enter;
+      if (!has_ops(t))
+        note = note_nothing;
+      else if (!fits(t))
+        note = note_enter;
       if (note == 0) {
         e_.count_epoch(true);
         issue_fence_batch(t, epoch, {});
@@ -176,8 +189,10 @@ Status AmWin::fence_fewest(core::Call& c, std::uint32_t epoch) {
         std::vector<std::uint32_t> note{note_total, f.totals[static_cast<std::size_t>(t)]};
         // Every rank is in this fence now (it sent its contribution from there): nothing
         // rank 0 sends is early.
-        if (has_ops(t)) issue_fence_batch(t, epoch, std::move(note));
-        else send_note(t, epoch, note);
+        if (has_ops(t))
+          issue_fence_batch(t, epoch, std::move(note));
+        else
+          send_note(t, epoch, note);
       }
       f.total = f.totals[static_cast<std::size_t>(me_)];
       f.has_total = true;

@@ -114,8 +114,10 @@ void AmWin::execute_layout_op(int src, const progress::PacketHeader& h, const La
                    std::uint64_t off, std::span<const std::byte> d) {
     core::for_each_run(l, off, d.size(), [&](std::int64_t at, std::uint64_t pos, std::uint64_t n) {
       const std::byte* in = d.data() + (pos - off);
-      if (put) std::memcpy(mem + at, in, n);
-      else (void)core::reduce(core::faulty(op), dtype, mem + at, in, n / es);
+      if (put)
+        std::memcpy(mem + at, in, n);
+      else
+        (void)core::reduce(core::faulty(op), dtype, mem + at, in, n / es);
     });
   };
   auto old_values = [mem, l](std::uint64_t off, std::uint64_t n) {
@@ -183,16 +185,20 @@ Status AmWin::apply_local_layout(core::RmaOp& op, std::byte* mem) {
   Status st;
   core::for_each_run(l, 0, l.bytes(), [&](std::int64_t at, std::uint64_t pos, std::uint64_t n) {
     switch (op.kind) {
-      case PacketType::put: std::memmove(mem + at, origin + pos, n); break;
-      case PacketType::get: std::memmove(result + pos, mem + at, n); break;
+      case PacketType::put:
+        std::memmove(mem + at, origin + pos, n);
+        break;
+      case PacketType::get:
+        std::memmove(result + pos, mem + at, n);
+        break;
       case PacketType::accumulate:
         if (st) st = core::reduce(core::faulty(op.op), op.dtype, mem + at, origin + pos, n / es);
         break;
       default:
         if (st)
-          st = core::fetch_reduce(core::faulty(op.op), op.dtype, mem + at,
-                                  op.op == Op::no_op ? nullptr : origin + pos, result + pos,
-                                  n / es);
+          st =
+              core::fetch_reduce(core::faulty(op.op), op.dtype, mem + at,
+                                 op.op == Op::no_op ? nullptr : origin + pos, result + pos, n / es);
     }
   });
   return st;

@@ -58,7 +58,9 @@ bool AmWin::passive() const {
   return w_.epochs.access() == core::Access::lock || w_.epochs.access() == core::Access::lock_all;
 }
 
-bool AmWin::lock_needed(int t) const { return passive() && !w_.epochs.nocheck(t); }
+bool AmWin::lock_needed(int t) const {
+  return passive() && !w_.epochs.nocheck(t);
+}
 
 bool AmWin::piggyback_ok(int t) const {
   if (core::fault(core::Fault::no_singleton)) return false;
@@ -69,7 +71,9 @@ bool AmWin::piggyback_ok(int t) const {
 // Under the fewest protocol a lock epoch's ops go ahead of the grant when what the target
 // would hold for them fits the window's hold_budget: per op its 48-byte header plus its eager
 // data (a rendezvous op's data waits for the cts, which comes after the grant).
-bool AmWin::fits_hold_budget(int t) const { return held_bytes(t) <= w_.info.hold_budget; }
+bool AmWin::fits_hold_budget(int t) const {
+  return held_bytes(t) <= w_.info.hold_budget;
+}
 
 std::size_t AmWin::held_bytes(int t) const {
   if (w_.info.protocol != Protocol::fewest || core::fault(core::Fault::no_singleton))
@@ -77,7 +81,9 @@ std::size_t AmWin::held_bytes(int t) const {
   return queue_bytes(t);
 }
 
-std::size_t AmWin::queue_bytes(int t) const { return t_[static_cast<std::size_t>(t)].queue_bytes; }
+std::size_t AmWin::queue_bytes(int t) const {
+  return t_[static_cast<std::size_t>(t)].queue_bytes;
+}
 
 // What one queued op adds to queue_bytes: its header, and its data unless that waits for a cts.
 static std::size_t wire_bytes(const AmOp& a) {
@@ -86,11 +92,16 @@ static std::size_t wire_bytes(const AmOp& a) {
   if (a.rndv) return bytes;
   switch (op.kind) {
     case PacketType::put:
-    case PacketType::accumulate: return bytes + op.bytes();
-    case PacketType::get_accumulate: return bytes + (op.op == Op::no_op ? 0 : op.bytes());
-    case PacketType::fetch_and_op: return bytes + size_of(op.dtype);
-    case PacketType::compare_and_swap: return bytes + 2 * size_of(op.dtype);
-    default: return bytes;
+    case PacketType::accumulate:
+      return bytes + op.bytes();
+    case PacketType::get_accumulate:
+      return bytes + (op.op == Op::no_op ? 0 : op.bytes());
+    case PacketType::fetch_and_op:
+      return bytes + size_of(op.dtype);
+    case PacketType::compare_and_swap:
+      return bytes + 2 * size_of(op.dtype);
+    default:
+      return bytes;
   }
 }
 
@@ -122,8 +133,8 @@ Status AmWin::apply_local(core::Call& c, core::RmaOp& op) {
         w_.epochs.access() == core::Access::lock ? w_.epochs.lock_type(me_) : LockType::shared;
     RMA_TRY(acquire_self_lock(c, type));
   }
-  std::byte* mem = w_.flavor == Flavor::dynamic ? reinterpret_cast<std::byte*>(op.disp)
-                                                : w_.base + op.disp;
+  std::byte* mem =
+      w_.flavor == Flavor::dynamic ? reinterpret_cast<std::byte*>(op.disp) : w_.base + op.disp;
   if (op.target_layout.type) [[unlikely]] {
     RMA_TRY(apply_local_layout(op, mem));
     if (op.unpack_to) unpack_result(op);
@@ -206,8 +217,8 @@ bool AmWin::advance(int t, Closing mode) {
             type == LockType::shared ? progress::flag_lock_shared : progress::flag_lock_exclusive;
         T.lock_type = type;
         T.lock = Lock::requested;
-        const bool ahead = w_.info.protocol == Protocol::fewest ? fits_hold_budget(t)
-                                                                : piggyback_ok(t);
+        const bool ahead =
+            w_.info.protocol == Protocol::fewest ? fits_hold_budget(t) : piggyback_ok(t);
         if (ahead) {
           // ch3: the singleton op carries the lock request; its reply (or ack) is the grant.
           // fewest: the whole batch goes, the first op carrying the request; the target
@@ -380,7 +391,9 @@ void AmWin::issue_pscw(int t, std::uint32_t seq) {
     send_control(t, PacketType::done, progress::flag_pscw, seq);
 }
 
-Status AmWin::start(core::Call&, std::span<const int>, unsigned) { return Status::ok(); }
+Status AmWin::start(core::Call&, std::span<const int>, unsigned) {
+  return Status::ok();
+}
 
 Status AmWin::complete(core::Call& c) {
   // The start group stays as it is until did_complete(), after this call.
@@ -427,9 +440,12 @@ Status AmWin::complete(core::Call& c) {
           continue;
         }
         ++T.posts_consumed;
-        if (r == me_) ++done_received_;  // ops to self were applied at the call
-        else if (!T.queue.empty()) issue_batch(r, 0, progress::flag_done, 0);
-        else send_control(r, PacketType::done);
+        if (r == me_)
+          ++done_received_;  // ops to self were applied at the call
+        else if (!T.queue.empty())
+          issue_batch(r, 0, progress::flag_done, 0);
+        else
+          send_control(r, PacketType::done);
         T.phase = Phase::issued;
       }
       if (T.phase == Phase::issued) {
@@ -448,8 +464,8 @@ Status AmWin::complete(core::Call& c) {
 
 Status AmWin::wait(core::Call& c) {
   const auto expected = static_cast<std::uint32_t>(w_.epochs.post_group().size());
-  RMA_TRY(wait_for(c, "wait: done from each origin", -2,
-                   [&] { return done_received_ >= expected; }));
+  RMA_TRY(
+      wait_for(c, "wait: done from each origin", -2, [&] { return done_received_ >= expected; }));
   done_received_ -= expected;
   return Status::ok();
 }

@@ -138,8 +138,10 @@ void AmWin::count_issued(int t, const AmOp& a, std::uint16_t flags) {
   ++T.local_pending;
   const bool completes = flags & (progress::flag_unlock | progress::flag_ack_req);
   if (flags & progress::flag_ack_req) ++T.acks_pending;
-  if (completes || (response && (flags & progress::flag_unlock))) T.unacked = 0;
-  else if (!response) ++T.unacked;
+  if (completes || (response && (flags & progress::flag_unlock)))
+    T.unacked = 0;
+  else if (!response)
+    ++T.unacked;
 }
 
 // A fetching op waits for its reply by cookie; a reply larger than the eager limit streams
@@ -193,8 +195,10 @@ void AmWin::send_with_note(int t, const progress::PacketHeader& h, const OpPaylo
       return;
     }
   }
-  if (payload.by_ref) e_.send_ref(t, h, payload.bytes, payload.done);
-  else e_.send(t, h);
+  if (payload.by_ref)
+    e_.send_ref(t, h, payload.bytes, payload.done);
+  else
+    e_.send(t, h);
   if (!note.empty()) send_note(t, seq, note);
 }
 

@@ -29,16 +29,20 @@ bool is_op(PacketType t) {
 }
 
 bool has_reply(PacketType t) {
-  return t == PacketType::get || t == PacketType::get_accumulate ||
-         t == PacketType::fetch_and_op || t == PacketType::compare_and_swap;
+  return t == PacketType::get || t == PacketType::get_accumulate || t == PacketType::fetch_and_op ||
+         t == PacketType::compare_and_swap;
 }
 
 PacketType reply_type(PacketType t) {
   switch (t) {
-    case PacketType::get: return PacketType::get_resp;
-    case PacketType::get_accumulate: return PacketType::get_accumulate_resp;
-    case PacketType::fetch_and_op: return PacketType::fetch_and_op_resp;
-    default: return PacketType::compare_and_swap_resp;
+    case PacketType::get:
+      return PacketType::get_resp;
+    case PacketType::get_accumulate:
+      return PacketType::get_accumulate_resp;
+    case PacketType::fetch_and_op:
+      return PacketType::fetch_and_op_resp;
+    default:
+      return PacketType::compare_and_swap_resp;
   }
 }
 
@@ -119,15 +123,18 @@ void AmWin::on_packet(int src, const progress::PacketHeader& h,
       }
       if (h.flags & progress::flag_error) {
         auto cls = static_cast<ErrorClass>(h.aux);
-        if (pending_error_) pending_error_ = Status(cls, "target " + std::to_string(src) +
-                                                             " rejected an operation: " +
-                                                             std::string(class_name(cls)));
+        if (pending_error_)
+          pending_error_ =
+              Status(cls, "target " + std::to_string(src) +
+                              " rejected an operation: " + std::string(class_name(cls)));
       }
       return;
     case PacketType::post:
       if (h.flags & progress::flag_pscw) {  // an origin asks for the post of its epoch h.seq
-        if (T.posts_made >= h.seq) send_control(src, PacketType::post);
-        else T.post_asked = h.seq;
+        if (T.posts_made >= h.seq)
+          send_control(src, PacketType::post);
+        else
+          T.post_asked = h.seq;
         return;
       }
       ++T.posts_received;
@@ -182,8 +189,7 @@ static bool well_formed(const progress::PacketHeader& h, std::span<const std::by
   if (h.count > (std::uint64_t{1} << 48) / es) return false;
   const bool no_op = static_cast<Op>(h.op) == Op::no_op;
   // Single-element atomics never go by rendezvous; larger transfers may.
-  if (h.type == PacketType::fetch_and_op)
-    return h.count == 1 && (no_op || payload.size() >= es);
+  if (h.type == PacketType::fetch_and_op) return h.count == 1 && (no_op || payload.size() >= es);
   if (h.type == PacketType::compare_and_swap)  // integers only, as the origin checks
     return h.count == 1 && !is_pair(static_cast<Dtype>(h.dtype)) && payload.size() >= 2 * es;
   if (h.flags & progress::flag_rndv) return true;
@@ -348,7 +354,8 @@ void AmWin::execute_write(int src, const progress::PacketHeader& h, std::byte* m
   if (is_put)
     std::memcpy(mem, payload.data(),
                 core::fault(core::Fault::put_short) && bytes ? bytes - 1 : bytes);
-  else (void)core::reduce(core::faulty(op), dtype, mem, payload.data(), h.count);
+  else
+    (void)core::reduce(core::faulty(op), dtype, mem, payload.data(), h.count);
   complete_at_target(src, h);
 }
 
@@ -383,8 +390,8 @@ void AmWin::execute_get_accumulate(int src, const progress::PacketHeader& h,
     return;
   }
   std::vector<std::byte> old(bytes);
-  (void)core::fetch_reduce(core::faulty(op), dtype, mem,
-                           op == Op::no_op ? nullptr : payload.data(), old.data(), h.count);
+  (void)core::fetch_reduce(core::faulty(op), dtype, mem, op == Op::no_op ? nullptr : payload.data(),
+                           old.data(), h.count);
   e_.send(src, reply, old);
   complete_at_target(src, h);
 }
@@ -404,7 +411,8 @@ void AmWin::send_ack(int origin) {
   e_.send(origin, ack);
 }
 
-// --- origin: what comes back ----------------------------------------------------------------------
+// --- origin: what comes back
+// ----------------------------------------------------------------------
 
 void AmWin::on_response(int src, const progress::PacketHeader& h,
                         std::span<const std::byte> payload) {
@@ -418,9 +426,9 @@ void AmWin::on_response(int src, const progress::PacketHeader& h,
     T.lock_op_cookie = 0;
   }
   if (h.flags & progress::flag_error) {
-    pending_error_ = Status(static_cast<ErrorClass>(h.aux),
-                            std::string(to_string(a->op.kind)) + " to rank " +
-                                std::to_string(src) + ": outside the target's window");
+    pending_error_ = Status(static_cast<ErrorClass>(h.aux), std::string(to_string(a->op.kind)) +
+                                                                " to rank " + std::to_string(src) +
+                                                                ": outside the target's window");
   } else if (h.flags & progress::flag_rndv) {
     return;  // the data streams into the bulk registered at issue; it completes the op
   } else {
@@ -449,13 +457,13 @@ void AmWin::describe(WindowState& s) const {
   for (int t = 0; t < n_; ++t) {
     const AmTarget& T = t_[static_cast<std::size_t>(t)];
     const std::size_t queued = T.queue.size() + T.batch.size();
-    if (T.lock == AmTarget::Lock::none && !queued && !T.local_pending && !T.acks_pending)
-      continue;
+    if (T.lock == AmTarget::Lock::none && !queued && !T.local_pending && !T.acks_pending) continue;
     TargetState ts;
     ts.target = t;
-    ts.lock = T.lock == AmTarget::Lock::none        ? "none"
-              : T.lock == AmTarget::Lock::requested ? "requested " + std::string(to_string(T.lock_type))
-                                                    : "granted " + std::string(to_string(T.lock_type));
+    ts.lock = T.lock == AmTarget::Lock::none ? "none"
+              : T.lock == AmTarget::Lock::requested
+                  ? "requested " + std::string(to_string(T.lock_type))
+                  : "granted " + std::string(to_string(T.lock_type));
     if (T.blocked_on_cts) ts.lock += ", waiting for cts";
     ts.queued_ops = static_cast<std::uint32_t>(queued);
     ts.in_flight = T.local_pending;

@@ -23,9 +23,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "progress/engine.hpp"
 #include "core/lock_manager.hpp"
 #include "core/win.hpp"
+#include "progress/engine.hpp"
 
 namespace rma::am {
 
@@ -76,8 +76,10 @@ class OpList {
 
   void push_back(AmOp* a) {
     a->next = nullptr;
-    if (tail_) tail_->next = a;
-    else head_ = a;
+    if (tail_)
+      tail_->next = a;
+    else
+      head_ = a;
     tail_ = a;
     ++n_;
   }
@@ -92,8 +94,10 @@ class OpList {
   // Appends all of `from`, in order, and leaves it empty.
   void splice(OpList& from) {
     if (from.empty()) return;
-    if (tail_) tail_->next = from.head_;
-    else head_ = from.head_;
+    if (tail_)
+      tail_->next = from.head_;
+    else
+      head_ = from.head_;
     tail_ = from.tail_;
     n_ += from.n_;
     from = OpList{};
@@ -238,7 +242,7 @@ class AmWin final : public core::ProtocolWin {
   bool lock_needed(int t) const;
   bool piggyback_ok(int t) const;
   bool fits_hold_budget(int t) const;
-  std::size_t held_bytes(int t) const;  // what the target would hold for t's queue (fewest)
+  std::size_t held_bytes(int t) const;   // what the target would hold for t's queue (fewest)
   std::size_t queue_bytes(int t) const;  // the same, for any protocol (header + eager data)
   void issue_batch(int t, std::uint16_t first_flags, std::uint16_t last_flags, std::uint32_t seq,
                    std::uint16_t every_flags = 0);
@@ -340,7 +344,7 @@ class AmWin final : public core::ProtocolWin {
   // target side
   LockManager locks_;
   bool self_lock_held_ = false;
-  std::uint32_t done_received_ = 0;       // PSCW: dones not yet taken by wait or test
+  std::uint32_t done_received_ = 0;                     // PSCW: dones not yet taken by wait or test
   std::vector<std::vector<std::byte>> spare_payloads_;  // held PSCW packets' buffers, reused
 
   // derived types: ids this rank gave the types it sent to each target (the keys kept alive
@@ -351,18 +355,18 @@ class AmWin final : public core::ProtocolWin {
   std::uint32_t next_type_id_ = 1;
 
   // fence
-  bool fence_open_ = false;               // a fence without nosucceed came last
+  bool fence_open_ = false;  // a fence without nosucceed came last
   std::uint32_t fence_epoch_ = 0;
   struct FenceIn {
-    std::uint32_t completed = 0;          // origins whose last op of the epoch completed here
+    std::uint32_t completed = 0;  // origins whose last op of the epoch completed here
     std::map<std::pair<std::uint32_t, int>, std::vector<std::uint32_t>> counts;  // (step, src)
     // fewest: what the notes of this epoch said (am_fence.cpp)
-    std::uint32_t contributions = 0;      // at rank 0: ranks that told it their targets
-    std::vector<std::uint32_t> totals;    // at rank 0: origins per target, so far
-    bool has_total = false;               // rank 0 told this rank how many origins it has
+    std::uint32_t contributions = 0;    // at rank 0: ranks that told it their targets
+    std::vector<std::uint32_t> totals;  // at rank 0: origins per target, so far
+    bool has_total = false;             // rank 0 told this rank how many origins it has
     std::uint32_t total = 0;
-    std::uint32_t nothing = 0;            // `rounds`: ranks that said they sent nothing here
-    std::vector<char> heard;              // ranks from which a packet of this epoch came
+    std::uint32_t nothing = 0;  // `rounds`: ranks that said they sent nothing here
+    std::vector<char> heard;    // ranks from which a packet of this epoch came
   };
   std::map<std::uint32_t, FenceIn> fence_in_;
   // fewest: ops of the next fence epoch, from origins already in it, until this rank

@@ -11,9 +11,13 @@
 namespace rma::bootstrap {
 
 KvServer::KvServer(int ranks)
-    : ranks_(ranks), fds_(static_cast<std::size_t>(ranks), -1), inbuf_(static_cast<std::size_t>(ranks)) {}
+    : ranks_(ranks),
+      fds_(static_cast<std::size_t>(ranks), -1),
+      inbuf_(static_cast<std::size_t>(ranks)) {}
 
-void KvServer::attach(int rank, int fd) { fds_[static_cast<std::size_t>(rank)] = fd; }
+void KvServer::attach(int rank, int fd) {
+  fds_[static_cast<std::size_t>(rank)] = fd;
+}
 
 void KvServer::reply(int rank, const std::string& bytes) {
   const int fd = fds_[static_cast<std::size_t>(rank)];

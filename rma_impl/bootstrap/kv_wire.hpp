@@ -12,7 +12,14 @@
 
 namespace rma::bootstrap::wire {
 
-enum class Kind : std::uint8_t { put = 1, get = 2, fence = 3, value = 4, fence_done = 5, error = 6 };
+enum class Kind : std::uint8_t {
+  put = 1,
+  get = 2,
+  fence = 3,
+  value = 4,
+  fence_done = 5,
+  error = 6
+};
 
 struct Frame {
   Kind kind = Kind::error;

@@ -52,7 +52,8 @@ class LauncherBootstrap final : public Bootstrap {
       ssize_t n = ::write(fd_, bytes.data() + done, bytes.size() - done);
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0)
-        return {ErrorClass::other, std::string("bootstrap: launcher gone: ") + std::strerror(errno)};
+        return {ErrorClass::other,
+                std::string("bootstrap: launcher gone: ") + std::strerror(errno)};
       done += static_cast<std::size_t>(n);
     }
     return Status::ok();

@@ -6,24 +6,45 @@ namespace {
 
 // Indexed by PacketType; the static_assert below keeps it in step with the enum.
 constexpr std::string_view kTypes[] = {
-    "lock", "lock_granted", "unlock", "flush", "ack", "put", "get", "accumulate",
-    "get_accumulate", "fetch_and_op", "compare_and_swap", "get_resp", "get_accumulate_resp",
-    "fetch_and_op_resp", "compare_and_swap_resp", "post", "done", "fence_count", "cts",
-    "p2p_eager", "p2p_rts", "p2p_cts",
-    "barrier", "collective",
+    "lock",
+    "lock_granted",
+    "unlock",
+    "flush",
+    "ack",
+    "put",
+    "get",
+    "accumulate",
+    "get_accumulate",
+    "fetch_and_op",
+    "compare_and_swap",
+    "get_resp",
+    "get_accumulate_resp",
+    "fetch_and_op_resp",
+    "compare_and_swap_resp",
+    "post",
+    "done",
+    "fence_count",
+    "cts",
+    "p2p_eager",
+    "p2p_rts",
+    "p2p_cts",
+    "barrier",
+    "collective",
     "data",
 };
 static_assert(sizeof(kTypes) / sizeof(kTypes[0]) == packet_type_count);
 
 constexpr std::string_view kDirect[] = {
-    "put",        "get",         "accumulate", "get_accumulate", "fetch_and_op",
-    "compare_and_swap", "cpu_atomic", "region_lock", "sync_word", "am_fallback",
+    "put",        "get",         "accumulate", "get_accumulate", "fetch_and_op", "compare_and_swap",
+    "cpu_atomic", "region_lock", "sync_word",  "am_fallback",
 };
 static_assert(sizeof(kDirect) / sizeof(kDirect[0]) == direct_op_count);
 
 }  // namespace
 
-std::string_view to_string(PacketType t) { return kTypes[index(t)]; }
+std::string_view to_string(PacketType t) {
+  return kTypes[index(t)];
+}
 
 std::string_view to_string(PacketClass c) {
   switch (c) {
@@ -39,7 +60,9 @@ std::string_view to_string(PacketClass c) {
   return "?";
 }
 
-std::string_view to_string(DirectOp d) { return kDirect[index(d)]; }
+std::string_view to_string(DirectOp d) {
+  return kDirect[index(d)];
+}
 
 std::uint64_t Counters::total_sent(PacketClass c) const {
   std::uint64_t n = 0;

@@ -147,7 +147,8 @@ struct Datatype::Builder {
     }
     std::vector<std::pair<std::int64_t, std::int64_t>> spans;  // once, not at every op
     for (const TypeBlock& b : t.blocks_)
-      spans.emplace_back(b.offset, b.offset + static_cast<std::int64_t>(b.count * size_of(b.dtype)));
+      spans.emplace_back(b.offset,
+                         b.offset + static_cast<std::int64_t>(b.count * size_of(b.dtype)));
     std::sort(spans.begin(), spans.end());
     for (std::size_t i = 1; i < spans.size() && !t.overlaps_one_; ++i)
       t.overlaps_one_ = spans[i].first < spans[i - 1].second;
@@ -192,11 +193,10 @@ Status check_count(const std::string& call, const char* what, std::int64_t n) {
   return Status::ok();
 }
 
-Status check_lengths(const std::string& call, Datatype::Ints bl, std::size_t n,
-                     const char* other) {
+Status check_lengths(const std::string& call, Datatype::Ints bl, std::size_t n, const char* other) {
   if (bl.size() != n)
-    return bad(call, std::to_string(bl.size()) + " blocklengths but " + std::to_string(n) + " " +
-                         other);
+    return bad(call,
+               std::to_string(bl.size()) + " blocklengths but " + std::to_string(n) + " " + other);
   for (std::int64_t b : bl) RMA_TRY(check_count(call, "blocklength", b));
   return Status::ok();
 }
@@ -230,10 +230,11 @@ Result<TypeRef> Datatype::hvector(std::int64_t count, std::int64_t blocklength,
                Code::hvector, {count, blocklength, stride_bytes}, {old});
 }
 
-Result<TypeRef> Datatype::vector(std::int64_t count, std::int64_t blocklength,
-                                 std::int64_t stride, const TypeRef& old) {
+Result<TypeRef> Datatype::vector(std::int64_t count, std::int64_t blocklength, std::int64_t stride,
+                                 const TypeRef& old) {
   RMA_TRY(check_old("vector", old));
-  if (std::abs(stride) >= kLimit || (old->extent_ && std::abs(stride) >= kLimit / std::abs(old->extent_)))
+  if (std::abs(stride) >= kLimit ||
+      (old->extent_ && std::abs(stride) >= kLimit / std::abs(old->extent_)))
     return bad("vector", "stride " + std::to_string(stride) + " beyond 2^48 bytes");
   auto t = built(hvector(count, blocklength, stride * old->extent_, old), Code::vector,
                  {count, blocklength, stride}, {old});
@@ -244,15 +245,14 @@ Result<TypeRef> Datatype::vector(std::int64_t count, std::int64_t blocklength,
   return t;
 }
 
-Result<TypeRef> Datatype::hindexed(Ints blocklengths, Ints byte_displacements,
-                                   const TypeRef& old) {
+Result<TypeRef> Datatype::hindexed(Ints blocklengths, Ints byte_displacements, const TypeRef& old) {
   RMA_TRY(check_old("hindexed", old));
   RMA_TRY(check_lengths("hindexed", blocklengths, byte_displacements.size(), "displacements"));
   Builder b("hindexed");
   for (std::size_t i = 0; i < blocklengths.size(); ++i)
     RMA_TRY(b.add(*old, byte_displacements[i], blocklengths[i], old->extent_));
-  return built(b.finish("hindexed(" + join(blocklengths) + ", " + join(byte_displacements) +
-                        ", " + old->text_ + ")"),
+  return built(b.finish("hindexed(" + join(blocklengths) + ", " + join(byte_displacements) + ", " +
+                        old->text_ + ")"),
                Code::hindexed, lists({blocklengths, byte_displacements}), {old});
 }
 
@@ -320,7 +320,8 @@ Result<TypeRef> Datatype::subarray(Ints sizes, Ints subsizes, Ints starts, Order
   std::int64_t total = 1;
   for (std::size_t k = 0; k < n; ++k) {
     const std::size_t d = order == Order::c ? n - 1 - k : k;  // fastest first
-    if (sizes[d] <= 0) return bad("subarray", "sizes[" + std::to_string(d + 1) + "] must be positive");
+    if (sizes[d] <= 0)
+      return bad("subarray", "sizes[" + std::to_string(d + 1) + "] must be positive");
     if (subsizes[d] < 0 || starts[d] < 0 || starts[d] + subsizes[d] > sizes[d])
       return bad("subarray", "dimension " + std::to_string(d + 1) + ": start " +
                                  std::to_string(starts[d]) + " + subsize " +
@@ -331,7 +332,8 @@ Result<TypeRef> Datatype::subarray(Ints sizes, Ints subsizes, Ints starts, Order
     total *= sizes[d];
   }
   const std::int64_t ext = old->extent_;
-  if (ext && std::abs(total) >= kLimit / std::abs(ext)) return bad("subarray", "more than 2^48 bytes");
+  if (ext && std::abs(total) >= kLimit / std::abs(ext))
+    return bad("subarray", "more than 2^48 bytes");
   const std::size_t inner = order == Order::c ? n - 1 : 0;
   Builder b("subarray");
   // Every index of the outer dimensions, in storage order; a run of the inner one each.
@@ -377,8 +379,8 @@ Result<TypeRef> Datatype::struct_(Ints blocklengths, Ints byte_displacements,
     RMA_TRY(b.add(*types[i], byte_displacements[i], blocklengths[i], types[i]->extent_));
     names += (i ? ", " : "") + types[i]->text_;
   }
-  auto t = built(b.finish("struct(" + join(blocklengths) + ", " + join(byte_displacements) +
-                          ", " + names + "])"),
+  auto t = built(b.finish("struct(" + join(blocklengths) + ", " + join(byte_displacements) + ", " +
+                          names + "])"),
                  Code::struct_, lists({blocklengths, byte_displacements}),
                  std::vector<TypeRef>(types.begin(), types.end()));
   if (!t) return t;
@@ -403,8 +405,8 @@ Result<TypeRef> Datatype::resized(const TypeRef& old, std::int64_t lb, std::int6
   t.extent_ = extent;
   t.explicit_bounds_ = true;
   t.dense_ = old->dense_ && lb == 0 && extent == static_cast<std::int64_t>(old->size_);
-  t.text_ = "resized(" + old->text_ + ", " + std::to_string(lb) + ", " + std::to_string(extent) +
-            ")";
+  t.text_ =
+      "resized(" + old->text_ + ", " + std::to_string(lb) + ", " + std::to_string(extent) + ")";
   t.code_ = Code::resized;
   t.args_ = {lb, extent};
   t.kids_ = {old};
@@ -415,8 +417,10 @@ Result<TypeRef> Datatype::resized(const TypeRef& old, std::int64_t lb, std::int6
 std::vector<SignatureRun> Datatype::signature_runs() const {
   std::vector<SignatureRun> runs;
   for (const TypeBlock& b : blocks_) {
-    if (!runs.empty() && runs.back().dtype == b.dtype) runs.back().count += b.count;
-    else runs.push_back({b.dtype, b.count});
+    if (!runs.empty() && runs.back().dtype == b.dtype)
+      runs.back().count += b.count;
+    else
+      runs.push_back({b.dtype, b.count});
   }
   return runs;
 }
@@ -439,15 +443,19 @@ std::vector<SignatureRun> repeat(const std::vector<SignatureRun>& one, std::uint
   std::vector<SignatureRun> all;
   for (std::uint64_t i = 0; i < count; ++i)
     for (const SignatureRun& r : one) {
-      if (!all.empty() && all.back().dtype == r.dtype) all.back().count += r.count;
-      else all.push_back(r);
+      if (!all.empty() && all.back().dtype == r.dtype)
+        all.back().count += r.count;
+      else
+        all.push_back(r);
     }
   return all;
 }
 
 }  // namespace
 
-std::string Datatype::signature() const { return runs_text(signature_runs()); }
+std::string Datatype::signature() const {
+  return runs_text(signature_runs());
+}
 
 std::int64_t Layout::data_lo() const {
   if (count == 0 || type->elements() == 0) return 0;
@@ -461,9 +469,13 @@ std::int64_t Layout::data_hi() const {
   return type->true_lb() + type->true_extent() + std::max<std::int64_t>(0, span);
 }
 
-std::string Layout::describe() const { return std::to_string(count) + " x " + type->describe(); }
+std::string Layout::describe() const {
+  return std::to_string(count) + " x " + type->describe();
+}
 
-std::string Layout::signature() const { return runs_text(repeat(type->signature_runs(), count)); }
+std::string Layout::signature() const {
+  return runs_text(repeat(type->signature_runs(), count));
+}
 
 bool same_signature(const Layout& a, const Layout& b) {
   if (a.type->basic_type() && b.type->basic_type())

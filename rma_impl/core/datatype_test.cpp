@@ -12,7 +12,9 @@
 namespace rma {
 namespace {
 
-TypeRef basic(Dtype d) { return Datatype::basic(d); }
+TypeRef basic(Dtype d) {
+  return Datatype::basic(d);
+}
 const TypeRef i32 = basic(Dtype::i32);
 const TypeRef f64 = basic(Dtype::f64);
 
@@ -218,8 +220,8 @@ std::vector<core::Piece> pieces(std::vector<const Layout*> sides) {
 }
 
 TEST(Layout, PiecesFollowBothSides) {
-  Layout o{6, i32};                                        // contiguous
-  Layout t{1, Datatype::vector(3, 2, 5, i32).value()};     // 3 runs of 2
+  Layout o{6, i32};                                     // contiguous
+  Layout t{1, Datatype::vector(3, 2, 5, i32).value()};  // 3 runs of 2
   auto p = pieces({&o, &t});
   ASSERT_EQ(p.size(), 3u);
   EXPECT_EQ(p[1].at[0], 8);

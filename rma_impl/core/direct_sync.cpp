@@ -8,7 +8,9 @@
 namespace rma::core {
 namespace {
 
-const DirectSync& prims(const Call& c) { return c.w.ops->direct_sync; }
+const DirectSync& prims(const Call& c) {
+  return c.w.ops->direct_sync;
+}
 
 // A signal read in place is an operation on a shared word; a message was counted when sent.
 void count_taken(Call& c) {
@@ -99,10 +101,18 @@ Result<bool> test(Call& c) {
 
 // --- flush -----------------------------------------------------------------------------------
 
-Status flush(Call& c, int t) { return complete_ops(c, t, false); }
-Status flush_local(Call& c, int t) { return complete_ops(c, t, true); }
-Status flush_all(Call& c) { return complete_ops(c, -1, false); }
-Status flush_local_all(Call& c) { return complete_ops(c, -1, true); }
+Status flush(Call& c, int t) {
+  return complete_ops(c, t, false);
+}
+Status flush_local(Call& c, int t) {
+  return complete_ops(c, t, true);
+}
+Status flush_all(Call& c) {
+  return complete_ops(c, -1, false);
+}
+Status flush_local_all(Call& c) {
+  return complete_ops(c, -1, true);
+}
 
 }  // namespace
 

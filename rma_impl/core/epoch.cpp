@@ -6,21 +6,30 @@ namespace rma::core {
 
 std::string_view to_string(Access a) {
   switch (a) {
-    case Access::none: return "none";
-    case Access::fence_open: return "fence (no op yet)";
-    case Access::fence: return "fence";
-    case Access::pscw: return "pscw";
-    case Access::lock: return "lock";
-    case Access::lock_all: return "lock_all";
+    case Access::none:
+      return "none";
+    case Access::fence_open:
+      return "fence (no op yet)";
+    case Access::fence:
+      return "fence";
+    case Access::pscw:
+      return "pscw";
+    case Access::lock:
+      return "lock";
+    case Access::lock_all:
+      return "lock_all";
   }
   return "?";
 }
 
 std::string_view to_string(Exposure e) {
   switch (e) {
-    case Exposure::none: return "none";
-    case Exposure::fence: return "fence";
-    case Exposure::post: return "post";
+    case Exposure::none:
+      return "none";
+    case Exposure::fence:
+      return "fence";
+    case Exposure::post:
+      return "post";
   }
   return "?";
 }
@@ -35,8 +44,8 @@ Status Epochs::assert_error(const char* call, unsigned asserts, unsigned allowed
   if ((asserts & ~allowed) == 0) return Status::ok();
   return {ErrorClass::assert_, std::string(call) + ": window " + std::to_string(win_) +
                                    ": assert " + asserts_to_string(asserts & ~allowed) +
-                                   " is not allowed here (allowed: " +
-                                   asserts_to_string(allowed) + ")"};
+                                   " is not allowed here (allowed: " + asserts_to_string(allowed) +
+                                   ")"};
 }
 
 bool Epochs::in_start_group(int target) const {
@@ -56,10 +65,14 @@ Status Epochs::can_fence(unsigned asserts, bool ops_pending) const {
   RMA_TRY(assert_error("fence", asserts,
                        assert_nostore | assert_noput | assert_noprecede | assert_nosucceed));
   switch (access_) {
-    case Access::pscw: return sync_error("fence", -1, "inside a start/complete access epoch");
-    case Access::lock: return sync_error("fence", -1, "a target is locked");
-    case Access::lock_all: return sync_error("fence", -1, "inside lock_all");
-    default: break;
+    case Access::pscw:
+      return sync_error("fence", -1, "inside a start/complete access epoch");
+    case Access::lock:
+      return sync_error("fence", -1, "a target is locked");
+    case Access::lock_all:
+      return sync_error("fence", -1, "inside lock_all");
+    default:
+      break;
   }
   if (exposure_ == Exposure::post)
     return sync_error("fence", -1, "inside a post/wait exposure epoch");
@@ -85,11 +98,16 @@ Status Epochs::can_start(std::span<const int> group, unsigned asserts) const {
   (void)group;
   switch (access_) {
     case Access::none:
-    case Access::fence_open: return Status::ok();
-    case Access::pscw: return sync_error("start", -1, "already inside a start epoch");
-    case Access::fence: return sync_error("start", -1, "inside a fence epoch with operations");
-    case Access::lock: return sync_error("start", -1, "a target is locked");
-    case Access::lock_all: return sync_error("start", -1, "inside lock_all");
+    case Access::fence_open:
+      return Status::ok();
+    case Access::pscw:
+      return sync_error("start", -1, "already inside a start epoch");
+    case Access::fence:
+      return sync_error("start", -1, "inside a fence epoch with operations");
+    case Access::lock:
+      return sync_error("start", -1, "a target is locked");
+    case Access::lock_all:
+      return sync_error("start", -1, "inside lock_all");
   }
   return Status::ok();
 }
@@ -116,7 +134,8 @@ Status Epochs::can_post(std::span<const int> group, unsigned asserts) const {
   RMA_TRY(assert_error("post", asserts, assert_nocheck | assert_nostore | assert_noput));
   (void)group;
   if (exposure_ == Exposure::post) return sync_error("post", -1, "already inside a post epoch");
-  if (access_ == Access::fence) return sync_error("post", -1, "inside a fence epoch with operations");
+  if (access_ == Access::fence)
+    return sync_error("post", -1, "inside a fence epoch with operations");
   return Status::ok();
 }
 
@@ -144,12 +163,17 @@ Status Epochs::can_lock(int target, unsigned asserts, bool no_locks) const {
   RMA_TRY(assert_error("lock", asserts, assert_nocheck));
   if (no_locks) return sync_error("lock", target, "the window was created with no_locks");
   switch (access_) {
-    case Access::pscw: return sync_error("lock", target, "inside a start/complete access epoch");
-    case Access::fence: return sync_error("lock", target, "inside a fence epoch with operations");
-    case Access::lock_all: return sync_error("lock", target, "inside lock_all");
-    default: break;
+    case Access::pscw:
+      return sync_error("lock", target, "inside a start/complete access epoch");
+    case Access::fence:
+      return sync_error("lock", target, "inside a fence epoch with operations");
+    case Access::lock_all:
+      return sync_error("lock", target, "inside lock_all");
+    default:
+      break;
   }
-  if (locked(target)) return sync_error("lock", target, "the target is already locked by this rank");
+  if (locked(target))
+    return sync_error("lock", target, "the target is already locked by this rank");
   return Status::ok();
 }
 
@@ -158,8 +182,10 @@ Status Epochs::can_lock(int target, unsigned asserts, bool no_locks) const {
 void Epochs::did_lock(int target, LockType type, unsigned asserts) {
   access_.store(Access::lock, std::memory_order_relaxed);
   if (exposure_ == Exposure::fence) exposure_.store(Exposure::none, std::memory_order_relaxed);
-  if (target == proc_null) null_lock_ = true;
-  else locks_[static_cast<std::size_t>(target)] = {true, type, (asserts & assert_nocheck) != 0};
+  if (target == proc_null)
+    null_lock_ = true;
+  else
+    locks_[static_cast<std::size_t>(target)] = {true, type, (asserts & assert_nocheck) != 0};
   ++locked_count_;
 }
 
@@ -172,8 +198,10 @@ Status Epochs::can_unlock(int target) const {
 }
 
 void Epochs::did_unlock(int target) {
-  if (target == proc_null) null_lock_ = false;
-  else locks_[static_cast<std::size_t>(target)] = {};
+  if (target == proc_null)
+    null_lock_ = false;
+  else
+    locks_[static_cast<std::size_t>(target)] = {};
   if (--locked_count_ == 0) access_.store(Access::none, std::memory_order_relaxed);
 }
 
@@ -182,11 +210,16 @@ Status Epochs::can_lock_all(unsigned asserts, bool no_locks) const {
   if (no_locks) return sync_error("lock_all", -1, "the window was created with no_locks");
   switch (access_) {
     case Access::none:
-    case Access::fence_open: break;
-    case Access::lock_all: return sync_error("lock_all", -1, "already inside lock_all");
-    case Access::lock: return sync_error("lock_all", -1, "a target is locked");
-    case Access::pscw: return sync_error("lock_all", -1, "inside a start/complete access epoch");
-    case Access::fence: return sync_error("lock_all", -1, "inside a fence epoch with operations");
+    case Access::fence_open:
+      break;
+    case Access::lock_all:
+      return sync_error("lock_all", -1, "already inside lock_all");
+    case Access::lock:
+      return sync_error("lock_all", -1, "a target is locked");
+    case Access::pscw:
+      return sync_error("lock_all", -1, "inside a start/complete access epoch");
+    case Access::fence:
+      return sync_error("lock_all", -1, "inside a fence epoch with operations");
   }
   return Status::ok();
 }
@@ -245,13 +278,19 @@ void Epochs::did_access() {
 
 Status Epochs::can_free() const {
   switch (access_) {
-    case Access::lock: return sync_error("free", -1, "a target is still locked");
-    case Access::lock_all: return sync_error("free", -1, "inside lock_all");
-    case Access::pscw: return sync_error("free", -1, "inside a start/complete access epoch");
-    case Access::fence: return sync_error("free", -1, "a fence epoch has operations not completed by a fence");
-    default: break;
+    case Access::lock:
+      return sync_error("free", -1, "a target is still locked");
+    case Access::lock_all:
+      return sync_error("free", -1, "inside lock_all");
+    case Access::pscw:
+      return sync_error("free", -1, "inside a start/complete access epoch");
+    case Access::fence:
+      return sync_error("free", -1, "a fence epoch has operations not completed by a fence");
+    default:
+      break;
   }
-  if (exposure_ == Exposure::post) return sync_error("free", -1, "inside a post/wait exposure epoch");
+  if (exposure_ == Exposure::post)
+    return sync_error("free", -1, "inside a post/wait exposure epoch");
   return Status::ok();
 }
 

@@ -8,7 +8,9 @@ namespace {
 constexpr int kRanks = 4;
 const std::vector<int> kGroup{1, 2};
 
-ErrorClass cls(const Status& s) { return s.error_class(); }
+ErrorClass cls(const Status& s) {
+  return s.error_class();
+}
 
 TEST(Epochs, OpOutsideAnyEpochIsRmaSync) {
   Epochs e(0, kRanks);

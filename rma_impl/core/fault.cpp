@@ -7,9 +7,9 @@
 namespace rma::core {
 namespace {
 
-constexpr std::string_view kNames[] = {"none", "put_short", "accumulate_wrong_op",
-                                       "grant_ignores_table", "no_singleton", "get_not_last",
-                                       "drop_ack", "held_op_early"};
+constexpr std::string_view kNames[] = {
+    "none",         "put_short", "accumulate_wrong_op", "grant_ignores_table", "no_singleton",
+    "get_not_last", "drop_ack",  "held_op_early"};
 
 }  // namespace
 
@@ -22,6 +22,8 @@ Fault read_fault() {
   return Fault::none;
 }
 
-std::string_view to_string(Fault f) { return kNames[static_cast<int>(f)]; }
+std::string_view to_string(Fault f) {
+  return kNames[static_cast<int>(f)];
+}
 
 }  // namespace rma::core

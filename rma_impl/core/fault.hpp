@@ -20,8 +20,16 @@
 
 namespace rma::core {
 
-enum class Fault { none, put_short, accumulate_wrong_op, grant_ignores_table, no_singleton,
-                   get_not_last, drop_ack, held_op_early };
+enum class Fault {
+  none,
+  put_short,
+  accumulate_wrong_op,
+  grant_ignores_table,
+  no_singleton,
+  get_not_last,
+  drop_ack,
+  held_op_early
+};
 
 // The fault RMA_FAULT names; an unknown name is `none` and says so on stderr.
 Fault read_fault();
@@ -30,7 +38,9 @@ inline Fault active_fault() {
   static const Fault f = read_fault();
   return f;
 }
-inline bool fault(Fault f) { return active_fault() == f; }
+inline bool fault(Fault f) {
+  return active_fault() == f;
+}
 std::string_view to_string(Fault f);
 
 // The op a target applies: `op`, unless RMA_FAULT=accumulate_wrong_op (then sum is applied

@@ -1,5 +1,5 @@
-// Micro benchmarks of the lock manager (am protocol, fabric direct path): an exclusive hand-off between two
-// origins, and a shared grant and release. Run: ./build/bench/rma_micro_bench
+// Micro benchmarks of the lock manager (am protocol, fabric direct path): an exclusive hand-off
+// between two origins, and a shared grant and release. Run: ./build/bench/rma_micro_bench
 #include <benchmark/benchmark.h>
 
 #include "core/lock_manager.hpp"

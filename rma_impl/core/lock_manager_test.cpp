@@ -5,7 +5,9 @@
 namespace rma::core {
 namespace {
 
-LockRequest req(int origin, LockType t) { return LockRequest{origin, t, {}}; }
+LockRequest req(int origin, LockType t) {
+  return LockRequest{origin, t, {}};
+}
 
 std::vector<int> origins(const std::vector<LockRequest>& v) {
   std::vector<int> o;

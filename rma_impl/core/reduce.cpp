@@ -24,8 +24,7 @@ using Wrap = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::m
 
 struct Sum {
   template <class T>
-    requires std::is_arithmetic_v<T>
-  T operator()(T a, T b) const {
+  requires std::is_arithmetic_v<T> T operator()(T a, T b) const {
     if constexpr (std::is_floating_point_v<T>) {
       return a + b;
     } else {
@@ -36,8 +35,7 @@ struct Sum {
 
 struct Prod {
   template <class T>
-    requires std::is_arithmetic_v<T>
-  T operator()(T a, T b) const {
+  requires std::is_arithmetic_v<T> T operator()(T a, T b) const {
     if constexpr (std::is_floating_point_v<T>) {
       return a * b;
     } else {
@@ -50,18 +48,12 @@ struct Prod {
 // target keeps its value (MPI leaves NaN handling unspecified).
 struct Min {
   template <class T>
-    requires std::is_arithmetic_v<T>
-  T operator()(T a, T b) const {
-    return b < a ? b : a;
-  }
+  requires std::is_arithmetic_v<T> T operator()(T a, T b) const { return b < a ? b : a; }
 };
 
 struct Max {
   template <class T>
-    requires std::is_arithmetic_v<T>
-  T operator()(T a, T b) const {
-    return a < b ? b : a;
-  }
+  requires std::is_arithmetic_v<T> T operator()(T a, T b) const { return a < b ? b : a; }
 };
 
 // Bitwise and logical ops exist for integers only, so that the dispatcher can ask whether a
@@ -112,8 +104,7 @@ struct Lxor {
 // smaller index.
 struct MaxLoc {
   template <class T>
-    requires is_pair_v<T>
-  T operator()(T a, T b) const {
+  requires is_pair_v<T> T operator()(T a, T b) const {
     if (a.value != b.value) return a.value < b.value ? b : a;
     return b.index < a.index ? b : a;
   }
@@ -121,8 +112,7 @@ struct MaxLoc {
 
 struct MinLoc {
   template <class T>
-    requires is_pair_v<T>
-  T operator()(T a, T b) const {
+  requires is_pair_v<T> T operator()(T a, T b) const {
     if (a.value != b.value) return b.value < a.value ? b : a;
     return b.index < a.index ? b : a;
   }
@@ -261,9 +251,8 @@ static_assert(sizeof(double) == 8 && std::numeric_limits<double>::is_iec559);
 template <bool kFetch>
 Status run(Op op, Dtype dtype, std::byte* target, const std::byte* origin, std::byte* result,
            std::size_t count) {
-  return visit_dtype(dtype, [&]<class T>() {
-    return run_op<T, kFetch>(op, target, origin, result, count);
-  });
+  return visit_dtype(
+      dtype, [&]<class T>() { return run_op<T, kFetch>(op, target, origin, result, count); });
 }
 
 // Enum values come off the wire, so out-of-range ones are checked before to_string sees them.

@@ -42,11 +42,21 @@ Status RuntimeImpl::peer_error(const char* call, int peer) const {
 Runtime::Runtime(std::unique_ptr<core::RuntimeImpl> impl) : impl_(std::move(impl)) {}
 Runtime::~Runtime() = default;
 
-int Runtime::rank() const { return impl_->rank(); }
-int Runtime::size() const { return impl_->size(); }
-const RuntimeConfig& Runtime::config() const { return impl_->config(); }
-std::string Runtime::transport_name() const { return impl_->engine().transport().name(); }
-std::size_t Runtime::eager_limit() const { return impl_->eager_limit(); }
+int Runtime::rank() const {
+  return impl_->rank();
+}
+int Runtime::size() const {
+  return impl_->size();
+}
+const RuntimeConfig& Runtime::config() const {
+  return impl_->config();
+}
+std::string Runtime::transport_name() const {
+  return impl_->engine().transport().name();
+}
+std::size_t Runtime::eager_limit() const {
+  return impl_->eager_limit();
+}
 
 Status Runtime::send(int dst, const void* buf, std::size_t bytes, int tag) {
   progress::CallScope scope(impl_->calls(), "send", -1, dst);
@@ -92,7 +102,9 @@ Status Runtime::free_mem(void* base) {
   return impl_->free_mem(base);
 }
 
-Counters Runtime::counters() const { return impl_->engine().counters(); }
+Counters Runtime::counters() const {
+  return impl_->engine().counters();
+}
 
 RankState Runtime::state() const {
   RankState s;

@@ -26,12 +26,12 @@ constexpr auto kLockTypes =
     make_names<LockType>(std::pair{LockType::exclusive, std::string_view("exclusive")},
                          std::pair{LockType::shared, std::string_view("shared")});
 
-constexpr auto kAsserts = make_names<unsigned>(
-    std::pair{unsigned{assert_nocheck}, std::string_view("nocheck")},
-    std::pair{unsigned{assert_nostore}, std::string_view("nostore")},
-    std::pair{unsigned{assert_noput}, std::string_view("noput")},
-    std::pair{unsigned{assert_noprecede}, std::string_view("noprecede")},
-    std::pair{unsigned{assert_nosucceed}, std::string_view("nosucceed")});
+constexpr auto kAsserts =
+    make_names<unsigned>(std::pair{unsigned{assert_nocheck}, std::string_view("nocheck")},
+                         std::pair{unsigned{assert_nostore}, std::string_view("nostore")},
+                         std::pair{unsigned{assert_noput}, std::string_view("noput")},
+                         std::pair{unsigned{assert_noprecede}, std::string_view("noprecede")},
+                         std::pair{unsigned{assert_nosucceed}, std::string_view("nosucceed")});
 
 constexpr auto kFlavors =
     make_names<Flavor>(std::pair{Flavor::create, std::string_view("create")},
@@ -58,10 +58,18 @@ bool is_signed(Dtype t) {
   return t == Dtype::i8 || t == Dtype::i16 || t == Dtype::i32 || t == Dtype::i64 || is_float(t);
 }
 
-std::string_view to_string(Dtype t) { return kDtypes.name(t); }
-std::optional<Dtype> parse_dtype(std::string_view n) { return kDtypes.parse(n); }
-std::string_view to_string(Op op) { return kOps.name(op); }
-std::optional<Op> parse_op(std::string_view n) { return kOps.parse(n); }
+std::string_view to_string(Dtype t) {
+  return kDtypes.name(t);
+}
+std::optional<Dtype> parse_dtype(std::string_view n) {
+  return kDtypes.parse(n);
+}
+std::string_view to_string(Op op) {
+  return kOps.name(op);
+}
+std::optional<Op> parse_op(std::string_view n) {
+  return kOps.parse(n);
+}
 
 bool op_valid_for(Op op, Dtype t) {
   if (op == Op::maxloc || op == Op::minloc) return is_pair(t);
@@ -79,8 +87,12 @@ bool op_valid_for(Op op, Dtype t) {
   }
 }
 
-std::string_view to_string(LockType t) { return kLockTypes.name(t); }
-std::optional<LockType> parse_lock_type(std::string_view n) { return kLockTypes.parse(n); }
+std::string_view to_string(LockType t) {
+  return kLockTypes.name(t);
+}
+std::optional<LockType> parse_lock_type(std::string_view n) {
+  return kLockTypes.parse(n);
+}
 
 std::optional<unsigned> parse_assert(std::string_view n) {
   if (n == "none" || n.empty()) return 0u;
@@ -97,19 +109,39 @@ std::string asserts_to_string(unsigned asserts) {
   return s.empty() ? "none" : s;
 }
 
-std::string_view to_string(Flavor f) { return kFlavors.name(f); }
-std::optional<Flavor> parse_flavor(std::string_view n) { return kFlavors.parse(n); }
-std::string_view to_string(Path p) { return kPaths.name(p); }
-std::optional<Path> parse_path(std::string_view n) { return kPaths.parse(n); }
-std::vector<std::string_view> path_names() { return kPaths.names(); }
-std::string_view to_string(Protocol p) { return kProtocols.name(p); }
-std::optional<Protocol> parse_protocol(std::string_view n) { return kProtocols.parse(n); }
-std::vector<std::string_view> protocol_names() { return kProtocols.names(); }
-std::string_view to_string(ProgressMode m) { return kProgress.name(m); }
+std::string_view to_string(Flavor f) {
+  return kFlavors.name(f);
+}
+std::optional<Flavor> parse_flavor(std::string_view n) {
+  return kFlavors.parse(n);
+}
+std::string_view to_string(Path p) {
+  return kPaths.name(p);
+}
+std::optional<Path> parse_path(std::string_view n) {
+  return kPaths.parse(n);
+}
+std::vector<std::string_view> path_names() {
+  return kPaths.names();
+}
+std::string_view to_string(Protocol p) {
+  return kProtocols.name(p);
+}
+std::optional<Protocol> parse_protocol(std::string_view n) {
+  return kProtocols.parse(n);
+}
+std::vector<std::string_view> protocol_names() {
+  return kProtocols.names();
+}
+std::string_view to_string(ProgressMode m) {
+  return kProgress.name(m);
+}
 // "sync-only" is the spelling before CLI values became snake_case; still accepted.
 std::optional<ProgressMode> parse_progress_mode(std::string_view n) {
   return kProgress.parse(n == "sync-only" ? std::string_view("sync_only") : n);
 }
-std::vector<std::string_view> progress_mode_names() { return kProgress.names(); }
+std::vector<std::string_view> progress_mode_names() {
+  return kProgress.names();
+}
 
 }  // namespace rma

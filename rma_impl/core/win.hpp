@@ -87,7 +87,7 @@ struct RmaOp {
   PacketType kind = PacketType::put;  // put, get, accumulate, get_accumulate, fetch_and_op,
                                       // compare_and_swap
   int target = 0;
-  std::uint64_t disp = 0;             // bytes into the target window (dynamic: an address)
+  std::uint64_t disp = 0;  // bytes into the target window (dynamic: an address)
   std::size_t count = 0;
   Dtype dtype = Dtype::u8;
   Op op = Op::replace;

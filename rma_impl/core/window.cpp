@@ -15,8 +15,8 @@ namespace {
 using core::Call;
 using core::Entry;
 using core::RmaOp;
-using core::Win;
 using core::where;
+using core::Win;
 
 bool accumulate_like(PacketType k) {
   return k == PacketType::accumulate || k == PacketType::get_accumulate ||
@@ -33,9 +33,9 @@ Status check_op(Win& w, const char* call, RmaOp& op, std::uint64_t disp, bool re
     return {ErrorClass::type, where(w, call, op.target) +
                                   ": compare_and_swap needs an integer type, not " +
                                   std::string(to_string(op.dtype))};
-  const bool needs_origin = op.kind != PacketType::get &&
-                            !(accumulate_like(op.kind) && op.op == Op::no_op &&
-                              op.kind != PacketType::accumulate);
+  const bool needs_origin =
+      op.kind != PacketType::get &&
+      !(accumulate_like(op.kind) && op.op == Op::no_op && op.kind != PacketType::accumulate);
   if (op.count && needs_origin && !op.origin)
     return {ErrorClass::buffer, where(w, call, op.target) + ": null origin buffer"};
   if (op.count && op.has_response() && !op.result)
@@ -53,11 +53,11 @@ Status check_op(Win& w, const char* call, RmaOp& op, std::uint64_t disp, bool re
   std::uint64_t offset = 0;  // no division on this path: every op takes it
   if (__builtin_mul_overflow(disp, unit, &offset) || offset > p.size ||
       op.bytes() > p.size - offset)
-    return {ErrorClass::rma_range,
-            where(w, call, op.target) + ": displacement " + std::to_string(disp) + " (x" +
-                std::to_string(unit) + " bytes) + " + std::to_string(op.bytes()) +
-                " bytes is past the end of the target's " + std::to_string(p.size) +
-                "-byte window"};
+    return {ErrorClass::rma_range, where(w, call, op.target) + ": displacement " +
+                                       std::to_string(disp) + " (x" + std::to_string(unit) +
+                                       " bytes) + " + std::to_string(op.bytes()) +
+                                       " bytes is past the end of the target's " +
+                                       std::to_string(p.size) + "-byte window"};
   op.disp = offset;
   return Status::ok();
 }
@@ -65,8 +65,7 @@ Status check_op(Win& w, const char* call, RmaOp& op, std::uint64_t disp, bool re
 using Slot = Status (*)(Call&, RmaOp&);
 
 RmaOp make_op(PacketType kind, int target, std::size_t count, Dtype dtype, Op o = Op::replace,
-              const void* origin = nullptr, void* result = nullptr,
-              const void* compare = nullptr) {
+              const void* origin = nullptr, void* result = nullptr, const void* compare = nullptr) {
   RmaOp op;
   op.kind = kind;
   op.target = target;
@@ -110,8 +109,8 @@ Status check_group(const Win& w, const char* call, std::span<const int> group) {
                                  r) != group.begin() + static_cast<std::ptrdiff_t>(i)
                      : seen[static_cast<std::size_t>(r)]++ != 0;
     if (twice)
-      return {ErrorClass::arg, where(w, call, -1) + ": rank " + std::to_string(r) +
-                                   " appears twice in the group"};
+      return {ErrorClass::arg,
+              where(w, call, -1) + ": rank " + std::to_string(r) + " appears twice in the group"};
   }
   return Status::ok();
 }
@@ -123,16 +122,36 @@ Status check_group(const Win& w, const char* call, std::span<const int> group) {
 Window::Window(std::unique_ptr<core::Win> w) : w_(std::move(w)) {}
 Window::~Window() = default;
 
-int Window::id() const { return static_cast<int>(w_->id); }
-Flavor Window::flavor() const { return w_->flavor; }
-Path Window::path() const { return w_->path; }
-std::string Window::path_detail() const { return w_->ops ? w_->ops->name : "none"; }
-void* Window::base() const { return w_->base; }
-std::size_t Window::size() const { return w_->size; }
-int Window::disp_unit() const { return w_->disp_unit; }
-bool Window::freed() const { return w_->freed; }
-std::shared_ptr<void> Window::memory_keeper() const { return w_->memory; }
-Counters Window::counters() const { return w_->engine.window_counters(w_->id); }
+int Window::id() const {
+  return static_cast<int>(w_->id);
+}
+Flavor Window::flavor() const {
+  return w_->flavor;
+}
+Path Window::path() const {
+  return w_->path;
+}
+std::string Window::path_detail() const {
+  return w_->ops ? w_->ops->name : "none";
+}
+void* Window::base() const {
+  return w_->base;
+}
+std::size_t Window::size() const {
+  return w_->size;
+}
+int Window::disp_unit() const {
+  return w_->disp_unit;
+}
+bool Window::freed() const {
+  return w_->freed;
+}
+std::shared_ptr<void> Window::memory_keeper() const {
+  return w_->memory;
+}
+Counters Window::counters() const {
+  return w_->engine.window_counters(w_->id);
+}
 bool Window::passive_access() const {
   return w_->epochs.access() == core::Access::lock || w_->epochs.access() == core::Access::lock_all;
 }
@@ -157,23 +176,20 @@ Status Window::accumulate(const void* origin, std::size_t count, Dtype dtype, in
 Status Window::get_accumulate(const void* origin, void* result, std::size_t count, Dtype dtype,
                               int target, std::uint64_t disp, Op o) {
   RmaOp op = make_op(PacketType::get_accumulate, target, count, dtype, o, origin, result);
-  return communicate(*w_, "get_accumulate", &core::WindowOps::get_accumulate, op, disp,
-                     false);
+  return communicate(*w_, "get_accumulate", &core::WindowOps::get_accumulate, op, disp, false);
 }
 
 Status Window::fetch_and_op(const void* origin, void* result, Dtype dtype, int target,
                             std::uint64_t disp, Op o) {
   RmaOp op = make_op(PacketType::fetch_and_op, target, 1, dtype, o, origin, result);
-  return communicate(*w_, "fetch_and_op", &core::WindowOps::fetch_and_op, op, disp,
-                     false);
+  return communicate(*w_, "fetch_and_op", &core::WindowOps::fetch_and_op, op, disp, false);
 }
 
-Status Window::compare_and_swap(const void* origin, const void* compare, void* result,
-                                Dtype dtype, int target, std::uint64_t disp) {
+Status Window::compare_and_swap(const void* origin, const void* compare, void* result, Dtype dtype,
+                                int target, std::uint64_t disp) {
   RmaOp op =
       make_op(PacketType::compare_and_swap, target, 1, dtype, Op::replace, origin, result, compare);
-  return communicate(*w_, "compare_and_swap", &core::WindowOps::compare_and_swap, op, disp,
-                     false);
+  return communicate(*w_, "compare_and_swap", &core::WindowOps::compare_and_swap, op, disp, false);
 }
 
 namespace {
@@ -193,8 +209,7 @@ Result<Request> request_op(Win& w, const char* name, Slot core::WindowOps::*slot
 Result<Request> Window::rput(const void* origin, std::size_t count, Dtype dtype, int target,
                              std::uint64_t disp) {
   return request_op(*w_, "rput", &core::WindowOps::put,
-                    make_op(PacketType::put, target, count, dtype, Op::replace, origin),
-                    disp);
+                    make_op(PacketType::put, target, count, dtype, Op::replace, origin), disp);
 }
 
 Result<Request> Window::rget(void* origin, std::size_t count, Dtype dtype, int target,
@@ -204,11 +219,10 @@ Result<Request> Window::rget(void* origin, std::size_t count, Dtype dtype, int t
                     disp);
 }
 
-Result<Request> Window::raccumulate(const void* origin, std::size_t count, Dtype dtype,
-                                    int target, std::uint64_t disp, Op o) {
+Result<Request> Window::raccumulate(const void* origin, std::size_t count, Dtype dtype, int target,
+                                    std::uint64_t disp, Op o) {
   return request_op(*w_, "raccumulate", &core::WindowOps::accumulate,
-                    make_op(PacketType::accumulate, target, count, dtype, o, origin),
-                    disp);
+                    make_op(PacketType::accumulate, target, count, dtype, o, origin), disp);
 }
 
 Result<Request> Window::rget_accumulate(const void* origin, void* result, std::size_t count,
@@ -430,9 +444,10 @@ Result<SharedRegion> Window::shared_query(int rank) {
   RMA_TRY(w_->rt.check_peer("shared_query", rank, false));
   if (rank == w_->rank()) return SharedRegion{w_->base, w_->size, w_->disp_unit, w_->memory};
   if (w_->backend) return w_->backend->shared_query(rank);
-  return Status{ErrorClass::rma_flavor,
-                where(*w_, "shared_query", rank) +
-                    ": another rank's memory is only mapped by shared windows and on the direct path"};
+  return Status{
+      ErrorClass::rma_flavor,
+      where(*w_, "shared_query", rank) +
+          ": another rank's memory is only mapped by shared windows and on the direct path"};
 }
 
 Status Window::free() {

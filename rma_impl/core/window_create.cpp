@@ -47,8 +47,8 @@ struct Offer {
 Status check_config(const RuntimeConfig& rc, const WindowConfig& cfg, Win& w, Backend* backend,
                     bool has_direct, Offer& offer) {
   if (cfg.disp_unit < 1)
-    return {ErrorClass::disp, "window: disp_unit " + std::to_string(cfg.disp_unit) +
-                                  " is not positive"};
+    return {ErrorClass::disp,
+            "window: disp_unit " + std::to_string(cfg.disp_unit) + " is not positive"};
   if (cfg.flavor == Flavor::create && cfg.size && !cfg.base)
     return {ErrorClass::buffer,
             "window: create needs memory for its " + std::to_string(cfg.size) + " bytes"};
@@ -120,8 +120,8 @@ Result<rma::Window*> RuntimeImpl::create_window(const WindowConfig& cfg) {
     while (offers[r].can_direct) ++r;
     return fail(Status{ErrorClass::rma_shared,
                        "window: the direct path needs memory every rank can map, and rank " +
-                           std::to_string(r) + "'s cannot be (" + std::string(to_string(cfg.flavor)) +
-                           " window" +
+                           std::to_string(r) + "'s cannot be (" +
+                           std::string(to_string(cfg.flavor)) + " window" +
                            (cfg.flavor == Flavor::create ? " over memory not from alloc_mem" : "") +
                            ", backend " + config_.backend + ")"});
   }
@@ -137,8 +137,8 @@ Result<rma::Window*> RuntimeImpl::create_window(const WindowConfig& cfg) {
   } else if (cfg.flavor == Flavor::allocate) {
     win.memory = zeroed_memory(cfg.size);
     if (!win.memory)
-      return fail(Status{ErrorClass::other, "window: cannot allocate " + std::to_string(cfg.size) +
-                                                " bytes"});
+      return fail(Status{ErrorClass::other,
+                         "window: cannot allocate " + std::to_string(cfg.size) + " bytes"});
     win.base = static_cast<std::byte*>(win.memory.get());
   }
   if (cfg.flavor == Flavor::create) win.base = static_cast<std::byte*>(cfg.base);

@@ -69,10 +69,14 @@ Status parse_budget(std::string_view key, std::string_view v, WindowInfo& info) 
 }
 
 Status parse_fence_exchange(std::string_view key, std::string_view v, WindowInfo& info) {
-  if (v == "auto") info.fence_exchange = FenceExchange::auto_;
-  else if (v == "messages") info.fence_exchange = FenceExchange::messages;
-  else if (v == "rounds") info.fence_exchange = FenceExchange::rounds;
-  else return bad(key, v, "one of auto, messages, rounds");
+  if (v == "auto")
+    info.fence_exchange = FenceExchange::auto_;
+  else if (v == "messages")
+    info.fence_exchange = FenceExchange::messages;
+  else if (v == "rounds")
+    info.fence_exchange = FenceExchange::rounds;
+  else
+    return bad(key, v, "one of auto, messages, rounds");
   return Status::ok();
 }
 

@@ -29,9 +29,9 @@ namespace rma::core {
 enum class FenceExchange : std::uint8_t { auto_, messages, rounds };
 
 struct WindowInfo {
-  bool no_locks = false;                // no_locks: no passive target here (and no agent)
-  bool ordered_accumulates = true;      // accumulate_ordering: false for "none"
-  Path path = Path::am;                 // path, else the runtime's default_path
+  bool no_locks = false;                 // no_locks: no passive target here (and no agent)
+  bool ordered_accumulates = true;       // accumulate_ordering: false for "none"
+  Path path = Path::am;                  // path, else the runtime's default_path
   Protocol protocol = Protocol::fewest;  // protocol, else the runtime's default_protocol
   // hold_budget: bytes of eager op data a target holds for one origin ahead of a lock grant
   // or a post; every rank must give the same value (the origins rely on it).

@@ -69,16 +69,12 @@ TEST(WindowInfo, AnOrderingListKeepsAccumulatesOrdered) {
 }
 
 TEST(WindowInfo, ABadValueNamesKeyAndValue) {
-  const std::pair<const char*, const char*> bad[] = {{"no_locks", "maybe"},
-                                                     {"accumulate_ordering", "rw"},
-                                                     {"accumulate_ordering", "rar,"},
-                                                     {"path", "sideways"},
-                                                     {"region_size", "12"},
-                                                     {"region_size", "4096x"},
-                                                     {"alloc_shared_noncontig", "1"},
-                                                     {"protocol", "mpich"},
-                                                     {"hold_budget", "-1"},
-                                                     {"fence_exchange", "fastest"}};
+  const std::pair<const char*, const char*> bad[] = {
+      {"no_locks", "maybe"},           {"accumulate_ordering", "rw"},
+      {"accumulate_ordering", "rar,"}, {"path", "sideways"},
+      {"region_size", "12"},           {"region_size", "4096x"},
+      {"alloc_shared_noncontig", "1"}, {"protocol", "mpich"},
+      {"hold_budget", "-1"},           {"fence_exchange", "fastest"}};
   for (const auto& [key, value] : bad) {
     auto info = parse_window_info(RuntimeConfig{}, {{key, value}});
     ASSERT_FALSE(info) << key << "=" << value;

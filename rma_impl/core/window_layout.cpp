@@ -17,8 +17,8 @@ namespace {
 
 using core::Entry;
 using core::RmaOp;
-using core::Win;
 using core::where;
+using core::Win;
 using Slot = Status (*)(core::Call&, RmaOp&);
 
 // One call as the caller gave it: the kind, its op, and each side's memory and layout.
@@ -27,7 +27,7 @@ struct Sides {
   Op op = Op::replace;
   const void* origin = nullptr;  // the data that goes out; get: where it arrives
   const Layout* o = nullptr;
-  void* result = nullptr;        // get_accumulate
+  void* result = nullptr;  // get_accumulate
   const Layout* r = nullptr;
   const Layout* t = nullptr;
   int target = 0;
@@ -95,15 +95,17 @@ Result<std::int64_t> check_range(const Win& w, const char* call, const Sides& s)
       static_cast<std::int64_t>(base) + hi > static_cast<std::int64_t>(p.size))
     return Status{ErrorClass::rma_range,
                   where(w, call, s.target) + ": the target layout " + s.t->describe() +
-                      " at displacement " + std::to_string(s.disp) + " (x" +
-                      std::to_string(unit) + " bytes) touches bytes " +
+                      " at displacement " + std::to_string(s.disp) + " (x" + std::to_string(unit) +
+                      " bytes) touches bytes " +
                       std::to_string(static_cast<std::int64_t>(base) + lo) + ".." +
                       std::to_string(static_cast<std::int64_t>(base) + hi) +
                       ", outside the target's " + std::to_string(p.size) + "-byte window"};
   return static_cast<std::int64_t>(base);
 }
 
-bool dense(const Layout* l) { return !l || l->type->dense(); }
+bool dense(const Layout* l) {
+  return !l || l->type->dense();
+}
 
 // Whether the slot takes the op whole: the packet protocol's slot when it can carry the
 // layout, or a direct table's put or get slot that says it copies run by run.
@@ -191,8 +193,10 @@ Status communicate(Win& w, const char* name, Slot core::WindowOps::*slot, const 
     op.dtype = p.dtype;
     op.op = s.op;
     const auto* o = static_cast<const std::byte*>(s.origin);
-    if (s.kind == PacketType::get) op.result = const_cast<std::byte*>(o) + p.at[oi];
-    else if (oi >= 0) op.origin = o + p.at[oi];
+    if (s.kind == PacketType::get)
+      op.result = const_cast<std::byte*>(o) + p.at[oi];
+    else if (oi >= 0)
+      op.origin = o + p.at[oi];
     if (ri >= 0) op.result = static_cast<std::byte*>(s.result) + p.at[ri];
     op.disp = static_cast<std::uint64_t>(*base + p.at[ti]);
     if (request) {
@@ -205,8 +209,7 @@ Status communicate(Win& w, const char* name, Slot core::WindowOps::*slot, const 
   });
 }
 
-Result<Request> request_op(Win& w, const char* name, Slot core::WindowOps::*slot,
-                           const Sides& s) {
+Result<Request> request_op(Win& w, const char* name, Slot core::WindowOps::*slot, const Sides& s) {
   auto state = std::make_shared<core::RequestState>();
   state->win = &w;
   state->target = s.target;
@@ -244,8 +247,7 @@ Status Window::put(const void* origin, const Layout& o, int target, std::uint64_
                      make(PacketType::put, origin, o, target, disp, t), nullptr);
 }
 
-Status Window::get(void* origin, const Layout& o, int target, std::uint64_t disp,
-                   const Layout& t) {
+Status Window::get(void* origin, const Layout& o, int target, std::uint64_t disp, const Layout& t) {
   return communicate(*w_, "get", &core::WindowOps::get,
                      make(PacketType::get, origin, o, target, disp, t), nullptr);
 }
@@ -256,15 +258,14 @@ Status Window::accumulate(const void* origin, const Layout& o, int target, std::
                      make(PacketType::accumulate, origin, o, target, disp, t, op), nullptr);
 }
 
-Status Window::get_accumulate(const void* origin, const Layout& o, void* result,
-                              const Layout& r, int target, std::uint64_t disp, const Layout& t,
-                              Op op) {
+Status Window::get_accumulate(const void* origin, const Layout& o, void* result, const Layout& r,
+                              int target, std::uint64_t disp, const Layout& t, Op op) {
   return communicate(*w_, "get_accumulate", &core::WindowOps::get_accumulate,
                      make_get_accumulate(origin, o, result, r, target, disp, t, op), nullptr);
 }
 
-Result<Request> Window::rput(const void* origin, const Layout& o, int target,
-                             std::uint64_t disp, const Layout& t) {
+Result<Request> Window::rput(const void* origin, const Layout& o, int target, std::uint64_t disp,
+                             const Layout& t) {
   return request_op(*w_, "rput", &core::WindowOps::put,
                     make(PacketType::put, origin, o, target, disp, t));
 }

@@ -43,12 +43,20 @@ std::vector<std::string> overridden_slots(const WindowOps& t, const WindowOps& b
 // --- Win ----------------------------------------------------------------------------------------
 
 Win::Win(RuntimeImpl& r, std::uint32_t window_id, Flavor f)
-    : rt(r), engine(r.engine()), id(window_id), flavor(f), epochs(static_cast<int>(window_id), r.size()) {}
+    : rt(r),
+      engine(r.engine()),
+      id(window_id),
+      flavor(f),
+      epochs(static_cast<int>(window_id), r.size()) {}
 
 Win::~Win() = default;
 
-int Win::rank() const { return rt.rank(); }
-int Win::ranks() const { return rt.size(); }
+int Win::rank() const {
+  return rt.rank();
+}
+int Win::ranks() const {
+  return rt.size();
+}
 
 std::span<const int> Win::all_ranks() const {
   if (all_ranks_.size() != static_cast<std::size_t>(ranks())) {
@@ -74,6 +82,8 @@ std::unique_ptr<rma::Window> Win::wrap(std::unique_ptr<Win> w) {
   return std::unique_ptr<rma::Window>(new rma::Window(std::move(w)));
 }
 
-rma::Request Win::make_request(std::shared_ptr<RequestState> s) { return rma::Request(std::move(s)); }
+rma::Request Win::make_request(std::shared_ptr<RequestState> s) {
+  return rma::Request(std::move(s));
+}
 
 }  // namespace rma::core

@@ -92,11 +92,13 @@ struct WindowOps {
 };
 
 // Every slot, by name: one list for the checks below and for capability reports.
-#define RMA_WINDOW_SLOTS(X)                                                              \
-  X(put) X(get) X(accumulate) X(get_accumulate) X(fetch_and_op) X(compare_and_swap)     \
-  X(fence) X(post) X(start) X(complete) X(wait) X(test) X(lock) X(unlock) X(lock_all)   \
-  X(unlock_all) X(flush) X(flush_local) X(flush_all) X(flush_local_all) X(sync)         \
-  X(request_wait) X(request_test) X(free)
+// clang-format off
+#define RMA_WINDOW_SLOTS(X) \
+  X(put) X(get) X(accumulate) X(get_accumulate) X(fetch_and_op) X(compare_and_swap) \
+  X(fence) X(post) X(start) X(complete) X(wait) X(test) \
+  X(lock) X(unlock) X(lock_all) X(unlock_all) X(flush) X(flush_local) \
+  X(flush_all) X(flush_local_all) X(sync) X(request_wait) X(request_test) X(free)
+// clang-format on
 
 // The slot of `t` that serves a communication op of RmaOp::kind `kind` (put ..
 // compare_and_swap): how a direct slot passes an op it cannot serve to the am slot.

@@ -31,7 +31,8 @@ Result<const Api*> api() {
       error = std::string("cannot load libfabric: ") + ::dlerror();
       return;
     }
-    if (!resolve(lib, "fi_getinfo", table.getinfo) || !resolve(lib, "fi_freeinfo", table.freeinfo) ||
+    if (!resolve(lib, "fi_getinfo", table.getinfo) ||
+        !resolve(lib, "fi_freeinfo", table.freeinfo) ||
         !resolve(lib, "fi_dupinfo", table.dupinfo) || !resolve(lib, "fi_fabric", table.fabric) ||
         !resolve(lib, "fi_strerror", table.strerror) || !resolve(lib, "fi_tostr", table.tostr))
       error = std::string("libfabric lacks an entry point: ") + ::dlerror();

@@ -32,7 +32,8 @@ class AtomicTable {
                   [static_cast<std::size_t>(t)];
   }
   void set(AtomicKind k, Op op, Dtype t, std::size_t n) {
-    counts_[static_cast<std::size_t>(k)][static_cast<std::size_t>(op)][static_cast<std::size_t>(t)] = n;
+    counts_[static_cast<std::size_t>(k)][static_cast<std::size_t>(op)]
+           [static_cast<std::size_t>(t)] = n;
   }
   // Over the pairs MPI allows (op_valid_for; compare: integer types): how many are native,
   // of how many.

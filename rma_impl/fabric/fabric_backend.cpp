@@ -61,9 +61,11 @@ Status FabricBackend::map_window(core::Call& c, const WindowConfig& cfg, const c
   Endpoint& ep = t_.endpoint();
   if (!direct) return {ErrorClass::intern, "fabric backend: only the direct path maps memory"};
   if (!usable_)
-    return {ErrorClass::unsupported,
-            "window: the direct path needs RMA from the fabric provider (FI_RMA, no FI_MR_LOCAL); " +
-                ep.provider() + " on " + ep.domain_name() + (ep.has_rma() ? " wants local buffers registered" : " has no FI_RMA")};
+    return {
+        ErrorClass::unsupported,
+        "window: the direct path needs RMA from the fabric provider (FI_RMA, no FI_MR_LOCAL); " +
+            ep.provider() + " on " + ep.domain_name() +
+            (ep.has_rma() ? " wants local buffers registered" : " has no FI_RMA")};
 
   auto state = std::make_unique<FabricWin>(w, t_, atomics_);
   // Registered before the exchange: once a peer has our key it may send control messages.
@@ -82,14 +84,15 @@ Status FabricBackend::map_window(core::Call& c, const WindowConfig& cfg, const c
   if (cfg.flavor == Flavor::allocate && !memory) {
     mine = "error cannot allocate " + std::to_string(cfg.size) + " bytes";
   } else if (cfg.size > 0) {
-    auto mr = ep.register_memory(base, cfg.size,
-                                 FI_REMOTE_READ | FI_REMOTE_WRITE | FI_READ | FI_WRITE);
+    auto mr =
+        ep.register_memory(base, cfg.size, FI_REMOTE_READ | FI_REMOTE_WRITE | FI_READ | FI_WRITE);
     if (!mr) {
       mine = "error " + mr.status().message();
     } else {
       state->mr = std::move(mr.value());
-      mine = "ok " + std::to_string(state->mr.remote_base()) + " " + std::to_string(state->mr.key()) +
-             " " + std::to_string(reinterpret_cast<std::uint64_t>(base));
+      mine = "ok " + std::to_string(state->mr.remote_base()) + " " +
+             std::to_string(state->mr.key()) + " " +
+             std::to_string(reinterpret_cast<std::uint64_t>(base));
     }
   } else {
     mine = "ok 0 0 0";

@@ -1,8 +1,9 @@
 // fabric_backend.hpp — the fabric backend's entry points, what the registry takes from it:
 // the transport (fabric_transport.hpp), window support (registered memory for allocate and
 // create windows, and the routing of the direct path's control messages to their window),
-// and the direct table (fabric_win.hpp; fabric_rma.cpp and fabric_sync.cpp). Shared and dynamic windows have no direct path
-// here (ranks may be on different hosts; attach would need a registration per region).
+// and the direct table (fabric_win.hpp; fabric_rma.cpp and fabric_sync.cpp). Shared and dynamic
+// windows have no direct path here (ranks may be on different hosts; attach would need a
+// registration per region).
 #pragma once
 
 #include <memory>

@@ -30,7 +30,8 @@ struct JobHosts {
 
 Result<JobHosts> exchange_hosts(bootstrap::Bootstrap& boot);
 // Every rank's endpoint name (raw bytes), in rank order.
-Result<std::vector<std::string>> exchange_names(bootstrap::Bootstrap& boot, const std::string& mine);
+Result<std::vector<std::string>> exchange_names(bootstrap::Bootstrap& boot,
+                                                const std::string& mine);
 
 // Hex, so that binary addresses survive the bootstrap's string values.
 std::string to_hex(const std::string& bytes);

@@ -24,16 +24,14 @@ bool is_loopback(const fi_info* i) {
 fi_info* choose(fi_info* list, bool loopback) {
   for (int pass = 0; pass < 2; ++pass)
     for (fi_info* i = list; i; i = i->next)
-      if (is_loopback(i) == loopback && (pass == 1 || i->addr_format == FI_SOCKADDR_IN))
-        return i;
+      if (is_loopback(i) == loopback && (pass == 1 || i->addr_format == FI_SOCKADDR_IN)) return i;
   return list;
 }
 
 constexpr std::uint64_t kAtomicOrder =
     FI_ORDER_ATOMIC_RAR | FI_ORDER_ATOMIC_RAW | FI_ORDER_ATOMIC_WAR | FI_ORDER_ATOMIC_WAW;
 
-fi_info* make_hints(const Api& api, const std::string& provider, std::uint64_t caps,
-                    int ordered) {
+fi_info* make_hints(const Api& api, const std::string& provider, std::uint64_t caps, int ordered) {
   fi_info* h = api.dupinfo(nullptr);
   if (!h) return nullptr;
   h->ep_attr->type = FI_EP_RDM;
@@ -54,9 +52,12 @@ fi_info* make_hints(const Api& api, const std::string& provider, std::uint64_t c
 
 const char* to_string(WaitMode m) {
   switch (m) {
-    case WaitMode::fd: return "fd";
-    case WaitMode::sread: return "sread";
-    case WaitMode::none: return "none";
+    case WaitMode::fd:
+      return "fd";
+    case WaitMode::sread:
+      return "sread";
+    case WaitMode::none:
+      return "none";
   }
   return "?";
 }
@@ -155,8 +156,12 @@ std::string Endpoint::domain_name() const {
   return info_->domain_attr->name ? info_->domain_attr->name : "?";
 }
 
-bool Endpoint::has_rma() const { return (info_->caps & FI_RMA) != 0; }
-bool Endpoint::has_atomics() const { return (info_->caps & FI_ATOMIC) != 0; }
+bool Endpoint::has_rma() const {
+  return (info_->caps & FI_RMA) != 0;
+}
+bool Endpoint::has_atomics() const {
+  return (info_->caps & FI_ATOMIC) != 0;
+}
 bool Endpoint::local_mr() const {
   return (static_cast<std::uint64_t>(info_->domain_attr->mr_mode) & FI_MR_LOCAL) != 0;
 }
@@ -188,8 +193,7 @@ Status Endpoint::insert(const std::vector<std::string>& names, std::vector<fi_ad
   return Status::ok();
 }
 
-Result<MemoryRegion> Endpoint::register_memory(void* base, std::size_t len,
-                                               std::uint64_t access) {
+Result<MemoryRegion> Endpoint::register_memory(void* base, std::size_t len, std::uint64_t access) {
   const auto mode = static_cast<std::uint64_t>(info_->domain_attr->mr_mode);
   MemoryRegion m;
   // Without provider keys, keys are ours to choose and must be unique in the domain.

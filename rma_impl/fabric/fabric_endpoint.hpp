@@ -34,8 +34,8 @@ enum class WaitMode { fd, sread, none };
 const char* to_string(WaitMode m);
 
 struct EndpointOptions {
-  std::string provider;       // e.g. "tcp;ofi_rxm"
-  bool loopback = false;      // every rank is on this host: use the loopback interface
+  std::string provider;   // e.g. "tcp;ofi_rxm"
+  bool loopback = false;  // every rank is on this host: use the loopback interface
   std::size_t cq_size = 4096;
   std::size_t av_size = 64;
 };

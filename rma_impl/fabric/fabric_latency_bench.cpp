@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
-#include "rma/kv_server.hpp"
 #include "rma/bootstrap.hpp"
+#include "rma/kv_server.hpp"
 #include "rma/runtime.hpp"
 #include "rma/window.hpp"
 
@@ -143,10 +143,11 @@ void rank_main(int fd, int rank, const Options& o) {
   auto rt = rma::Runtime::create(cfg, *boot);
   if (!rt) die("runtime", rt.status());
   rma::Runtime& r = *rt.value();
-  auto am = r.create_window({.flavor = rma::Flavor::allocate, .size = 64, .info = {{"path", "am"}}});
+  auto am =
+      r.create_window({.flavor = rma::Flavor::allocate, .size = 64, .info = {{"path", "am"}}});
   if (!am) die("am window", am.status());
-  auto direct =
-      r.create_window({.flavor = rma::Flavor::allocate, .size = 8192, .info = {{"path", "direct"}}});
+  auto direct = r.create_window(
+      {.flavor = rma::Flavor::allocate, .size = 8192, .info = {{"path", "direct"}}});
   if (!direct) die("direct window", direct.status());
 
   const int warmup = std::max(100, o.iterations / 10);
@@ -180,7 +181,8 @@ void rank_main(int fd, int rank, const Options& o) {
     }
     const rma::Counters c = r.counters();
     std::printf("  rank 0 transport counters:");
-    for (const auto& [k, v] : c.transport) std::printf(" %s=%llu", k.c_str(), static_cast<unsigned long long>(v));
+    for (const auto& [k, v] : c.transport)
+      std::printf(" %s=%llu", k.c_str(), static_cast<unsigned long long>(v));
     std::printf("\n");
   }
   (void)am.value()->free();
@@ -194,11 +196,15 @@ int main(int argc, char** argv) {
   Options o;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string k = argv[i];
-    if (k == "--provider") o.provider = argv[i + 1];
-    else if (k == "--iterations") o.iterations = std::max(1, std::atoi(argv[i + 1]));
-    else if (k == "--repetitions") o.repetitions = std::max(1, std::atoi(argv[i + 1]));
+    if (k == "--provider")
+      o.provider = argv[i + 1];
+    else if (k == "--iterations")
+      o.iterations = std::max(1, std::atoi(argv[i + 1]));
+    else if (k == "--repetitions")
+      o.repetitions = std::max(1, std::atoi(argv[i + 1]));
     else {
-      std::fprintf(stderr, "usage: %s [--provider P] [--iterations N] [--repetitions R]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--provider P] [--iterations N] [--repetitions R]\n",
+                   argv[0]);
       return 2;
     }
   }

@@ -193,16 +193,16 @@ Status native_layout(Call& c, RmaOp& op, bool write) {
     return Status::ok();
   };
   Status st;
-  core::for_each_run(op.target_layout, 0, op.bytes(),
-                     [&](std::int64_t at, std::uint64_t pos, std::uint64_t n) {
-                       if (!st) return;
-                       if (runs.size() == limit || (bytes && bytes + n > max_bytes)) st = issue();
-                       if (runs.empty()) first = pos;
-                       runs.push_back(fi_rma_iov{p.addr + static_cast<std::uint64_t>(
-                                                              static_cast<std::int64_t>(op.disp) + at),
-                                                 n, p.key});
-                       bytes += n;
-                     });
+  core::for_each_run(
+      op.target_layout, 0, op.bytes(), [&](std::int64_t at, std::uint64_t pos, std::uint64_t n) {
+        if (!st) return;
+        if (runs.size() == limit || (bytes && bytes + n > max_bytes)) st = issue();
+        if (runs.empty()) first = pos;
+        runs.push_back(
+            fi_rma_iov{p.addr + static_cast<std::uint64_t>(static_cast<std::int64_t>(op.disp) + at),
+                       n, p.key});
+        bytes += n;
+      });
   if (st && !runs.empty()) st = issue();
   return st;
 }

@@ -56,7 +56,8 @@ void FabricWin::send_op_lock(int t, bool release) {
   std::vector<std::byte> msg(sizeof m + sizeof p + kept.data.size());
   std::memcpy(msg.data(), &m, sizeof m);
   std::memcpy(msg.data() + sizeof m, &p, sizeof p);
-  if (!kept.data.empty()) std::memcpy(msg.data() + sizeof m + sizeof p, kept.data.data(), kept.data.size());
+  if (!kept.data.empty())
+    std::memcpy(msg.data() + sizeof m + sizeof p, kept.data.data(), kept.data.size());
   transport.send_control(t, msg);
   w.engine.count_direct(w.id, DirectOp::sync_word);
   if (kept.get) {
@@ -75,8 +76,10 @@ void FabricWin::apply_op_lock(int origin, std::span<const std::byte> body) {
   // nothing, but is still answered, so that nobody waits for ever.
   const bool in_range = w.base && p.disp <= w.size && p.bytes <= w.size - p.disp && p.bytes > 0;
   std::span<const std::byte> answer;
-  if (in_range && p.get) answer = {w.base + p.disp, p.bytes};
-  else if (in_range) std::memcpy(w.base + p.disp, body.data() + sizeof p, p.bytes);
+  if (in_range && p.get)
+    answer = {w.base + p.disp, p.bytes};
+  else if (in_range)
+    std::memcpy(w.base + p.disp, body.data() + sizeof p, p.bytes);
   Control m;
   m.win = w.id;
   m.type = p.release ? Control::released : Control::grant;
@@ -99,9 +102,12 @@ void FabricWin::take_get_answer(int src, std::span<const std::byte> data) {
 
 void FabricWin::grant(const core::LockRequest& r) {
   const auto o = static_cast<std::size_t>(r.origin);
-  if (r.origin == w.rank()) held[o] = r.type == LockType::exclusive ? Held::exclusive : Held::shared;
-  else if (!r.held.empty()) apply_op_lock(r.origin, r.held.front().payload);
-  else send(r.origin, Control::grant);
+  if (r.origin == w.rank())
+    held[o] = r.type == LockType::exclusive ? Held::exclusive : Held::shared;
+  else if (!r.held.empty())
+    apply_op_lock(r.origin, r.held.front().payload);
+  else
+    send(r.origin, Control::grant);
 }
 
 void FabricWin::on_control(int src, std::span<const std::byte> msg) {
@@ -184,7 +190,9 @@ Status acquire(Call& c, FabricWin& f, int t, LockType type) {
                   [&] { return f.held[ti] != FabricWin::Held::requested; });
 }
 
-Status acquire(Call& c, int t, LockType type) { return acquire(c, fabric_win(c), t, type); }
+Status acquire(Call& c, int t, LockType type) {
+  return acquire(c, fabric_win(c), t, type);
+}
 
 // Turns the rank's deferred epoch, if any, into an acquired one.
 Status resolve_deferred(Call& c) {
@@ -344,7 +352,8 @@ Result<bool> direct_request_test(Call& c, core::RequestState& r) {
   return r.done;
 }
 
-// --- the generic layer's primitives (core/direct_sync.hpp) ----------------------------------------
+// --- the generic layer's primitives (core/direct_sync.hpp)
+// ----------------------------------------
 
 // Dissemination barrier: in round k each rank tells rank + 2^k and waits for rank - 2^k.
 Status barrier(Call& c) {
@@ -355,8 +364,9 @@ Status barrier(Call& c) {
   std::uint32_t round = 0;
   for (int k = 1; k < n; k *= 2, ++round) {
     f.send((me + k) % n, Control::barrier, epoch, round);
-    RMA_TRY(wait_for(c, "fence: barrier of control messages", (me - k + n) % n,
-                     [&] { return f.barrier_in[{epoch, round}] > 0; }));
+    RMA_TRY(wait_for(c, "fence: barrier of control messages", (me - k + n) % n, [&] {
+      return f.barrier_in[{epoch, round}] > 0;
+    }));
     f.barrier_in.erase({epoch, round});
   }
   return Status::ok();
@@ -366,13 +376,16 @@ Status barrier(Call& c) {
 void notify(Call& c, core::Signal kind, int peer) {
   FabricWin& f = fabric_win(c);
   const bool post = kind == core::Signal::post;
-  if (peer == c.w.rank()) ++(post ? f.posts_received : f.dones_received)[static_cast<std::size_t>(peer)];
-  else f.send(peer, post ? Control::post : Control::done);
+  if (peer == c.w.rank())
+    ++(post ? f.posts_received : f.dones_received)[static_cast<std::size_t>(peer)];
+  else
+    f.send(peer, post ? Control::post : Control::done);
 }
 
 std::uint32_t received(core::Win& w, core::Signal kind, int peer) {
   const auto& f = static_cast<const FabricWin&>(*w.backend);
-  return (kind == core::Signal::post ? f.posts_received : f.dones_received)[static_cast<std::size_t>(peer)];
+  return (kind == core::Signal::post ? f.posts_received
+                                     : f.dones_received)[static_cast<std::size_t>(peer)];
 }
 
 Status direct_free(Call& c) {
@@ -397,8 +410,10 @@ Status ensure_access(Call& c, int t) {
       return Status::ok();
     case core::Access::lock_all:
       if (f.held[ti] == FabricWin::Held::none) {
-        if (f.lock_all_nocheck) f.held[ti] = FabricWin::Held::nocheck;
-        else return acquire(c, t, LockType::shared);
+        if (f.lock_all_nocheck)
+          f.held[ti] = FabricWin::Held::nocheck;
+        else
+          return acquire(c, t, LockType::shared);
       }
       return Status::ok();
     default:  // fence: the fence was a barrier (and completed the ops before it)
@@ -420,8 +435,10 @@ bool keep_in_deferred_epoch(Call& c, const core::RmaOp& op) {
   f.kept.bytes = op.bytes();
   f.kept.result = get ? static_cast<std::byte*>(op.result) : nullptr;
   const auto* from = static_cast<const std::byte*>(op.origin);
-  if (get) f.kept.data.clear();
-  else f.kept.data.assign(from, from + op.bytes());
+  if (get)
+    f.kept.data.clear();
+  else
+    f.kept.data.assign(from, from + op.bytes());
   c.w.engine.count_direct(c.w.id, get ? DirectOp::get : DirectOp::put);
   return true;
 }

@@ -209,7 +209,7 @@ Result<std::unique_ptr<progress::Transport>> create_transport(bootstrap::Bootstr
   if (!me) return me.status();
 
   auto t = std::make_unique<TransportImpl>(fi, std::move(ep.value()), boot.rank(), boot.size(),
-                                  std::move(hosts.value()), liveness.value());
+                                           std::move(hosts.value()), liveness.value());
   RMA_TRY(t->init());
   auto names = exchange_names(boot, me.value());
   if (!names) return names.status();

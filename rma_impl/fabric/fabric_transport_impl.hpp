@@ -108,8 +108,12 @@ struct TransportStats {
 class TransportImpl final : public FabricTransport {
  public:
   TransportImpl(const Api& api, std::unique_ptr<Endpoint> ep, int rank, int size, JobHosts hosts,
-       std::chrono::milliseconds liveness)
-      : api_(api), ep_(std::move(ep)), rank_(rank), size_(size), hosts_(std::move(hosts)),
+                std::chrono::milliseconds liveness)
+      : api_(api),
+        ep_(std::move(ep)),
+        rank_(rank),
+        size_(size),
+        hosts_(std::move(hosts)),
         liveness_timeout_(liveness) {}
 
   ~TransportImpl() override { shut_down(); }
@@ -235,8 +239,8 @@ class TransportImpl final : public FabricTransport {
   std::string last_error_;
   std::chrono::milliseconds liveness_timeout_;
   mutable std::vector<Liveness> liveness_;  // peers on other hosts
-  std::vector<char> reply_due_;              // a probe from the peer awaits its reply
-  std::size_t replies_due_ = 0;              // how many do (poll() skips the scan at 0)
+  std::vector<char> reply_due_;             // a probe from the peer awaits its reply
+  std::size_t replies_due_ = 0;             // how many do (poll() skips the scan at 0)
 
   TransportStats stats_;
   std::atomic<std::uint64_t> reordered_{0};

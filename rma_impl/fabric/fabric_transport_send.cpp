@@ -11,7 +11,7 @@
 namespace rma::fabric {
 
 bool TransportImpl::send_raw(int dst, MsgKind kind, std::span<const std::byte> a,
-                    std::span<const std::byte> b) {
+                             std::span<const std::byte> b) {
   const auto d = static_cast<std::size_t>(dst);
   const std::size_t len = sizeof(WireHeader) + a.size() + b.size();
   Credits& cr = credits_[d];

@@ -115,7 +115,8 @@ bool large_put(Runtime& rt, Window& win) {
 
 void expect_same_counts(const Outcome& fabric, const Outcome& shm) {
   for (int i = 0; i < packet_type_count; ++i)
-    EXPECT_EQ(fabric.sent[i], shm.sent[i]) << "packet type " << to_string(static_cast<PacketType>(i));
+    EXPECT_EQ(fabric.sent[i], shm.sent[i])
+        << "packet type " << to_string(static_cast<PacketType>(i));
 }
 
 TEST(FabricAm, LockPutUnlockCostsWhatItCostsOnShm) {

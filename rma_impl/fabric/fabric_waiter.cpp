@@ -62,7 +62,9 @@ void FdWaiter::release(std::uint64_t token) {
   s.taken.store(false, std::memory_order_release);
 }
 
-void FdWaiter::cancel(std::uint64_t token) { release(token); }
+void FdWaiter::cancel(std::uint64_t token) {
+  release(token);
+}
 
 void FdWaiter::sleep(std::uint64_t token, std::chrono::microseconds timeout) {
   if (token == kNoSlot) {

@@ -9,7 +9,8 @@
 // the write lands in the eventfd before or during epoll_wait: no wake-up is lost, however
 // many threads sleep. fi_trywait runs right before blocking, as libfabric requires.
 //
-//   auto token = waiter.prepare();   if (work) waiter.cancel(token); else waiter.sleep(token, 20ms);
+//   auto token = waiter.prepare();   if (work) waiter.cancel(token); else waiter.sleep(token,
+//   20ms);
 #pragma once
 
 #include <rdma/fabric.h>

@@ -28,7 +28,9 @@ RuntimeConfig direct_config() {
   return c;
 }
 
-std::uint64_t direct_count(const Counters& c, DirectOp d) { return c.direct[index(d)]; }
+std::uint64_t direct_count(const Counters& c, DirectOp d) {
+  return c.direct[index(d)];
+}
 
 TEST(FabricDirect, LockPutUnlockIsOneControlMessageEachWayAndNoPacket) {
   // A small put in an epoch that is the rank's only lock travels with the lock request and

@@ -38,7 +38,9 @@ void CallTracker::set_blocked(std::string_view waiting_for) {
   blocked_.store(true, std::memory_order_release);
 }
 
-void CallTracker::clear_blocked() { blocked_.store(false, std::memory_order_relaxed); }
+void CallTracker::clear_blocked() {
+  blocked_.store(false, std::memory_order_relaxed);
+}
 
 CallState CallTracker::snapshot() const {
   CallState s;
@@ -49,7 +51,8 @@ CallState CallTracker::snapshot() const {
   s.target = target_.load(std::memory_order_relaxed);
   s.blocked = blocked_.load(std::memory_order_acquire);
   if (s.blocked) {
-    s.since_s = static_cast<double>(now_ns() - blocked_since_ns_.load(std::memory_order_relaxed)) * 1e-9;
+    s.since_s =
+        static_cast<double>(now_ns() - blocked_since_ns_.load(std::memory_order_relaxed)) * 1e-9;
     std::lock_guard g(mu_);
     s.waiting_for = waiting_for_;
   }

@@ -89,9 +89,10 @@ class Engine::Agent {
   // kParkBackoff times the first (at most kParkLongest): every check is a timed wake-up
   // that takes the core from a spinning thread (measured, 2 ranks on 2 cores: 10,000
   // context switches a second per rank at a fixed 100 us, and fabric tcp;ofi_rxm
-  // lock-put-unlock 1.3-1.4x a raw round trip against 1.08x with no agent). A rank that starts computing has its agent back within
-  // two intervals of the longest (3.2 ms with the defaults). Counting wait loops instead
-  // of reading the clock at the end of each keeps the clock off every library call's path.
+  // lock-put-unlock 1.3-1.4x a raw round trip against 1.08x with no agent). A rank that starts
+  // computing has its agent back within two intervals of the longest (3.2 ms with the defaults).
+  // Counting wait loops instead of reading the clock at the end of each keeps the clock off every
+  // library call's path.
   void park() {
     std::unique_lock lk(e_.park_mu_);
     e_.agent_parked_.store(true, std::memory_order_relaxed);
@@ -191,7 +192,9 @@ void Engine::count_sent(const PacketHeader& h, std::size_t bytes) {
     bump((*win_counts_)[h.win].sent[index(h.type)], 1);
 }
 
-void Engine::count_epoch(bool held) { bump(held ? held_epochs_ : asked_epochs_, 1); }
+void Engine::count_epoch(bool held) {
+  bump(held ? held_epochs_ : asked_epochs_, 1);
+}
 
 void Engine::count_layout(std::size_t description_bytes) {
   if (description_bytes == 0) {

@@ -49,8 +49,7 @@ void EngineMutex::lock_contended() {
     cpu_relax();
     int free = 0;
     if (state_.load(std::memory_order_relaxed) == 0 &&
-        state_.compare_exchange_weak(free, 1, std::memory_order_acquire,
-                                     std::memory_order_relaxed))
+        state_.compare_exchange_weak(free, 1, std::memory_order_acquire, std::memory_order_relaxed))
       return;
   }
   for (;;) {
@@ -78,6 +77,8 @@ void EngineMutex::lock_contended() {
   }
 }
 
-void EngineMutex::wake_one() { futex(&state_, FUTEX_WAKE, 1); }
+void EngineMutex::wake_one() {
+  futex(&state_, FUTEX_WAKE, 1);
+}
 
 }  // namespace rma::progress

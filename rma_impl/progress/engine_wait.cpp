@@ -46,7 +46,8 @@ WaitTuning WaitTuning::from_env(int ranks) {
     const long share = ranks / cpus;  // >= 1
     t.spin = std::chrono::microseconds(2);
     t.yield = std::chrono::microseconds(20);
-    t.park_check = std::min(std::chrono::microseconds(100 * share), std::chrono::microseconds(50000));
+    t.park_check =
+        std::min(std::chrono::microseconds(100 * share), std::chrono::microseconds(50000));
     t.sleep_slice = std::min(std::chrono::microseconds(20000 * (1 + share / 32)),
                              std::chrono::microseconds(200000));
   }

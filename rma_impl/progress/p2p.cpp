@@ -12,8 +12,12 @@ struct SentFlag final : SendDone {
   void sent() override { flag = true; }
 };
 
-std::uint32_t tag_bits(int tag) { return static_cast<std::uint32_t>(tag); }
-int tag_of(const PacketHeader& h) { return static_cast<int>(h.win); }
+std::uint32_t tag_bits(int tag) {
+  return static_cast<std::uint32_t>(tag);
+}
+int tag_of(const PacketHeader& h) {
+  return static_cast<int>(h.win);
+}
 
 std::string peer_text(const WaitInfo& w) {
   std::string s = std::string(w.what) + " " + std::to_string(w.peer);
@@ -68,12 +72,15 @@ P2p::Posted* P2p::match_posted(int src, int tag) {
 void P2p::on_eager(int src, const PacketHeader& h, std::span<const std::byte> payload) {
   if (Posted* p = match_posted(src, tag_of(h))) {
     p->len = payload.size();
-    if (p->grow) p->grow->assign(payload.begin(), payload.end());
-    else if (p->buf) std::memcpy(p->buf, payload.data(), std::min(p->cap, payload.size()));
+    if (p->grow)
+      p->grow->assign(payload.begin(), payload.end());
+    else if (p->buf)
+      std::memcpy(p->buf, payload.data(), std::min(p->cap, payload.size()));
     p->done = true;
     return;
   }
-  unexpected_.push_back({src, tag_of(h), false, payload.size(), 0, {payload.begin(), payload.end()}});
+  unexpected_.push_back(
+      {src, tag_of(h), false, payload.size(), 0, {payload.begin(), payload.end()}});
 }
 
 void P2p::on_rts(int src, const PacketHeader& h) {
@@ -112,8 +119,8 @@ void P2p::accept_rts(int src, std::uint64_t bytes, std::uint64_t sender_cookie, 
   e_.send(src, cts);
 }
 
-Status P2p::send(EngineLock& lk, int dst, const void* buf, std::size_t bytes,
-                 int tag, PacketType type) {
+Status P2p::send(EngineLock& lk, int dst, const void* buf, std::size_t bytes, int tag,
+                 PacketType type) {
   const auto data = std::span<const std::byte>(static_cast<const std::byte*>(buf), bytes);
   const WaitInfo what = waiting("sending to", dst, tag);
   if (bytes <= eager_limit_) {
@@ -122,7 +129,8 @@ Status P2p::send(EngineLock& lk, int dst, const void* buf, std::size_t bytes,
     h.count = bytes;
     SentFlag done;
     e_.send_ref(dst, h, data, &done);
-    return e_.wait_until(lk, [&] { return done.flag; }, what);
+    return e_.wait_until(
+        lk, [&] { return done.flag; }, what);
   }
   RtsWait w;
   const std::uint64_t id = next_cookie_++;
@@ -132,8 +140,8 @@ Status P2p::send(EngineLock& lk, int dst, const void* buf, std::size_t bytes,
   rts.count = bytes;
   rts.cookie = id;
   e_.send(dst, rts);
-  Status s = e_.wait_until(lk, [&] { return w.cts; },
-                           waiting("p2p_cts from", dst, tag));
+  Status s = e_.wait_until(
+      lk, [&] { return w.cts; }, waiting("p2p_cts from", dst, tag));
   if (!s) {
     rts_waiting_.erase(id);
     return s;
@@ -141,7 +149,8 @@ Status P2p::send(EngineLock& lk, int dst, const void* buf, std::size_t bytes,
   PacketHeader frag = make_header(PacketType::data);
   frag.cookie = w.receiver_id;
   e_.send_stream(dst, frag, data, &w);
-  return e_.wait_until(lk, [&] { return w.all_sent; }, what);
+  return e_.wait_until(
+      lk, [&] { return w.all_sent; }, what);
 }
 
 Status P2p::recv(EngineLock& lk, int src, void* buf, std::size_t bytes, int tag,
@@ -161,15 +170,17 @@ Status P2p::receive(EngineLock& lk, int src, std::byte* buf, std::size_t cap,
       accept_rts(src, u.bytes, u.sender_cookie, &p);
     } else {
       p.len = u.data.size();
-      if (grow) *grow = std::move(u.data);
-      else if (buf) std::memcpy(buf, u.data.data(), std::min(cap, u.data.size()));
+      if (grow)
+        *grow = std::move(u.data);
+      else if (buf)
+        std::memcpy(buf, u.data.data(), std::min(cap, u.data.size()));
       p.done = true;
     }
   } else {
     posted_.push_back(&p);
   }
-  Status s = e_.wait_until(lk, [&] { return p.done; },
-                           waiting("message from", src, tag));
+  Status s = e_.wait_until(
+      lk, [&] { return p.done; }, waiting("message from", src, tag));
   if (!s) {
     std::erase(posted_, &p);
     return s;
@@ -193,8 +204,7 @@ Status P2p::barrier(EngineLock& lk) {
   return Status::ok();
 }
 
-Result<std::vector<std::string>> P2p::allgather(EngineLock& lk,
-                                                const std::string& mine) {
+Result<std::vector<std::string>> P2p::allgather(EngineLock& lk, const std::string& mine) {
   const int n = e_.size();
   const int r = e_.rank();
   std::vector<std::string> all(static_cast<std::size_t>(n));
@@ -215,8 +225,8 @@ Result<std::vector<std::string>> P2p::allgather(EngineLock& lk,
       packed.insert(packed.end(), sb, sb + s.size());
     }
     for (int dst = 1; dst < n; ++dst)
-      RMA_TRY(send(lk, dst, packed.data(), packed.size(), kTagAllgather - 1,
-                   PacketType::collective));
+      RMA_TRY(
+          send(lk, dst, packed.data(), packed.size(), kTagAllgather - 1, PacketType::collective));
     return all;
   }
   RMA_TRY(send(lk, 0, mine.data(), mine.size(), kTagAllgather, PacketType::collective));

@@ -25,16 +25,15 @@ class P2p {
 
   // Blocking; the buffer may be reused when send returns. `type` is p2p_eager for scripts,
   // barrier or collective for the runtime's own traffic.
-  Status send(EngineLock& lk, int dst, const void* buf, std::size_t bytes,
-              int tag, PacketType type = PacketType::p2p_eager);
+  Status send(EngineLock& lk, int dst, const void* buf, std::size_t bytes, int tag,
+              PacketType type = PacketType::p2p_eager);
   Status recv(EngineLock& lk, int src, void* buf, std::size_t bytes, int tag,
               std::size_t* received);
 
   // Dissemination barrier over all ranks.
   Status barrier(EngineLock& lk);
   // Every rank's `mine`, in rank order (gather to rank 0, then broadcast).
-  Result<std::vector<std::string>> allgather(EngineLock& lk,
-                                             const std::string& mine);
+  Result<std::vector<std::string>> allgather(EngineLock& lk, const std::string& mine);
 
   // Messages queued and receives posted, for state dumps.
   std::string describe() const;

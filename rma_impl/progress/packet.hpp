@@ -47,12 +47,12 @@ struct PacketHeader {
   std::uint8_t reserved0 = 0;
   std::uint16_t flags = 0;
   std::uint16_t reserved1 = 0;
-  std::uint32_t win = 0;      // window id (p2p: tag)
-  std::uint32_t seq = 0;      // fence epoch, post sequence, collective sequence
-  std::uint64_t disp = 0;     // target byte offset (dynamic windows: address)
-  std::uint64_t count = 0;    // elements for RMA ops, bytes for p2p and data
-  std::uint64_t cookie = 0;   // origin's id, echoed in replies
-  std::uint64_t aux = 0;      // second id, fragment offset, error class
+  std::uint32_t win = 0;     // window id (p2p: tag)
+  std::uint32_t seq = 0;     // fence epoch, post sequence, collective sequence
+  std::uint64_t disp = 0;    // target byte offset (dynamic windows: address)
+  std::uint64_t count = 0;   // elements for RMA ops, bytes for p2p and data
+  std::uint64_t cookie = 0;  // origin's id, echoed in replies
+  std::uint64_t aux = 0;     // second id, fragment offset, error class
 };
 static_assert(sizeof(PacketHeader) == 48);
 

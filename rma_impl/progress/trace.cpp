@@ -45,9 +45,13 @@ void clear() {
   r.dropped = 0;
 }
 
-void set_recording(bool on) { ring().recording.store(on, std::memory_order_relaxed); }
+void set_recording(bool on) {
+  ring().recording.store(on, std::memory_order_relaxed);
+}
 
-bool recording() { return ring().recording.load(std::memory_order_relaxed); }
+bool recording() {
+  return ring().recording.load(std::memory_order_relaxed);
+}
 
 std::int64_t now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -87,17 +91,25 @@ std::uint64_t dropped() {
 std::vector<std::string> flag_names(std::uint16_t flags) {
   using namespace rma::progress;
   static constexpr std::pair<std::uint16_t, const char*> names[] = {
-      {flag_lock_shared, "lock_shared"}, {flag_lock_exclusive, "lock_exclusive"},
-      {flag_unlock, "unlock"},           {flag_ack_req, "ack_req"},
-      {flag_done, "done"},               {flag_fence_last, "fence_last"},
-      {flag_rndv, "rndv"},               {flag_error, "error"},
-      {flag_pscw, "pscw"},               {flag_fence, "fence"},             {flag_layout, "layout"},
+      {flag_lock_shared, "lock_shared"},
+      {flag_lock_exclusive, "lock_exclusive"},
+      {flag_unlock, "unlock"},
+      {flag_ack_req, "ack_req"},
+      {flag_done, "done"},
+      {flag_fence_last, "fence_last"},
+      {flag_rndv, "rndv"},
+      {flag_error, "error"},
+      {flag_pscw, "pscw"},
+      {flag_fence, "fence"},
+      {flag_layout, "layout"},
   };
-  static_assert([] {
-    std::uint16_t all = 0;
-    for (const auto& n : names) all |= n.first;
-    return all == kAllPacketFlags;
-  }(), "every packet flag has a name here");
+  static_assert(
+      [] {
+        std::uint16_t all = 0;
+        for (const auto& n : names) all |= n.first;
+        return all == kAllPacketFlags;
+      }(),
+      "every packet flag has a name here");
   std::vector<std::string> out;
   std::uint16_t known = 0;
   for (const auto& [bit, name] : names) {

@@ -14,7 +14,9 @@ constexpr BackendEntry kBackends[] = {
 
 }  // namespace
 
-std::span<const BackendEntry> backends() { return kBackends; }
+std::span<const BackendEntry> backends() {
+  return kBackends;
+}
 
 const BackendEntry* find_backend(std::string_view name) {
   for (const BackendEntry& b : kBackends)

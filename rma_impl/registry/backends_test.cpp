@@ -44,10 +44,9 @@ TEST(Registry, AnEmptySlotIsNamed) {
 // primitives; the backend writes its data slots, its locks and the rest. What it cannot do
 // natively (fabric: an (op, dtype) the provider lacks) it passes to the am slots inside its
 // own slots, so every slot still differs from am's.
-const std::vector<std::string> kGenericSlots = {"fence",    "post",        "start",
-                                                "complete", "wait",        "test",
-                                                "flush",    "flush_local", "flush_all",
-                                                "flush_local_all"};
+const std::vector<std::string> kGenericSlots = {
+    "fence", "post",  "start",       "complete",  "wait",
+    "test",  "flush", "flush_local", "flush_all", "flush_local_all"};
 
 TEST(Registry, DirectTablesRunTheGenericSynchronizationOverTheirPrimitives) {
   for (std::string_view name : {"shm", "fabric"}) {
@@ -79,7 +78,8 @@ TEST(Registry, DirectPrimitivesSayHowSignalsTravel) {
 TEST(Registry, AGenericTableWithoutPrimitivesIsNamed) {
   EXPECT_TRUE(core::missing_primitives(am::am_ops()).empty());  // am needs none
   const core::WindowOps t = core::with_direct_sync(am::am_ops(), core::DirectSync{});
-  EXPECT_EQ(core::missing_primitives(t), (std::vector<std::string>{"notify", "received", "barrier"}));
+  EXPECT_EQ(core::missing_primitives(t),
+            (std::vector<std::string>{"notify", "received", "barrier"}));
 }
 
 TEST(Registry, CompiledBackendsListWhatTheTablesServe) {

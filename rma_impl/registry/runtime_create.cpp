@@ -32,12 +32,12 @@ Result<std::unique_ptr<Runtime>> Runtime::create(const RuntimeConfig& config,
                                        " of " + std::to_string(boot.size())};
   const registry::BackendEntry* entry = registry::find_backend(config.backend);
   if (!entry)
-    return Status{ErrorClass::arg, "unknown backend '" + config.backend + "' (" +
-                                       registry::backend_names() + ")"};
+    return Status{ErrorClass::arg,
+                  "unknown backend '" + config.backend + "' (" + registry::backend_names() + ")"};
   auto transport = entry->create_transport(boot, config);
   if (!transport) return transport.status();
-  auto impl = std::make_unique<core::RuntimeImpl>(config, std::move(transport.value()),
-                                                  am::protocol());
+  auto impl =
+      std::make_unique<core::RuntimeImpl>(config, std::move(transport.value()), am::protocol());
   if (entry->make_backend)
     impl->set_backend(entry->make_backend(*impl),
                       entry->direct_ops ? &entry->direct_ops() : nullptr);

@@ -241,8 +241,8 @@ TEST(Direct, ExclusiveLocksAndAtomicsFromFourRanks) {
 
 TEST(Direct, UnalignedAccumulatesTakeTheRegionLocks) {
   ASSERT_TRUE(run_job(2, {.default_path = Path::direct}, [](Runtime& rt) {
-    auto w = rt.create_window({.flavor = Flavor::allocate, .size = 64,
-                               .info = {{"region_size", "8"}}});
+    auto w =
+        rt.create_window({.flavor = Flavor::allocate, .size = 64, .info = {{"region_size", "8"}}});
     ASSERT_TRUE(w);
     Window& win = *w.value();
     const Counters before = rt.counters();

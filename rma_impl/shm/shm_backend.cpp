@@ -16,7 +16,9 @@ namespace {
 
 constexpr std::size_t kMaxStripes = 64;
 
-std::size_t round_up(std::size_t n, std::size_t a) { return (n + a - 1) / a * a; }
+std::size_t round_up(std::size_t n, std::size_t a) {
+  return (n + a - 1) / a * a;
+}
 
 class ShmBackend final : public core::Backend {
  public:
@@ -50,8 +52,7 @@ class ShmBackend final : public core::Backend {
   }
 
   Status free_mem(void* base) override {
-    if (!allocs_.erase(base))
-      return {ErrorClass::arg, "free_mem: not memory from alloc_mem"};
+    if (!allocs_.erase(base)) return {ErrorClass::arg, "free_mem: not memory from alloc_mem"};
     return Status::ok();
   }
 
@@ -86,8 +87,8 @@ class ShmBackend final : public core::Backend {
   Status map_peers(const core::Win& w, const std::vector<std::string>& told, ShmWin& state);
   // The direct path's shared words: rank 0's control segment, created (`own`) or opened.
   Status set_up_control(ShmWin& state, const std::shared_ptr<Segment>& own,
-                        const std::string& prefix, const ControlLayout& layout,
-                        std::size_t region, int n);
+                        const std::string& prefix, const ControlLayout& layout, std::size_t region,
+                        int n);
 
   core::RuntimeImpl& rt_;
   std::map<void*, Alloc> allocs_;
@@ -105,8 +106,8 @@ Status ShmBackend::map_window(core::Call& c, const WindowConfig& cfg, const core
   const std::size_t region = info.region_size;
   std::size_t largest = 0;
   for (const auto& p : w.peers) largest = std::max<std::size_t>(largest, p.size);
-  const std::size_t stripes =
-      std::clamp<std::size_t>(round_up(std::max<std::size_t>(largest, 1), region) / region, 1, kMaxStripes);
+  const std::size_t stripes = std::clamp<std::size_t>(
+      round_up(std::max<std::size_t>(largest, 1), region) / region, 1, kMaxStripes);
   const ControlLayout layout(n, stripes);
 
   // What this rank creates, and what it tells the others: control and data segment names.
@@ -135,7 +136,8 @@ Status ShmBackend::map_window(core::Call& c, const WindowConfig& cfg, const core
     data_name = prefix + ".shared";
     my_offset = offsets[static_cast<std::size_t>(me)];
   } else if (cfg.flavor == Flavor::allocate) {
-    auto s = Segment::create(prefix + ".r" + std::to_string(me), std::max<std::size_t>(cfg.size, 64));
+    auto s =
+        Segment::create(prefix + ".r" + std::to_string(me), std::max<std::size_t>(cfg.size, 64));
     if (!s) return s.status();
     own_data = std::make_shared<Segment>(std::move(s.value()));
     data_name = own_data->name();

@@ -192,7 +192,7 @@ class Mailboxes {
     MailboxSlot& in = slot(src, me_);
     const std::uint64_t w = in.word.load(std::memory_order_acquire);
     const std::uint8_t had = consumed_[s].load(std::memory_order_relaxed);
-    if (posted_bit(w) == had) return false;                                    // nothing new
+    if (posted_bit(w) == had) return false;                                     // nothing new
     if (!in_order(w, taken_[s].load(std::memory_order_relaxed))) return false;  // queue first
     progress::PacketHeader h;
     std::byte payload[kMailboxPayload];
@@ -209,8 +209,8 @@ class Mailboxes {
   MailboxSlot* slots_ = nullptr;
   int ranks_ = 0;
   int me_ = 0;
-  std::vector<std::uint8_t> posted_;                 // parity of our posts to each peer
-  std::vector<std::uint8_t> heard_;  // each peer sent us something since our last post to it
+  std::vector<std::uint8_t> posted_;  // parity of our posts to each peer
+  std::vector<std::uint8_t> heard_;   // each peer sent us something since our last post to it
   std::vector<std::atomic<std::uint8_t>> consumed_;  // parity of each peer's posts we took
   std::vector<std::uint64_t> queued_;                // queue records we sent each peer
   std::vector<std::atomic<std::uint64_t>> taken_;    // queue records we took from each peer

@@ -55,7 +55,9 @@ static_assert(sizeof(RecordHead) == sizeof(std::uint64_t));
 inline constexpr std::uint32_t kWrap = 0xffffffffu;
 inline constexpr std::uint32_t kMark = 1u << 30;  // far above any payload
 inline constexpr std::size_t kOverhead = sizeof(RecordHead) + sizeof(progress::PacketHeader);
-constexpr std::size_t round_cell(std::size_t n) { return (n + kCell - 1) & ~(kCell - 1); }
+constexpr std::size_t round_cell(std::size_t n) {
+  return (n + kCell - 1) & ~(kCell - 1);
+}
 
 inline std::uint64_t pack(RecordHead rh) {
   std::uint64_t w;
@@ -113,7 +115,8 @@ class QueueWriter {
     }
     std::size_t at = pos;
     if (rec > room_to_end) {
-      first_word(data_ + at).store(pack({cells(room_to_end), src_, kWrap}), std::memory_order_release);
+      first_word(data_ + at)
+          .store(pack({cells(room_to_end), src_, kWrap}), std::memory_order_release);
       at = 0;
     }
     std::memcpy(data_ + at + sizeof(RecordHead), &h, sizeof h);

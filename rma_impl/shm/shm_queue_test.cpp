@@ -90,12 +90,14 @@ TEST(ShmQueue, FullQueueRefusesUntilTheConsumerFreesRoom) {
   EXPECT_EQ(accepted, 4);
   EXPECT_TRUE(r.has_data());
   std::uint32_t first = 99;
-  EXPECT_EQ(r.read([&](int, const PacketHeader& h, std::span<const std::byte>) { first = h.seq; }, 1), 1);
+  EXPECT_EQ(
+      r.read([&](int, const PacketHeader& h, std::span<const std::byte>) { first = h.seq; }, 1), 1);
   EXPECT_EQ(first, 0u);
   EXPECT_TRUE(w.try_write(header(4), payload));
   EXPECT_FALSE(w.try_write(header(5), payload));
   std::vector<std::uint32_t> rest;
-  r.read([&](int, const PacketHeader& h, std::span<const std::byte>) { rest.push_back(h.seq); }, 64);
+  r.read([&](int, const PacketHeader& h, std::span<const std::byte>) { rest.push_back(h.seq); },
+         64);
   EXPECT_EQ(rest, (std::vector<std::uint32_t>{1, 2, 3, 4}));
   EXPECT_FALSE(r.has_data());
 }
@@ -109,10 +111,13 @@ TEST(ShmQueue, ConcurrentProducersLoseNothingAndKeepTheirOrder) {
   for (int p = 0; p < kProducers; ++p)
     producers.emplace_back([&m, p] {
       QueueWriter w(m.ctl, m.data(), m.cap, p);
-      std::vector<std::byte> payload(static_cast<std::size_t>(8 * (p + 1)), static_cast<std::byte>(p));
+      std::vector<std::byte> payload(static_cast<std::size_t>(8 * (p + 1)),
+                                     static_cast<std::byte>(p));
       for (std::uint32_t i = 0; i < kEach;)
-        if (w.try_write(header(i), payload)) ++i;
-        else std::this_thread::yield();
+        if (w.try_write(header(i), payload))
+          ++i;
+        else
+          std::this_thread::yield();
     });
   std::vector<std::uint32_t> next(kProducers, 0);
   std::uint64_t total = 0;

@@ -37,8 +37,10 @@ void finish(const RmaOp& op) {
 template <std::size_t N>
 void copy_runs(bool put, std::byte* far, std::int64_t stride, std::byte* near, std::uint64_t n) {
   for (std::uint64_t i = 0; i < n; ++i, far += stride, near += N) {
-    if (put) std::memcpy(far, near, N);
-    else std::memcpy(near, far, N);
+    if (put)
+      std::memcpy(far, near, N);
+    else
+      std::memcpy(near, far, N);
   }
 }
 
@@ -49,12 +51,23 @@ bool copy_uniform(bool put, const Datatype& t, std::byte* mem, std::byte* stream
   const std::int64_t s = t.uniform_stride();
   const std::uint64_t n = t.blocks().size();
   switch (t.uniform_bytes()) {
-    case 8: copy_runs<8>(put, far, s, stream, n); return true;
-    case 16: copy_runs<16>(put, far, s, stream, n); return true;
-    case 32: copy_runs<32>(put, far, s, stream, n); return true;
-    case 64: copy_runs<64>(put, far, s, stream, n); return true;
-    case 128: copy_runs<128>(put, far, s, stream, n); return true;
-    default: return false;
+    case 8:
+      copy_runs<8>(put, far, s, stream, n);
+      return true;
+    case 16:
+      copy_runs<16>(put, far, s, stream, n);
+      return true;
+    case 32:
+      copy_runs<32>(put, far, s, stream, n);
+      return true;
+    case 64:
+      copy_runs<64>(put, far, s, stream, n);
+      return true;
+    case 128:
+      copy_runs<128>(put, far, s, stream, n);
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -75,11 +88,14 @@ Status direct_layout(Call& c, RmaOp& op) {
   } else {
     core::for_each_run(op.target_layout, 0, op.bytes(),
                        [&](std::int64_t at, std::uint64_t pos, std::uint64_t n) {
-                         if (put) std::memcpy(mem + at, in + pos, n);
-                         else std::memcpy(out + pos, mem + at, n);
+                         if (put)
+                           std::memcpy(mem + at, in + pos, n);
+                         else
+                           std::memcpy(out + pos, mem + at, n);
                        });
   }
-  if (op.unpack_to) core::unpack(op.unpack, op.packed_result->data(), static_cast<std::byte*>(op.unpack_to));
+  if (op.unpack_to)
+    core::unpack(op.unpack, op.packed_result->data(), static_cast<std::byte*>(op.unpack_to));
   count(c, put ? DirectOp::put : DirectOp::get);
   finish(op);
   return Status::ok();
@@ -137,11 +153,21 @@ void atomic_elements(Op op, std::byte* target, const std::byte* origin, std::byt
     T old{};
     if constexpr (std::is_integral_v<T>) {
       switch (op) {
-        case Op::sum: old = a.fetch_add(v, std::memory_order_seq_cst); break;
-        case Op::band: old = a.fetch_and(v, std::memory_order_seq_cst); break;
-        case Op::bor: old = a.fetch_or(v, std::memory_order_seq_cst); break;
-        case Op::bxor: old = a.fetch_xor(v, std::memory_order_seq_cst); break;
-        default: old = a.exchange(v, std::memory_order_seq_cst); break;
+        case Op::sum:
+          old = a.fetch_add(v, std::memory_order_seq_cst);
+          break;
+        case Op::band:
+          old = a.fetch_and(v, std::memory_order_seq_cst);
+          break;
+        case Op::bor:
+          old = a.fetch_or(v, std::memory_order_seq_cst);
+          break;
+        case Op::bxor:
+          old = a.fetch_xor(v, std::memory_order_seq_cst);
+          break;
+        default:
+          old = a.exchange(v, std::memory_order_seq_cst);
+          break;
       }
     } else {
       old = a.exchange(v, std::memory_order_seq_cst);  // replace: the only native float op

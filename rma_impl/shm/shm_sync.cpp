@@ -48,9 +48,8 @@ Status acquire(Call& c, int t, bool exclusive) {
     // try_enter changes the lock when it succeeds, and a wait may evaluate its condition
     // more than once: remember the success.
     bool entered = false;
-    Status st = wait_for(c, "passive lock on shared words", t, [&] {
-      return entered || (entered = l.try_enter(ticket, exclusive));
-    });
+    Status st = wait_for(c, "passive lock on shared words", t,
+                         [&] { return entered || (entered = l.try_enter(ticket, exclusive)); });
     s.lock_waiting(t, me).store(0, std::memory_order_seq_cst);
     l.waiting.fetch_sub(1, std::memory_order_seq_cst);
     if (!st) return st;
@@ -80,7 +79,8 @@ Status barrier(Call& c) {
   SharedBarrier& b = shm_win(c).barrier();
   const std::uint32_t gen = b.generation.load(std::memory_order_seq_cst);
   count(c, DirectOp::sync_word);
-  if (b.arrived.fetch_add(1, std::memory_order_seq_cst) + 1 == static_cast<std::uint32_t>(c.w.ranks())) {
+  if (b.arrived.fetch_add(1, std::memory_order_seq_cst) + 1 ==
+      static_cast<std::uint32_t>(c.w.ranks())) {
     b.arrived.store(0, std::memory_order_seq_cst);
     b.generation.fetch_add(1, std::memory_order_seq_cst);
     wake_all(c);
@@ -112,7 +112,8 @@ std::uint32_t received(core::Win& w, core::Signal kind, int peer) {
 
 Status direct_lock(Call& c, LockType type, int t, unsigned asserts) {
   if (asserts & assert_nocheck) {
-    shm_win(c).held[static_cast<std::size_t>(t)].store(ShmWin::Held::nocheck, std::memory_order_relaxed);
+    shm_win(c).held[static_cast<std::size_t>(t)].store(ShmWin::Held::nocheck,
+                                                       std::memory_order_relaxed);
     return Status::ok();
   }
   return acquire(c, t, type == LockType::exclusive);
@@ -148,13 +149,17 @@ Status memory_barrier(Call& c) {
 // target's memory, and every synchronization a peer could rely on to read it — a lock
 // release, a barrier, a done, a message — is a release operation that publishes it), so the
 // generic flushes have nothing to wait for and a fence is only a barrier.
-Status direct_request_wait(Call&, core::RequestState& r) { return r.status; }
+Status direct_request_wait(Call&, core::RequestState& r) {
+  return r.status;
+}
 Result<bool> direct_request_test(Call&, core::RequestState& r) {
   if (!r.status) return r.status;
   return true;  // direct ops complete in their call
 }
 
-Status direct_free(Call& c) { return barrier(c); }
+Status direct_free(Call& c) {
+  return barrier(c);
+}
 
 }  // namespace
 

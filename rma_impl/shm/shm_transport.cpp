@@ -25,7 +25,9 @@ struct SegmentHeader {
   std::uint32_t queue_bytes;
 };
 
-constexpr std::size_t align64(std::size_t n) { return (n + 63) & ~std::size_t{63}; }
+constexpr std::size_t align64(std::size_t n) {
+  return (n + 63) & ~std::size_t{63};
+}
 
 // Where everything lives in the segment: per rank a pid, a doorbell and a receive queue, so
 // the segment grows linearly with the rank count; in jobs of at most kMailboxRanks, also a
@@ -66,7 +68,8 @@ class ShmTransport final : public progress::Transport {
     pids_ = reinterpret_cast<pid_t*>(base + layout_.pids_at);
     bells_ = reinterpret_cast<Doorbell*>(base + layout_.doorbells_at);
     writers_.reserve(static_cast<std::size_t>(size_));
-    for (int p = 0; p < size_; ++p) writers_.emplace_back(ctl(p), queue_data(p), queue_bytes, rank_);
+    for (int p = 0; p < size_; ++p)
+      writers_.emplace_back(ctl(p), queue_data(p), queue_bytes, rank_);
     reader_ = QueueReader(ctl(rank_), queue_data(rank_), queue_bytes);
   }
 
@@ -170,7 +173,9 @@ class ShmTransport final : public progress::Transport {
     return reinterpret_cast<QueueCtl*>(static_cast<std::byte*>(seg_.data()) + layout_.queues_at +
                                        layout_.queue_stride * static_cast<std::size_t>(dst));
   }
-  std::byte* queue_data(int dst) { return reinterpret_cast<std::byte*>(ctl(dst)) + sizeof(QueueCtl); }
+  std::byte* queue_data(int dst) {
+    return reinterpret_cast<std::byte*>(ctl(dst)) + sizeof(QueueCtl);
+  }
 
   Segment seg_;
   int rank_;
@@ -209,8 +214,8 @@ Result<std::unique_ptr<progress::Transport>> create_transport(bootstrap::Bootstr
   const int rank = boot.rank();
   const int size = boot.size();
   if (size > kMaxQueueRanks)
-    return Status{ErrorClass::arg, "shm transport: " + std::to_string(size) +
-                                       " ranks, at most " + std::to_string(kMaxQueueRanks)};
+    return Status{ErrorClass::arg, "shm transport: " + std::to_string(size) + " ranks, at most " +
+                                       std::to_string(kMaxQueueRanks)};
   const std::size_t queue_bytes = queue_bytes_for(size);
   const std::size_t max_payload = max_payload_for(size);
   static_assert(queue_max_payload(128 * 1024) >= 16 * 1024 && 512 * 1024 <= kMaxQueueBytes);

@@ -27,7 +27,7 @@ namespace rma::shm {
 struct ControlLayout {
   int ranks = 0;
   std::size_t stripes = 0;
-  std::size_t block = 0;    // bytes per rank block
+  std::size_t block = 0;  // bytes per rank block
   std::size_t total = 0;
   ControlLayout() = default;
   ControlLayout(int n, std::size_t stripes_per_rank);
@@ -68,7 +68,9 @@ class ShmWin final : public core::BackendWin {
 
 // What the topic files share: shm_rma.cpp (data slots), shm_sync.cpp (locks, the generic
 // layer's primitives), shm_win.cpp (the control segment, state dumps).
-inline ShmWin& shm_win(core::Call& c) { return static_cast<ShmWin&>(*c.w.backend); }
+inline ShmWin& shm_win(core::Call& c) {
+  return static_cast<ShmWin&>(*c.w.backend);
+}
 inline void count(core::Call& c, DirectOp d, std::uint64_t n = 1) {
   c.w.engine.count_direct(c.w.id, d, n);
 }

@@ -46,8 +46,10 @@ bool PassiveLock::try_enter(std::uint64_t ticket, bool exclusive) {
 
 void PassiveLock::leave(bool exclusive) {
   if (core::fault(core::Fault::grant_ignores_table)) return;
-  if (exclusive) writer.store(0, std::memory_order_seq_cst);
-  else readers.fetch_sub(1, std::memory_order_seq_cst);
+  if (exclusive)
+    writer.store(0, std::memory_order_seq_cst);
+  else
+    readers.fetch_sub(1, std::memory_order_seq_cst);
 }
 
 void StripeLock::lock() {

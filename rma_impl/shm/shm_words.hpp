@@ -17,10 +17,10 @@ namespace rma::shm {
 
 struct alignas(64) PassiveLock {
   std::atomic<std::uint64_t> next_ticket{0};
-  std::atomic<std::uint64_t> head{0};       // the ticket allowed to try to enter
-  std::atomic<std::uint32_t> readers{0};    // shared holders
-  std::atomic<std::uint32_t> writer{0};     // 1 while an exclusive holder is in
-  std::atomic<std::uint32_t> waiting{0};    // ranks blocked on this lock (who to wake)
+  std::atomic<std::uint64_t> head{0};     // the ticket allowed to try to enter
+  std::atomic<std::uint32_t> readers{0};  // shared holders
+  std::atomic<std::uint32_t> writer{0};   // 1 while an exclusive holder is in
+  std::atomic<std::uint32_t> waiting{0};  // ranks blocked on this lock (who to wake)
 
   std::uint64_t take_ticket() { return next_ticket.fetch_add(1, std::memory_order_seq_cst); }
   // The ticket's turn has come and the lock is compatible: enter and pass the head on.

@@ -29,7 +29,9 @@ struct Count {
 };
 
 // Test names in ctest carry the printed parameter: keep it short.
-void PrintTo(const Count& c, std::ostream* os) { *os << c.script; }
+void PrintTo(const Count& c, std::ostream* os) {
+  *os << c.script;
+}
 
 std::string count_name(const ::testing::TestParamInfo<Count>& info) {
   std::string s = info.param.script;
@@ -44,8 +46,10 @@ class MessageCounts : public ::testing::TestWithParam<Count> {};
 
 TEST_P(MessageCounts, MeasuredCountIsTheMinimum) {
   const Count& c = GetParam();
-  std::vector<std::string> args{"run", std::string("lua_scripts/") + c.script, "--backend", "shm",
-                                "--path", "am", "--timeout", "60"};
+  std::vector<std::string> args{"run",       std::string("lua_scripts/") + c.script,
+                                "--backend", "shm",
+                                "--path",    "am",
+                                "--timeout", "60"};
   args.insert(args.end(), c.extra.begin(), c.extra.end());
   const json k = run_case(args, "count");
   EXPECT_EQ(k["status"], "pass") << k.dump(2);
@@ -64,15 +68,20 @@ INSTANTIATE_TEST_SUITE_P(
         Count{"passive/lock_accumulate_unlock.lua", {}, 2, {{"accumulate", 1}, {"ack", 1}}},
         // the default protocol (fewest) where it differs from ch3, then ch3's counts
         Count{"passive/lock_three_puts_unlock.lua", {}, 4, {{"put", 3}, {"ack", 1}}},
-        Count{"passive/lock_puts_get_unlock.lua", {}, 4,
-              {{"put", 2}, {"get", 1}, {"get_resp", 1}}},
+        Count{"passive/lock_puts_get_unlock.lua", {}, 4, {{"put", 2}, {"get", 1}, {"get_resp", 1}}},
         Count{"pscw/post_start_put.lua", {}, 1, {{"put", 1}}},
         Count{"pscw/post_start_empty.lua", {}, 1, {{"done", 1}}},
-        Count{"passive/lock_put_unlock.lua", {"-o", "size=1048576"}, 3,
+        Count{"passive/lock_put_unlock.lua",
+              {"-o", "size=1048576"},
+              3,
               {{"put", 1}, {"cts", 1}, {"ack", 1}}},
-        Count{"passive/lock_three_puts_unlock.lua", {"--protocol", "ch3"}, 6,
+        Count{"passive/lock_three_puts_unlock.lua",
+              {"--protocol", "ch3"},
+              6,
               {{"lock", 1}, {"lock_granted", 1}, {"put", 3}, {"ack", 1}}},
-        Count{"passive/lock_puts_get_unlock.lua", {"--protocol", "ch3"}, 6,
+        Count{"passive/lock_puts_get_unlock.lua",
+              {"--protocol", "ch3"},
+              6,
               {{"lock", 1}, {"lock_granted", 1}, {"put", 2}, {"get", 1}, {"get_resp", 1}}},
         Count{"passive/lock_unlock_no_op.lua", {}, 0, {}},
         Count{"passive/lock_nocheck_puts.lua", {}, 4, {{"put", 3}, {"ack", 1}}},
@@ -80,14 +89,22 @@ INSTANTIATE_TEST_SUITE_P(
         Count{"pscw/post_start_empty.lua", {"--protocol", "ch3"}, 2, {{"post", 1}, {"done", 1}}},
         Count{"fence/fence_put_fence.lua", {}, 2, {{"fence_count", 1}, {"put", 1}}},
         Count{"fence/fence_ring.lua", {"-n", "4"}, 8, {{"fence_count", 4}, {"put", 4}}},
-        Count{"fence/fence_put_fence.lua", {"--protocol", "ch3"}, 3,
+        Count{"fence/fence_put_fence.lua",
+              {"--protocol", "ch3"},
+              3,
               {{"fence_count", 2}, {"put", 1}}},
-        Count{"fence/fence_ring.lua", {"-n", "4", "--protocol", "ch3"}, 12,
+        Count{"fence/fence_ring.lua",
+              {"-n", "4", "--protocol", "ch3"},
+              12,
               {{"fence_count", 8}, {"put", 4}}},
-        Count{"passive/lock_put_unlock.lua", {"-o", "size=1048576", "--protocol", "ch3"}, 5,
+        Count{"passive/lock_put_unlock.lua",
+              {"-o", "size=1048576", "--protocol", "ch3"},
+              5,
               {{"lock", 1}, {"lock_granted", 1}, {"put", 1}, {"cts", 1}, {"ack", 1}}},
         // a hold budget below one op (or a lone done's header): fewest asks first
-        Count{"passive/lock_budget_below_op.lua", {}, 4,
+        Count{"passive/lock_budget_below_op.lua",
+              {},
+              4,
               {{"lock", 1}, {"lock_granted", 1}, {"put", 1}, {"ack", 1}}},
         Count{"pscw/pscw_empty_over_budget.lua", {}, 3, {{"post", 2}, {"done", 1}}}),
     count_name);
@@ -128,8 +145,8 @@ TEST(StartRecvComplete, TwinDeadlocksInEveryProgressMode) {
 }
 
 TEST(PassiveTarget, EpochCompletesWhileTheTargetComputes) {
-  const json k = run_case({"run", "lua_scripts/progress/passive_target_computing.lua",
-                           "--progress", "async", "--timeout", "30"},
+  const json k = run_case({"run", "lua_scripts/progress/passive_target_computing.lua", "--progress",
+                           "async", "--timeout", "30"},
                           "passive");
   EXPECT_EQ(k["status"], "pass") << k.dump(2);
   EXPECT_TRUE(k["metrics"].contains("rank0.epoch_s")) << k["metrics"].dump();
@@ -146,15 +163,14 @@ TEST(Misuse, ExpectErrorReportsTheWrongClass) {
                           "wrongclass");
   EXPECT_EQ(k["status"], "fail");
   ASSERT_FALSE(k["failures"].empty());
-  EXPECT_NE(k["failures"][0]["message"].get<std::string>().find("got RMA_SYNC"),
-            std::string::npos)
+  EXPECT_NE(k["failures"][0]["message"].get<std::string>().find("got RMA_SYNC"), std::string::npos)
       << k["failures"].dump();
 }
 
 TEST(Atomicity, SharedCounterCasMutexAndExclusiveLocks) {
-  for (const char* script : {"lua_scripts/atomics/counter_fetch_and_op.lua",
-                             "lua_scripts/atomics/cas_mutex.lua",
-                             "lua_scripts/passive/exclusive_lock_counter.lua"}) {
+  for (const char* script :
+       {"lua_scripts/atomics/counter_fetch_and_op.lua", "lua_scripts/atomics/cas_mutex.lua",
+        "lua_scripts/passive/exclusive_lock_counter.lua"}) {
     const json k = run_case({"run", script, "-n", "4", "--timeout", "60"}, "atomic");
     EXPECT_EQ(k["status"], "pass") << script << ": " << k.dump(2);
   }
@@ -162,9 +178,9 @@ TEST(Atomicity, SharedCounterCasMutexAndExclusiveLocks) {
 
 TEST(Contention, EightRanksOnTwoCoresFinishWithinTheDeadline) {
   // The deadline is the bound: a spinning wait loop would make this a timeout.
-  const json k = run_case({"run", "lua_scripts/passive/exclusive_lock_counter.lua", "-n", "8",
-                           "--timeout", "30"},
-                          "contention");
+  const json k = run_case(
+      {"run", "lua_scripts/passive/exclusive_lock_counter.lua", "-n", "8", "--timeout", "30"},
+      "contention");
   EXPECT_EQ(k["status"], "pass") << k.dump(2);
 }
 

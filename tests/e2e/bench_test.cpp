@@ -109,8 +109,9 @@ TEST(Bench, ImplementationsSideBySideInOneRun) {
 
   // One console table with a column group per implementation, read against the floor.
   EXPECT_EQ(count_lines_starting(r.out, "# bench/latency"), 1) << r.out;
-  EXPECT_EQ(count_lines_starting(r.out, "# floor: cache-line round trip between the ranks' cores, "
-                                        "measured just before each reference figure"),
+  EXPECT_EQ(count_lines_starting(r.out,
+                                 "# floor: cache-line round trip between the ranks' cores, "
+                                 "measured just before each reference figure"),
             1)
       << r.out;
   EXPECT_NE(r.out.find("xref"), std::string::npos) << r.out;

@@ -58,8 +58,8 @@ TEST(Datatypes, AmDerivedPutCostsTheContiguousPacketsAndShipsItsTypeOnce) {
 TEST(Datatypes, MisuseIsNamedOnEveryPath) {
   for (const char* path : {"am", "direct"}) {
     const std::string dir = e2e::temp_dir(std::string("dt-misuse-") + path);
-    auto r = run({"run", "lua_scripts/errors/datatype_misuse.lua", "--path", path,
-                  "--report-dir", dir});
+    auto r =
+        run({"run", "lua_scripts/errors/datatype_misuse.lua", "--path", path, "--report-dir", dir});
     EXPECT_EQ(r.exit_code, 0) << path << ": " << r.out << r.err;
     EXPECT_TRUE(e2e::leftover_ranks(r.pid).empty());
     EXPECT_TRUE(e2e::leftover_segments(r.pid).empty());

@@ -21,8 +21,8 @@ json run_one(const std::vector<std::string>& args, const std::string& tag) {
 }
 
 TEST(DirectPath, LockPutUnlockSendsNoPacketAndCountsTheRemotePut) {
-  const json c = run_one({"run", "lua_scripts/passive/lock_put_unlock.lua", "--path", "direct"},
-                         "d-lpu");
+  const json c =
+      run_one({"run", "lua_scripts/passive/lock_put_unlock.lua", "--path", "direct"}, "d-lpu");
   EXPECT_EQ(c["status"], "pass") << c.dump(2);
   EXPECT_EQ(c["path"], "direct");
   EXPECT_EQ(c["messages"]["total"], 0);
@@ -54,9 +54,8 @@ TEST(DirectPath, ConcurrentMegabyteAccumulatesLoseNothing) {
 }
 
 TEST(DirectPath, CasMutexLosesNothing) {
-  const json c = run_one({"run", "lua_scripts/atomics/cas_mutex.lua", "-n", "4", "--path",
-                          "direct"},
-                         "d-cas");
+  const json c =
+      run_one({"run", "lua_scripts/atomics/cas_mutex.lua", "-n", "4", "--path", "direct"}, "d-cas");
   EXPECT_EQ(c["status"], "pass") << c.dump(2);
 }
 

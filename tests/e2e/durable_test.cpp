@@ -158,8 +158,8 @@ TEST(Durable, ReportOfADirectoryWithoutRecordsIsAUsageError) {
 
 TEST(Durable, FinishedRunIsCompleteAndRebuildsTheSame) {
   const std::string dir = e2e::temp_dir("complete");
-  const auto r = e2e::run({"run", "suites/quick.lua", "--filter", "lock_put_unlock[", "--report-dir",
-                           dir});
+  const auto r =
+      e2e::run({"run", "suites/quick.lua", "--filter", "lock_put_unlock[", "--report-dir", dir});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   json first = e2e::read_json(dir + "/report.json");
   EXPECT_EQ(first["complete"], true);

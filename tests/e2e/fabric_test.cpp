@@ -71,8 +71,8 @@ TEST(FabricE2E, AmMessageCountsEqualShmCaseForCase) {
   for (int b = 0; b < 2; ++b) {
     by_backend[b] = json::array();
     for (const char* filter : {"passive/", "fence/"}) {
-      const std::string dir =
-          e2e::temp_dir(std::string("counts-") + backends[b] + "-" + (filter[0] == 'p' ? "p" : "f"));
+      const std::string dir = e2e::temp_dir(std::string("counts-") + backends[b] + "-" +
+                                            (filter[0] == 'p' ? "p" : "f"));
       auto r = e2e::run({"run", "suites/quick.lua", "--path", "am", "--backend", backends[b],
                          "--filter", filter, "--report-dir", dir, "--format", "json"},
                         600);
@@ -160,9 +160,9 @@ class TwoHosts : public ::testing::Test {
     return std::thread([this, ready, &down] {
       for (int i = 0; i < 1200 && !std::filesystem::exists(ready); ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
-      down = std::filesystem::exists(ready) &&
-             e2e::run_program(ip_, {"-n", ns_[1], "link", "set", veth(1), "down"}, 30)
-                     .exit_code == 0;
+      down =
+          std::filesystem::exists(ready) &&
+          e2e::run_program(ip_, {"-n", ns_[1], "link", "set", veth(1), "down"}, 30).exit_code == 0;
     });
   }
   // Every rank's failure is its own PROC_FAILED naming the other rank, from a wait that
@@ -175,8 +175,7 @@ class TwoHosts : public ::testing::Test {
       const int rank = f["rank"];
       const std::string m = f["message"];
       EXPECT_NE(m.find("PROC_FAILED"), std::string::npos) << m;
-      EXPECT_NE(m.find("rank " + std::to_string(1 - rank) + " is unreachable"),
-                std::string::npos)
+      EXPECT_NE(m.find("rank " + std::to_string(1 - rank) + " is unreachable"), std::string::npos)
           << m;
       const std::string key = "rank" + std::to_string(rank) + ".stall_s";
       ASSERT_TRUE(c["metrics"].contains(key)) << c.dump(2);
@@ -201,11 +200,7 @@ TEST_F(TwoHosts, TwoRanksOneInEachNamespacePassOverTcp) {
   EXPECT_EQ(c["messages"]["total"], 2) << c.dump(2);  // the am counts, as on one host
 
   // Proof that the ranks could only meet over the veth pair: with it down, no case passes.
-  ASSERT_EQ(
-      e2e::run_program(
-          ip_, {"-n", ns_[1], "link", "set", veth(1), "down"}, 30)
-          .exit_code,
-      0);
+  ASSERT_EQ(e2e::run_program(ip_, {"-n", ns_[1], "link", "set", veth(1), "down"}, 30).exit_code, 0);
   r = e2e::run({"run", "lua_scripts/passive/lock_put_unlock.lua", "-n", "2", "--backend", "fabric",
                 "--provider", "tcp;ofi_rxm", "--rank-exec", prefix, "--timeout", "5",
                 "--report-dir", dir + "/down"},
@@ -219,11 +214,11 @@ TEST_F(TwoHosts, LinkDownMidEpochIsProcFailedNamingThePeer) {
   const std::string ready = dir + "/epochs-flowing";
   bool down = false;
   std::thread cut = cut_when(ready, down);
-  auto r = e2e::run({"run", "tests/e2e/scripts/partition_epochs.lua", "-n", "2", "--backend",
-                     "fabric", "--provider", "tcp;ofi_rxm", "--rank-exec",
-                     ip_ + " netns exec " + ns_pattern(), "--timeout", "60", "-o",
-                     "ready=" + ready, "--report-dir", dir},
-                    180, {"RMA_LIVENESS_S=3"});
+  auto r =
+      e2e::run({"run", "tests/e2e/scripts/partition_epochs.lua", "-n", "2", "--backend", "fabric",
+                "--provider", "tcp;ofi_rxm", "--rank-exec", ip_ + " netns exec " + ns_pattern(),
+                "--timeout", "60", "-o", "ready=" + ready, "--report-dir", dir},
+               180, {"RMA_LIVENESS_S=3"});
   cut.join();
   ASSERT_TRUE(down) << "the ranks never got into their epochs: " << r.out << r.err;
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
@@ -245,14 +240,32 @@ TEST_F(TwoHosts, LinkDownMidEpochUnderMpirunIsProcFailedNamingThePeer) {
   const std::string ready = dir + "/epochs-flowing";
   bool down = false;
   std::thread cut = cut_when(ready, down);
-  auto r = e2e::run_program(
-      mpirun,
-      {"--allow-run-as-root", "--oversubscribe", "-np", "2", "--wdir", src, "-x",
-       "RMA_LIVENESS_S=3", python, src + "/tests/e2e/scripts/netns_rank.py", ns_pattern(),
-       RMABENCH_EXE, "run", src + "/tests/e2e/scripts/partition_epochs.lua", "--backend",
-       "fabric", "--provider", "tcp;ofi_rxm", "--timeout", "60", "-o", "ready=" + ready,
-       "--report-dir", dir},
-      180);
+  auto r = e2e::run_program(mpirun,
+                            {"--allow-run-as-root",
+                             "--oversubscribe",
+                             "-np",
+                             "2",
+                             "--wdir",
+                             src,
+                             "-x",
+                             "RMA_LIVENESS_S=3",
+                             python,
+                             src + "/tests/e2e/scripts/netns_rank.py",
+                             ns_pattern(),
+                             RMABENCH_EXE,
+                             "run",
+                             src + "/tests/e2e/scripts/partition_epochs.lua",
+                             "--backend",
+                             "fabric",
+                             "--provider",
+                             "tcp;ofi_rxm",
+                             "--timeout",
+                             "60",
+                             "-o",
+                             "ready=" + ready,
+                             "--report-dir",
+                             dir},
+                            180);
   cut.join();
   ASSERT_TRUE(down) << "the ranks never got into their epochs: " << r.out << r.err;
   EXPECT_NE(r.exit_code, 0) << r.out << r.err;

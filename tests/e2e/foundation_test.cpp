@@ -51,8 +51,8 @@ TEST(Foundation, HelloOnFourRanksWritesValidReports) {
 
 TEST(Foundation, ContextRecordsVersionRevisionHostTopologyOptions) {
   const std::string dir = e2e::temp_dir("context");
-  auto r = run({"run", "lua_scripts/examples/hello.lua", "-n", "2", "-o", "bytes=16",
-                "--report-dir", dir});
+  auto r = run(
+      {"run", "lua_scripts/examples/hello.lua", "-n", "2", "-o", "bytes=16", "--report-dir", dir});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const json ctx = e2e::read_json(dir + "/report.json")["context"];
   EXPECT_FALSE(ctx["rmabench_version"].get<std::string>().empty());
@@ -64,11 +64,13 @@ TEST(Foundation, ContextRecordsVersionRevisionHostTopologyOptions) {
 
 struct ErrorCase {
   const char* script;
-  int rank;            // a rank whose failure must be reported
-  const char* where;   // file:line expected in that failure
+  int rank;           // a rank whose failure must be reported
+  const char* where;  // file:line expected in that failure
 };
 
-void PrintTo(const ErrorCase& e, std::ostream* os) { *os << e.script; }
+void PrintTo(const ErrorCase& e, std::ostream* os) {
+  *os << e.script;
+}
 
 class ScriptErrors : public ::testing::TestWithParam<ErrorCase> {};
 
@@ -178,8 +180,8 @@ class KilledMidEpoch : public ::testing::TestWithParam<const char*> {};
 TEST_P(KilledMidEpoch, SurvivorGetsProcFailedNamingTheDeadRank) {
   const std::string path = GetParam();
   const std::string dir = e2e::temp_dir("shm-kill-" + path);
-  auto bg = e2e::start({"run", "tests/e2e/scripts/epochs_forever.lua", "--path", path,
-                        "--timeout", "60", "--report-dir", dir});
+  auto bg = e2e::start({"run", "tests/e2e/scripts/epochs_forever.lua", "--path", path, "--timeout",
+                        "60", "--report-dir", dir});
   std::vector<pid_t> ranks;
   for (int i = 0; i < 1000 && ranks.size() < 2; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -217,8 +219,8 @@ INSTANTIATE_TEST_SUITE_P(Shm, KilledMidEpoch, ::testing::Values("am", "direct"))
 
 TEST(Foundation, RecvNobodySendsIsADeadlockWithRankStates) {
   const std::string dir = e2e::temp_dir("deadlock");
-  auto r = run({"run", "tests/e2e/scripts/recv_nobody_sends.lua", "--timeout", "2",
-                "--report-dir", dir});
+  auto r = run(
+      {"run", "tests/e2e/scripts/recv_nobody_sends.lua", "--timeout", "2", "--report-dir", dir});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_LT(r.seconds, 2 + 5);
   const json c = only_case(e2e::read_json(dir + "/report.json"));

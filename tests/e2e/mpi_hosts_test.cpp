@@ -84,12 +84,12 @@ class MpiHosts : public ::testing::TestWithParam<std::string> {
 
 TEST_P(MpiHosts, CasesPassWithEachRankOnItsHost) {
   const std::string dir = e2e::temp_dir("mpi-hosts-pass-" + library_);
-  auto r = e2e::run_program(hosts_->ip(),
-                            on_host0({"run", "lua_scripts/passive/lock_put_unlock.lua",
-                                      "lua_scripts/pscw/post_start_put.lua",
-                                      "lua_scripts/fence/fence_put_fence.lua", "-n", "2", "--timeout",
-                                      "30", "--report-dir", dir}),
-                            240);
+  auto r = e2e::run_program(
+      hosts_->ip(),
+      on_host0({"run", "lua_scripts/passive/lock_put_unlock.lua",
+                "lua_scripts/pscw/post_start_put.lua", "lua_scripts/fence/fence_put_fence.lua",
+                "-n", "2", "--timeout", "30", "--report-dir", dir}),
+      240);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   const json report = e2e::read_json(dir + "/report.json");
   ASSERT_EQ(report["cases"].size(), 3u) << report.dump(2);
@@ -124,9 +124,8 @@ TEST_P(MpiHosts, DeadlockAcrossHostsNamesBothRanksCalls) {
 
 TEST_P(MpiHosts, RankKilledOnTheRemoteHostIsACrash) {
   const std::string dir = e2e::temp_dir("mpi-hosts-kill-" + library_);
-  auto bg = e2e::start_program(hosts_->ip(),
-                               on_host0({"run", "tests/e2e/scripts/wait_forever.lua", "--timeout",
-                                         "60", "--report-dir", dir}));
+  auto bg = e2e::start_program(hosts_->ip(), on_host0({"run", "tests/e2e/scripts/wait_forever.lua",
+                                                       "--timeout", "60", "--report-dir", dir}));
   std::vector<pid_t> remote;
   for (int i = 0; i < 600 && remote.empty(); ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));

@@ -76,7 +76,8 @@ std::vector<std::string> NetnsHosts::on_host(int host, const std::vector<std::st
   std::vector<std::string> w = {"netns", "exec", ns(host), "/usr/bin/env"};
   w.insert(w.end(), env.begin(), env.end());
   // unshare execs sh, which names the host and execs the command: one pid all the way.
-  w.insert(w.end(), {"unshare", "--uts", "/bin/sh", "-c", "hostname \"$0\" && exec \"$@\"", name(host)});
+  w.insert(w.end(),
+           {"unshare", "--uts", "/bin/sh", "-c", "hostname \"$0\" && exec \"$@\"", name(host)});
   w.insert(w.end(), argv.begin(), argv.end());
   return w;
 }

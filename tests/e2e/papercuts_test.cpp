@@ -53,8 +53,8 @@ TEST(Papercuts, AMisspeltPacketTypeFromAMessagesFunctionNamesItsLine) {
 
 TEST(Papercuts, HtmlSaysDeclaredAndShowsTheTopologyAsATable) {
   const std::string dir = e2e::temp_dir("declared");
-  auto r = run({"run", "lua_scripts/passive/lock_put_unlock.lua", "--report-dir", dir,
-                "--format", "+html"});
+  auto r = run(
+      {"run", "lua_scripts/passive/lock_put_unlock.lua", "--report-dir", dir, "--format", "+html"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   // +html adds to the default: every default file is there too.
   for (const char* f : {"report.json", "junit.xml", "report.md", "report.html"})
@@ -76,8 +76,8 @@ TEST(Papercuts, HtmlSaysDeclaredAndShowsTheTopologyAsATable) {
 
 TEST(Papercuts, APlainFormatListReplacesTheDefaultAndMixingIsAUsageError) {
   const std::string dir = e2e::temp_dir("formats");
-  auto r = run({"run", "lua_scripts/examples/hello.lua", "-n", "1", "--report-dir", dir,
-                "--format", "html"});
+  auto r = run({"run", "lua_scripts/examples/hello.lua", "-n", "1", "--report-dir", dir, "--format",
+                "html"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_TRUE(std::filesystem::exists(dir + "/report.html"));
   EXPECT_FALSE(std::filesystem::exists(dir + "/report.md"));
@@ -88,11 +88,10 @@ TEST(Papercuts, APlainFormatListReplacesTheDefaultAndMixingIsAUsageError) {
 
 TEST(Papercuts, RmaLogReachesConsoleMarkdownAndHtml) {
   const std::string dir = e2e::temp_dir("log");
-  auto r = run({"run", "tests/e2e/scripts/log_in_check.lua", "-v", "--report-dir", dir,
-                "--format", "+html"});
+  auto r = run({"run", "tests/e2e/scripts/log_in_check.lua", "-v", "--report-dir", dir, "--format",
+                "+html"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_NE((r.out + r.err).find("rank 0: x marks the spot"), std::string::npos)
-      << r.out << r.err;
+  EXPECT_NE((r.out + r.err).find("rank 0: x marks the spot"), std::string::npos) << r.out << r.err;
   EXPECT_NE(slurp(dir + "/report.md").find("x marks the spot"), std::string::npos);
   EXPECT_NE(slurp(dir + "/report.html").find("x marks the spot"), std::string::npos);
 }
@@ -104,7 +103,8 @@ TEST(Papercuts, AFilterOnAnMpiRunMatchesTheIdsThatRunPrints) {
   if (mpis.empty()) GTEST_SKIP() << "no MPI worker built (ci/setup.sh --with-extras installs both)";
   const std::string& m = mpis.front();
   const auto r = run({"run", "suites/quick.lua", "--impl", m, "--filter",
-                      "passive/lock_put_unlock[impl=" + m + ",np=2,progress=calls,size=8]"}, 300);
+                      "passive/lock_put_unlock[impl=" + m + ",np=2,progress=calls,size=8]"},
+                     300);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("1 passed, 0 failed"), std::string::npos) << r.out;
   const auto none = run({"run", "suites/quick.lua", "--impl", m, "--filter", "[shm,am,np=2]"});

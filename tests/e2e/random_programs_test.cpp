@@ -21,10 +21,10 @@ class RandomPrograms : public ::testing::TestWithParam<std::tuple<const char*, i
 TEST_P(RandomPrograms, FixedSeedPasses) {
   const auto& [path, ranks] = GetParam();
   const std::string dir = e2e::temp_dir("random-" + std::string(path));
-  auto r = e2e::run({"run", "lua_scripts/random/programs.lua", "--path", path, "-n",
-                     std::to_string(ranks), "-o", "seed=11", "-o", "programs=40", "--timeout",
-                     "120", "--report-dir", dir, "--format", "json"},
-                    240);
+  auto r = e2e::run(
+      {"run", "lua_scripts/random/programs.lua", "--path", path, "-n", std::to_string(ranks), "-o",
+       "seed=11", "-o", "programs=40", "--timeout", "120", "--report-dir", dir, "--format", "json"},
+      240);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_TRUE(e2e::leftover_ranks(r.pid).empty());
   EXPECT_TRUE(e2e::leftover_segments(r.pid).empty());
@@ -54,11 +54,11 @@ TEST_P(RandomFault, FoundAndShrunkToARegressionScript) {
   fs::create_directories(dir / "regressions");
   fs::create_directory_symlink(fs::path(e2e::source_dir()) / "lua_scripts" / "lib", dir / "lib");
   const fs::path script = dir / "regressions" / "shrunk.lua";
-  auto r = e2e::run({"run", "lua_scripts/random/programs.lua", "-o", "seed=3", "-o",
-                     "programs=1000", "-o", "shrink=true", "-o", "out=" + script.string(),
-                     "--timeout", "300", "--report-dir", (dir / "run").string(), "--format",
-                     "json"},
-                    400, {"RMA_FAULT=" + fault});
+  auto r =
+      e2e::run({"run", "lua_scripts/random/programs.lua", "-o", "seed=3", "-o", "programs=1000",
+                "-o", "shrink=true", "-o", "out=" + script.string(), "--timeout", "300",
+                "--report-dir", (dir / "run").string(), "--format", "json"},
+               400, {"RMA_FAULT=" + fault});
   ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
   const json report = e2e::read_json((dir / "run" / "report.json").string());
   const std::string text = report["cases"][0].dump();
@@ -75,13 +75,12 @@ TEST_P(RandomFault, FoundAndShrunkToARegressionScript) {
   ASSERT_TRUE(fs::exists(script));
   EXPECT_NE(read_text(script).find("require(\"random_program\").case("), std::string::npos);
 
-  auto again = e2e::run({"run", script.string(), "--timeout", "60", "--report-dir",
-                         (dir / "again").string()},
-                        120, {"RMA_FAULT=" + fault});
+  auto again = e2e::run(
+      {"run", script.string(), "--timeout", "60", "--report-dir", (dir / "again").string()}, 120,
+      {"RMA_FAULT=" + fault});
   EXPECT_EQ(again.exit_code, 1) << again.out << again.err;
-  auto clean = e2e::run({"run", script.string(), "--timeout", "60", "--report-dir",
-                         (dir / "clean").string()},
-                        120);
+  auto clean = e2e::run(
+      {"run", script.string(), "--timeout", "60", "--report-dir", (dir / "clean").string()}, 120);
   EXPECT_EQ(clean.exit_code, 0) << clean.out << clean.err;
 }
 

@@ -13,10 +13,10 @@
 namespace e2e {
 
 struct RunResult {
-  int exit_code = -1;      // -1: killed by the helper's own timeout
+  int exit_code = -1;  // -1: killed by the helper's own timeout
   std::string out;
   std::string err;
-  pid_t pid = 0;           // the rmabench parent's pid
+  pid_t pid = 0;  // the rmabench parent's pid
   double seconds = 0;
 };
 

@@ -118,8 +118,8 @@ TEST_F(SlurmE2E, DeadlockIsReportedByTheRanksWithBothStatesWithinTimeoutPlusFive
 TEST_F(SlurmE2E, RankThatRaisesLeavesTheOtherWaitingAndTheReportSaysWhichEndedEarly) {
   const std::string dir = e2e::temp_dir("slurm-raise");
   auto r = srun(2,
-                {"run", "tests/e2e/scripts/raise_on_rank1.lua", "--backend", "fabric",
-                 "--timeout", "5", "--report-dir", dir},
+                {"run", "tests/e2e/scripts/raise_on_rank1.lua", "--backend", "fabric", "--timeout",
+                 "5", "--report-dir", dir},
                 60);
   EXPECT_NE(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.exit_code, -1) << "the step did not end";
@@ -142,8 +142,8 @@ TEST_F(SlurmE2E, RankThatExitsMidCaseEndsTheStepAndTheReportNamesTheCrash) {
   const std::string dir = e2e::temp_dir("slurm-exit");
   // Rank 1 calls os.exit(3) while rank 0 waits in recv; the deadline (30 s) is not what ends it.
   auto r = srun(2,
-                {"run", "tests/e2e/scripts/exit_mid_run.lua", "--backend", "fabric",
-                 "--timeout", "30", "--report-dir", dir},
+                {"run", "tests/e2e/scripts/exit_mid_run.lua", "--backend", "fabric", "--timeout",
+                 "30", "--report-dir", dir},
                 60);
   EXPECT_NE(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.exit_code, -1) << "the step did not end";
@@ -180,10 +180,10 @@ class SlurmImpl : public SlurmE2E, public ::testing::WithParamInterface<std::str
 
 TEST_P(SlurmImpl, CasesStartThroughSrunAndPass) {
   const std::string dir = e2e::temp_dir("slurm-impl-" + GetParam());
-  auto r = in_allocation({"run", "lua_scripts/passive/lock_put_unlock.lua",
-                          "lua_scripts/fence/fence_put_fence.lua", "-n", "2", "--timeout", "30",
-                          "--report-dir", dir},
-                         240);
+  auto r = in_allocation(
+      {"run", "lua_scripts/passive/lock_put_unlock.lua", "lua_scripts/fence/fence_put_fence.lua",
+       "-n", "2", "--timeout", "30", "--report-dir", dir},
+      240);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   const json report = e2e::read_json(dir + "/report.json");
   const json& start = report["context"]["options"]["impl"]["start"];
@@ -198,9 +198,8 @@ TEST_P(SlurmImpl, CasesStartThroughSrunAndPass) {
 
 TEST_P(SlurmImpl, DeadlockThroughSrunNamesBothCallsWithinTimeoutPlusFive) {
   const std::string dir = e2e::temp_dir("slurm-impl-deadlock-" + GetParam());
-  auto r = in_allocation({"run", "tests/e2e/scripts/wait_unstarted.lua", "--timeout", "3",
-                          "--report-dir", dir},
-                         120);
+  auto r = in_allocation(
+      {"run", "tests/e2e/scripts/wait_unstarted.lua", "--timeout", "3", "--report-dir", dir}, 120);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;  // the deadlock it expects
   const json c = e2e::read_json(dir + "/report.json")["cases"][0];
   EXPECT_EQ(c["status"], "deadlock") << c.dump(2);

@@ -51,8 +51,7 @@ std::vector<json> packet_slices_sent(const json& doc) {
     if (e["ph"] == "s") starts.insert({e["ts"].get<double>(), e["pid"].get<int>()});
   for (const json& e : doc["traceEvents"])
     if (e["ph"] == "X" && e.value("cat", "") == "packet" &&
-        starts.count({e["ts"].get<double>(), e["pid"].get<int>()}) &&
-        e["args"]["src"] == e["pid"])
+        starts.count({e["ts"].get<double>(), e["pid"].get<int>()}) && e["args"]["src"] == e["pid"])
       out.push_back(e);
   return out;
 }
@@ -145,10 +144,10 @@ TEST(Trace, SyncOnlyDeadlockShowsThePacketsUpToTheStopBesideTheRankStates) {
   bool passed = false;
   std::string said;
   const std::string png = dir + "/diagram.png";
-  if (!browser_check(dir + "/report.html",
-                     {"--arrows", std::to_string(packets.size()), "--rank-states", "--keep-png",
-                      png},
-                     passed, said))
+  if (!browser_check(
+          dir + "/report.html",
+          {"--arrows", std::to_string(packets.size()), "--rank-states", "--keep-png", png}, passed,
+          said))
     GTEST_SKIP() << said;
   EXPECT_TRUE(passed) << said;
   std::cout << "screenshot: " << png << "\n";
@@ -156,9 +155,9 @@ TEST(Trace, SyncOnlyDeadlockShowsThePacketsUpToTheStopBesideTheRankStates) {
 
 TEST(Trace, DescribeTracePrintsTheSequenceAndDrawsIt) {
   const std::string dir = e2e::temp_dir("trace_describe");
-  auto r = run({"describe", "lua_scripts/passive/lock_put_unlock.lua", "--trace", "--svg",
-                dir + "/lpu.svg"},
-               120);
+  auto r = run(
+      {"describe", "lua_scripts/passive/lock_put_unlock.lua", "--trace", "--svg", dir + "/lpu.svg"},
+      120);
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("2 RMA packets (ack 1, put 1)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("rank 0  lock(1)"), std::string::npos) << r.out;

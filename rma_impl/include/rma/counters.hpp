@@ -22,25 +22,25 @@ namespace rma {
 
 enum class PacketType : std::uint8_t {
   // RMA protocol
-  lock,                   // lock request without an op
-  lock_granted,           // the target's grant
-  unlock,                 // release when no op could carry it
-  flush,                  // completion request when no op could carry it
-  ack,                    // remote completion (unlock / flush / nocheck epochs)
+  lock,          // lock request without an op
+  lock_granted,  // the target's grant
+  unlock,        // release when no op could carry it
+  flush,         // completion request when no op could carry it
+  ack,           // remote completion (unlock / flush / nocheck epochs)
   put,
   get,
   accumulate,
   get_accumulate,
   fetch_and_op,
   compare_and_swap,
-  get_resp,               // data back for a get (also the ack when it carried the unlock)
+  get_resp,  // data back for a get (also the ack when it carried the unlock)
   get_accumulate_resp,
   fetch_and_op_resp,
   compare_and_swap_resp,
-  post,                   // PSCW: the target's zero-byte post to each origin
-  done,                   // PSCW: complete's zero-byte done when no op carried it
-  fence_count,            // fence: the closing fence's exchange of origin counts
-  cts,                    // rendezvous: the target is ready for a large op's data
+  post,         // PSCW: the target's zero-byte post to each origin
+  done,         // PSCW: complete's zero-byte done when no op carried it
+  fence_count,  // fence: the closing fence's exchange of origin counts
+  cts,          // rendezvous: the target is ready for a large op's data
   // scripts' point-to-point traffic and collectives
   p2p_eager,
   p2p_rts,
@@ -48,7 +48,7 @@ enum class PacketType : std::uint8_t {
   barrier,
   collective,
   // transport traffic under everything above
-  data,                   // one fragment of a large transfer after a cts / p2p_cts
+  data,  // one fragment of a large transfer after a cts / p2p_cts
   count_
 };
 inline constexpr int packet_type_count = static_cast<int>(PacketType::count_);
@@ -60,30 +60,34 @@ std::string_view to_string(PacketClass c);
 // The enum lists each class's types together, in the order of the classes: a type's class
 // is the group it sits in (inline: every packet sent and received asks).
 constexpr PacketClass class_of(PacketType t) {
-  return t <= PacketType::cts         ? PacketClass::rma
-         : t <= PacketType::p2p_cts   ? PacketClass::p2p
+  return t <= PacketType::cts          ? PacketClass::rma
+         : t <= PacketType::p2p_cts    ? PacketClass::p2p
          : t <= PacketType::collective ? PacketClass::collective
                                        : PacketClass::transport;
 }
-constexpr int index(PacketType t) { return static_cast<int>(t); }
+constexpr int index(PacketType t) {
+  return static_cast<int>(t);
+}
 
 // Remote memory operations done without packets (direct path), by kind.
 enum class DirectOp : std::uint8_t {
-  put,               // a copy into a peer's memory
-  get,               // a copy out of a peer's memory
+  put,  // a copy into a peer's memory
+  get,  // a copy out of a peer's memory
   accumulate,
   get_accumulate,
   fetch_and_op,
   compare_and_swap,
-  cpu_atomic,        // elements updated by lock-free CPU atomics
-  region_lock,       // striped region-lock acquisitions for non-atomic updates
-  sync_word,         // operations on synchronization words (locks, fence, PSCW flags)
-  am_fallback,       // ops a direct window handed to the am slots (counted, never silent)
+  cpu_atomic,   // elements updated by lock-free CPU atomics
+  region_lock,  // striped region-lock acquisitions for non-atomic updates
+  sync_word,    // operations on synchronization words (locks, fence, PSCW flags)
+  am_fallback,  // ops a direct window handed to the am slots (counted, never silent)
   count_
 };
 inline constexpr int direct_op_count = static_cast<int>(DirectOp::count_);
 std::string_view to_string(DirectOp d);
-constexpr int index(DirectOp d) { return static_cast<int>(d); }
+constexpr int index(DirectOp d) {
+  return static_cast<int>(d);
+}
 
 struct Counters {
   std::array<std::uint64_t, packet_type_count> sent{};

@@ -107,8 +107,17 @@ class Datatype {
   // their length then their values; subarray's order first) and its old types. An MPI
   // implementation under test builds the same type from it with MPI's own constructors.
   enum class Code : std::uint8_t {
-    basic, contiguous, vector, hvector, indexed, hindexed, indexed_block, hindexed_block,
-    subarray, struct_, resized
+    basic,
+    contiguous,
+    vector,
+    hvector,
+    indexed,
+    hindexed,
+    indexed_block,
+    hindexed_block,
+    subarray,
+    struct_,
+    resized
   };
   Code code() const { return code_; }
   const std::vector<std::int64_t>& args() const { return args_; }
@@ -131,13 +140,13 @@ class Datatype {
                                std::vector<TypeRef> kids);
 
   Kind kind_ = Kind::derived;
-  std::uint64_t size_ = 0;      // packed
+  std::uint64_t size_ = 0;  // packed
   std::uint64_t mpi_size_ = 0;
   std::uint64_t elements_ = 0;
   std::int64_t lb_ = 0, extent_ = 0;
   std::int64_t true_lb_ = 0, true_ub_ = 0;
   std::optional<Dtype> basic_;
-  bool mixed_ = false;  // elements of more than one basic type
+  bool mixed_ = false;         // elements of more than one basic type
   bool overlaps_one_ = false;  // one instance writes some byte twice
   std::uint64_t uniform_bytes_ = 0;
   std::int64_t uniform_stride_ = 0;
@@ -145,7 +154,7 @@ class Datatype {
   // Bounds set explicitly (resized or subarray somewhere inside): they alone decide a new
   // type's bounds, and no struct padding applies.
   bool explicit_bounds_ = false;
-  std::size_t align_ = 1;         // the largest basic alignment inside
+  std::size_t align_ = 1;  // the largest basic alignment inside
   std::vector<TypeBlock> blocks_;
   std::string text_;
   Code code_ = Code::basic;

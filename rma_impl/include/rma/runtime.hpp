@@ -31,13 +31,14 @@ class RuntimeImpl;
 }
 
 struct RuntimeConfig {
-  std::string backend = "shm";            // "shm" or "fabric"
+  std::string backend = "shm";  // "shm" or "fabric"
   ProgressMode progress = ProgressMode::async;
-  Path default_path = Path::am;           // a window's path when its info does not say
-  Protocol default_protocol = Protocol::fewest;  // a window's am protocol when its info does not say
-  std::size_t eager_limit = 16 * 1024;    // larger transfers use a rendezvous (<= 64 KiB)
-  std::string provider{};                 // fabric: libfabric provider, "" for the default
-  std::string name_prefix = "rmabench";   // prefix of every shared segment the job creates
+  Path default_path = Path::am;  // a window's path when its info does not say
+  Protocol default_protocol =
+      Protocol::fewest;                  // a window's am protocol when its info does not say
+  std::size_t eager_limit = 16 * 1024;   // larger transfers use a rendezvous (<= 64 KiB)
+  std::string provider{};                // fabric: libfabric provider, "" for the default
+  std::string name_prefix = "rmabench";  // prefix of every shared segment the job creates
   // Info keys for every window (a window's own info wins), e.g. {"region_size", "4096"}.
   std::map<std::string, std::string> window_info{};
 };
@@ -45,19 +46,19 @@ struct RuntimeConfig {
 // What a backend offers, for `rmabench info` and the capability check of the ops tables.
 struct BackendInfo {
   std::string name;
-  std::vector<std::string> direct_ops;    // slots its direct table overrides
+  std::vector<std::string> direct_ops;  // slots its direct table overrides
 };
 std::vector<BackendInfo> compiled_backends();
 
 // A libfabric provider that offers reliable-datagram (RDM) endpoints on this host, with what
 // the fabric backend's direct path can use of it. One entry per provider.
 struct ProviderInfo {
-  std::string name;     // "tcp;ofi_rxm"
-  std::string fabric;   // the preferred (loopback) entry: "127.0.0.1/32"
-  std::string domain;   // "lo"
+  std::string name;                  // "tcp;ofi_rxm"
+  std::string fabric;                // the preferred (loopback) entry: "127.0.0.1/32"
+  std::string domain;                // "lo"
   std::vector<std::string> domains;  // every "domain (fabric)" it offers: "eth0 (192.0.2.0/24)"
-  bool rma = false;      // FI_RMA: fi_write / fi_read
-  bool atomics = false;  // FI_ATOMIC
+  bool rma = false;                  // FI_RMA: fi_write / fi_read
+  bool atomics = false;              // FI_ATOMIC
   // Native atomics over the (op, dtype) pairs MPI allows, as {native, allowed}: accumulate,
   // fetching (get_accumulate, fetch_and_op), compare_and_swap.
   std::pair<int, int> accumulate_atomics{0, 0};
@@ -85,7 +86,7 @@ class Runtime {
   int rank() const;
   int size() const;
   const RuntimeConfig& config() const;
-  std::string transport_name() const;   // "shm", "fabric:tcp;ofi_rxm", ...
+  std::string transport_name() const;  // "shm", "fabric:tcp;ofi_rxm", ...
   // Largest transfer sent in one packet (config.eager_limit, capped by the transport).
   std::size_t eager_limit() const;
 

@@ -22,29 +22,29 @@ namespace rma {
 // MPI's error classes, by their MPI_ERR_ suffix. Names are what reports and Lua see.
 enum class ErrorClass : unsigned char {
   success,
-  arg,              // ARG: an argument is invalid
-  type,             // TYPE: datatype unknown or not allowed for the operation
-  op,               // OP: reduction op unknown or not allowed for the datatype
-  rank,             // RANK: target rank out of range
-  count,            // COUNT: negative or too large element count
-  buffer,           // BUFFER: null or too small buffer
-  truncate,         // TRUNCATE: received message longer than the receive buffer
-  win,              // WIN: invalid or freed window
-  locktype,         // LOCKTYPE: lock type is neither shared nor exclusive
-  assert_,          // ASSERT: assert not allowed for the call
-  disp,             // DISP: invalid displacement unit
-  size,             // SIZE: invalid window size
-  info,             // INFO: bad info key or value
-  rma_sync,         // RMA_SYNC: call not allowed in the current synchronization state
-  rma_range,        // RMA_RANGE: target location outside the window
-  rma_conflict,     // RMA_CONFLICT: conflicting accesses detected
-  rma_attach,       // RMA_ATTACH: memory cannot be attached or detached
-  rma_shared,       // RMA_SHARED: memory cannot be shared
-  rma_flavor,       // RMA_FLAVOR: call not valid for the window's flavor
-  unsupported,      // UNSUPPORTED_OPERATION: not implemented by this backend or path
-  proc_failed,      // PROC_FAILED: a peer died or became unreachable
-  intern,           // INTERN: internal error (a bug in the implementation)
-  other,            // OTHER: system error (errno text in the message)
+  arg,           // ARG: an argument is invalid
+  type,          // TYPE: datatype unknown or not allowed for the operation
+  op,            // OP: reduction op unknown or not allowed for the datatype
+  rank,          // RANK: target rank out of range
+  count,         // COUNT: negative or too large element count
+  buffer,        // BUFFER: null or too small buffer
+  truncate,      // TRUNCATE: received message longer than the receive buffer
+  win,           // WIN: invalid or freed window
+  locktype,      // LOCKTYPE: lock type is neither shared nor exclusive
+  assert_,       // ASSERT: assert not allowed for the call
+  disp,          // DISP: invalid displacement unit
+  size,          // SIZE: invalid window size
+  info,          // INFO: bad info key or value
+  rma_sync,      // RMA_SYNC: call not allowed in the current synchronization state
+  rma_range,     // RMA_RANGE: target location outside the window
+  rma_conflict,  // RMA_CONFLICT: conflicting accesses detected
+  rma_attach,    // RMA_ATTACH: memory cannot be attached or detached
+  rma_shared,    // RMA_SHARED: memory cannot be shared
+  rma_flavor,    // RMA_FLAVOR: call not valid for the window's flavor
+  unsupported,   // UNSUPPORTED_OPERATION: not implemented by this backend or path
+  proc_failed,   // PROC_FAILED: a peer died or became unreachable
+  intern,        // INTERN: internal error (a bug in the implementation)
+  other,         // OTHER: system error (errno text in the message)
 };
 
 std::string_view class_name(ErrorClass c);
@@ -109,8 +109,8 @@ class [[nodiscard]] Result {
 }  // namespace rma
 
 // Propagates a failed Status from an expression that yields one.
-#define RMA_TRY(expr)                        \
-  do {                                       \
-    ::rma::Status rma_try_status_ = (expr);  \
+#define RMA_TRY(expr)                             \
+  do {                                            \
+    ::rma::Status rma_try_status_ = (expr);       \
     if (!rma_try_status_) return rma_try_status_; \
   } while (0)

@@ -37,10 +37,10 @@ struct Event {
   std::uint16_t flags = 0;       // the packet's flags
   std::int32_t rank = 0;         // who recorded it
   std::int32_t peer = -1;
-  std::uint32_t seq = 0;         // packet number on the (source, destination) pair, from 1
-  std::uint64_t bytes = 0;       // payload bytes; a call's data bytes
-  std::int64_t t0 = 0, t1 = 0;   // CLOCK_MONOTONIC ns
-  std::string_view call;         // call name (static storage)
+  std::uint32_t seq = 0;        // packet number on the (source, destination) pair, from 1
+  std::uint64_t bytes = 0;      // payload bytes; a call's data bytes
+  std::int64_t t0 = 0, t1 = 0;  // CLOCK_MONOTONIC ns
+  std::string_view call;        // call name (static storage)
 };
 
 namespace detail {
@@ -48,7 +48,9 @@ inline std::atomic<bool> g_enabled{false};
 }
 
 // True when this process records (one relaxed load; the value never changes once set).
-inline bool on() { return detail::g_enabled.load(std::memory_order_relaxed); }
+inline bool on() {
+  return detail::g_enabled.load(std::memory_order_relaxed);
+}
 
 // Turns recording on for the rest of the process, with room for `capacity` events.
 void enable(std::size_t capacity);
@@ -64,8 +66,8 @@ std::uint64_t dropped();
 
 std::int64_t now_ns();
 void record(const Event& e);
-inline void call(std::string_view name, int rank, int target, std::uint64_t bytes,
-                 std::int64_t t0, std::int64_t t1) {
+inline void call(std::string_view name, int rank, int target, std::uint64_t bytes, std::int64_t t0,
+                 std::int64_t t1) {
   Event e;
   e.kind = EventKind::call;
   e.rank = rank;

@@ -21,31 +21,52 @@ inline constexpr int proc_null = -1;
 // The scalars, then MPI's pair types for MAXLOC and MINLOC (a value and an int index, as C
 // lays out the struct: MPI_2INT, MPI_SHORT_INT, MPI_LONG_INT, MPI_FLOAT_INT, MPI_DOUBLE_INT).
 enum class Dtype : std::uint8_t {
-  i8, i16, i32, i64, u8, u16, u32, u64, f32, f64,
-  int2, short_int, long_int, float_int, double_int
+  i8,
+  i16,
+  i32,
+  i64,
+  u8,
+  u16,
+  u32,
+  u64,
+  f32,
+  f64,
+  int2,
+  short_int,
+  long_int,
+  float_int,
+  double_int
 };
 inline constexpr int dtype_count = 15;
 inline constexpr int scalar_dtype_count = 10;  // the scalars come first
-constexpr bool is_pair(Dtype t) { return static_cast<int>(t) >= scalar_dtype_count; }
+constexpr bool is_pair(Dtype t) {
+  return static_cast<int>(t) >= scalar_dtype_count;
+}
 
 // Inline: every op of every path asks, in its hot path.
 constexpr std::size_t size_of(Dtype t) {
   switch (t) {
     case Dtype::i8:
-    case Dtype::u8: return 1;
+    case Dtype::u8:
+      return 1;
     case Dtype::i16:
-    case Dtype::u16: return 2;
+    case Dtype::u16:
+      return 2;
     case Dtype::i32:
     case Dtype::u32:
-    case Dtype::f32: return 4;
+    case Dtype::f32:
+      return 4;
     case Dtype::i64:
     case Dtype::u64:
-    case Dtype::f64: return 8;
+    case Dtype::f64:
+      return 8;
     case Dtype::int2:
     case Dtype::short_int:
-    case Dtype::float_int: return 8;
+    case Dtype::float_int:
+      return 8;
     case Dtype::long_int:
-    case Dtype::double_int: return 16;
+    case Dtype::double_int:
+      return 16;
   }
   return 0;
 }
@@ -53,10 +74,13 @@ constexpr std::size_t size_of(Dtype t) {
 // them (MPI_SHORT_INT is 6 bytes in an 8-byte extent), a scalar's size_of.
 constexpr std::size_t data_size(Dtype t) {
   switch (t) {
-    case Dtype::short_int: return 6;
+    case Dtype::short_int:
+      return 6;
     case Dtype::long_int:
-    case Dtype::double_int: return 12;
-    default: return size_of(t);
+    case Dtype::double_int:
+      return 12;
+    default:
+      return size_of(t);
   }
 }
 // Padding after a pair's index (a 16-byte pair's last 4 bytes), which no data occupies.
@@ -67,7 +91,9 @@ constexpr std::size_t tail_padding(Dtype t) {
 constexpr std::size_t alignment_of(Dtype t) {
   return t == Dtype::long_int || t == Dtype::double_int ? 8 : is_pair(t) ? 4 : size_of(t);
 }
-constexpr bool is_float(Dtype t) { return t == Dtype::f32 || t == Dtype::f64; }
+constexpr bool is_float(Dtype t) {
+  return t == Dtype::f32 || t == Dtype::f64;
+}
 bool is_signed(Dtype t);
 std::string_view to_string(Dtype t);
 std::optional<Dtype> parse_dtype(std::string_view name);
@@ -75,7 +101,20 @@ std::optional<Dtype> parse_dtype(std::string_view name);
 // The predefined reduction ops that accumulate-style calls accept.
 // maxloc and minloc come last: they are defined on the pair types only.
 enum class Op : std::uint8_t {
-  sum, prod, min, max, band, bor, bxor, land, lor, lxor, replace, no_op, maxloc, minloc
+  sum,
+  prod,
+  min,
+  max,
+  band,
+  bor,
+  bxor,
+  land,
+  lor,
+  lxor,
+  replace,
+  no_op,
+  maxloc,
+  minloc
 };
 inline constexpr int op_count = 14;
 inline constexpr int scalar_op_count = 12;  // the ops on scalar dtypes

@@ -34,9 +34,9 @@ struct RequestState;
 
 struct WindowConfig {
   Flavor flavor = Flavor::allocate;
-  std::size_t size = 0;     // bytes (ignored for dynamic windows)
+  std::size_t size = 0;  // bytes (ignored for dynamic windows)
   int disp_unit = 1;
-  void* base = nullptr;     // create: the user's memory, `size` bytes
+  void* base = nullptr;  // create: the user's memory, `size` bytes
   // MPI info keys: no_locks (true|false), accumulate_ordering (rar,raw,war,waw | none),
   // path (am|direct|auto), region_size (bytes per striped lock on the direct path),
   // alloc_shared_noncontig (true|false).
@@ -74,9 +74,9 @@ class Window {
 
   int id() const;
   Flavor flavor() const;
-  Path path() const;                 // the table that runs: am or direct, never auto
-  std::string path_detail() const;   // "am", "shm.direct", "fabric.direct(tcp;ofi_rxm)"
-  void* base() const;                // local memory (null for dynamic)
+  Path path() const;                // the table that runs: am or direct, never auto
+  std::string path_detail() const;  // "am", "shm.direct", "fabric.direct(tcp;ofi_rxm)"
+  void* base() const;               // local memory (null for dynamic)
   std::size_t size() const;
   int disp_unit() const;
   bool freed() const;
@@ -96,8 +96,8 @@ class Window {
   // `origin` may be null for Op::no_op.
   Status get_accumulate(const void* origin, void* result, std::size_t count, Dtype dtype,
                         int target, std::uint64_t disp, Op op);
-  Status fetch_and_op(const void* origin, void* result, Dtype dtype, int target,
-                      std::uint64_t disp, Op op);
+  Status fetch_and_op(const void* origin, void* result, Dtype dtype, int target, std::uint64_t disp,
+                      Op op);
   Status compare_and_swap(const void* origin, const void* compare, void* result, Dtype dtype,
                           int target, std::uint64_t disp);
   Result<Request> rput(const void* origin, std::size_t count, Dtype dtype, int target,
@@ -106,14 +106,13 @@ class Window {
                        std::uint64_t disp);
   Result<Request> raccumulate(const void* origin, std::size_t count, Dtype dtype, int target,
                               std::uint64_t disp, Op op);
-  Result<Request> rget_accumulate(const void* origin, void* result, std::size_t count,
-                                  Dtype dtype, int target, std::uint64_t disp, Op op);
+  Result<Request> rget_accumulate(const void* origin, void* result, std::size_t count, Dtype dtype,
+                                  int target, std::uint64_t disp, Op op);
 
   // The same calls with a (count, type) on each side (rma/datatype.hpp): the signatures
   // must match; accumulates need types built from one basic type. For get, `o` describes
   // the buffer the data arrives in; get_accumulate's `origin` may be null for Op::no_op.
-  Status put(const void* origin, const Layout& o, int target, std::uint64_t disp,
-             const Layout& t);
+  Status put(const void* origin, const Layout& o, int target, std::uint64_t disp, const Layout& t);
   Status get(void* origin, const Layout& o, int target, std::uint64_t disp, const Layout& t);
   Status accumulate(const void* origin, const Layout& o, int target, std::uint64_t disp,
                     const Layout& t, Op op);
@@ -123,11 +122,11 @@ class Window {
                        const Layout& t);
   Result<Request> rget(void* origin, const Layout& o, int target, std::uint64_t disp,
                        const Layout& t);
-  Result<Request> raccumulate(const void* origin, const Layout& o, int target,
-                              std::uint64_t disp, const Layout& t, Op op);
+  Result<Request> raccumulate(const void* origin, const Layout& o, int target, std::uint64_t disp,
+                              const Layout& t, Op op);
   Result<Request> rget_accumulate(const void* origin, const Layout& o, void* result,
-                                  const Layout& r, int target, std::uint64_t disp,
-                                  const Layout& t, Op op);
+                                  const Layout& r, int target, std::uint64_t disp, const Layout& t,
+                                  Op op);
 
   // Active target.
   Status fence(unsigned asserts = 0);
