@@ -8,6 +8,7 @@
 
 #include "races/checker.hpp"
 #include "rma/state.hpp"
+#include "suite/case_table.hpp"
 
 namespace harness::launcher {
 namespace {
@@ -180,13 +181,14 @@ void count_messages(Tally& t, reports::CaseResult& result_) {
   for (const auto& [k, v] : t.datatypes)
     if (v) msgs.datatypes[k] = v / iterations;
   json expected = t.expected;
-  if (expected.is_string() && expected.get<std::string>() == "direct") {
+  const suite::Declared declared = suite::declared_kind(expected);
+  if (declared == suite::Declared::direct) {
     // The direct path sends no packet, except for ops it handed to the am slots: those are
     // reported (messages.direct.am_fallback) and the count is not declared.
     const auto fb = t.direct.find("am_fallback");
     expected = fb == t.direct.end() || fb->second == 0 ? json{{"total", 0}} : json();
   }
-  msgs.varies = expected.is_string() && expected.get<std::string>() == "varies";
+  msgs.varies = declared == suite::Declared::varies;
   check_declared(expected, result_);
 }
 

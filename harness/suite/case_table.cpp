@@ -95,7 +95,7 @@ class Checker {
   void messages() {
     const int v = lua_gettop(L_);
     if (lua_isfunction(L_, v)) return;  // checked in the rank, on what it returns
-    if (lua_type(L_, v) == LUA_TSTRING && std::string_view(lua_tostring(L_, v)) == "varies") return;
+    if (is_varies(L_, v)) return;
     if (!lua_istable(L_, v)) {
       wrong("messages",
             "a table of integer counts ({ total = 2, put = 1 }), a function(ctx) or \"varies\"");
@@ -301,6 +301,34 @@ void check_case_table(lua_State* L, int idx, const std::string& file) {
     msg += file + (p.line ? ":" + std::to_string(p.line) : "") + ": case table: " + p.text;
   }
   throw UsageError(msg);
+}
+
+Declared declared_kind(const nlohmann::json& j) {
+  if (j.is_object()) return Declared::counts;
+  if (j.is_string()) {
+    const auto& s = j.get_ref<const std::string&>();
+    if (s == "varies") return Declared::varies;
+    if (s == "direct") return Declared::direct;
+  }
+  return Declared::none;
+}
+
+nlohmann::json declaration(Declared kind) {
+  switch (kind) {
+    case Declared::varies:
+      return "varies";
+    case Declared::direct:
+      return "direct";
+    case Declared::counts:
+      return nlohmann::json::object();
+    case Declared::none:
+      break;
+  }
+  return nullptr;
+}
+
+bool is_varies(lua_State* L, int idx) {
+  return lua_type(L, idx) == LUA_TSTRING && std::string_view(lua_tostring(L, idx)) == "varies";
 }
 
 std::string read_message_counts(lua_State* L, int idx, nlohmann::json& out) {

@@ -42,6 +42,15 @@ void check_plain_data(lua_State* L, int idx, const std::string& file);
 // what a `messages` function returned in the rank.
 std::string read_message_counts(lua_State* L, int idx, nlohmann::json& out);
 
+// What a case declares about its packets, as a rank reports it in its result: a table of
+// counts, `varies` (not declared), or `direct` (every window on the direct path, which sends
+// none of its own). The strings exist only in these two functions and the Lua field.
+enum class Declared { none, counts, varies, direct };
+Declared declared_kind(const nlohmann::json& declaration);
+nlohmann::json declaration(Declared kind);  // `varies` or `direct`
+// Whether the Lua value at `idx` is the string `varies`.
+bool is_varies(lua_State* L, int idx);
+
 // The suggestion for a misspelt name and a value's description in a message; their home is
 // lua/lua_fields.hpp, since the bindings' field tables (rma.window{...}) use them too.
 using lua::describe_value;

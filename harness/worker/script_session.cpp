@@ -148,7 +148,7 @@ bool ScriptSession::declared_messages(json& out, lua::LuaFailure& f) {
   // Every window on the direct path: no packet is expected, unless some op had to take the
   // am slots (am_fallback), which the parent can tell from every rank's counters.
   if (!ctx_.paths.empty() && ctx_.paths == std::set<std::string>{"direct"}) {
-    out = "direct";
+    out = suite::declaration(suite::Declared::direct);
     return true;
   }
   lua_getfield(L, case_idx_, "messages");
@@ -169,8 +169,8 @@ bool ScriptSession::declared_messages(json& out, lua::LuaFailure& f) {
     json expected;
     err = suite::read_message_counts(L, -1, expected);
     out = expected;
-  } else if (lua_type(L, -1) == LUA_TSTRING && std::string_view(lua_tostring(L, -1)) == "varies") {
-    out = "varies";
+  } else if (suite::is_varies(L, -1)) {
+    out = suite::declaration(suite::Declared::varies);
   } else if (!lua_isnil(L, -1)) {
     err = "expected a table of integer counts, nil or \"varies\", got " +
           suite::describe_value(L, -1);
