@@ -4,7 +4,6 @@
 // parent of every rank sees them.
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -16,8 +15,7 @@
 
 #include "launcher/limits.hpp"
 #include "launcher/rank_starter.hpp"
-
-extern char** environ;
+#include "launcher/spawn.hpp"
 
 namespace harness::launcher {
 namespace {
@@ -37,10 +35,7 @@ std::pair<Fd, Fd> make_socketpair() {
 
 // The rank's environment: ours without any RMABENCH_ variable, then its own.
 std::vector<std::string> rank_env(int rank, int size) {
-  std::vector<std::string> env;
-  for (char** e = environ; *e; ++e) {
-    if (std::strncmp(*e, "RMABENCH_", 9) != 0) env.emplace_back(*e);
-  }
+  std::vector<std::string> env = environment_for_child();
   env.push_back("RMABENCH_RANK=" + std::to_string(rank));
   env.push_back("RMABENCH_SIZE=" + std::to_string(size));
   env.push_back("RMABENCH_PARENT=" + std::to_string(::getpid()));
@@ -59,13 +54,6 @@ std::vector<std::string> rank_command(const LaunchOptions& opt, int rank) {
   words.push_back(opt.self_exe);
   words.emplace_back("__worker");
   return words;
-}
-
-std::vector<char*> pointers(std::vector<std::string>& words) {
-  std::vector<char*> out;
-  for (auto& w : words) out.push_back(w.data());
-  out.push_back(nullptr);
-  return out;
 }
 
 void record_status(Rank& r, const siginfo_t& info) {
@@ -123,30 +111,15 @@ class ForkStarter final : public RankStarter {
     rk.rank = r;
     auto [ctrl_parent, ctrl_child] = make_socketpair();
     auto [kv_parent, kv_child] = make_socketpair();
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, ctrl_child.fd, 3);
-    posix_spawn_file_actions_adddup2(&fa, kv_child.fd, 4);
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    posix_spawnattr_setflags(
-        &attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-    posix_spawnattr_setpgroup(&attr, pgid_);
-    sigset_t none, defaults;
-    sigemptyset(&none);
-    sigemptyset(&defaults);
-    for (int s : {SIGPIPE, SIGINT, SIGTERM, SIGCHLD}) sigaddset(&defaults, s);
-    posix_spawnattr_setsigmask(&attr, &none);
-    posix_spawnattr_setsigdefault(&attr, &defaults);
-
-    std::vector<std::string> env_store = rank_env(r, size);
-    std::vector<std::string> words = rank_command(opt_, r);
-    std::vector<char*> envp = pointers(env_store), argv = pointers(words);
+    std::vector<std::string> env = rank_env(r, size);
+    SpawnSpec sp;
+    sp.argv = rank_command(opt_, r);
+    sp.env = &env;
+    sp.process_group = pgid_;
+    sp.search_path = true;
+    sp.dup2 = {{ctrl_child.fd, 3}, {kv_child.fd, 4}};
     pid_t pid = -1;
-    int rc = posix_spawnp(&pid, argv[0], &fa, &attr, argv.data(), envp.data());
-    posix_spawn_file_actions_destroy(&fa);
-    posix_spawnattr_destroy(&attr);
-    if (rc != 0) throw LaunchError("posix_spawn " + words.front() + ": " + std::strerror(rc));
+    if (const int rc = spawn_process(sp, pid); rc != 0) throw LaunchError(spawn_error(sp, rc));
     if (pgid_ == 0) pgid_ = pid;
     rk.pid = pid;
     rk.pidfd = Fd(pidfd_open(pid));

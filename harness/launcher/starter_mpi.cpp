@@ -6,7 +6,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -25,8 +24,7 @@
 
 #include "launcher/host_identity.hpp"
 #include "launcher/rank_starter.hpp"
-
-extern char** environ;
+#include "launcher/spawn.hpp"
 
 namespace harness::launcher {
 namespace {
@@ -37,36 +35,14 @@ using nlohmann::json;
 // The launcher's process: ours without any RMABENCH_ variable in its environment, stdin
 // from /dev/null, its output into `out`, in a process group of its own.
 pid_t spawn_launcher(std::vector<std::string>& words, int out) {
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&fa, out, 1);
-  posix_spawn_file_actions_adddup2(&fa, out, 2);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  posix_spawnattr_setflags(&attr,
-                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-  posix_spawnattr_setpgroup(&attr, 0);
-  sigset_t none, defaults;
-  sigemptyset(&none);
-  sigemptyset(&defaults);
-  for (int s : {SIGPIPE, SIGINT, SIGTERM, SIGCHLD}) sigaddset(&defaults, s);
-  posix_spawnattr_setsigmask(&attr, &none);
-  posix_spawnattr_setsigdefault(&attr, &defaults);
-  std::vector<std::string> env_store;
-  for (char** e = environ; *e; ++e)
-    if (std::strncmp(*e, "RMABENCH_", 9) != 0) env_store.emplace_back(*e);
-  std::vector<char*> envp;
-  for (auto& e : env_store) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  std::vector<char*> argv;
-  for (auto& w : words) argv.push_back(w.data());
-  argv.push_back(nullptr);
+  std::vector<std::string> env = environment_for_child();
+  SpawnSpec sp;
+  sp.argv = words;
+  sp.env = &env;
+  sp.stdin_null = true;
+  sp.dup2 = {{out, 1}, {out, 2}};
   pid_t pid = -1;
-  const int rc = posix_spawn(&pid, argv[0], &fa, &attr, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&fa);
-  posix_spawnattr_destroy(&attr);
-  if (rc != 0) throw LaunchError("posix_spawn " + words.front() + ": " + std::strerror(rc));
+  if (const int rc = spawn_process(sp, pid); rc != 0) throw LaunchError(spawn_error(sp, rc));
   return pid;
 }
 

@@ -6,7 +6,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,9 +17,8 @@
 #include <set>
 
 #include "launcher/rank_results.hpp"
+#include "launcher/spawn.hpp"
 #include "reports/benchmark_runs.hpp"
-
-extern char** environ;
 
 namespace harness::mpi {
 namespace {
@@ -112,36 +110,18 @@ Ran run_bounded(const std::vector<std::string>& words, double timeout_s) {
     ::close(out[1]);
     return r;
   }
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-  posix_spawn_file_actions_adddup2(&fa, err[1], 2);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  posix_spawnattr_setflags(&attr,
-                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-  posix_spawnattr_setpgroup(&attr, 0);
-  sigset_t none, defaults;
-  sigemptyset(&none);
-  sigemptyset(&defaults);
-  for (int s : {SIGPIPE, SIGINT, SIGTERM, SIGCHLD}) sigaddset(&defaults, s);
-  posix_spawnattr_setsigmask(&attr, &none);
-  posix_spawnattr_setsigdefault(&attr, &defaults);
-  std::vector<std::string> w = words;
-  std::vector<char*> argv;
-  for (auto& s : w) argv.push_back(s.data());
-  argv.push_back(nullptr);
+  launcher::SpawnSpec sp;
+  sp.argv = words;
+  sp.stdin_null = true;
+  sp.dup2 = {{out[1], 1}, {err[1], 2}};
   pid_t pid = -1;
-  const int rc = ::posix_spawn(&pid, argv[0], &fa, &attr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  posix_spawnattr_destroy(&attr);
+  const int rc = launcher::spawn_process(sp, pid);
   ::close(out[1]);
   ::close(err[1]);
   if (rc != 0) {
     ::close(out[0]);
     ::close(err[0]);
-    r.how = "posix_spawn " + words.front() + ": " + std::strerror(rc);
+    r.how = launcher::spawn_error(sp, rc);
     return r;
   }
   const auto until = Clock::now() + std::chrono::duration<double>(timeout_s);
