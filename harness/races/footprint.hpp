@@ -31,6 +31,7 @@ inline constexpr std::size_t kMaxRuns = 64;
 struct Run {
   std::int64_t off = 0;
   std::uint64_t len = 0;
+  bool operator==(const Run&) const = default;
 };
 
 struct Runs {
