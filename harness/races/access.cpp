@@ -23,8 +23,8 @@ reports::RaceAccess describe(const Access& a) {
 std::string clash(const Access& a, const Access& b) {
   if (!a.writes() && !b.writes()) return {};
   if (a.accumulate() && b.accumulate())
-    return accumulate_clash({&a.spans, a.op_name, rma::to_string(a.dt), a.grid},
-                            {&b.spans, b.op_name, rma::to_string(b.dt), b.grid});
+    return accumulate_clash({&a.spans, a.op, a.dt, a.grid, a.op_name},
+                            {&b.spans, b.op, b.dt, b.grid, b.op_name});
   return "not both reads nor same-op accumulates";
 }
 
