@@ -35,7 +35,7 @@ std::string conflict_why(const Access& a, const Access& b, Span shared, const st
   std::string s = kind + " to bytes [" + std::to_string(shared.lo) + ", " +
                   std::to_string(shared.hi) + ") of rank " + std::to_string(a.t) + "'s window " +
                   std::to_string(a.w) + ", " + reason + "; ";
-  if (a.epoch == b.epoch && a.epoch.rfind("fence epoch", 0) == 0)
+  if (a.fence > 0 && a.fence == b.fence)
     return s + "both are in " + a.epoch + ": only the fence that ends it orders them";
   if (a.lock == 's' && b.lock == 's') s += "shared locks do not exclude each other; ";
   return s + completion(a) + " and " + completion(b) +

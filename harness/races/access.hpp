@@ -29,6 +29,7 @@ struct Access {
   std::string_view op_name;       // as the log spells it (race_event.hpp)
   rma::Dtype dt = rma::Dtype::u8;
   std::string call, at, epoch, done_at;
+  int fence = 0;  // the fence epoch it lies in (1, 2, ... as `epoch` names it), 0: another
   char lock = 0;  // 'x' / 's': the lock the accessing rank holds on the target, 0 none
   char role = 0;  // on a compare_and_swap lock word: 'q' acquire, 'f' failed attempt, 'r' release
   std::vector<std::size_t> secs;  // the checker's compare_and_swap critical sections it is inside

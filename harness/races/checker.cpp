@@ -72,7 +72,16 @@ class Checker {
     return {r, e.at, name(e), e.w, e.t, 0, 0, epoch};
   }
 
-  std::string epoch_of(const WinState& s, int target, bool remote) {
+  // The epoch an access lies in, as a finding names it; a.fence too when it is a fence epoch.
+  void epoch_of(const WinState& s, Access& a) {
+    a.epoch = epoch_text(s, a.t, a.remote());
+    if (!a.epoch.empty()) return;
+    a.fence = s.fences;
+    a.epoch = s.fences > 0 ? "fence epoch " + std::to_string(s.fences)
+                           : "before the first synchronization";
+  }
+  // A lock or general active target epoch's name; empty when it lies in none.
+  static std::string epoch_text(const WinState& s, int target, bool remote) {
     if (remote) {
       if (auto it = s.locks.find(target); it != s.locks.end())
         return std::string("lock(") + std::to_string(target) +
@@ -85,8 +94,7 @@ class Checker {
         return std::string("own lock(") + std::to_string(target) +
                (it->second.first ? ", exclusive" : ", shared") + ") at " + it->second.second;
     }
-    if (s.fences > 0) return "fence epoch " + std::to_string(s.fences);
-    return "before the first synchronization";
+    return {};
   }
 
   void complete(int r, std::size_t i, WinState& s, int target) {
@@ -118,7 +126,7 @@ class Checker {
     a.dt = e.dt;
     a.call = name(e);
     a.at = e.at;
-    a.epoch = epoch_of(s, e.t, a.remote());
+    epoch_of(s, a);
     if (auto it = s.locks.find(e.t); it != s.locks.end())
       a.lock = it->second.first ? 'x' : 's';
     else if (s.lock_all)
@@ -445,11 +453,12 @@ class Checker {
   };
 
   void noput() {
-    // The fence epoch of a remote access: the number of fences its origin had passed.
+    // The fence epoch of a remote access (Access::fence): the number of fences its origin had
+    // passed.
     for (const Access& a : acc_) {
       if (!a.remote() || !a.writes()) continue;  // gets and no_op accumulates update nothing
       for (const auto& n : noput_)
-        if (n.rank == a.t && n.w == a.w && a.epoch == "fence epoch " + std::to_string(n.epoch))
+        if (n.rank == a.t && n.w == a.w && a.fence == n.epoch)
           add("noput",
               {n.rank, n.at, name(EventKind::fence), n.w, n.rank, 0, 0,
                "fence " + std::to_string(n.epoch)},

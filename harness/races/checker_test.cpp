@@ -81,6 +81,24 @@ TEST(RaceChecker, PutsToOneSlotInOneFenceEpochConflict) {
   EXPECT_EQ(r[0].second.where, "b:2");
   EXPECT_EQ(r[0].first.lo, 0u);
   EXPECT_EQ(r[0].second.hi, 12u);
+  EXPECT_NE(r[0].why.find("both are in fence epoch 1"), std::string::npos) << r[0].why;
+}
+
+// A put into the epoch a fence with noput opens breaks the promise; one in the next does not.
+TEST(RaceChecker, APutAfterANoputFenceIsAFinding) {
+  RaceEvent noput = fence("np");
+  noput.a = rma::assert_noput;
+  auto logs = [&](bool later) {
+    Log r1{win(), fence("f"), fence("f"), fence("f")};
+    r1.insert(r1.begin() + (later ? 4 : 3), put(0, 0, "a:1"));
+    return Logs{Log{win(), fence("f"), noput, fence("f")}, r1};
+  };
+  const auto r = check(logs(false));
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].rule, "noput");
+  EXPECT_EQ(r[0].first.where, "np");
+  EXPECT_EQ(r[0].second.where, "a:1");
+  EXPECT_TRUE(check(logs(true)).empty());
 }
 
 // The ranks ship their logs as JSON (race_event.hpp): checked from there, the same findings.
