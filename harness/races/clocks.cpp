@@ -19,9 +19,10 @@ bool collective(const Event& e) {
       return false;
   }
 }
-// One sequence of collective instances per window, and one of the job's barriers.
-std::string coll_key(const Event& e) {
-  return e.kind == EventKind::barrier ? std::string("b") : "w" + std::to_string(e.w);
+// One sequence of collective instances per window, and one of the job's barriers (-1: no
+// window id is negative).
+int coll_key(const Event& e) {
+  return e.kind == EventKind::barrier ? -1 : e.w;
 }
 
 void join(std::vector<std::uint32_t>& into, const std::vector<std::uint32_t>& c) {
@@ -123,7 +124,7 @@ void Clocks::finish(int r) {
 bool Clocks::collective_step(int r, bool force) {
   const auto ru = static_cast<std::size_t>(r);
   const Event& e = ev_[ru][pos_[ru]];
-  const std::string key = coll_key(e);
+  const int key = coll_key(e);
   const auto inst = std::make_pair(key, coll_count_[ru][key]);
   auto& who = arrived_[inst];
   if (!waiting_[ru]) {

@@ -70,8 +70,8 @@ class Clocks {
   // The simulation's state.
   std::vector<std::size_t> pos_;
   std::vector<Clock> cur_;
-  std::vector<std::map<std::string, int>> coll_count_;
-  std::map<std::pair<std::string, int>, std::vector<int>> arrived_;  // instance -> ranks
+  std::vector<std::map<int, int>> coll_count_;               // (window or -1) -> instances
+  std::map<std::pair<int, int>, std::vector<int>> arrived_;  // instance -> ranks
   std::vector<bool> waiting_;
   std::map<Key, std::vector<Clock>> posts_, completes_, sends_;
   std::map<Key, std::vector<std::pair<int, std::size_t>>> post_ids_;
