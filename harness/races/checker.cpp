@@ -10,6 +10,7 @@
 #include <tuple>
 #include <utility>
 
+#include "races/access.hpp"
 #include "races/clocks.hpp"
 #include "rma/types.hpp"
 
@@ -18,24 +19,13 @@ namespace {
 
 using nlohmann::json;
 
-// One access to window memory, with what the checker needs to order it.
-struct Access {
-  int rank = -1;
-  std::size_t idx = 0;          // issue
-  std::size_t done = SIZE_MAX;  // the event that completes it at the target (SIZE_MAX: none)
-  int w = -1, t = -1;
-  std::uint64_t lo = 0, hi = 0;  // the bytes it covers
-  Spans spans;                   // the bytes it touches, within [lo, hi)
-  bool grid = true;              // footprint.hpp's Runs::grid
-  char m = 0;                    // r w a (remote), l s (local)
-  std::string op, dt, call, at, epoch, done_at;
-  char lock = 0;  // 'x' / 's': the lock the accessing rank holds on the target, 0 none
-  char role = 0;  // on a compare_and_swap lock word: 'q' acquire, 'f' failed attempt, 'r' release
-  std::vector<std::size_t> secs;  // the critical sections (sections_) it lies inside
-  bool remote() const { return m == 'r' || m == 'w' || m == 'a'; }
-  // An accumulate with no_op (get_accumulate, fetch_and_op) only reads.
-  bool writes() const { return m == 'w' || (m == 'a' && op != "no_op") || m == 's'; }
-};
+// A call's name in a report: the log's (race_event.hpp).
+std::string name(EventKind k) {
+  return std::string(to_string(k));
+}
+std::string name(const Event& e) {
+  return name(e.kind);
+}
 
 struct LockSpan {
   int rank = -1, w = -1, t = -1;
@@ -43,19 +33,6 @@ struct LockSpan {
   std::size_t lock = 0, unlock = SIZE_MAX;
   std::string at;
 };
-
-reports::RaceAccess describe(const Access& a) {
-  return {a.rank, a.at, a.call, a.w, a.t, a.lo, a.hi, a.epoch};
-}
-
-// Why a and b, touching shared bytes, conflict; empty when MPI allows them at once: two
-// reads, or two accumulates of one op (or no_op) on one basic type, element for element.
-std::string clash(const Access& a, const Access& b) {
-  if (!a.writes() && !b.writes()) return {};
-  if (a.m == 'a' && b.m == 'a')
-    return accumulate_clash({&a.spans, a.op, a.dt, a.grid}, {&b.spans, b.op, b.dt, b.grid});
-  return "not both reads nor same-op accumulates";
-}
 
 class Checker {
  public:
@@ -92,10 +69,19 @@ class Checker {
   }
 
   reports::RaceAccess sync_access(int r, const Event& e, const std::string& epoch) {
-    return {r, e.at, e.k, e.w, e.t, 0, 0, epoch};
+    return {r, e.at, name(e), e.w, e.t, 0, 0, epoch};
   }
 
-  std::string epoch_of(const WinState& s, int target, bool remote) {
+  // The epoch an access lies in, as a finding names it; a.fence too when it is a fence epoch.
+  void epoch_of(const WinState& s, Access& a) {
+    a.epoch = epoch_text(s, a.t, a.remote());
+    if (!a.epoch.empty()) return;
+    a.fence = s.fences;
+    a.epoch = s.fences > 0 ? "fence epoch " + std::to_string(s.fences)
+                           : "before the first synchronization";
+  }
+  // A lock or general active target epoch's name; empty when it lies in none.
+  static std::string epoch_text(const WinState& s, int target, bool remote) {
     if (remote) {
       if (auto it = s.locks.find(target); it != s.locks.end())
         return std::string("lock(") + std::to_string(target) +
@@ -108,8 +94,7 @@ class Checker {
         return std::string("own lock(") + std::to_string(target) +
                (it->second.first ? ", exclusive" : ", shared") + ") at " + it->second.second;
     }
-    if (s.fences > 0) return "fence epoch " + std::to_string(s.fences);
-    return "before the first synchronization";
+    return {};
   }
 
   void complete(int r, std::size_t i, WinState& s, int target) {
@@ -117,13 +102,14 @@ class Checker {
       Access& acc = acc_[a];
       if (target >= 0 && acc.t != target) return false;
       acc.done = i;
-      acc.done_at =
-          ev_[static_cast<std::size_t>(r)][i].k + " at " + ev_[static_cast<std::size_t>(r)][i].at;
+      const Event& e = ev_[static_cast<std::size_t>(r)][i];
+      acc.done_at = name(e) + " at " + e.at;
       return true;
     });
   }
 
-  // An access to window memory (e.m set): its bytes, its epoch, and until when it lasts.
+  // An access to window memory (Event::accesses): its bytes, its epoch, and until when it
+  // lasts.
   void scan_access(int r, std::size_t i, const Event& e, WinState& s) {
     Access a;
     a.rank = r;
@@ -134,12 +120,13 @@ class Checker {
     a.hi = e.hi;
     a.spans = e.spans.empty() ? Spans{{e.lo, e.hi}} : e.spans;
     a.grid = e.grid;
-    a.m = e.m;
+    a.mode = e.mode;
     a.op = e.op;
+    a.op_name = op_name(e);
     a.dt = e.dt;
-    a.call = e.k;
+    a.call = name(e);
     a.at = e.at;
-    a.epoch = epoch_of(s, e.t, a.remote());
+    epoch_of(s, a);
     if (auto it = s.locks.find(e.t); it != s.locks.end())
       a.lock = it->second.first ? 'x' : 's';
     else if (s.lock_all)
@@ -148,13 +135,13 @@ class Checker {
     if (e.ret) {
       // The old value came back: it took effect at the target before the call returned.
       a.done = i;
-      a.done_at = e.k + " at " + e.at + " (returned the old value)";
+      a.done_at = name(e) + " at " + e.at + " (returned the old value)";
       section_event(r, i, e, a);
     } else if (a.remote()) {
       s.pending.push_back(acc_.size());
     } else {
       a.done = i;
-      if (a.m == 's' && a.t == r) s.stored_since_sync = true;
+      if (a.mode == AccessMode::store && a.t == r) s.stored_since_sync = true;
     }
     acc_.push_back(std::move(a));
   }
@@ -164,91 +151,124 @@ class Checker {
     std::map<int, WinState> wins;
     for (std::size_t i = 0; i < ev.size(); ++i) {
       const Event& e = ev[i];
-      if (e.m) {
+      if (e.accesses()) {
         scan_access(r, i, e, wins[e.w]);
         continue;
       }
-      if (e.k == "barrier" || e.k == "send" || e.k == "recv") continue;
-      if (e.k == "early") {
-        const bool result = e.buf == "result";
-        add("completion",
-            // Not window memory (window -1): lo/hi are bytes of the op's buffer.
-            {r, e.call_at, e.call, -1, e.t, e.lo, e.hi,
-             "to rank " + std::to_string(e.t) + " on window " + std::to_string(e.w) + ", its " +
-                 e.buf + " buffer not complete at the origin"},
-            {r, e.at, e.x ? "store" : "load", -1, r, e.lo, e.hi,
-             "bytes [" + std::to_string(e.lo) + ", " + std::to_string(e.hi) + ") of that " + e.buf +
-                 " buffer, before the op completed"},
-            std::string("the ") + e.buf + " buffer of an op must not be " +
-                (result ? "read or written" : "written") +
-                " until the op completes at the origin (flush_local, flush, unlock, fence, "
-                "complete, or the request's wait); this " +
-                (e.x ? "store" : "load") + " comes before any of them");
-        continue;
+      switch (e.kind) {
+        case EventKind::barrier:
+        case EventKind::send:
+        case EventKind::recv:
+          continue;
+        case EventKind::early:
+          early(r, e);
+          continue;
+        default:
+          scan_sync(r, i, e, wins[e.w]);
       }
-      WinState& s = wins[e.w];
-      if (memory_sync(e.k)) syncs_[{r, e.w}].push_back(i);
-      if (e.k == "sync" || (e.k == "unlock" && e.t == r) || e.k == "unlock_all") {
-        // They make the rank's stores visible in its window (MPI-3.1 11.7, rule 5): the
-        // stores nostore speaks of are those since the last of them too.
-        s.stored_since_sync = false;
-      }
-      if (e.k == "fence") {
+    }
+  }
+
+  // An op's buffer touched before the op completed at the origin (the recorder found it).
+  void early(int r, const Event& e) {
+    const bool result = e.buf == Buffer::result;
+    const bool store = e.mode == AccessMode::store;
+    const std::string access = name(store ? EventKind::store : EventKind::load);
+    const std::string buf(to_string(e.buf));
+    add("completion",
+        // Not window memory (window -1): lo/hi are bytes of the op's buffer.
+        {r, e.call_at, std::string(call::to_string(e.call)), -1, e.t, e.lo, e.hi,
+         "to rank " + std::to_string(e.t) + " on window " + std::to_string(e.w) + ", its " + buf +
+             " buffer not complete at the origin"},
+        {r, e.at, access, -1, r, e.lo, e.hi,
+         "bytes [" + std::to_string(e.lo) + ", " + std::to_string(e.hi) + ") of that " + buf +
+             " buffer, before the op completed"},
+        "the " + buf + " buffer of an op must not be " + (result ? "read or written" : "written") +
+            " until the op completes at the origin (flush_local, flush, unlock, fence, "
+            "complete, or the request's wait); this " +
+            access + " comes before any of them");
+  }
+
+  // A synchronization call of rank r on window e.w: the epochs it opens and closes, the
+  // accesses it completes, the asserts it makes.
+  void scan_sync(int r, std::size_t i, const Event& e, WinState& s) {
+    if (memory_sync(e.kind)) syncs_[{r, e.w}].push_back(i);
+    if (e.kind == EventKind::sync || (e.kind == EventKind::unlock && e.t == r) ||
+        e.kind == EventKind::unlock_all) {
+      // They make the rank's stores visible in its window (MPI-3.1 11.7, rule 5): the
+      // stores nostore speaks of are those since the last of them too.
+      s.stored_since_sync = false;
+    }
+    const bool nocheck = (e.a & rma::assert_nocheck) != 0;
+    switch (e.kind) {
+      case EventKind::fence: {
         const std::string ep = "fence " + std::to_string(s.fences + 1);
         if ((e.a & rma::assert_nostore) && s.stored_since_sync) nostore(r, e, ep, i);
         complete(r, i, s, -1);
         ++s.fences;
         s.stored_since_sync = false;
-        if (e.a & rma::assert_noput) noput_.push_back({r, e.w, s.fences, e.at, "fence"});
-      } else if (e.k == "free") {
+        if (e.a & rma::assert_noput) noput_.push_back({r, e.w, s.fences, e.at});
+        break;
+      }
+      case EventKind::free:
+      case EventKind::flush_all:
         complete(r, i, s, -1);
-      } else if (e.k == "post") {
+        break;
+      case EventKind::post:
         if ((e.a & rma::assert_nostore) && s.stored_since_sync) nostore(r, e, "post", i);
         s.exposure = true;
         s.post_at = e.at;
         s.stored_since_sync = false;
         s.post_asserts = e.a;
         if (e.a & rma::assert_noput) post_noput_.push_back({r, i, e.w, e.at});
-      } else if (e.k == "wait") {
+        break;
+      case EventKind::wait:
         s.exposure = false;
         s.stored_since_sync = false;
         if (s.post_asserts & rma::assert_noput) post_noput_.back().end = i;
-      } else if (e.k == "start") {
+        break;
+      case EventKind::start:
         s.access = true;
         s.start_at = e.at;
-      } else if (e.k == "complete") {
+        break;
+      case EventKind::complete:
         complete(r, i, s, -1);
         s.access = false;
-      } else if (e.k == "lock") {
+        break;
+      case EventKind::lock:
         s.locks[e.t] = {e.x, e.at};
-        locks_.push_back({r, e.w, e.t, e.x, (e.a & rma::assert_nocheck) != 0, i, SIZE_MAX, e.at});
-      } else if (e.k == "unlock") {
+        locks_.push_back({r, e.w, e.t, e.x, nocheck, i, SIZE_MAX, e.at});
+        break;
+      case EventKind::unlock:
         complete(r, i, s, e.t);
         s.locks.erase(e.t);
         for (auto& l : locks_)
           if (l.rank == r && l.w == e.w && l.t == e.t && l.unlock == SIZE_MAX) l.unlock = i;
-      } else if (e.k == "lock_all") {
+        break;
+      case EventKind::lock_all:
         s.lock_all = true;
         s.lock_all_at = e.at;
         for (std::size_t t = 0; t < ev_.size(); ++t)
-          locks_.push_back({r, e.w, static_cast<int>(t), false, (e.a & rma::assert_nocheck) != 0, i,
-                            SIZE_MAX, e.at});
-      } else if (e.k == "unlock_all") {
+          locks_.push_back({r, e.w, static_cast<int>(t), false, nocheck, i, SIZE_MAX, e.at});
+        break;
+      case EventKind::unlock_all:
         complete(r, i, s, -1);
         s.lock_all = false;
         for (auto& l : locks_)
           if (l.rank == r && l.w == e.w && l.unlock == SIZE_MAX && !l.x) l.unlock = i;
-      } else if (e.k == "flush") {
+        break;
+      case EventKind::flush:
         complete(r, i, s, e.t);
-      } else if (e.k == "flush_all") {
-        complete(r, i, s, -1);
-      }
+        break;
+      default:
+        break;
     }
   }
 
   void nostore(int r, const Event& e, const std::string& ep, std::size_t i) {
     for (auto it = acc_.rbegin(); it != acc_.rend(); ++it)
-      if (it->rank == r && it->m == 's' && it->w == e.w && it->t == r && it->idx < i) {
+      if (it->rank == r && it->mode == AccessMode::store && it->w == e.w && it->t == r &&
+          it->idx < i) {
         add("nostore", sync_access(r, e, ep), describe(*it),
             "the call said nostore, yet this rank stored into its window since its last "
             "synchronization");
@@ -278,7 +298,7 @@ class Checker {
           if (reason.empty()) continue;
           if (a.rank == b.rank && !a.remote() && !b.remote()) continue;  // program order
           // Accumulates of one origin to one target are ordered (accumulate_ordering).
-          if (a.rank == b.rank && a.m == 'a' && b.m == 'a') continue;
+          if (a.rank == b.rank && a.accumulate() && b.accumulate()) continue;
           if (a.lock && b.lock && (a.lock == 'x' || b.lock == 'x') && a.rank != b.rank) continue;
           if (mutex_excludes(a, b)) continue;
           const bool ab = ordered(a, b), ba = !ab && ordered(b, a);
@@ -295,7 +315,8 @@ class Checker {
           }
           const Access& first = a.rank < b.rank || (a.rank == b.rank && a.idx < b.idx) ? a : b;
           const Access& second = &first == &a ? b : a;
-          add("conflict", describe(first), describe(second), why(first, second, *shared, reason));
+          add("conflict", describe(first), describe(second),
+              conflict_why(first, second, *shared, reason));
         }
       }
     }
@@ -303,9 +324,20 @@ class Checker {
 
   // The calls that synchronize a rank's view of window memory with the window (MPI-3.1
   // 11.7: what makes a store visible to others, or others' updates visible to a load).
-  static bool memory_sync(const std::string& k) {
-    return k == "sync" || k == "fence" || k == "lock" || k == "unlock" || k == "lock_all" ||
-           k == "unlock_all" || k == "post" || k == "wait";
+  static bool memory_sync(EventKind k) {
+    switch (k) {
+      case EventKind::sync:
+      case EventKind::fence:
+      case EventKind::lock:
+      case EventKind::unlock:
+      case EventKind::lock_all:
+      case EventKind::unlock_all:
+      case EventKind::post:
+      case EventKind::wait:
+        return true;
+      default:
+        return false;
+    }
   }
 
   // first happens before second (two ranks' loads/stores): whether first's rank synchronizes
@@ -319,16 +351,6 @@ class Checker {
     if (ix == x->second.end() || iy == y->second.begin()) return false;
     --iy;
     return clocks_.before(first.rank, *ix, second.rank, *iy);
-  }
-
-  static std::string sync_why(const Access& a, const Access& b) {
-    return "loads and stores of two ranks to bytes [" + std::to_string(std::max(a.lo, b.lo)) +
-           ", " + std::to_string(std::min(a.hi, b.hi)) + ") of rank " + std::to_string(a.t) +
-           "'s shared window " + std::to_string(a.w) +
-           ": a barrier or message orders the ranks, but memory only with a window "
-           "synchronization on both sides (win:sync(), or fence, lock/unlock, post/wait) — the "
-           "writer's after its access and the reader's before, MPI-3.1 example 11.21; rank " +
-           std::to_string(a.rank) + " or rank " + std::to_string(b.rank) + " has none between them";
   }
 
   // --- compare_and_swap critical sections -----------------------------------------------------
@@ -349,8 +371,9 @@ class Checker {
     const auto key = std::make_tuple(r, e.w, e.t, e.lo);
     if (auto it = open_sec_.find(key); it != open_sec_.end()) {
       Section& sec = sections_[it->second];
-      const bool writes_free = (e.k == "fetch_and_op" && e.op == "replace" && e.v == sec.free) ||
-                               (e.k == "compare_and_swap" && e.cv == sec.held && e.v == sec.free);
+      const bool writes_free =
+          (e.kind == EventKind::fetch_and_op && e.op == rma::Op::replace && e.v == sec.free) ||
+          (e.kind == EventKind::compare_and_swap && e.cv == sec.held && e.v == sec.free);
       if (e.old == sec.held && writes_free && e.hi == sec.hi) {
         sec.rel = i;
         a.role = 'r';
@@ -358,7 +381,7 @@ class Checker {
       open_sec_.erase(it);
       return;
     }
-    if (e.k != "compare_and_swap") return;
+    if (e.kind != EventKind::compare_and_swap) return;
     if (e.old != e.cv) {
       a.role = 'f';  // failed: wrote nothing
     } else if (e.v != e.cv) {
@@ -417,31 +440,9 @@ class Checker {
     return false;
   }
 
-  static std::string completion(const Access& a) {
-    if (!a.remote()) return "the " + a.call + " at " + a.at;
-    if (a.done == SIZE_MAX) return "the " + a.call + " at " + a.at + " is never completed";
-    return "the " + a.call + " at " + a.at + " completes at its " + a.done_at;
-  }
-
-  static std::string why(const Access& a, const Access& b, Span shared, const std::string& reason) {
-    const std::string kind = a.remote() && b.remote()   ? "two remote accesses"
-                             : a.remote() || b.remote() ? "a local access and a remote one"
-                                                        : "two local accesses";
-    std::string s = kind + " to bytes [" + std::to_string(shared.lo) + ", " +
-                    std::to_string(shared.hi) + ") of rank " + std::to_string(a.t) + "'s window " +
-                    std::to_string(a.w) + ", " + reason + "; ";
-    if (a.epoch == b.epoch && a.epoch.rfind("fence epoch", 0) == 0)
-      return s + "both are in " + a.epoch + ": only the fence that ends it orders them";
-    if (a.lock == 's' && b.lock == 's') s += "shared locks do not exclude each other; ";
-    return s + completion(a) + " and " + completion(b) +
-           ", and no synchronization (fence, barrier, post/start, complete/wait, send/recv, "
-           "exclusive lock, a compare_and_swap lock section each completes inside) orders one "
-           "before the other";
-  }
-
   struct NoPut {
     int rank, w, epoch;
-    std::string at, call;
+    std::string at;
   };
   struct PostNoPut {
     int rank;
@@ -452,20 +453,23 @@ class Checker {
   };
 
   void noput() {
-    // The fence epoch of a remote access: the number of fences its origin had passed.
+    // The fence epoch of a remote access (Access::fence): the number of fences its origin had
+    // passed.
     for (const Access& a : acc_) {
       if (!a.remote() || !a.writes()) continue;  // gets and no_op accumulates update nothing
       for (const auto& n : noput_)
-        if (n.rank == a.t && n.w == a.w && a.epoch == "fence epoch " + std::to_string(n.epoch))
+        if (n.rank == a.t && n.w == a.w && a.fence == n.epoch)
           add("noput",
-              {n.rank, n.at, "fence", n.w, n.rank, 0, 0, "fence " + std::to_string(n.epoch)},
+              {n.rank, n.at, name(EventKind::fence), n.w, n.rank, 0, 0,
+               "fence " + std::to_string(n.epoch)},
               describe(a),
               "the fence said noput, yet this op updates the window in the epoch it opens");
       for (const auto& n : post_noput_)
         if (n.rank == a.t && n.w == a.w && clocks_.before(n.rank, n.post, a.rank, a.idx) &&
             (n.end == SIZE_MAX || a.done == SIZE_MAX ||
              clocks_.before(a.rank, a.done, n.rank, n.end)))
-          add("noput", {n.rank, n.at, "post", n.w, n.rank, 0, 0, "exposure epoch"}, describe(a),
+          add("noput", {n.rank, n.at, name(EventKind::post), n.w, n.rank, 0, 0, "exposure epoch"},
+              describe(a),
               "the post said noput, yet this op updates the window in its exposure epoch");
     }
   }
@@ -483,7 +487,7 @@ class Checker {
         const auto span = [](const LockSpan& l) {
           return reports::RaceAccess{l.rank,
                                      l.at,
-                                     "lock",
+                                     name(EventKind::lock),
                                      l.w,
                                      l.t,
                                      0,
@@ -509,14 +513,18 @@ class Checker {
       const bool sn = (st.a & rma::assert_nocheck) != 0, pn = (po.a & rma::assert_nocheck) != 0;
       if (!sn && !pn) continue;
       const reports::RaceAccess post{
-          m.post_rank, po.at,
-          "post",      po.w,
-          m.post_rank, 0,
-          0,           pn ? "exposure epoch (post, nocheck)" : "exposure epoch (post)"};
+          m.post_rank,
+          po.at,
+          name(EventKind::post),
+          po.w,
+          m.post_rank,
+          0,
+          0,
+          pn ? "exposure epoch (post, nocheck)" : "exposure epoch (post)"};
       const reports::RaceAccess start{
           m.start_rank,
           st.at,
-          "start",
+          name(EventKind::start),
           st.w,
           m.target,
           0,
@@ -550,51 +558,19 @@ class Checker {
   std::set<std::tuple<std::string, std::string, std::string>> seen_;
 };
 
-// A remote op's bytes at its target: disp x the target's disp_unit, then `n` bytes or a
-// layout's runs `r` from there (ascending; a run below byte 0 would have been rejected by the
-// implementation, so it is cut at 0).
-void place(Event& ev, const json& e, std::uint64_t unit) {
-  const std::uint64_t base = e.value("d", std::uint64_t{0}) * unit;
-  ev.lo = ev.hi = base;
-  if (!e.contains("r")) {
-    ev.hi = base + e.value("n", std::uint64_t{0});
-    return;
-  }
-  for (const auto& run : e["r"]) {
-    const std::int64_t lo = static_cast<std::int64_t>(base) + run.at(0).get<std::int64_t>();
-    const std::int64_t hi = lo + static_cast<std::int64_t>(run.at(1).get<std::uint64_t>());
-    if (hi <= 0) continue;
-    ev.spans.push_back({static_cast<std::uint64_t>(std::max<std::int64_t>(lo, 0)),
-                        static_cast<std::uint64_t>(hi)});
-  }
-  if (ev.spans.empty()) return;
-  ev.lo = ev.spans.front().lo;
-  ev.hi = ev.spans.back().hi;
-}
-
 }  // namespace
 
-std::vector<reports::Race> check(const std::vector<json>& logs, std::size_t limit) {
-  std::vector<std::vector<Event>> ev(logs.size());
-  // Each rank's disp_unit per window (dynamic: displacements are addresses, unit 1).
-  std::map<std::pair<std::size_t, int>, std::uint64_t> unit;
-  for (std::size_t r = 0; r < logs.size(); ++r)
-    if (logs[r].is_array())
-      for (const auto& e : logs[r])
-        if (e.value("k", "") == "win")
-          unit[{r, e.value("w", -1)}] = e.value("dyn", false) ? 1 : e.value("du", std::uint64_t{1});
-  for (std::size_t r = 0; r < logs.size(); ++r)
-    if (logs[r].is_array())
-      for (const auto& e : logs[r]) {
-        if (e.value("k", "") == "win") continue;
-        Event ev_one = parse(e);
-        if (e.contains("d")) {
-          auto it = unit.find({static_cast<std::size_t>(ev_one.t), ev_one.w});
-          place(ev_one, e, it == unit.end() ? 1 : it->second);
-        }
-        ev[r].push_back(std::move(ev_one));
-      }
+std::vector<reports::Race> check(const std::vector<std::vector<RaceEvent>>& logs,
+                                 std::size_t limit) {
+  const std::vector<std::vector<Event>> ev = placed(logs);
   return Checker(ev, limit).run();
+}
+
+std::vector<reports::Race> check(const std::vector<json>& logs, std::size_t limit) {
+  std::vector<std::vector<RaceEvent>> events;
+  events.reserve(logs.size());
+  for (const json& log : logs) events.push_back(from_log(log));
+  return check(events, limit);
 }
 
 }  // namespace harness::races

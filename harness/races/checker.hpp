@@ -28,6 +28,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "races/race_event.hpp"
 #include "reports/model.hpp"
 
 namespace harness::races {
@@ -35,5 +36,9 @@ namespace harness::races {
 // `logs[r]` is rank r's log (null if it sent none). At most `limit` findings, one per pair of
 // script lines and rule.
 std::vector<reports::Race> check(const std::vector<nlohmann::json>& logs, std::size_t limit = 50);
+// The same over logs already decoded (race_event.hpp); from_json's errors come from the one
+// above.
+std::vector<reports::Race> check(const std::vector<std::vector<RaceEvent>>& logs,
+                                 std::size_t limit = 50);
 
 }  // namespace harness::races

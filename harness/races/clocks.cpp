@@ -1,5 +1,5 @@
-// clocks.cpp — reading an event, and the vector clocks of every event by simulating the ranks
-// with their synchronization edges (see clocks.hpp).
+// clocks.cpp — the vector clocks of every event, by simulating the ranks with their
+// synchronization edges (see clocks.hpp).
 #include "races/clocks.hpp"
 
 #include <algorithm>
@@ -10,49 +10,67 @@ namespace harness::races {
 namespace {
 
 bool collective(const Event& e) {
-  return e.k == "barrier" || e.k == "fence" || e.k == "free";
+  switch (e.kind) {
+    case EventKind::barrier:
+    case EventKind::fence:
+    case EventKind::free:
+      return true;
+    default:
+      return false;
+  }
 }
-std::string coll_key(const Event& e) {
-  return e.k == "barrier" ? std::string("b") : "w" + std::to_string(e.w);
+// One sequence of collective instances per window, and one of the job's barriers (-1: no
+// window id is negative).
+int coll_key(const Event& e) {
+  return e.kind == EventKind::barrier ? -1 : e.w;
 }
 
 void join(std::vector<std::uint32_t>& into, const std::vector<std::uint32_t>& c) {
   for (std::size_t i = 0; i < into.size(); ++i) into[i] = std::max(into[i], c[i]);
 }
 
+// A remote op's bytes at its target: disp x the target's disp_unit, then `n` bytes or a
+// layout's runs from there (ascending; a run below byte 0 would have been rejected by the
+// implementation, so it is cut at 0).
+void place(Event& ev, std::uint64_t unit) {
+  const std::uint64_t base = ev.d * unit;
+  ev.lo = ev.hi = base;
+  if (!ev.runs) {
+    ev.hi = base + ev.n;
+    return;
+  }
+  for (const Run& run : *ev.runs) {
+    const std::int64_t lo = static_cast<std::int64_t>(base) + run.off;
+    const std::int64_t hi = lo + static_cast<std::int64_t>(run.len);
+    if (hi <= 0) continue;
+    ev.spans.push_back({static_cast<std::uint64_t>(std::max<std::int64_t>(lo, 0)),
+                        static_cast<std::uint64_t>(hi)});
+  }
+  if (ev.spans.empty()) return;
+  ev.lo = ev.spans.front().lo;
+  ev.hi = ev.spans.back().hi;
+}
+
 }  // namespace
 
-Event parse(const nlohmann::json& j) {
-  Event e;
-  e.k = j.value("k", "");
-  e.w = j.value("w", -1);
-  e.t = j.value("t", -1);
-  e.lo = j.value("lo", std::uint64_t{0});
-  e.hi = j.value("hi", std::uint64_t{0});
-  const std::string m = j.value("m", "");
-  e.m = m.empty() ? 0 : m[0];
-  if (e.k == "load") e.m = 'l';
-  if (e.k == "store") e.m = 's';
-  e.op = j.value("op", "");
-  e.dt = j.value("dt", "");
-  e.grid = j.value("grid", true);
-  e.a = j.value("a", 0u);
-  if (j.contains("g")) e.g = j["g"].get<std::vector<int>>();
-  e.x = j.value("x", false);
-  e.tag = j.value("tag", 0);
-  e.at = j.value("at", "");
-  e.ret = j.value("ret", false);
-  e.old = j.value("old", std::uint64_t{0});
-  e.v = j.value("v", std::uint64_t{0});
-  e.cv = j.value("cv", std::uint64_t{0});
-  e.call = j.value("call", "");
-  e.call_at = j.value("call_at", "");
-  e.buf = j.value("buf", "");
-  if (e.k == "early") {
-    e.m = 0;  // not an access to window memory
-    e.x = m == "s";
-  }
-  return e;
+std::vector<std::vector<Event>> placed(const std::vector<std::vector<RaceEvent>>& logs) {
+  std::vector<std::vector<Event>> ev(logs.size());
+  // Each rank's disp_unit per window (dynamic: displacements are addresses, unit 1).
+  std::map<std::pair<std::size_t, int>, std::uint64_t> unit;
+  for (std::size_t r = 0; r < logs.size(); ++r)
+    for (const RaceEvent& e : logs[r])
+      if (e.kind == EventKind::win) unit[{r, e.w}] = e.dyn ? 1 : static_cast<std::uint64_t>(e.du);
+  for (std::size_t r = 0; r < logs.size(); ++r)
+    for (const RaceEvent& e : logs[r]) {
+      if (e.kind == EventKind::win) continue;
+      Event one{e, {}};
+      if (remote_op(e.kind)) {
+        auto it = unit.find({static_cast<std::size_t>(one.t), one.w});
+        place(one, it == unit.end() ? 1 : it->second);
+      }
+      ev[r].push_back(std::move(one));
+    }
+  return ev;
 }
 
 Clocks::Clocks(const std::vector<std::vector<Event>>& ev)
@@ -106,7 +124,7 @@ void Clocks::finish(int r) {
 bool Clocks::collective_step(int r, bool force) {
   const auto ru = static_cast<std::size_t>(r);
   const Event& e = ev_[ru][pos_[ru]];
-  const std::string key = coll_key(e);
+  const int key = coll_key(e);
   const auto inst = std::make_pair(key, coll_count_[ru][key]);
   auto& who = arrived_[inst];
   if (!waiting_[ru]) {
@@ -128,54 +146,74 @@ bool Clocks::collective_step(int r, bool force) {
   return true;
 }
 
+// Whether rank r's next event e must wait for another rank's: a start for its posts (unless
+// nocheck), a wait for the completes, a recv for its send.
+bool Clocks::blocked(int r, const Event& e) {
+  switch (e.kind) {
+    case EventKind::start:
+      if (e.a & rma::assert_nocheck) return false;
+      for (int t : e.g)
+        if (posts_[{e.w, t, r}].size() <= starts_seen_[{e.w, r, t}]) return true;
+      return false;
+    case EventKind::wait:
+      for (int o : exposure_group_[static_cast<std::size_t>(r)][e.w])
+        if (completes_[{e.w, o, r}].size() <= waits_seen_[{e.w, r, o}]) return true;
+      return false;
+    case EventKind::recv:
+      return sends_[{e.tag, e.t, r}].size() <= recvs_seen_[{e.tag, e.t, r}];
+    default:
+      return false;
+  }
+}
+
 bool Clocks::step(int r, bool force) {
   const auto ru = static_cast<std::size_t>(r);
   const Event& e = ev_[ru][pos_[ru]];
   Clock& c = cur_[ru];
   if (collective(e)) return collective_step(r, force);
-  if (e.k == "start" && !(e.a & rma::assert_nocheck) && !force) {
-    for (int t : e.g)
-      if (posts_[{e.w, t, r}].size() <= starts_seen_[{e.w, r, t}]) return false;
-  }
-  if (e.k == "wait" && !force) {
-    for (int o : exposure_group_[ru][e.w])
-      if (completes_[{e.w, o, r}].size() <= waits_seen_[{e.w, r, o}]) return false;
-  }
-  if (e.k == "recv" && !force) {
-    if (sends_[{e.tag, e.t, r}].size() <= recvs_seen_[{e.tag, e.t, r}]) return false;
-  }
+  if (!force && blocked(r, e)) return false;
   ++c[ru];
-  if (e.k == "post") {
-    exposure_group_[ru][e.w] = e.g;
-    for (int o : e.g) {
-      posts_[{e.w, r, o}].push_back(c);
-      post_ids_[{e.w, r, o}].emplace_back(r, pos_[ru]);
-    }
-  } else if (e.k == "start") {
-    access_group_[ru][e.w] = e.g;
-    for (int t : e.g) {
-      auto& list = posts_[{e.w, t, r}];
-      auto& seen = starts_seen_[{e.w, r, t}];
-      if (!(e.a & rma::assert_nocheck) && seen < list.size()) join(c, list[seen]);
-      start_matches_.push_back({r, pos_[ru], t, seen});
-      ++seen;
-    }
-  } else if (e.k == "complete") {
-    for (int t : access_group_[ru][e.w]) completes_[{e.w, r, t}].push_back(c);
-  } else if (e.k == "wait") {
-    for (int o : exposure_group_[ru][e.w]) {
-      auto& list = completes_[{e.w, o, r}];
-      auto& seen = waits_seen_[{e.w, r, o}];
+  switch (e.kind) {
+    case EventKind::post:
+      exposure_group_[ru][e.w] = e.g;
+      for (int o : e.g) {
+        posts_[{e.w, r, o}].push_back(c);
+        post_ids_[{e.w, r, o}].emplace_back(r, pos_[ru]);
+      }
+      break;
+    case EventKind::start:
+      access_group_[ru][e.w] = e.g;
+      for (int t : e.g) {
+        auto& list = posts_[{e.w, t, r}];
+        auto& seen = starts_seen_[{e.w, r, t}];
+        if (!(e.a & rma::assert_nocheck) && seen < list.size()) join(c, list[seen]);
+        start_matches_.push_back({r, pos_[ru], t, seen});
+        ++seen;
+      }
+      break;
+    case EventKind::complete:
+      for (int t : access_group_[ru][e.w]) completes_[{e.w, r, t}].push_back(c);
+      break;
+    case EventKind::wait:
+      for (int o : exposure_group_[ru][e.w]) {
+        auto& list = completes_[{e.w, o, r}];
+        auto& seen = waits_seen_[{e.w, r, o}];
+        if (seen < list.size()) join(c, list[seen]);
+        ++seen;
+      }
+      break;
+    case EventKind::send:
+      sends_[{e.tag, r, e.t}].push_back(c);
+      break;
+    case EventKind::recv: {
+      auto& list = sends_[{e.tag, e.t, r}];
+      auto& seen = recvs_seen_[{e.tag, e.t, r}];
       if (seen < list.size()) join(c, list[seen]);
       ++seen;
+      break;
     }
-  } else if (e.k == "send") {
-    sends_[{e.tag, r, e.t}].push_back(c);
-  } else if (e.k == "recv") {
-    auto& list = sends_[{e.tag, e.t, r}];
-    auto& seen = recvs_seen_[{e.tag, e.t, r}];
-    if (seen < list.size()) join(c, list[seen]);
-    ++seen;
+    default:
+      break;
   }
   finish(r);
   return true;

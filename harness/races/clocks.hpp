@@ -1,4 +1,4 @@
-// clocks.hpp — the checker's reading of one log event (recorder.hpp's compact form), and
+// clocks.hpp — the checker's event (a log event placed in its target's window), and
 // happens-before over all ranks' events as vector clocks.
 //
 // Every event of rank r advances component r; a collective (barrier, fence, free of a window)
@@ -15,32 +15,23 @@
 #include <utility>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "races/footprint.hpp"
+#include "races/race_event.hpp"
 
 namespace harness::races {
 
-struct Event {
-  std::string k;
-  int w = -1, t = -1;
-  std::uint64_t lo = 0, hi = 0;  // the bytes it covers
-  Spans spans;                   // a layout's runs within [lo, hi) (empty: all of it)
-  bool grid = true;              // footprint.hpp's Runs::grid
-  char m = 0;
-  std::string op, dt;
-  unsigned a = 0;
-  std::vector<int> g;
-  bool x = false;
-  int tag = 0;
-  std::string at;
-  bool ret = false;  // an atomic that returned its old value
-  std::uint64_t old = 0, v = 0, cv = 0;
-  std::string call, call_at, buf;  // early: the op whose buffer was touched
+// A log event as the checker reads it: a remote op's lo/hi are the bytes it covers in the
+// target's window (its d, n or runs scaled by the target's disp_unit), as a load's or store's.
+struct Event : RaceEvent {
+  Spans spans;  // a layout's runs within [lo, hi) (empty: all of it)
+  // Whether it accesses window memory: a remote op, a load or a store (not an early access,
+  // which touches an op's buffer).
+  bool accesses() const { return mode != AccessMode::none && kind != EventKind::early; }
 };
 
-// The event's fields but its target range, which needs the target's disp_unit.
-Event parse(const nlohmann::json& j);
+// Each rank's log as the checker reads it: without the win events, which give the disp_unit
+// a remote op to that rank's window is scaled by.
+std::vector<std::vector<Event>> placed(const std::vector<std::vector<RaceEvent>>& logs);
 
 class Clocks {
  public:
@@ -69,6 +60,7 @@ class Clocks {
   // Takes rank r's next event; false if it waits for another rank (`force`: take it anyway).
   bool step(int r, bool force);
   bool collective_step(int r, bool force);
+  bool blocked(int r, const Event& e);
   void finish(int r);
 
   const std::vector<std::vector<Event>>& ev_;
@@ -78,8 +70,8 @@ class Clocks {
   // The simulation's state.
   std::vector<std::size_t> pos_;
   std::vector<Clock> cur_;
-  std::vector<std::map<std::string, int>> coll_count_;
-  std::map<std::pair<std::string, int>, std::vector<int>> arrived_;  // instance -> ranks
+  std::vector<std::map<int, int>> coll_count_;               // (window or -1) -> instances
+  std::map<std::pair<int, int>, std::vector<int>> arrived_;  // instance -> ranks
   std::vector<bool> waiting_;
   std::map<Key, std::vector<Clock>> posts_, completes_, sends_;
   std::map<Key, std::vector<std::pair<int, std::size_t>>> post_ids_;

@@ -99,21 +99,22 @@ std::optional<Span> first_shared(const Spans& a, const Spans& b) {
 }
 
 std::string accumulate_clash(const AccumulateSide& a, const AccumulateSide& b) {
-  // compare_and_swap is a conditional replace: a lock word taken with it and released with
-  // replace is the usual MPI mutex.
-  const auto norm = [](std::string_view op) {
-    return op == "cas" ? std::string_view("replace") : op;
+  // A finding names an op as the log spells it (compare_and_swap: cas).
+  const auto name = [](const AccumulateSide& s) {
+    return std::string(s.name.empty() ? rma::to_string(s.op) : s.name);
   };
-  if (norm(a.op) != norm(b.op) && a.op != "no_op" && b.op != "no_op")
-    return "accumulates with different ops (" + std::string(a.op) + ", " + std::string(b.op) + ")";
+  // compare_and_swap comes as replace, a conditional one: a lock word taken with it and
+  // released with replace is the usual MPI mutex.
+  if (a.op != b.op && a.op != rma::Op::no_op && b.op != rma::Op::no_op)
+    return "accumulates with different ops (" + name(a) + ", " + name(b) + ")";
+  const std::string dt(rma::to_string(a.dt));
   if (a.dt != b.dt)
-    return "accumulates on different basic types (" + std::string(a.dt) + ", " + std::string(b.dt) +
-           ")";
+    return "accumulates on different basic types (" + dt + ", " +
+           std::string(rma::to_string(b.dt)) + ")";
   if (!a.grid || !b.grid)
     return "an accumulate whose layout was recorded as its covering range, off one element "
            "grid: its elements cannot be shown to line up with the other's";
-  const auto dt = rma::parse_dtype(a.dt);
-  const std::uint64_t es = dt ? rma::size_of(*dt) : 1;
+  const std::uint64_t es = rma::size_of(a.dt);
   if (es <= 1 || !a.spans || !b.spans) return {};
   // Elements line up when every pair of runs that meet start a whole number of elements apart.
   const Spans &x = *a.spans, &y = *b.spans;
@@ -126,7 +127,7 @@ std::string accumulate_clash(const AccumulateSide& a, const AccumulateSide& b) {
     } else {
       const std::uint64_t apart = x[i].lo > y[j].lo ? x[i].lo - y[j].lo : y[j].lo - x[i].lo;
       if (apart % es != 0)
-        return "accumulates that split elements (" + std::string(a.dt) + " elements from byte " +
+        return "accumulates that split elements (" + dt + " elements from byte " +
                std::to_string(x[i].lo) + " and from byte " + std::to_string(y[j].lo) + ")";
       (x[i].hi < y[j].hi ? i : j)++;
     }

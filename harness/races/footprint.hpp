@@ -31,6 +31,7 @@ inline constexpr std::size_t kMaxRuns = 64;
 struct Run {
   std::int64_t off = 0;
   std::uint64_t len = 0;
+  bool operator==(const Run&) const = default;
 };
 
 struct Runs {
@@ -56,9 +57,10 @@ std::optional<Span> first_shared(const Spans& a, const Spans& b);
 // One accumulate or atomic as the rule below sees it.
 struct AccumulateSide {
   const Spans* spans = nullptr;
-  std::string_view op;  // rma::Op's name; "cas" for compare_and_swap
-  std::string_view dt;  // the basic type of its target elements ("" unknown)
-  bool grid = true;     // Runs::grid
+  rma::Op op = rma::Op::replace;   // compare_and_swap: replace (a conditional one)
+  rma::Dtype dt = rma::Dtype::u8;  // the basic type of its target elements
+  bool grid = true;                // Runs::grid
+  std::string_view name;           // the op as a finding names it (empty: rma::Op's name)
 };
 
 // Why two accumulates on shared bytes are a race ("different ops sum and max", ...), or the

@@ -70,19 +70,27 @@ TEST(RaceFootprint, InterleavedRunsShareNothing) {
 
 TEST(RaceFootprint, AccumulatesNeedOneOpOneTypeAndAlignedElements) {
   const Spans at0 = {{0, 8}}, at4 = {{4, 12}}, at8 = {{8, 16}};
-  const auto side = [](const Spans& s, const char* op, const char* dt, bool grid = true) {
-    return AccumulateSide{&s, op, dt, grid};
+  using rma::Dtype;
+  using rma::Op;
+  const auto side = [](const Spans& s, Op op, Dtype dt, bool grid = true) {
+    return AccumulateSide{&s, op, dt, grid, {}};
   };
-  EXPECT_EQ(accumulate_clash(side(at0, "sum", "i64"), side(at0, "sum", "i64")), "");
-  EXPECT_EQ(accumulate_clash(side(at0, "no_op", "i64"), side(at0, "max", "i64")), "");
-  EXPECT_EQ(accumulate_clash(side(at0, "cas", "i64"), side(at0, "replace", "i64")), "");
-  EXPECT_NE(accumulate_clash(side(at0, "sum", "i64"), side(at0, "max", "i64")), "");
-  EXPECT_NE(accumulate_clash(side(at0, "sum", "i32"), side(at0, "sum", "f32")), "");
+  EXPECT_EQ(accumulate_clash(side(at0, Op::sum, Dtype::i64), side(at0, Op::sum, Dtype::i64)), "");
+  EXPECT_EQ(accumulate_clash(side(at0, Op::no_op, Dtype::i64), side(at0, Op::max, Dtype::i64)), "");
+  // compare_and_swap is a conditional replace.
+  AccumulateSide cas = side(at0, Op::replace, Dtype::i64);
+  cas.name = "cas";
+  EXPECT_EQ(accumulate_clash(cas, side(at0, Op::replace, Dtype::i64)), "");
+  EXPECT_NE(accumulate_clash(cas, side(at0, Op::sum, Dtype::i64)).find("(cas, sum)"),
+            std::string::npos);
+  EXPECT_NE(accumulate_clash(side(at0, Op::sum, Dtype::i64), side(at0, Op::max, Dtype::i64)), "");
+  EXPECT_NE(accumulate_clash(side(at0, Op::sum, Dtype::i32), side(at0, Op::sum, Dtype::f32)), "");
   // An i64 at byte 0 and one at byte 4 split each other's elements; i32s there line up.
-  EXPECT_NE(accumulate_clash(side(at0, "sum", "i64"), side(at4, "sum", "i64")), "");
-  EXPECT_EQ(accumulate_clash(side(at0, "sum", "i32"), side(at4, "sum", "i32")), "");
-  EXPECT_EQ(accumulate_clash(side(at0, "sum", "i64"), side(at8, "sum", "i64")), "");
-  EXPECT_NE(accumulate_clash(side(at0, "sum", "i32", false), side(at0, "sum", "i32")), "");
+  EXPECT_NE(accumulate_clash(side(at0, Op::sum, Dtype::i64), side(at4, Op::sum, Dtype::i64)), "");
+  EXPECT_EQ(accumulate_clash(side(at0, Op::sum, Dtype::i32), side(at4, Op::sum, Dtype::i32)), "");
+  EXPECT_EQ(accumulate_clash(side(at0, Op::sum, Dtype::i64), side(at8, Op::sum, Dtype::i64)), "");
+  EXPECT_NE(accumulate_clash(side(at0, Op::sum, Dtype::i32, false), side(at0, Op::sum, Dtype::i32)),
+            "");
 }
 
 }  // namespace

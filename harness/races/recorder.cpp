@@ -1,14 +1,9 @@
-// recorder.cpp — the per-rank log of `--check races` (see recorder.hpp). Events are JSON
-// objects in a compact form the checker reads: k (kind), w (window id), t (target or peer),
-// lo/hi (byte range of a local access), d (displacement) with n (bytes from it) or r (a
-// derived-type layout's byte runs [offset, length] from it; cov: the covering range, grid:
-// false when its elements are not on one grid), m (mode), op, dt (an accumulate's basic type),
-// a (assert bits), g (group), x (exclusive), tag, at (script file:line).
+// recorder.cpp — the per-rank log of `--check races` (see recorder.hpp): typed events
+// (race_event.hpp), shipped in the codec's JSON form.
 #include "races/recorder.hpp"
 
 #include <algorithm>
 #include <cstring>
-#include <string_view>
 #include <utility>
 
 #include "rma/types.hpp"
@@ -27,24 +22,24 @@ void Recorder::set_active(Recorder* r) {
   g_active = r;
 }
 
-char access_mode(call::Kind k) {
+AccessMode access_mode(call::Kind k) {
   using call::Kind;
   switch (k) {
     case Kind::put:
     case Kind::rput:
-      return 'w';
+      return AccessMode::write;
     case Kind::get:
     case Kind::rget:
-      return 'r';
+      return AccessMode::read;
     case Kind::accumulate:
     case Kind::raccumulate:
     case Kind::get_accumulate:
     case Kind::rget_accumulate:
     case Kind::fetch_and_op:
     case Kind::compare_and_swap:
-      return 'a';
+      return AccessMode::accumulate;
     default:
-      return 0;
+      return AccessMode::none;
   }
 }
 
@@ -54,8 +49,12 @@ void Recorder::window(int win, int disp_unit, bool dynamic) {
   // target's, from this event of the target's log.
   last_local_ = false;
   synchronized();
-  log_.push_back(
-      {{"k", "win"}, {"w", win}, {"du", disp_unit > 0 ? disp_unit : 1}, {"dyn", dynamic}});
+  RaceEvent e;
+  e.kind = EventKind::win;
+  e.w = win;
+  e.du = disp_unit > 0 ? disp_unit : 1;
+  e.dyn = dynamic;
+  log_.push_back(std::move(e));
 }
 
 void Recorder::memory(int win, int owner, const void* base, std::size_t bytes,
@@ -81,24 +80,25 @@ void Recorder::local(const Region& r, const void* p, std::size_t bytes, bool sto
   const auto* e = std::min(static_cast<const std::byte*>(p) + bytes, r.hi);
   const std::uint64_t lo = r.first + static_cast<std::uint64_t>(b - r.lo);
   const std::uint64_t hi = r.first + static_cast<std::uint64_t>(e - r.lo);
-  const char* kind = store ? "store" : "load";
+  const EventKind kind = store ? EventKind::store : EventKind::load;
   if (last_local_) {
-    auto& l = log_.back();
-    if (l["k"] == kind && l["w"] == r.win && l["t"] == r.owner && l["at"] == where) {
-      const auto llo = l["lo"].get<std::uint64_t>(), lhi = l["hi"].get<std::uint64_t>();
-      if (lo <= lhi && hi >= llo) {  // adjacent or overlapping: one range
-        l["lo"] = std::min(llo, lo);
-        l["hi"] = std::max(lhi, hi);
-        return;
-      }
+    RaceEvent& l = log_.back();
+    if (l.kind == kind && l.w == r.win && l.t == r.owner && l.at == where && lo <= l.hi &&
+        hi >= l.lo) {  // adjacent or overlapping: one range
+      l.lo = std::min(l.lo, lo);
+      l.hi = std::max(l.hi, hi);
+      return;
     }
   }
-  log_.push_back({{"k", kind},
-                  {"w", r.win},
-                  {"t", r.owner},
-                  {"lo", lo},
-                  {"hi", hi},
-                  {"at", std::move(where)}});
+  RaceEvent ev;
+  ev.kind = kind;
+  ev.mode = store ? AccessMode::store : AccessMode::load;
+  ev.w = r.win;
+  ev.t = r.owner;
+  ev.lo = lo;
+  ev.hi = hi;
+  ev.at = std::move(where);
+  log_.push_back(std::move(ev));
   last_local_ = true;
 }
 
@@ -113,9 +113,22 @@ std::uint64_t bits(const void* p, rma::Dtype t) {
 
 // Calls after which this rank may be ordered with another: a unit kept before one is no twin
 // of one after it.
-bool synchronizes(std::string_view k) {
-  return k == "barrier" || k == "fence" || k == "free" || k == "post" || k == "start" ||
-         k == "complete" || k == "wait" || k == "send" || k == "recv" || k == "win";
+bool synchronizes(EventKind k) {
+  switch (k) {
+    case EventKind::barrier:
+    case EventKind::fence:
+    case EventKind::free:
+    case EventKind::post:
+    case EventKind::start:
+    case EventKind::complete:
+    case EventKind::wait:
+    case EventKind::send:
+    case EventKind::recv:
+    case EventKind::win:
+      return true;
+    default:
+      return false;
+  }
 }
 
 }  // namespace
@@ -125,9 +138,7 @@ void Recorder::add_flight(const void* p, std::size_t bytes, const rma::Layout* l
                           const std::string& at) {
   if (!p) return;
   const auto* base = static_cast<const std::byte*>(p);
-  Flight f{base, base + bytes, {},      result,
-           win,  target,       request, std::string(call::to_string(c.kind)),
-           at};
+  Flight f{base, base + bytes, {}, result, win, target, request, c.kind, at};
   if (layout) {
     // The bindings keep a layout inside its buffer: its runs start at offsets >= 0.
     f.runs = layout_runs(*layout).runs;
@@ -137,7 +148,7 @@ void Recorder::add_flight(const void* p, std::size_t bytes, const rma::Layout* l
   if (f.hi == f.lo) return;
   // The op itself reads its origin and writes its result: a buffer still in flight for an
   // earlier op is touched by it.
-  const std::string what = at + " (" + f.call + ")";
+  const std::string what = at + " (" + std::string(call::to_string(f.call)) + ")";
   if (f.runs.empty()) {
     if (in_flight(p, bytes, result)) early(p, bytes, result, what);
   } else {
@@ -195,16 +206,18 @@ void Recorder::early(const void* p, std::size_t bytes, bool store, const std::st
     early_seen_.push_back(key);
     last_local_ = false;
     const auto [lo, hi] = *t;
-    log_.push_back({{"k", "early"},
-                    {"at", where},
-                    {"m", store ? "s" : "l"},
-                    {"buf", f.result ? "result" : "origin"},
-                    {"call", f.call},
-                    {"call_at", f.at},
-                    {"w", f.win},
-                    {"t", f.target},
-                    {"lo", lo},
-                    {"hi", hi}});
+    RaceEvent e;
+    e.kind = EventKind::early;
+    e.at = where;
+    e.mode = store ? AccessMode::store : AccessMode::load;
+    e.buf = f.result ? Buffer::result : Buffer::origin;
+    e.call = f.call;
+    e.call_at = f.at;
+    e.w = f.win;
+    e.t = f.target;
+    e.lo = lo;
+    e.hi = hi;
+    log_.push_back(std::move(e));
   }
 }
 
@@ -216,71 +229,64 @@ void Recorder::retire_repeat(std::size_t first) {
     if (l.second > first) return;
   for (const auto& sec : sections_)
     if (sec.first > first) return;
-  std::string sig;
-  for (std::size_t i = first; i < log_.size(); ++i) {
-    if (synchronizes(log_[i].value("k", ""))) return;
-    sig += log_[i].dump();
-    sig += '\n';
-  }
-  last_local_ = false;
-  if (std::find(units_.begin(), units_.end(), sig) != units_.end()) {
-    log_.erase(log_.begin() + static_cast<std::ptrdiff_t>(first), log_.end());
-    ++retired_;
+  const auto begin = log_.begin() + static_cast<std::ptrdiff_t>(first);
+  if (std::any_of(begin, log_.end(), [](const RaceEvent& e) { return synchronizes(e.kind); }))
     return;
-  }
-  units_.push_back(std::move(sig));
+  last_local_ = false;
+  for (const auto& unit : units_)
+    if (std::equal(begin, log_.end(), unit.begin(), unit.end())) {
+      log_.erase(begin, log_.end());
+      ++retired_;
+      return;
+    }
+  units_.emplace_back(begin, log_.end());
 }
 
 namespace {
 
 // A remote op's bytes at its target (d with n, or a layout's runs r) and its mode, op and
 // element type.
-void target_fields(const call::Call& c, nlohmann::json& e) {
+void target_fields(const call::Call& c, RaceEvent& e) {
   using call::Kind;
   const bool atomic = c.kind == Kind::fetch_and_op || c.kind == Kind::compare_and_swap;
-  const char mode = access_mode(c.kind);
-  e["t"] = c.target;
-  e["d"] = c.disp;  // the checker scales it by the target's disp_unit
+  e.t = c.target;
+  e.d = c.disp;  // the checker scales it by the target's disp_unit
   if (c.has_layout()) {
     // A derived-type target layout: the byte runs it touches from disp (footprint.hpp), so
     // two origins' interleaved layouts read as disjoint.
-    const Runs r = layout_runs(c.target_layout);
-    nlohmann::json runs = nlohmann::json::array();
-    for (const Run& x : r.runs) runs.push_back({x.off, x.len});
-    e["r"] = std::move(runs);
-    if (!r.exact) e["cov"] = true;  // the covering range: too many runs to keep
-    if (!r.grid) e["grid"] = false;
+    Runs r = layout_runs(c.target_layout);
+    e.runs = std::move(r.runs);
+    e.cov = !r.exact;  // the covering range: too many runs to keep
+    e.grid = r.grid;
   } else {
-    e["n"] = (atomic ? 1 : c.count) * rma::size_of(c.dtype);
+    e.n = (atomic ? 1 : c.count) * rma::size_of(c.dtype);
   }
-  e["m"] = std::string(1, mode);
-  if (mode != 'a') return;
-  e["op"] =
-      c.kind == Kind::compare_and_swap ? std::string("cas") : std::string(rma::to_string(c.op));
+  e.mode = access_mode(c.kind);
+  if (e.mode != AccessMode::accumulate) return;
+  // compare_and_swap is a conditional replace (the log spells it "cas").
+  e.op = c.kind == Kind::compare_and_swap ? rma::Op::replace : c.op;
   // The basic type of the target's elements: accumulates are atomic per element only
   // between ones of the same type (the checker's accumulate rule).
-  const rma::Dtype dt =
-      c.has_layout() ? c.target_layout.type->basic_type().value_or(c.dtype) : c.dtype;
-  e["dt"] = std::string(rma::to_string(dt));
+  e.dt = c.has_layout() ? c.target_layout.type->basic_type().value_or(c.dtype) : c.dtype;
 }
 
 }  // namespace
 
 void Recorder::access(const call::Call& c, int win, const std::string& where, Extra extra,
-                      nlohmann::json e) {
+                      RaceEvent e) {
   using call::Kind;
   const bool atomic = c.kind == Kind::fetch_and_op || c.kind == Kind::compare_and_swap;
   const std::size_t elem = rma::size_of(c.dtype);
   const std::size_t count = atomic ? 1 : c.count;
   target_fields(c, e);
   if (atomic) {
-    e["v"] = bits(c.origin, c.dtype);
-    if (c.kind == Kind::compare_and_swap) e["cv"] = bits(c.compare, c.dtype);
+    e.v = bits(c.origin, c.dtype);
+    if (c.kind == Kind::compare_and_swap) e.cv = bits(c.compare, c.dtype);
   }
   if (extra.returned) {
     // The old value came back: the op took effect at the target before the call returned.
-    e["ret"] = true;
-    e["old"] = bits(c.result, c.dtype);
+    e.ret = true;
+    e.old = bits(c.result, c.dtype);
     returned(c, win, std::move(e));
     return;
   }
@@ -295,17 +301,16 @@ void Recorder::access(const call::Call& c, int win, const std::string& where, Ex
   log_.push_back(std::move(e));
 }
 
-void Recorder::returned(const call::Call& c, int win, nlohmann::json e) {
+void Recorder::returned(const call::Call& c, int win, RaceEvent e) {
   using call::Kind;
-  if (c.kind == Kind::compare_and_swap && !log_.empty() && e["old"] != e["cv"]) {
+  if (c.kind == Kind::compare_and_swap && !log_.empty() && e.old != e.cv) {
     // A spin: consecutive failed attempts of one line are one event.
-    const auto& l = log_.back();
-    if (l.value("k", "") == "compare_and_swap" && l.value("ret", false) && l["old"] != l["cv"] &&
-        l["at"] == e["at"] && l["w"] == e["w"] && l["t"] == e["t"] && l["d"] == e["d"] &&
-        l["cv"] == e["cv"] && l["v"] == e["v"])
+    const RaceEvent& l = log_.back();
+    if (l.kind == EventKind::compare_and_swap && l.ret && l.old != l.cv && l.at == e.at &&
+        l.w == e.w && l.t == e.t && l.d == e.d && l.cv == e.cv && l.v == e.v)
       return;
   }
-  const std::uint64_t old = e["old"].get<std::uint64_t>();
+  const std::uint64_t old = e.old;
   // The release of an open critical section on this word: the unit it closes may repeat.
   for (auto it = sections_.begin(); it != sections_.end(); ++it)
     if (it->win == win && it->target == c.target && it->disp == c.disp) {
@@ -319,18 +324,17 @@ void Recorder::returned(const call::Call& c, int win, nlohmann::json e) {
       }
       break;
     }
-  if (c.kind == Kind::compare_and_swap && old == e["cv"].get<std::uint64_t>() &&
-      e["v"] != e["cv"]) {
+  if (c.kind == Kind::compare_and_swap && old == e.cv && e.v != e.cv) {
     // An acquire: the section starts at the first attempt of this spin.
     std::size_t first = log_.size();
     while (first > 0) {
-      const auto& l = log_[first - 1];
-      if (l.value("k", "") != "compare_and_swap" || l["at"] != e["at"] || l["w"] != e["w"] ||
-          l["t"] != e["t"] || l["d"] != e["d"])
+      const RaceEvent& l = log_[first - 1];
+      if (l.kind != EventKind::compare_and_swap || l.at != e.at || l.w != e.w || l.t != e.t ||
+          l.d != e.d)
         break;
       --first;
     }
-    sections_.push_back({win, c.target, c.disp, e["v"].get<std::uint64_t>(), first});
+    sections_.push_back({win, c.target, c.disp, e.v, first});
   }
   log_.push_back(std::move(e));
 }
@@ -338,7 +342,6 @@ void Recorder::returned(const call::Call& c, int win, nlohmann::json e) {
 void Recorder::call(const call::Call& c, int win, std::string where, Extra extra) {
   using call::Kind;
   last_local_ = false;
-  const std::string_view name = call::to_string(c.kind);
   // Local completion first: the origin and result buffers it releases.
   if (c.kind == Kind::test || c.kind == Kind::wait) {
     // window test/wait end an exposure epoch: no op of this rank completes there
@@ -347,40 +350,43 @@ void Recorder::call(const call::Call& c, int win, std::string where, Extra extra
   } else if (call::completes_of(c.kind) == call::Completes::all) {
     complete_flights(win, -1, nullptr);
   }
-  nlohmann::json e = {{"k", std::string(name)}, {"at", where}};
-  if (win >= 0) e["w"] = win;
-  if (access_mode(c.kind)) {
+  RaceEvent e;
+  e.kind = of(c.kind);
+  e.at = where;
+  e.w = win;
+  if (access_mode(c.kind) != AccessMode::none) {
     if (c.target != rma::proc_null) access(c, win, where, extra, std::move(e));
     return;
   }
   switch (c.kind) {
     case Kind::fence:
     case Kind::lock_all:
-      e["a"] = c.asserts;
+      e.a = c.asserts;
       break;
     case Kind::post:
     case Kind::start:
-      e["a"] = c.asserts;
-      e["g"] = c.group;
+      e.a = c.asserts;
+      e.g = c.group;
       break;
     case Kind::lock:
-      e["a"] = c.asserts;
-      e["t"] = c.target;
-      e["x"] = c.lock_type == rma::LockType::exclusive;
+      e.a = c.asserts;
+      e.t = c.target;
+      e.x = c.lock_type == rma::LockType::exclusive;
       open_locks_.push_back({{win, c.target}, log_.size()});
       break;
     case Kind::unlock:
     case Kind::flush:
     case Kind::flush_local:
-      e["t"] = c.target;
+      e.t = c.target;
       break;
     case Kind::send:
     case Kind::recv:
-      e["t"] = c.target;
-      e["tag"] = c.tag;
+      e.t = c.target;
+      e.tag = c.tag;
       break;
     case Kind::test:
-      e["k"] = "wait";  // recorded only when it returned true: it ended the exposure epoch
+      // Recorded only when it returned true: it ended the exposure epoch.
+      e.kind = EventKind::wait;
       break;
     case Kind::attach:
       memory(win, rank_, c.origin, c.bytes,
@@ -392,7 +398,7 @@ void Recorder::call(const call::Call& c, int win, std::string where, Extra extra
     default:
       break;
   }
-  if (synchronizes(e.value("k", ""))) synchronized();
+  if (synchronizes(e.kind)) synchronized();
   log_.push_back(std::move(e));
   if (c.kind == Kind::unlock) {
     for (auto it = open_locks_.begin(); it != open_locks_.end(); ++it)
@@ -408,11 +414,14 @@ void Recorder::call(const call::Call& c, int win, std::string where, Extra extra
 void Recorder::barrier(std::string where) {
   last_local_ = false;
   synchronized();
-  log_.push_back({{"k", "barrier"}, {"at", std::move(where)}});
+  RaceEvent e;
+  e.kind = EventKind::barrier;
+  e.at = std::move(where);
+  log_.push_back(std::move(e));
 }
 
 nlohmann::json Recorder::to_json() const {
-  return log_;
+  return to_log(log_);
 }
 
 }  // namespace harness::races

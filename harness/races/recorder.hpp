@@ -33,6 +33,7 @@
 
 #include "call/call.hpp"
 #include "races/footprint.hpp"
+#include "races/race_event.hpp"
 
 namespace harness::races {
 
@@ -83,7 +84,9 @@ class Recorder {
   // The harness's own barriers between hooks.
   void barrier(std::string where);
 
+  // The log in its wire form (race_event.hpp).
   nlohmann::json to_json() const;
+  const std::vector<RaceEvent>& log() const { return log_; }
   std::size_t events() const { return log_.size(); }
   // Lock epochs and critical sections retired as repeats (for tests and the report).
   std::size_t retired() const { return retired_; }
@@ -102,14 +105,14 @@ class Recorder {
     bool result = false;
     int win = -1, target = -1;
     const void* request = nullptr;
-    std::string call, at;
+    call::Kind call = call::Kind::put;
+    std::string at;
   };
   // A remote op (call() without its completion part); `e` holds its kind, line and window.
-  void access(const call::Call& c, int win, const std::string& where, Extra extra,
-              nlohmann::json e);
+  void access(const call::Call& c, int win, const std::string& where, Extra extra, RaceEvent e);
   // An atomic that returned its old value: a spin attempt, or a compare_and_swap lock's
   // acquire or release.
-  void returned(const call::Call& c, int win, nlohmann::json e);
+  void returned(const call::Call& c, int win, RaceEvent e);
   void complete_flights(int win, int target, const void* request);
   // The buffer at `p` as `layout` touches it (no layout: `bytes` from p).
   void add_flight(const void* p, std::size_t bytes, const rma::Layout* layout, bool result, int win,
@@ -131,19 +134,20 @@ class Recorder {
     std::uint64_t disp, held;
     std::size_t first;
   };
-  std::vector<Section> sections_;   // open compare_and_swap critical sections
-  std::vector<std::string> units_;  // signatures of the units kept since the last synchronization
+  std::vector<Section> sections_;  // open compare_and_swap critical sections
+  // The units kept since the last synchronization.
+  std::vector<std::vector<RaceEvent>> units_;
   std::size_t retired_ = 0;
   int rank_;
   std::vector<Region> regions_;
   std::vector<std::pair<int, WindowInfo>> windows_;
-  nlohmann::json log_ = nlohmann::json::array();
+  std::vector<RaceEvent> log_;
   // The last event, when it is a local access that the next may extend.
   bool last_local_ = false;
 };
 
-// The kind of access a communication call makes at its target: 'r' read, 'w' write, 'a'
-// accumulate or atomic (with its op), 0 for calls that access no target memory.
-char access_mode(call::Kind k);
+// The kind of access a communication call makes at its target: read, write, accumulate (or
+// atomic, with its op), none for calls that access no target memory.
+AccessMode access_mode(call::Kind k);
 
 }  // namespace harness::races

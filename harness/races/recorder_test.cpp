@@ -16,7 +16,6 @@ namespace {
 
 using call::Call;
 using call::Kind;
-using nlohmann::json;
 
 Call make(Kind k, int target = 0) {
   Call c;
@@ -153,15 +152,17 @@ TEST(RaceRecorder, ABufferTouchedBeforeItsOpCompletesIsLogged) {
   rec.early(v + 1, 8, true, "a.lua:3");
   rec.call(make(Kind::flush_local, 1), 0, "a.lua:4");
   EXPECT_FALSE(rec.in_flight(v, 16, true));
-  const auto log = rec.to_json();
   bool found = false;
-  for (const auto& e : log)
-    if (e["k"] == "early") {
+  for (const RaceEvent& e : rec.log())
+    if (e.kind == EventKind::early) {
       found = true;
-      EXPECT_EQ(e["call_at"], "a.lua:2");
-      EXPECT_EQ(e["at"], "a.lua:3");
-      EXPECT_EQ(e["lo"], 8);
-      EXPECT_EQ(e["hi"], 16);
+      EXPECT_EQ(e.call, Kind::put);
+      EXPECT_EQ(e.call_at, "a.lua:2");
+      EXPECT_EQ(e.at, "a.lua:3");
+      EXPECT_EQ(e.mode, AccessMode::store);
+      EXPECT_EQ(e.buf, Buffer::origin);
+      EXPECT_EQ(e.lo, 8u);
+      EXPECT_EQ(e.hi, 16u);
     }
   EXPECT_TRUE(found);
 }
@@ -184,10 +185,10 @@ TEST(RaceRecorder, ALayoutIsRecordedAsItsRuns) {
   rec.window(0, 1, false);
   std::int32_t v[4] = {};
   rec.call(layout_put(v, 4, 2), 0, "l.lua:1");
-  const auto e = rec.to_json().back();
-  EXPECT_FALSE(e.contains("n"));
-  EXPECT_EQ(e["r"], json::parse("[[0,4],[8,4],[16,4],[24,4]]"));
-  EXPECT_FALSE(e.contains("cov"));
+  const RaceEvent& e = rec.log().back();
+  ASSERT_TRUE(e.runs);
+  EXPECT_EQ(*e.runs, (std::vector<races::Run>{{0, 4}, {8, 4}, {16, 4}, {24, 4}}));
+  EXPECT_FALSE(e.cov);
 }
 
 TEST(RaceRecorder, ALayoutOfTooManyRunsIsRecordedAsItsCoveringRange) {
@@ -198,9 +199,10 @@ TEST(RaceRecorder, ALayoutOfTooManyRunsIsRecordedAsItsCoveringRange) {
   Call put = layout_put(v.data(), n, 2);
   put.count = v.size();
   rec.call(put, 0, "l.lua:1");
-  const auto e = rec.to_json().back();
-  EXPECT_EQ(e["r"], json::array({json::array({0, 8 * n - 4})}));
-  EXPECT_EQ(e["cov"], true);
+  const RaceEvent& e = rec.log().back();
+  ASSERT_TRUE(e.runs);
+  EXPECT_EQ(*e.runs, (std::vector<races::Run>{{0, static_cast<std::uint64_t>(8 * n - 4)}}));
+  EXPECT_TRUE(e.cov);
 }
 
 TEST(RaceRecorder, AnAccumulateRecordsItsBasicType) {
@@ -213,8 +215,9 @@ TEST(RaceRecorder, AnAccumulateRecordsItsBasicType) {
   acc.dtype = rma::Dtype::f32;
   acc.op = rma::Op::sum;
   rec.call(acc, 0, "a.lua:1");
-  EXPECT_EQ(rec.to_json().back()["dt"], "f32");
-  EXPECT_EQ(rec.to_json().back()["op"], "sum");
+  EXPECT_EQ(rec.log().back().mode, AccessMode::accumulate);
+  EXPECT_EQ(rec.log().back().dt, rma::Dtype::f32);
+  EXPECT_EQ(rec.log().back().op, rma::Op::sum);
 }
 
 TEST(RaceRecorder, ALayoutsLocalBufferIsInFlightOnlyWhereItTouches) {
@@ -235,10 +238,11 @@ TEST(RaceRecorder, ALayoutsLocalBufferIsInFlightOnlyWhereItTouches) {
   EXPECT_FALSE(rec.in_flight(v + 3, 8, true));
   ASSERT_TRUE(rec.in_flight(v + 1, 16, true));
   rec.early(v + 1, 16, true, "g.lua:2");
-  const auto e = rec.to_json().back();
-  EXPECT_EQ(e["k"], "early");
-  EXPECT_EQ(e["lo"], 16);  // the part of the store the get writes: v[2]
-  EXPECT_EQ(e["hi"], 24);
+  const RaceEvent e = rec.log().back();
+  EXPECT_EQ(e.kind, EventKind::early);
+  EXPECT_EQ(e.buf, Buffer::result);
+  EXPECT_EQ(e.lo, 16u);  // the part of the store the get writes: v[2]
+  EXPECT_EQ(e.hi, 24u);
   rec.call(make(Kind::flush_local, 1), 0, "g.lua:3");
   EXPECT_FALSE(rec.in_flight(v, 32, true));
 }
