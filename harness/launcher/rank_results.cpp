@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <exception>
 #include <map>
 #include <set>
 #include <string>
@@ -253,7 +254,16 @@ void check_races(const std::vector<json>& results, reports::CaseResult& result_)
     }
     return;
   }
-  result_.races = races::check(logs);
+  try {
+    result_.races = races::check(logs);
+  } catch (const std::exception& e) {
+    // Written by the ranks' recorder: unreadable, it is the harness's fault, not the case's,
+    // and one case's broken log must not end the run.
+    result_.status = reports::Verdict::error;
+    result_.failures.push_back(
+        {-1, "races", std::string("the race log cannot be read: ") + e.what()});
+    return;
+  }
   if (!ran) return;
   if (expects && result_.races.empty()) {
     result_.status = reports::Verdict::fail;

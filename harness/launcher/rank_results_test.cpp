@@ -32,6 +32,20 @@ TEST(RankResults, NumericMetricsPassThrough) {
   EXPECT_TRUE(r.failures.empty());
 }
 
+// A race log the checker cannot read (here, an event kind it does not know) is the case's
+// error with the reason; it used to throw out of the launcher and end the run.
+TEST(RankResults, AnUnreadableRaceLogIsTheCasesError) {
+  reports::CaseResult r;
+  const json log = json::array({json{{"k", "teleport"}, {"at", "x.lua:3"}}});
+  const std::vector<json> results = {json{{"status", "pass"}, {"races_log", log}},
+                                     json{{"status", "pass"}, {"races_log", json::array()}}};
+  ASSERT_NO_THROW(merge_rank_results(results, r));
+  EXPECT_EQ(r.status, reports::Verdict::error);
+  ASSERT_FALSE(r.failures.empty());
+  EXPECT_EQ(r.failures.back().where, "races");
+  EXPECT_NE(r.failures.back().message.find("the race log cannot be read"), std::string::npos);
+}
+
 // A live program (two ranks passing a lock back and forth) caught at the deadline in a wait
 // that began a moment earlier was reported as a deadlock.
 TEST(RankResults, AWaitThatJustBeganIsNoDeadlock) {
