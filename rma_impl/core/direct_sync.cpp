@@ -1,9 +1,12 @@
 // The generic direct synchronization (direct_sync.hpp). The epoch checks have run before any
 // slot here (window.cpp); these slots only carry the epochs out over the backend's
-// primitives, so a backend writes fence and PSCW not at all and a third one not a third time.
+// primitives, so a backend writes fence, PSCW and its lock epochs not at all and a third one
+// not a third time.
 #include "core/direct_sync.hpp"
 
 #include <algorithm>
+
+#include "core/runtime_impl.hpp"
 
 namespace rma::core {
 namespace {
@@ -114,7 +117,107 @@ Status flush_local_all(Call& c) {
   return complete_ops(c, -1, true);
 }
 
+// --- passive target ----------------------------------------------------------------------------
+
+LockHeld held_as(LockType type) {
+  return type == LockType::exclusive ? LockHeld::exclusive : LockHeld::shared;
+}
+
+// The backend's word on an epoch, if it wants one (DirectSync::lock_epoch): false otherwise.
+Result<bool> tell_epoch(Call& c, LockEpoch ev, int t, LockType type) {
+  auto f = prims(c).lock_epoch;
+  if (!f) return false;
+  return f(c, ev, t, type);
+}
+
+// The lock is taken when lock() is called, not at the first op: a program that locks
+// several targets in one order everywhere must acquire them in that order, or two origins
+// each holding one lock could wait for the other's. (This rank's own window needs it then
+// anyway: the caller may load and store it directly once lock() returns.) A backend may
+// defer it where no such cycle can form (DirectSync::lock_epoch). With nocheck nobody else
+// locks the target meanwhile: nothing is taken.
+Status lock(Call& c, LockType type, int t, unsigned asserts) {
+  if (asserts & assert_nocheck) {
+    c.w.locks.set(t, LockHeld::nocheck);
+    return Status::ok();
+  }
+  Result<bool> deferred = tell_epoch(c, LockEpoch::open, t, type);
+  if (!deferred) return deferred.status();
+  if (!deferred.value()) {
+    Status s = prims(c).acquire(c, t, type);
+    if (!s) {
+      (void)tell_epoch(c, LockEpoch::close, t, type);
+      return s;
+    }
+  }
+  c.w.locks.set(t, held_as(type));
+  return Status::ok();
+}
+
+// Ops that went to the am slots may hold the am protocol's lock at the target (the
+// piggybacked request of their flush): the am table's unlock releases it before ours goes.
+Status close_fallback(Call& c, int t) {
+  if (!prims(c).falls_back) return Status::ok();
+  const WindowOps& am = *c.w.rt.protocol().ops;
+  return t < 0 ? am.unlock_all(c) : am.unlock(c, t);
+}
+
+// Gives back the lock held on `t`, if one was taken (not with nocheck, nor for a target
+// lock_all never touched).
+void release(Call& c, int t) {
+  const LockHeld h = c.w.locks.at(t);
+  if (h == LockHeld::shared || h == LockHeld::exclusive)
+    prims(c).release(c, t, h == LockHeld::exclusive ? LockType::exclusive : LockType::shared);
+  c.w.locks.set(t, LockHeld::none);
+}
+
+// The ops complete at the target before the lock goes, so the next holder sees them.
+Status unlock(Call& c, int t) {
+  const LockHeld h = c.w.locks.at(t);
+  const LockType type = h == LockHeld::exclusive ? LockType::exclusive : LockType::shared;
+  if (h != LockHeld::nocheck) {
+    Result<bool> finished = tell_epoch(c, LockEpoch::finish, t, type);
+    if (!finished) return finished.status();
+    if (finished.value()) {
+      c.w.locks.set(t, LockHeld::none);
+      return Status::ok();
+    }
+  }
+  RMA_TRY(complete_ops(c, t, false));
+  RMA_TRY(close_fallback(c, t));
+  release(c, t);
+  if (h != LockHeld::nocheck) (void)tell_epoch(c, LockEpoch::close, t, type);
+  return Status::ok();
+}
+
+Status lock_all(Call& c, unsigned asserts) {
+  LocksHeld& k = c.w.locks;
+  k.all = true;
+  k.all_nocheck = asserts & assert_nocheck;
+  if (k.all_nocheck) return Status::ok();
+  // Its locks are taken at the first op to each target (lock_all_access).
+  Result<bool> r = tell_epoch(c, LockEpoch::open, -1, LockType::shared);
+  return r ? Status::ok() : r.status();
+}
+
+Status unlock_all(Call& c) {
+  RMA_TRY(complete_ops(c, -1, false));
+  RMA_TRY(close_fallback(c, -1));
+  for (int t = 0; t < c.w.ranks(); ++t) release(c, t);
+  LocksHeld& k = c.w.locks;
+  k.all = false;
+  if (!k.all_nocheck) (void)tell_epoch(c, LockEpoch::close, -1, LockType::shared);
+  return Status::ok();
+}
+
 }  // namespace
+
+Status lock_all_access(Call& c, int t) {
+  LocksHeld& k = c.w.locks;
+  if (!k.all_nocheck) RMA_TRY(prims(c).acquire(c, t, LockType::shared));
+  k.set(t, k.all_nocheck ? LockHeld::nocheck : LockHeld::shared);
+  return Status::ok();
+}
 
 Status await_post_slow(Call& c, int t) {
   const auto ti = static_cast<std::size_t>(t);
@@ -142,6 +245,10 @@ WindowOps with_direct_sync(WindowOps t, const DirectSync& d) {
   t.flush_local = flush_local;
   t.flush_all = flush_all;
   t.flush_local_all = flush_local_all;
+  t.lock = lock;
+  t.unlock = unlock;
+  t.lock_all = lock_all;
+  t.unlock_all = unlock_all;
   return t;
 }
 
@@ -151,6 +258,8 @@ std::vector<std::string> missing_primitives(const WindowOps& t) {
   if (!t.direct_sync.notify) out.emplace_back("notify");
   if (!t.direct_sync.received) out.emplace_back("received");
   if (!t.direct_sync.barrier) out.emplace_back("barrier");
+  if (!t.direct_sync.acquire) out.emplace_back("acquire");
+  if (!t.direct_sync.release) out.emplace_back("release");
   return out;
 }
 

@@ -1,8 +1,8 @@
-// direct_sync.hpp — fence, post/start/complete/wait/test and the flushes of every backend's
-// direct path, written once over the backend's primitives (core::DirectSync in
-// window_ops.hpp), as MPICH ch4's generic layer owns the epochs and its transports give
-// completion hooks. A backend's direct table starts from with_direct_sync(); its data slots
-// ask await_post() before touching a target's memory in a start epoch.
+// direct_sync.hpp — fence, post/start/complete/wait/test, the flushes and the passive-target
+// locks of every backend's direct path, written once over the backend's primitives
+// (core::DirectSync in window_ops.hpp), as MPICH ch4's generic layer owns the epochs and its
+// transports give completion hooks. A backend's direct table starts from with_direct_sync();
+// its data slots ask await_access() before touching a target's memory.
 #pragma once
 
 #include "core/window_ops.hpp"
@@ -26,6 +26,26 @@ Status await_post_slow(Call& c, int target);
 inline Status await_post(Call& c, int target) {
   if (c.w.taken.post_seen[static_cast<std::size_t>(target)]) return Status::ok();
   return await_post_slow(c, target);
+}
+
+// In lock_all, an op takes the target's lock (shared) first, unless it holds it: lock_all
+// takes no lock itself, so an epoch touching few targets waits for few.
+Status lock_all_access(Call& c, int target);
+
+// An op may touch a target's memory only once its exposure has begun: in a start epoch at
+// its post, in lock_all once the target's lock is held; a fence was a barrier and lock() took
+// its lock (or the backend defers it, and sees to it before this: DirectSync::lock_epoch).
+// Every op asks, so the common cases stay inline.
+inline Status await_access(Call& c, int t) {
+  switch (c.w.epochs.access()) {
+    case Access::pscw:
+      return await_post(c, t);
+    case Access::lock_all:
+      if (c.w.locks.at(t) != LockHeld::none) return Status::ok();
+      return lock_all_access(c, t);
+    default:
+      return Status::ok();
+  }
 }
 
 }  // namespace rma::core

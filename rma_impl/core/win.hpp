@@ -6,6 +6,7 @@
 // table slot only does the mechanics, and only for calls that passed those checks.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -70,6 +71,24 @@ struct PeerWin {
 struct SignalsTaken {
   std::vector<std::uint32_t> posts, dones;
   std::vector<std::uint8_t> post_seen;
+};
+
+// The direct path's passive-target state at this rank, kept by the generic layer
+// (core/direct_sync.cpp): which lock it holds on each target, and whether lock_all is open
+// (its locks are taken at the first op to each target) and with nocheck.
+enum class LockHeld : std::uint8_t { none, shared, exclusive, nocheck };
+struct LocksHeld {
+  explicit LocksHeld(int ranks) : on(static_cast<std::size_t>(ranks)) {}
+  // Atomic only so that a state dump may read them from another thread.
+  std::vector<std::atomic<LockHeld>> on;
+  bool all = false;
+  bool all_nocheck = false;
+  LockHeld at(int target) const {
+    return on[static_cast<std::size_t>(target)].load(std::memory_order_relaxed);
+  }
+  void set(int target, LockHeld h) {
+    on[static_cast<std::size_t>(target)].store(h, std::memory_order_relaxed);
+  }
 };
 
 // Completion of a request-based operation.
@@ -141,6 +160,7 @@ class Win {
   std::vector<PeerWin> peers;
   Epochs epochs;
   SignalsTaken taken;
+  LocksHeld locks;
   const WindowOps* ops = nullptr;
   std::unique_ptr<ProtocolWin> am;
   std::unique_ptr<BackendWin> backend;

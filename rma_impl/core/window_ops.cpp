@@ -47,7 +47,8 @@ Win::Win(RuntimeImpl& r, std::uint32_t window_id, Flavor f)
       engine(r.engine()),
       id(window_id),
       flavor(f),
-      epochs(static_cast<int>(window_id), r.size()) {}
+      epochs(static_cast<int>(window_id), r.size()),
+      locks(r.size()) {}
 
 Win::~Win() = default;
 

@@ -29,10 +29,18 @@ enum class SignalPath : std::uint8_t {
   messages,      // control messages: counted where sent, and they arrive only by progress
 };
 
+// A passive-target epoch as a backend's lock_epoch hook hears of it (DirectSync).
+enum class LockEpoch : std::uint8_t {
+  open,    // lock (target) or lock_all (-1) without nocheck, before any lock is taken
+  finish,  // unlock of a lock opened so: the backend may carry the epoch out itself
+  close,   // unlock or unlock_all of such an epoch, done; or a lock whose acquire failed
+};
+
 // What a backend gives the generic layer's direct synchronization (core/direct_sync.hpp),
 // as MPICH ch4's transports give its generic layer completion hooks: the generic layer owns
-// fence, PSCW and flush; the backend only says how to tell a peer, what it has been told,
-// how to meet every rank, and how to complete its own operations.
+// fence, PSCW, flush and the lock epochs; the backend only says how to tell a peer, what it
+// has been told, how to meet every rank, how to complete its own operations, and how to
+// take and give back a target's lock.
 struct DirectSync {
   SignalPath signals = SignalPath::messages;
   // Tells `peer` (possibly this rank) of this rank's post or done on the window.
@@ -46,6 +54,24 @@ struct DirectSync {
   // `local` only so that their origin buffers may be reused. Null: every operation is
   // complete at its target when its call returns.
   Status (*complete_ops)(Call&, int target, bool local) = nullptr;
+
+  // Passive target. The generic layer keeps which lock this rank holds on each target
+  // (Win::locks) and takes lock_all's at the first op to a target (await_access); these
+  // take and give back one lock, whatever the epoch.
+  // Takes `target`'s lock for this rank; returns once it is held.
+  Status (*acquire)(Call&, int target, LockType type) = nullptr;
+  // Gives back the lock acquire took; this rank's ops to `target` are complete there.
+  void (*release)(Call&, int target, LockType type) = nullptr;
+  // Optional: for a backend whose lock epochs are more than their locks (fabric's deferred
+  // epoch, which takes its lock only when something needs it, or sends it with one op and
+  // the release in one message at unlock). At `open`, true: lock() takes nothing now (the
+  // backend acquires the lock when needed). At `finish`, true: the backend has carried the
+  // epoch out whole, and unlock does nothing more. Otherwise false.
+  Result<bool> (*lock_epoch)(Call&, LockEpoch ev, int target, LockType type) = nullptr;
+  // Whether some ops go to the packet protocol's slots (what the backend cannot do
+  // natively): their flush may have taken the am protocol's lock at the target, so unlock
+  // and unlock_all close the am table's epoch before giving back their own.
+  bool falls_back = false;
 };
 
 struct WindowOps {
@@ -110,7 +136,8 @@ std::vector<std::string> empty_slots(const WindowOps& t);
 // Names of the slots where `t` differs from `base`: what a backend overrides.
 std::vector<std::string> overridden_slots(const WindowOps& t, const WindowOps& base);
 
-// `base` with the generic layer's fence, PSCW and flush slots over `d` (core/direct_sync.cpp):
+// `base` with the generic layer's fence, PSCW, flush and lock slots over `d`
+// (core/direct_sync.cpp):
 // what a backend's direct table starts from.
 WindowOps with_direct_sync(WindowOps base, const DirectSync& d);
 // The primitives such a table lacks (none, for a table fit to use or one without them).

@@ -1,6 +1,7 @@
-// The fabric direct path's synchronization (see fabric_win.hpp): its locks, and the
-// primitives the generic layer's fence, PSCW and flush run on (core/direct_sync.hpp) —
-// control messages, and remote completion of the native ops a call closes.
+// The fabric direct path's synchronization primitives (see fabric_win.hpp), under the
+// generic layer's fence, PSCW, flush and lock epochs (core/direct_sync.hpp): control
+// messages, remote completion of the native ops a call closes, locks at the target's lock
+// manager, and the deferred lock epoch.
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -103,7 +104,7 @@ void FabricWin::take_get_answer(int src, std::span<const std::byte> data) {
 void FabricWin::grant(const core::LockRequest& r) {
   const auto o = static_cast<std::size_t>(r.origin);
   if (r.origin == w.rank())
-    held[o] = r.type == LockType::exclusive ? Held::exclusive : Held::shared;
+    grants[o] = Grant::granted;
   else if (!r.held.empty())
     apply_op_lock(r.origin, r.held.front().payload);
   else
@@ -144,7 +145,7 @@ void FabricWin::on_control(int src, std::span<const std::byte> msg) {
     }
     case Control::grant:
       take_get_answer(src, msg.subspan(sizeof m));
-      held[s] = requested[s] == LockType::exclusive ? Held::exclusive : Held::shared;
+      grants[s] = Grant::granted;
       return;
     case Control::unlock:
       for (const core::LockRequest& g : locks.release(src)) grant(g);
@@ -176,8 +177,8 @@ constexpr std::size_t kKeptMax = 4096;
 // resolve_deferred.)
 Status acquire(Call& c, FabricWin& f, int t, LockType type) {
   const auto ti = static_cast<std::size_t>(t);
-  const bool with_op = f.held[ti] == FabricWin::Held::deferred && f.kept.present;
-  f.held[ti] = FabricWin::Held::requested;
+  const bool with_op = f.grants[ti] == FabricWin::Grant::deferred && f.kept.present;
+  f.grants[ti] = FabricWin::Grant::requested;
   f.requested[ti] = type;
   if (t == f.w.rank()) {
     if (f.locks.request(core::LockRequest{t, type, {}})) f.grant({t, type, {}});
@@ -187,7 +188,7 @@ Status acquire(Call& c, FabricWin& f, int t, LockType type) {
     f.send(t, type == LockType::exclusive ? Control::lock_exclusive : Control::lock_shared);
   }
   return wait_for(c, "lock grant from the target", t,
-                  [&] { return f.held[ti] != FabricWin::Held::requested; });
+                  [&] { return f.grants[ti] != FabricWin::Grant::requested; });
 }
 
 Status acquire(Call& c, int t, LockType type) {
@@ -213,51 +214,45 @@ Status resolve_deferred_here(Call& c, int t) {
   return resolve_deferred(c);
 }
 
-void release(Call& c, int t) {
+// A lock whose request failed on the way (resolve_deferred for another window's lock) was
+// never granted: nothing to give back.
+void release(Call& c, int t, LockType) {
   FabricWin& f = fabric_win(c);
-  auto& h = f.held[static_cast<std::size_t>(t)];
-  if (h == FabricWin::Held::shared || h == FabricWin::Held::exclusive) {
+  auto& g = f.grants[static_cast<std::size_t>(t)];
+  if (g == FabricWin::Grant::granted) {
     if (t == c.w.rank()) {
-      for (const core::LockRequest& g : f.locks.release(t)) f.grant(g);
+      for (const core::LockRequest& r : f.locks.release(t)) f.grant(r);
     } else {
       f.send(t, Control::unlock);
     }
   }
-  h = FabricWin::Held::none;
+  g = FabricWin::Grant::none;
 }
 
-// The lock is taken when lock() is called, not at the first op: a program that locks
-// several targets in one order everywhere must acquire them in that order, or two origins
-// each holding one lock could wait for the other's. (This rank's own window needs it then
-// anyway: the caller may load and store it directly once lock() returns.)
+// The deferred epoch: a lock on another rank opened while this rank holds no other lock (on
+// any direct window) sends nothing yet. Its lock is acquired only when something needs it (a
+// second op, a flush, another lock), or at unlock, where a single small put or get kept
+// meanwhile travels with the request and the release in one control message (one round
+// trip instead of two). Holding no other lock, the rank cannot be part of a cycle of lock
+// waits while its deferred lock is not acquired; and a rank that opens another lock
+// acquires the deferred one first, so the order of lock() calls is kept.
 //
-// The exception is the deferred epoch: a lock on another rank opened while this rank holds
-// no other lock (on any direct window) sends nothing yet. Its lock is acquired only when
-// something needs it (a second op, a flush, another lock), or at unlock, where a single
-// small put or get kept meanwhile travels with the request and the release in one control
-// message (one round trip instead of two). Holding no other lock, the rank cannot be part of a
-// cycle of lock waits while its deferred lock is not acquired; and a rank that opens another
-// lock acquires the deferred one first, so the order of lock() calls is kept.
-Status direct_lock(Call& c, LockType type, int t, unsigned asserts) {
+// At `open` of a lock (or lock_all: t < 0): true when this lock is deferred.
+Result<bool> open_lock_epoch(Call& c, int t, LockType type) {
   FabricWin& f = fabric_win(c);
-  const auto ti = static_cast<std::size_t>(t);
-  if (asserts & assert_nocheck) {
-    f.held[ti] = FabricWin::Held::nocheck;
-    return Status::ok();
-  }
   RMA_TRY(resolve_deferred(c));
-  f.held[ti] = FabricWin::Held::none;
-  if (!f.epochs) return acquire(c, t, type);
-  if (f.epochs->open++ == 0 && t != c.w.rank()) {
-    f.held[ti] = FabricWin::Held::deferred;
-    f.requested[ti] = type;
-    f.epochs->deferred_win = &f;
-    f.epochs->deferred_target = t;
-    return Status::ok();
+  if (t < 0) {  // lock_all: its locks are taken at the first op to each target
+    if (f.epochs) ++f.epochs->open;
+    return false;
   }
-  Status s = acquire(c, t, type);
-  if (!s) --f.epochs->open;
-  return s;
+  const auto ti = static_cast<std::size_t>(t);
+  f.grants[ti] = FabricWin::Grant::none;
+  if (!f.epochs || f.epochs->open++ != 0 || t == c.w.rank()) return false;
+  f.grants[ti] = FabricWin::Grant::deferred;
+  f.requested[ti] = type;
+  f.epochs->deferred_win = &f;
+  f.epochs->deferred_target = t;
+  return true;
 }
 
 void close_lock_epoch(FabricWin& f) {
@@ -272,7 +267,7 @@ Status unlock_deferred(Call& c, int t) {
   f.epochs->deferred_win = nullptr;
   f.epochs->deferred_target = -1;
   close_lock_epoch(f);
-  f.held[ti] = FabricWin::Held::none;
+  f.grants[ti] = FabricWin::Grant::none;
   if (!f.kept.present) return Status::ok();
   f.released[ti] = 0;
   f.send_op_lock(t, true);
@@ -282,38 +277,23 @@ Status unlock_deferred(Call& c, int t) {
   return Status::ok();
 }
 
-// Ops that went to the am slots may have taken the am protocol's lock at the target (the
-// piggybacked request of their flush): the am table's unlock releases it before ours goes.
-Status direct_unlock(Call& c, int t) {
+// The generic lock epochs' hook (core::DirectSync::lock_epoch). A deferred epoch is
+// finished whole at unlock; an acquired one is unlocked by the generic layer (its native ops
+// complete, the am table's unlock, then ours), and then closed.
+Result<bool> lock_epoch(Call& c, core::LockEpoch ev, int t, LockType type) {
   FabricWin& f = fabric_win(c);
-  const FabricWin::Held h = f.held[static_cast<std::size_t>(t)];
-  if (h == FabricWin::Held::deferred) return unlock_deferred(c, t);
-  RMA_TRY(wait_native(c, t));
-  RMA_TRY(am::am_ops().unlock(c, t));
-  release(c, t);
-  if (h != FabricWin::Held::nocheck) close_lock_epoch(f);
-  return Status::ok();
-}
-
-Status direct_lock_all(Call& c, unsigned asserts) {
-  FabricWin& f = fabric_win(c);
-  f.lock_all = true;
-  f.lock_all_nocheck = asserts & assert_nocheck;
-  if (f.lock_all_nocheck) return Status::ok();
-  // Its locks are taken at the first op to each target: any deferred one goes first.
-  RMA_TRY(resolve_deferred(c));
-  if (f.epochs) ++f.epochs->open;
-  return Status::ok();
-}
-
-Status direct_unlock_all(Call& c) {
-  FabricWin& f = fabric_win(c);
-  RMA_TRY(wait_native(c, -1));
-  RMA_TRY(am::am_ops().unlock_all(c));
-  for (int t = 0; t < c.w.ranks(); ++t) release(c, t);
-  f.lock_all = false;
-  if (!f.lock_all_nocheck) close_lock_epoch(f);
-  return Status::ok();
+  switch (ev) {
+    case core::LockEpoch::open:
+      return open_lock_epoch(c, t, type);
+    case core::LockEpoch::finish:
+      if (f.grants[static_cast<std::size_t>(t)] != FabricWin::Grant::deferred) return false;
+      RMA_TRY(unlock_deferred(c, t));
+      return true;
+    case core::LockEpoch::close:
+      close_lock_epoch(f);
+      return false;
+  }
+  return false;
 }
 
 // Ops that fell back are complete when their call returns; native ones when their
@@ -398,27 +378,12 @@ Status direct_free(Call& c) {
 
 // --- access: an op may touch the target's memory only once its exposure has begun ---------------
 
+// A deferred epoch's lock is acquired by the first op that is not kept with it
+// (keep_in_deferred_epoch asks first); the rest is the generic layer's.
 Status ensure_access(Call& c, int t) {
-  FabricWin& f = fabric_win(c);
-  const auto ti = static_cast<std::size_t>(t);
-  switch (c.w.epochs.access()) {
-    case core::Access::pscw:
-      return core::await_post(c, t);
-    case core::Access::lock:
-      if (f.held[ti] == FabricWin::Held::deferred) return resolve_deferred_here(c, t);
-      if (f.held[ti] == FabricWin::Held::none) return acquire(c, t, c.w.epochs.lock_type(t));
-      return Status::ok();
-    case core::Access::lock_all:
-      if (f.held[ti] == FabricWin::Held::none) {
-        if (f.lock_all_nocheck)
-          f.held[ti] = FabricWin::Held::nocheck;
-        else
-          return acquire(c, t, LockType::shared);
-      }
-      return Status::ok();
-    default:  // fence: the fence was a barrier (and completed the ops before it)
-      return Status::ok();
-  }
+  if (fabric_win(c).grants[static_cast<std::size_t>(t)] == FabricWin::Grant::deferred)
+    return resolve_deferred_here(c, t);
+  return core::await_access(c, t);
 }
 
 bool keep_in_deferred_epoch(Call& c, const core::RmaOp& op) {
@@ -426,7 +391,7 @@ bool keep_in_deferred_epoch(Call& c, const core::RmaOp& op) {
   const auto ti = static_cast<std::size_t>(op.target);
   const bool get = op.kind == PacketType::get;
   if ((op.kind != PacketType::put && !get) || op.request ||
-      c.w.epochs.access() != core::Access::lock || f.held[ti] != FabricWin::Held::deferred ||
+      c.w.epochs.access() != core::Access::lock || f.grants[ti] != FabricWin::Grant::deferred ||
       f.kept.present || op.bytes() > kKeptMax)
     return false;
   f.kept.present = true;
@@ -450,11 +415,11 @@ core::WindowOps direct_sync_table(const core::WindowOps& base) {
   sync.received = received;
   sync.barrier = barrier;
   sync.complete_ops = complete_ops;
+  sync.acquire = acquire;
+  sync.release = release;
+  sync.lock_epoch = lock_epoch;
+  sync.falls_back = true;
   core::WindowOps t = core::with_direct_sync(base, sync);
-  t.lock = direct_lock;
-  t.unlock = direct_unlock;
-  t.lock_all = direct_lock_all;
-  t.unlock_all = direct_unlock_all;
   t.sync = direct_sync;
   t.request_wait = direct_request_wait;
   t.request_test = direct_request_test;

@@ -45,7 +45,7 @@ FabricWin::FabricWin(core::Win& win, FabricTransport& t, const AtomicTable& a)
   peers.resize(n);
   in_flight.assign(n, 0);
   acc_in_flight.assign(n, 0);
-  held.assign(n, Held::none);
+  grants.assign(n, Grant::none);
   requested.assign(n, LockType::exclusive);
   posts_received.assign(n, 0);
   dones_received.assign(n, 0);
@@ -110,16 +110,19 @@ void FabricWin::op_done(Completion& c, std::size_t, int err) {
 }
 
 void FabricWin::describe(WindowState& s) const {
-  for (std::size_t t = 0; t < held.size(); ++t) {
-    if (held[t] == Held::none && in_flight[t] == 0) continue;
+  for (std::size_t t = 0; t < grants.size(); ++t) {
+    // The request's progress first; once granted (or with nocheck), the epoch's lock.
+    const core::LockHeld h = w.locks.at(static_cast<int>(t));
+    const bool asking = grants[t] == Grant::deferred || grants[t] == Grant::requested;
+    if (!asking && h == core::LockHeld::none && in_flight[t] == 0) continue;
     TargetState ts;
     ts.target = static_cast<int>(t);
-    ts.lock = held[t] == Held::none        ? "none"
-              : held[t] == Held::deferred  ? "deferred (requested at unlock or when needed)"
-              : held[t] == Held::requested ? "requested (control message)"
-              : held[t] == Held::shared    ? "held shared"
-              : held[t] == Held::exclusive ? "held exclusive"
-                                           : "nocheck";
+    ts.lock = grants[t] == Grant::deferred     ? "deferred (requested at unlock or when needed)"
+              : grants[t] == Grant::requested  ? "requested (control message)"
+              : h == core::LockHeld::shared    ? "held shared"
+              : h == core::LockHeld::exclusive ? "held exclusive"
+              : h == core::LockHeld::nocheck   ? "nocheck"
+                                               : "none";
     ts.in_flight = in_flight[t];
     s.targets.push_back(ts);
   }

@@ -7,7 +7,8 @@
 // Synchronization sends no RMA packet: it travels as control messages of the fabric
 // transport (counted as sync_word, like the shm direct path's shared words), ordered with
 // the packets of the same pair:
-//   - passive target: lock() sends a lock request to the target's lock manager
+//   - passive target (the generic layer's lock epochs over this backend's acquire and
+//     release, core/direct_sync.hpp): lock() sends a lock request to the target's lock manager
 //     (core::LockManager) and waits for the grant (lock_all: at the first op to each
 //     target), so no native op touches the target's memory before; unlock waits for remote
 //     completion of the native ops (FI_DELIVERY_COMPLETE) and sends the release;
@@ -46,8 +47,8 @@ class RuntimeImpl;
 
 namespace rma::fabric {
 
-// `base` with the generic synchronization over this backend's primitives and its own lock
-// slots (fabric_sync.cpp): the direct table before its data slots.
+// `base` with the generic synchronization over this backend's primitives and its own sync,
+// request and free slots (fabric_sync.cpp): the direct table before its data slots.
 core::WindowOps direct_sync_table(const core::WindowOps& base);
 
 // A synchronization message of the direct path (a control message of the transport).
@@ -132,9 +133,11 @@ class FabricWin final : public core::BackendWin {
   void give_back(NativeOp* op);
   static void op_done(Completion& c, std::size_t len, int err);
 
-  // --- passive target ---
-  enum class Held : std::uint8_t { none, deferred, requested, shared, exclusive, nocheck };
-  std::vector<Held> held;           // origin side, per target
+  // --- passive target (which lock each target's epoch holds is the core's: Win::locks) ---
+  // Where each target's lock request is, origin side: deferred (fabric_sync.cpp) or asked
+  // for, until the grant comes; none again once given back.
+  enum class Grant : std::uint8_t { none, deferred, requested, granted };
+  std::vector<Grant> grants;        // per target
   std::vector<LockType> requested;  // the type asked for while `requested` or `deferred`
   // The op kept in the deferred epoch (at most one, to deferred_target of `epochs`): a put
   // with its data, or a get with where its answer goes.
@@ -152,9 +155,7 @@ class FabricWin final : public core::BackendWin {
   int get_target = -1;
   std::vector<std::uint8_t> released;  // per target: its `released` answer came
   LockEpochs* epochs = nullptr;        // the backend's; null: no deferral
-  bool lock_all = false;
-  bool lock_all_nocheck = false;
-  core::LockManager locks;  // target side
+  core::LockManager locks;             // target side
 
   // --- PSCW (how many the generic layer has taken: core::Win::taken) ---
   std::vector<std::uint32_t> posts_received;  // from each target

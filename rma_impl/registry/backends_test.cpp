@@ -39,14 +39,14 @@ TEST(Registry, AnEmptySlotIsNamed) {
   EXPECT_EQ(core::empty_slots(t), std::vector<std::string>{"flush_local"});
 }
 
-// The contract of a direct table: fence, PSCW and the flushes are the generic layer's
-// (core/direct_sync.hpp), the same functions for every backend, over the backend's
-// primitives; the backend writes its data slots, its locks and the rest. What it cannot do
-// natively (fabric: an (op, dtype) the provider lacks) it passes to the am slots inside its
-// own slots, so every slot still differs from am's.
+// The contract of a direct table: fence, PSCW, the flushes and the lock epochs are the
+// generic layer's (core/direct_sync.hpp), the same functions for every backend, over the
+// backend's primitives; the backend writes its data slots, sync, requests and free. What it
+// cannot do natively (fabric: an (op, dtype) the provider lacks) it passes to the am slots
+// inside its own slots, so every slot still differs from am's.
 const std::vector<std::string> kGenericSlots = {
-    "fence", "post",  "start",       "complete",  "wait",
-    "test",  "flush", "flush_local", "flush_all", "flush_local_all"};
+    "fence",  "post",     "start",      "complete", "wait",        "test",      "lock",
+    "unlock", "lock_all", "unlock_all", "flush",    "flush_local", "flush_all", "flush_local_all"};
 
 TEST(Registry, DirectTablesRunTheGenericSynchronizationOverTheirPrimitives) {
   for (std::string_view name : {"shm", "fabric"}) {
@@ -75,11 +75,22 @@ TEST(Registry, DirectPrimitivesSayHowSignalsTravel) {
   EXPECT_NE(fabric.complete_ops, nullptr);
 }
 
+// shm's lock epochs are its locks, and it does every op itself; fabric defers the epoch a
+// rank opens holding no other lock, and passes what the provider lacks to the am slots.
+TEST(Registry, DirectPrimitivesSayWhatALockEpochIs) {
+  const core::DirectSync& shm = entry("shm").direct_ops().direct_sync;
+  EXPECT_EQ(shm.lock_epoch, nullptr);
+  EXPECT_FALSE(shm.falls_back);
+  const core::DirectSync& fabric = entry("fabric").direct_ops().direct_sync;
+  EXPECT_NE(fabric.lock_epoch, nullptr);
+  EXPECT_TRUE(fabric.falls_back);
+}
+
 TEST(Registry, AGenericTableWithoutPrimitivesIsNamed) {
   EXPECT_TRUE(core::missing_primitives(am::am_ops()).empty());  // am needs none
   const core::WindowOps t = core::with_direct_sync(am::am_ops(), core::DirectSync{});
   EXPECT_EQ(core::missing_primitives(t),
-            (std::vector<std::string>{"notify", "received", "barrier"}));
+            (std::vector<std::string>{"notify", "received", "barrier", "acquire", "release"}));
 }
 
 TEST(Registry, CompiledBackendsListWhatTheTablesServe) {

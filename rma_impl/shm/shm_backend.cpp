@@ -156,7 +156,10 @@ Status ShmBackend::map_window(core::Call& c, const WindowConfig& cfg, const core
 
   auto state = std::make_unique<ShmWin>();
   RMA_TRY(map_peers(w, *all, *state));
-  if (direct) RMA_TRY(set_up_control(*state, own_ctl, prefix, layout, region, n));
+  if (direct) {
+    RMA_TRY(set_up_control(*state, own_ctl, prefix, layout, region, n));
+    state->locks = &w.locks;
+  }
   // Every rank has mapped everything: the names can go.
   RMA_TRY(rt_.p2p().barrier(c.lk));
   if (own_ctl) own_ctl->unlink();
@@ -204,7 +207,6 @@ Status ShmBackend::set_up_control(ShmWin& state, const std::shared_ptr<Segment>&
   }
   state.layout = layout;
   state.region_size = region;
-  state.held = std::vector<std::atomic<ShmWin::Held>>(static_cast<std::size_t>(n));
   state.tickets.assign(static_cast<std::size_t>(n), 0);
   return Status::ok();
 }

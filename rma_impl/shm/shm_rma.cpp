@@ -74,7 +74,7 @@ bool copy_uniform(bool put, const Datatype& t, std::byte* mem, std::byte* stream
 // A derived-type put or get taken whole (core/window_layout.cpp): copied run by run between
 // the packed stream and the peer's memory, then the result unpacked at once.
 Status direct_layout(Call& c, RmaOp& op) {
-  RMA_TRY(ensure_access(c, op.target));
+  RMA_TRY(core::await_access(c, op.target));
   std::byte* mem = target_address(c, op);
   const bool put = op.kind == PacketType::put;
   const auto* in = static_cast<const std::byte*>(op.origin);
@@ -104,7 +104,7 @@ Status direct_layout(Call& c, RmaOp& op) {
 Status direct_put(Call& c, RmaOp& op) {
   if (op.target_layout.type) [[unlikely]]
     return direct_layout(c, op);
-  RMA_TRY(ensure_access(c, op.target));
+  RMA_TRY(core::await_access(c, op.target));
   const std::size_t bytes = op.bytes();
   copy_bytes(target_address(c, op), op.origin,
              core::fault(core::Fault::put_short) && bytes ? bytes - 1 : bytes);
@@ -116,7 +116,7 @@ Status direct_put(Call& c, RmaOp& op) {
 Status direct_get(Call& c, RmaOp& op) {
   if (op.target_layout.type || op.unpack_to) [[unlikely]]
     return direct_layout(c, op);
-  RMA_TRY(ensure_access(c, op.target));
+  RMA_TRY(core::await_access(c, op.target));
   copy_bytes(op.result, target_address(c, op), op.bytes());
   count(c, DirectOp::get);
   finish(op);
@@ -227,7 +227,7 @@ Status apply(Call& c, const RmaOp& given, const void* origin, void* result) {
 }
 
 Status direct_accumulate(Call& c, RmaOp& op) {
-  RMA_TRY(ensure_access(c, op.target));
+  RMA_TRY(core::await_access(c, op.target));
   if (op.op != Op::no_op) RMA_TRY(apply(c, op, op.origin, nullptr));
   count(c, DirectOp::accumulate);
   finish(op);
@@ -235,7 +235,7 @@ Status direct_accumulate(Call& c, RmaOp& op) {
 }
 
 Status direct_get_accumulate(Call& c, RmaOp& op) {
-  RMA_TRY(ensure_access(c, op.target));
+  RMA_TRY(core::await_access(c, op.target));
   RMA_TRY(apply(c, op, op.op == Op::no_op ? nullptr : op.origin, op.result));
   count(c, op.kind == PacketType::fetch_and_op ? DirectOp::fetch_and_op : DirectOp::get_accumulate);
   finish(op);
@@ -243,7 +243,7 @@ Status direct_get_accumulate(Call& c, RmaOp& op) {
 }
 
 Status direct_compare_and_swap(Call& c, RmaOp& op) {
-  RMA_TRY(ensure_access(c, op.target));
+  RMA_TRY(core::await_access(c, op.target));
   std::byte* mem = target_address(c, op);
   const std::size_t es = size_of(op.dtype);
   if (reinterpret_cast<std::uintptr_t>(mem) % es == 0) {

@@ -1,6 +1,6 @@
-// The shm direct path's synchronization (see shm_win.hpp): passive-target locks on shared
-// words, and the primitives the generic layer's fence, PSCW and flush run on
-// (core/direct_sync.hpp) — a barrier of the window's ranks and post and done counters.
+// The shm direct path's synchronization primitives (see shm_win.hpp), under the generic
+// layer's fence, PSCW, flush and lock epochs (core/direct_sync.hpp): a barrier of the
+// window's ranks, post and done counters, and a ticket lock on shared words per rank.
 #include <atomic>
 
 #include "core/direct_sync.hpp"
@@ -36,7 +36,8 @@ void wake_lock_waiters(Call& c, int t) {
     if (s.lock_waiting(t, r).load(std::memory_order_seq_cst)) wake(c, r);
 }
 
-Status acquire(Call& c, int t, bool exclusive) {
+Status acquire(Call& c, int t, LockType type) {
+  const bool exclusive = type == LockType::exclusive;
   ShmWin& s = shm_win(c);
   const int me = c.w.rank();
   PassiveLock& l = s.lock(t);
@@ -54,23 +55,15 @@ Status acquire(Call& c, int t, bool exclusive) {
     l.waiting.fetch_sub(1, std::memory_order_seq_cst);
     if (!st) return st;
   }
-  s.held[static_cast<std::size_t>(t)].store(
-      exclusive ? ShmWin::Held::exclusive : ShmWin::Held::shared, std::memory_order_relaxed);
   count(c, DirectOp::sync_word);
   wake_lock_waiters(c, t);  // the head moved on: a shared request behind may enter too
   return Status::ok();
 }
 
-void release(Call& c, int t) {
-  ShmWin& s = shm_win(c);
-  auto& h = s.held[static_cast<std::size_t>(t)];
-  const ShmWin::Held was = h.load(std::memory_order_relaxed);
-  if (was == ShmWin::Held::shared || was == ShmWin::Held::exclusive) {
-    s.lock(t).leave(was == ShmWin::Held::exclusive);
-    count(c, DirectOp::sync_word);
-    wake_lock_waiters(c, t);
-  }
-  h.store(ShmWin::Held::none, std::memory_order_relaxed);
+void release(Call& c, int t, LockType type) {
+  shm_win(c).lock(t).leave(type == LockType::exclusive);
+  count(c, DirectOp::sync_word);
+  wake_lock_waiters(c, t);
 }
 
 // --- the generic layer's primitives (core/direct_sync.hpp) ------------------------------------
@@ -108,36 +101,6 @@ std::uint32_t received(core::Win& w, core::Signal kind, int peer) {
       .load(std::memory_order_acquire);
 }
 
-// --- passive target -----------------------------------------------------------------------------
-
-Status direct_lock(Call& c, LockType type, int t, unsigned asserts) {
-  if (asserts & assert_nocheck) {
-    shm_win(c).held[static_cast<std::size_t>(t)].store(ShmWin::Held::nocheck,
-                                                       std::memory_order_relaxed);
-    return Status::ok();
-  }
-  return acquire(c, t, type == LockType::exclusive);
-}
-
-Status direct_unlock(Call& c, int t) {
-  release(c, t);
-  return Status::ok();
-}
-
-Status direct_lock_all(Call& c, unsigned asserts) {
-  ShmWin& s = shm_win(c);
-  s.lock_all = true;
-  s.lock_all_nocheck = asserts & assert_nocheck;
-  return Status::ok();
-}
-
-Status direct_unlock_all(Call& c) {
-  ShmWin& s = shm_win(c);
-  for (int t = 0; t < c.w.ranks(); ++t) release(c, t);
-  s.lock_all = false;
-  return Status::ok();
-}
-
 // win.sync: a full barrier between this rank's accesses to window memory and everyone
 // else's (MPI_Win_sync), as one sequentially consistent read-modify-write.
 Status memory_barrier(Call& c) {
@@ -163,24 +126,15 @@ Status direct_free(Call& c) {
 
 }  // namespace
 
-Status lock_all_access(Call& c, int t) {
-  ShmWin& s = shm_win(c);
-  if (!s.lock_all_nocheck) return acquire(c, t, false);
-  s.held[static_cast<std::size_t>(t)].store(ShmWin::Held::nocheck, std::memory_order_relaxed);
-  return Status::ok();
-}
-
 core::WindowOps direct_sync_table(const core::WindowOps& base) {
   core::DirectSync sync;
   sync.signals = core::SignalPath::shared_words;
   sync.notify = notify;
   sync.received = received;
   sync.barrier = barrier;
+  sync.acquire = acquire;
+  sync.release = release;
   core::WindowOps t = core::with_direct_sync(base, sync);
-  t.lock = direct_lock;
-  t.unlock = direct_unlock;
-  t.lock_all = direct_lock_all;
-  t.unlock_all = direct_unlock_all;
   t.sync = memory_barrier;
   t.request_wait = direct_request_wait;
   t.request_test = direct_request_test;

@@ -88,14 +88,14 @@ void ShmWin::describe(WindowState& s) const {
     }
     s.lock_holders = text;
   }
-  for (std::size_t t = 0; t < held.size(); ++t) {
-    const Held h = held[t].load(std::memory_order_relaxed);
-    if (h == Held::none) continue;
+  for (std::size_t t = 0; locks && t < locks->on.size(); ++t) {
+    const core::LockHeld h = locks->at(static_cast<int>(t));
+    if (h == core::LockHeld::none) continue;
     TargetState ts;
     ts.target = static_cast<int>(t);
-    ts.lock = h == Held::shared      ? "held shared (shared words)"
-              : h == Held::exclusive ? "held exclusive (shared words)"
-                                     : "nocheck";
+    ts.lock = h == core::LockHeld::shared      ? "held shared (shared words)"
+              : h == core::LockHeld::exclusive ? "held exclusive (shared words)"
+                                               : "nocheck";
     s.targets.push_back(ts);
   }
 }

@@ -6,10 +6,10 @@
 // band/bor/bxor, replace, compare_and_swap); every other op, and any unaligned element, is
 // applied by the reduce kernel under striped inter-process locks over regions of the window
 // (region size tunable with the `region_size` info key; each stripe taken once per request,
-// in order). Synchronization is on shared words: a FIFO reader-writer lock per rank for
-// passive target, and under the generic layer's fence and PSCW (core/direct_sync.hpp) a
-// barrier and post and done counters per pair; waiters spin briefly, then block on their
-// doorbell, which the rank that changes a word rings.
+// in order). Synchronization is the generic layer's (core/direct_sync.hpp) on shared words:
+// a FIFO reader-writer lock per rank for passive target, a barrier, and post and done
+// counters per pair; waiters spin briefly, then block on their doorbell, which the rank that
+// changes a word rings.
 #pragma once
 
 #include <memory>
@@ -47,12 +47,10 @@ class ShmWin final : public core::BackendWin {
   ControlLayout layout;
   std::size_t region_size = 4096;
 
-  // Origin-side state of the direct path.
-  enum class Held : std::uint8_t { none, shared, exclusive, nocheck };
-  std::vector<std::atomic<Held>> held;  // atomic: state dumps read it from another thread
+  // Origin-side state of the direct path; which locks it holds are the core's (state dumps
+  // read them there).
   std::vector<std::uint64_t> tickets;
-  bool lock_all = false;
-  bool lock_all_nocheck = false;
+  const core::LocksHeld* locks = nullptr;
 
   SharedBarrier& barrier();
   std::atomic<std::uint64_t>& sync_word();
@@ -66,8 +64,8 @@ class ShmWin final : public core::BackendWin {
   Result<SharedRegion> shared_query(int rank) const override;
 };
 
-// What the topic files share: shm_rma.cpp (data slots), shm_sync.cpp (locks, the generic
-// layer's primitives), shm_win.cpp (the control segment, state dumps).
+// What the topic files share: shm_rma.cpp (data slots), shm_sync.cpp (the generic layer's
+// primitives), shm_win.cpp (the control segment, state dumps).
 inline ShmWin& shm_win(core::Call& c) {
   return static_cast<ShmWin&>(*c.w.backend);
 }
@@ -75,28 +73,8 @@ inline void count(core::Call& c, DirectOp d, std::uint64_t n = 1) {
   c.w.engine.count_direct(c.w.id, d, n);
 }
 
-// lock_all's lock on `target`, taken at the first op to it (shm_sync.cpp).
-Status lock_all_access(core::Call& c, int target);
-
-// An op may touch a target's memory only once its exposure has begun: in a start epoch at
-// its post (the generic layer's), in lock_all once the lock is taken; a fence was a barrier
-// and lock() took its lock. Every op asks, so the common cases stay inline.
-inline Status ensure_access(core::Call& c, int t) {
-  switch (c.w.epochs.access()) {
-    case core::Access::pscw:
-      return core::await_post(c, t);
-    case core::Access::lock_all:
-      if (shm_win(c).held[static_cast<std::size_t>(t)].load(std::memory_order_relaxed) !=
-          ShmWin::Held::none)
-        return Status::ok();
-      return lock_all_access(c, t);
-    default:
-      return Status::ok();
-  }
-}
-
-// `base` with the generic synchronization over shared words and this backend's lock,
-// sync, request and free slots (shm_sync.cpp): the direct table before its data slots.
+// `base` with the generic synchronization over shared words and this backend's sync,
+// request and free slots (shm_sync.cpp): the direct table before its data slots.
 core::WindowOps direct_sync_table(const core::WindowOps& base);
 
 }  // namespace rma::shm
