@@ -29,8 +29,10 @@ TEST(Datatypes, SuitePassesOnShmAmAndDirect) {
 
 TEST(Datatypes, PassiveTargetPortsPassOnFabricAmAndDirect) {
   const std::string dir = e2e::temp_dir("dt-fabric");
-  auto r = run({"run", "suites/datatypes.lua", "--backend", "fabric", "--provider", "tcp;ofi_rxm",
-                "--filter", "lock_dt", "--report-dir", dir});
+  auto r =
+      run({"run", "suites/datatypes.lua", "--backend", "fabric", "--provider", "tcp;ofi_rxm",
+           "--filter", "lock_dt", "--report-dir", dir},
+          240);  // 49 cases over tcp: a minute on a quiet 2-core machine, twice that under load
   EXPECT_EQ(r.exit_code, 0) << last_line(r.out) << "\n" << r.err;
   const json report = e2e::read_json(dir + "/report.json");
   EXPECT_GE(report["cases"].size(), 20u);
