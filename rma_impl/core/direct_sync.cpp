@@ -122,6 +122,9 @@ Status flush_local_all(Call& c) {
 LockHeld held_as(LockType type) {
   return type == LockType::exclusive ? LockHeld::exclusive : LockHeld::shared;
 }
+LockType type_of(LockHeld h) {
+  return h == LockHeld::exclusive ? LockType::exclusive : LockType::shared;
+}
 
 // The backend's word on an epoch, if it wants one (DirectSync::lock_epoch): false otherwise.
 Result<bool> tell_epoch(Call& c, LockEpoch ev, int t, LockType type) {
@@ -166,15 +169,14 @@ Status close_fallback(Call& c, int t) {
 // lock_all never touched).
 void release(Call& c, int t) {
   const LockHeld h = c.w.locks.at(t);
-  if (h == LockHeld::shared || h == LockHeld::exclusive)
-    prims(c).release(c, t, h == LockHeld::exclusive ? LockType::exclusive : LockType::shared);
+  if (h == LockHeld::shared || h == LockHeld::exclusive) prims(c).release(c, t, type_of(h));
   c.w.locks.set(t, LockHeld::none);
 }
 
 // The ops complete at the target before the lock goes, so the next holder sees them.
 Status unlock(Call& c, int t) {
   const LockHeld h = c.w.locks.at(t);
-  const LockType type = h == LockHeld::exclusive ? LockType::exclusive : LockType::shared;
+  const LockType type = type_of(h);
   if (h != LockHeld::nocheck) {
     Result<bool> finished = tell_epoch(c, LockEpoch::finish, t, type);
     if (!finished) return finished.status();
@@ -190,11 +192,9 @@ Status unlock(Call& c, int t) {
   return Status::ok();
 }
 
+// The epoch tracker records lock_all and its nocheck once this slot returns (window.cpp).
 Status lock_all(Call& c, unsigned asserts) {
-  LocksHeld& k = c.w.locks;
-  k.all = true;
-  k.all_nocheck = asserts & assert_nocheck;
-  if (k.all_nocheck) return Status::ok();
+  if (asserts & assert_nocheck) return Status::ok();
   // Its locks are taken at the first op to each target (lock_all_access).
   Result<bool> r = tell_epoch(c, LockEpoch::open, -1, LockType::shared);
   return r ? Status::ok() : r.status();
@@ -204,18 +204,16 @@ Status unlock_all(Call& c) {
   RMA_TRY(complete_ops(c, -1, false));
   RMA_TRY(close_fallback(c, -1));
   for (int t = 0; t < c.w.ranks(); ++t) release(c, t);
-  LocksHeld& k = c.w.locks;
-  k.all = false;
-  if (!k.all_nocheck) (void)tell_epoch(c, LockEpoch::close, -1, LockType::shared);
+  if (!c.w.epochs.lock_all_nocheck()) (void)tell_epoch(c, LockEpoch::close, -1, LockType::shared);
   return Status::ok();
 }
 
 }  // namespace
 
 Status lock_all_access(Call& c, int t) {
-  LocksHeld& k = c.w.locks;
-  if (!k.all_nocheck) RMA_TRY(prims(c).acquire(c, t, LockType::shared));
-  k.set(t, k.all_nocheck ? LockHeld::nocheck : LockHeld::shared);
+  const bool nocheck = c.w.epochs.lock_all_nocheck();
+  if (!nocheck) RMA_TRY(prims(c).acquire(c, t, LockType::shared));
+  c.w.locks.set(t, nocheck ? LockHeld::nocheck : LockHeld::shared);
   return Status::ok();
 }
 

@@ -83,6 +83,7 @@ class Epochs {
   // nocheck on lock / lock_all, start (the matching post will not be waited for) or post.
   bool nocheck(int target) const;
   bool start_nocheck() const { return start_nocheck_; }
+  bool lock_all_nocheck() const { return lock_all_nocheck_; }
   bool post_nocheck() const { return post_nocheck_; }
   const std::vector<int>& start_group() const { return start_group_; }
   const std::vector<int>& post_group() const { return post_group_; }

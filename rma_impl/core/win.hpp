@@ -74,15 +74,13 @@ struct SignalsTaken {
 };
 
 // The direct path's passive-target state at this rank, kept by the generic layer
-// (core/direct_sync.cpp): which lock it holds on each target, and whether lock_all is open
-// (its locks are taken at the first op to each target) and with nocheck.
+// (core/direct_sync.cpp): which lock it holds on each target. Whether lock_all is open, and
+// with nocheck, is the epoch tracker's (Epochs).
 enum class LockHeld : std::uint8_t { none, shared, exclusive, nocheck };
 struct LocksHeld {
   explicit LocksHeld(int ranks) : on(static_cast<std::size_t>(ranks)) {}
   // Atomic only so that a state dump may read them from another thread.
   std::vector<std::atomic<LockHeld>> on;
-  bool all = false;
-  bool all_nocheck = false;
   LockHeld at(int target) const {
     return on[static_cast<std::size_t>(target)].load(std::memory_order_relaxed);
   }
