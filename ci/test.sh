@@ -147,7 +147,7 @@ do_slurm_mpi() {  # do_slurm_mpi MPI: its quick suite as srun steps in an alloca
     --known reports/baseline/known-intermittent.json
 }
 do_slurm() {  # Slurm is up: the quick suite as the 4 tasks of an srun step, gated; then down
-  timeout 300 srun --mpi=pmix -n 4 ./build-ci/rmabench run suites/quick.lua --backend fabric \
+  timeout 600 srun --mpi=pmix -n 4 ./build-ci/rmabench run suites/quick.lua --backend fabric \
     --report-dir "$out/quick-slurm" --format json,junit,md
   local rc=$?
   cp "$out/quick-slurm/junit.xml" "$junit/quick-slurm.xml" 2>/dev/null

@@ -28,7 +28,7 @@ struct RunArgs {
 };
 
 int run_command(RunArgs& args);
-// The same, as one rank of a job an external PMIx launcher started.
+// The same, as one task of a job an external PMIx launcher started.
 int run_under_pmix(RunArgs& args);
 
 // `rmabench bench`: the cases of a script or suite, replayed under Google Benchmark.

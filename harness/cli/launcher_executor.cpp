@@ -4,7 +4,6 @@
 #include <iostream>
 
 namespace harness::cli {
-namespace {
 
 std::string self_exe() {
   std::error_code ec;
@@ -13,11 +12,11 @@ std::string self_exe() {
   return p.string();
 }
 
-}  // namespace
-
 LauncherExecutor::LauncherExecutor(const RunArgs& args, const launcher::Topology& topology,
-                                   bool warn_shared_cores, std::vector<mpi::MpiLaunch> mpis)
+                                   bool warn_shared_cores, std::vector<mpi::MpiLaunch> mpis,
+                                   launcher::PmixJob* pmix)
     : mpis_(std::move(mpis)), topology_(topology), warn_shared_cores_(warn_shared_cores) {
+  options_.pmix = pmix;
   options_.self_exe = self_exe();
   options_.topology = &topology_;
   options_.verbose = args.verbose;
@@ -37,7 +36,7 @@ Executed LauncherExecutor::execute(const suite::CaseSpec& spec) {
     if (!options_.external)
       throw launcher::LaunchError(spec.id + ": no launch for --impl " + spec.impl);
   }
-  return {launcher::run_case(spec, options_), false};
+  return {launcher::run_case(spec, options_)};
 }
 
 }  // namespace harness::cli

@@ -27,7 +27,7 @@ void on_stop_signal(int) {
   launcher::request_stop();
 }
 
-// The running case is stopped and reported; the loop then ends (stops_between_cases).
+// The running case is stopped and reported; the loop then ends.
 void install_stop_handlers() {
   struct sigaction sa {};
   sa.sa_handler = on_stop_signal;
@@ -111,8 +111,7 @@ class PipelineRun {
       : args_(args),
         plan_(plan),
         executor_(executor),
-        reporting_(executor.reports()),
-        tty_(reporting_ && ::isatty(STDOUT_FILENO)),
+        tty_(::isatty(STDOUT_FILENO)),
         first_case_(plan.expansion.excluded.size()),
         console_(std::cout, tty_) {}
   // The callback refers to this run: the executor may outlive it.
@@ -138,7 +137,6 @@ class PipelineRun {
     report_.finish();
   }
   void add_excluded();
-  int on_run_end(const reports::CaseResult& result);
   bool run_case(std::size_t k, int& exit_code);
   int end_run(int exit_code);
   void print_bench_table() const;
@@ -146,7 +144,6 @@ class PipelineRun {
   const RunArgs& args_;
   const RunPlan& plan_;
   CaseExecutor& executor_;
-  const bool reporting_;
   const bool tty_;
   reports::Report report_;
   std::optional<reports::RunRecorder> recorder_;
@@ -173,7 +170,7 @@ void PipelineRun::fill_context() {
 // killed with SIGKILL loses nothing that finished (`rmabench report DIR` rebuilds). False
 // when the run must not start.
 bool PipelineRun::open_records() {
-  if (!reporting_ || args_.report_dir.empty()) return true;
+  if (args_.report_dir.empty()) return true;
   recorder_.emplace(args_.report_dir);
   std::vector<reports::CaseResult> expected;
   for (const auto& [c, reason] : plan_.expansion.excluded)
@@ -183,18 +180,12 @@ bool PipelineRun::open_records() {
     expected.back().name = c.stem;
   }
   // A directory that cannot hold the records cannot hold the report either: refused
-  // before the first case, not found out after the last one. Not under PMIx, where the
-  // other ranks are already on their way into the first case and would wait for this one
-  // until its deadline: there the run goes on and ends with the reports' failure (exit 3).
+  // before the first case, not found out after the last one.
   try {
     recorder_->begin(report_.context, expected);
   } catch (const std::exception& e) {
-    if (executor_.stops_between_cases()) {
-      std::cerr << "rmabench: --report-dir: " << e.what() << "; no case was run\n";
-      return false;
-    }
-    std::cerr << "rmabench: cannot record the run: " << e.what() << "\n";
-    recorder_.reset();
+    std::cerr << "rmabench: --report-dir: " << e.what() << "; no case was run\n";
+    return false;
   }
   return true;
 }
@@ -211,7 +202,7 @@ void PipelineRun::record(const char* what, Write&& write) {
 }
 
 bool PipelineRun::write_reports() {
-  if (!reporting_ || args_.report_dir.empty()) return true;
+  if (args_.report_dir.empty()) return true;
   try {
     reports::write_report_dir(report_, args_.report_dir, args_.formats);
     return true;
@@ -233,7 +224,6 @@ void PipelineRun::start_console() {
 }
 
 void PipelineRun::show(const reports::CaseResult& r, const std::string& counter) {
-  if (!reporting_) return;
   progress_->print([&] {
     console_.case_line(r, counter);
     if (r.failed() || r.impl_defined()) console_.details(r);
@@ -250,44 +240,16 @@ void PipelineRun::add_excluded() {
   }
 }
 
-// The executor ends the whole run with this case (a PMIx job past a deadline): the report
-// is written and the exit code chosen here.
-int PipelineRun::on_run_end(const reports::CaseResult& result) {
-  const auto& cases = plan_.expansion.cases;
-  const std::size_t done = report_.cases.size() - plan_.expansion.excluded.size();
-  report_.cases.push_back(result);
-  show(report_.cases.back(), progress_->counter());
-  record("a case", [&](reports::RunRecorder& r) {
-    r.set_elapsed(elapsed());
-    r.finished(first_case_ + done, result, nlohmann::json::array());
-  });
-  const std::size_t left = cases.size() - done - 1;
-  if (left > 0 && reporting_)
-    std::cerr << "rmabench: the job ends here; the " << left << " case(s) after it did not run\n";
-  finish();
-  report_.complete = left == 0 && !result.interrupted();
-  write_reports();
-  progress_->done();
-  if (reporting_) console_.summary(report_);
-  return !result.passed() ? kExitFailed : left > 0 ? kExitRunError : kExitOk;
-}
-
 // Case k of the run; false when the loop ends here.
 bool PipelineRun::run_case(std::size_t k, int& exit_code) {
   const suite::CaseSpec& c = plan_.expansion.cases[k];
-  if (executor_.stops_between_cases() && launcher::stop_requested()) {
+  if (launcher::stop_requested()) {
     exit_code = kExitInterrupted;
     return false;
   }
   progress_->started(k + 1, c.id);
   in_flight_ = first_case_ + k;
   record("a case's start", [&](reports::RunRecorder& r) { r.started(first_case_ + k); });
-  if (auto p = executor_.pending(c); p && reporting_ && !args_.report_dir.empty()) {
-    report_.cases.push_back(std::move(*p));
-    finish();
-    write_reports();
-    report_.cases.pop_back();
-  }
   Executed done;
   try {
     done = executor_.execute(c);
@@ -313,7 +275,7 @@ bool PipelineRun::run_case(std::size_t k, int& exit_code) {
     write_reports();
   }
   if (launcher::stop_requested()) exit_code = kExitInterrupted;
-  return !done.last;
+  return true;
 }
 
 // After the loop: the report files built from the records, the console's summary, the
@@ -324,7 +286,6 @@ int PipelineRun::end_run(int exit_code) {
   report_.finish();
   report_.complete =
       report_.cases.size() == first_case_ + cases.size() && report_.summary.interrupted == 0;
-  if (!reporting_) return kExitOk;
   // The report files are built from the records: what `rmabench report DIR` would build.
   if (recorder_) {
     try {
@@ -365,15 +326,12 @@ void PipelineRun::print_bench_table() const {
 }
 
 int PipelineRun::run() {
-  // Where a stop cannot end the run between cases (ranks of a PMIx job must agree on the
-  // next case), the launcher's signal keeps its default action and ends the rank.
-  if (executor_.stops_between_cases()) install_stop_handlers();
+  install_stop_handlers();
   fill_context();
   if (!open_records()) return kExitRunError;
   start_console();
   t0_ = std::chrono::steady_clock::now();
   add_excluded();
-  executor_.on_run_end([this](const reports::CaseResult& result) { return on_run_end(result); });
   executor_.on_figures([this](const nlohmann::json& entries) {
     record("a benchmark's rows", [&](reports::RunRecorder& r) { r.figures(in_flight_, entries); });
   });

@@ -24,7 +24,6 @@ namespace harness::cli {
 // One case carried out.
 struct Executed {
   launcher::CaseOutcome outcome;
-  bool last = false;  // the run cannot go on after this case (a PMIx rank ended early)
 };
 
 class CaseExecutor {
@@ -33,24 +32,8 @@ class CaseExecutor {
   // Runs one case. Throws launcher::LaunchError when it cannot be carried out at all: the
   // run stops there (exit 3), and the report keeps the cases before it.
   virtual Executed execute(const suite::CaseSpec& spec) = 0;
-  // False in a process that runs its part of every case but does not report (a PMIx rank
-  // other than 0): no console, no report files, exit 0.
-  virtual bool reports() const { return true; }
-  // Whether a stop request ends the run between two cases. Under PMIx every rank must
-  // agree on the next case, so a stop ends the job inside a case instead (its watchdog).
-  virtual bool stops_between_cases() const { return true; }
   // Rewrite the report files after every case, so a job a launcher kills keeps what finished.
   virtual bool writes_after_each_case() const { return false; }
-  // What the report says of a case while it runs, written before it starts (a launcher that
-  // kills the whole job when one rank dies leaves no chance to write afterwards), or nullopt.
-  virtual std::optional<reports::CaseResult> pending(const suite::CaseSpec&) const {
-    return std::nullopt;
-  }
-  // Called once before the first case with what ends the run from another thread while a
-  // case is stuck: it records `result` as the run's last case (console, report files) and
-  // returns the exit code. The executor keeps it for as long as the run lasts.
-  using RunEnd = std::function<int(const reports::CaseResult& result)>;
-  virtual void on_run_end(RunEnd) {}
   // Called before the first case with what records benchmark entries of the case in flight
   // as they arrive (a sweep killed halfway keeps its finished rows), and with an empty
   // function when the run ends. An executor that sees them only at a case's end may ignore

@@ -1,83 +1,27 @@
 // `rmabench run` started by an external launcher that provides PMIx (mpirun, srun
-// --mpi=pmix): this process is one rank of every case. How such ranks run a case, keep its
-// deadline and merge its result is the launcher's (launcher/starter_pmix.hpp); here are the
-// choice of this mode, the ranks' agreement on the run before any case, and what a rank runs
-// (the case's script, worker/). The case loop, the console and the report are the run
-// pipeline's (cli/pipeline.hpp): rank 0 prints and writes, rewriting the report after every
-// case and writing each case as a crash before it runs, since a launcher that sees a rank
-// die kills the whole job at once.
-#include <unistd.h>
+// --mpi=pmix): every task of the job runs this. The tasks agree on the run before any case
+// (--provider checked on every host), then join as one job (launcher/pmix_job.hpp): task 0
+// runs the run pipeline as `rmabench run` always does, with the job's agents starting the
+// ranks, and every other task serves as an agent until the run ends.
 
 #include <iostream>
 
 #include "cli/app.hpp"
 #include "cli/commands.hpp"
+#include "cli/launcher_executor.hpp"
 #include "cli/pipeline.hpp"
 #include "cli/provider_check.hpp"
 #include "launcher/launch_env.hpp"
-#include "launcher/starter_pmix.hpp"
+#include "launcher/pmix_job.hpp"
 #include "launcher/topology.hpp"
 #include "rma/bootstrap.hpp"
-#include "worker/case_runner.hpp"
-#include "worker/state_board.hpp"
-#include "worker/worker.hpp"
 
 namespace harness::cli {
 namespace {
 
-using nlohmann::json;
-
 void must(const rma::Status& s) {
   if (!s) throw std::runtime_error(s.to_string());
 }
-
-// The pipeline's view of this rank's part of every case (launcher/starter_pmix.hpp), with
-// what the rank runs: the case's script under its own implementation.
-class PmixExecutor final : public CaseExecutor {
- public:
-  PmixExecutor(rma::bootstrap::Bootstrap& pmix, std::string job)
-      : starter_(
-            pmix, std::move(job),
-            [this](const suite::CaseSpec& spec, rma::bootstrap::Bootstrap& boot) {
-              return run_here(spec, boot);
-            },
-            [this] { return board_.snapshot(starter_.rank()); },
-            [this](const reports::CaseResult& r) { return end_ ? end_(r) : kExitFailed; }) {}
-
-  bool reports() const override { return starter_.rank() == 0; }
-  bool stops_between_cases() const override { return false; }
-  bool writes_after_each_case() const override { return true; }
-  void on_run_end(RunEnd end) override { end_ = std::move(end); }
-
-  std::optional<reports::CaseResult> pending(const suite::CaseSpec& spec) const override {
-    return starter_.pending(spec);
-  }
-
-  Executed execute(const suite::CaseSpec& case_spec) override {
-    Executed done;
-    done.outcome = starter_.run(case_spec);
-    return done;
-  }
-
- private:
-  // This rank's part of the case, under its own implementation.
-  json run_here(const suite::CaseSpec& spec, rma::bootstrap::Bootstrap& case_boot) {
-    auto im = worker::make_implementation(spec, case_boot);
-    if (!im)
-      return {{"rank", starter_.rank()},
-              {"status", "error"},
-              {"failures", {{{"where", "runtime"}, {"message", im.status().to_string()}}}}};
-    // Logs go nowhere in this mode but the result; a control channel on /dev/null.
-    launcher::ControlChannel quiet(::dup(STDERR_FILENO));
-    json mine = worker::run_case_script(spec, *im.value(), quiet, board_);
-    board_.detach();
-    return mine;
-  }
-
-  worker::StateBoard board_;
-  RunEnd end_;
-  launcher::PmixStarter starter_;  // last: its deadline thread reads the members above
-};
 
 }  // namespace
 
@@ -106,11 +50,7 @@ int run_under_pmix(RunArgs& args) {
   }
   must(pmix.put("rmabench.provider." + std::to_string(pmix.rank()), "!" + refused));
 
-  // One name for this job's shared segments, from rank 0's pid: every rank agrees on it.
-  std::string job = "pmix" + std::to_string(::getpid());
-  if (pmix.rank() == 0) must(pmix.put("rmabench.job.0", job));
   if (!pmix.fence()) return kExitRunError;
-  if (auto j = pmix.get("rmabench.job.0"); j) job = j.value();
   if (pmix.rank() == 0) {
     std::string verdict;
     for (int r = 0; r < size && verdict.empty(); ++r) {
@@ -129,7 +69,10 @@ int run_under_pmix(RunArgs& args) {
     throw suite::UsageError(verdict.value().substr(1));
   }
 
-  PmixExecutor executor(pmix, job);
+  launcher::PmixJob job(pmix, self_exe());
+  if (job.task() != 0) return job.serve();
+  launcher::Topology topology;
+  LauncherExecutor executor(args, topology, false, {}, &job);
   return run_pipeline(args, plan, executor);
 }
 

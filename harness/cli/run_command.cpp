@@ -1,6 +1,6 @@
 // `rmabench run`: the cases of a script or suite, each on rank processes the launcher
 // spawns, through the run pipeline (cli/pipeline.hpp). Started by an external PMIx launcher,
-// this process is one rank of every case instead (cli/pmix_run.cpp).
+// this process is one task of a job whose agents start the ranks (cli/pmix_run.cpp).
 #include "cli/commands.hpp"
 #include "cli/impl_list.hpp"
 #include "cli/launcher_executor.hpp"

@@ -3,8 +3,6 @@
 // What differs between those ways is asked of the RankStarter.
 #include "launcher/case_watcher.hpp"
 
-#include <dirent.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -278,15 +276,7 @@ void CaseWatcher::collect_states(Clock::duration wait) {
 // the case's prefix.
 void CaseWatcher::sweep_segments() {
   starter_.sweep();
-  const std::string prefix = spec_.name_prefix + ".";
-  DIR* d = ::opendir("/dev/shm");
-  if (!d) return;
-  std::vector<std::string> names;
-  while (dirent* e = ::readdir(d)) {
-    if (std::strncmp(e->d_name, prefix.c_str(), prefix.size()) == 0) names.emplace_back(e->d_name);
-  }
-  ::closedir(d);
-  for (const auto& n : names) ::shm_unlink(("/" + n).c_str());
+  sweep_case_segments(spec_.name_prefix);
 }
 
 json CaseWatcher::rank_state_json(const Rank& r) const {

@@ -3,6 +3,7 @@
 #include "launcher/control_messages.hpp"
 
 #include <cstring>
+#include <sstream>
 
 namespace harness::launcher {
 namespace {
@@ -50,6 +51,23 @@ json to_json(const Bye&) {
 json to_json(const StateQuery&) {
   return tagged("state?");
 }
+json to_json(const StartRank& m) {
+  return tagged("start_rank", {{"rank", m.rank}, {"size", m.size}, {"token", m.token}});
+}
+json to_json(const StopRank& m) {
+  return tagged("stop_rank", {{"rank", m.rank}});
+}
+json to_json(const RankExited& m) {
+  json j = {{"rank", m.rank}, {"exit_code", m.exit_code}, {"signal", m.signal}};
+  if (!m.error.empty()) j["error"] = m.error;
+  return tagged("rank_exited", std::move(j));
+}
+json to_json(const Sweep& m) {
+  return tagged("sweep", {{"prefix", m.prefix}});
+}
+json to_json(const Quit&) {
+  return tagged("quit");
+}
 json to_json(const Garbage& m) {
   return tagged("garbage", {{"line", m.line}});
 }
@@ -81,6 +99,14 @@ Message from_json(const std::string& t, const json& j) {
   if (t == "signal") return Signal{j.value("signal", 0)};
   if (t == "bye") return Bye{};
   if (t == "state?") return StateQuery{};
+  if (t == "start_rank")
+    return StartRank{j.value("rank", -1), j.value("size", 0), j.value("token", "")};
+  if (t == "stop_rank") return StopRank{j.value("rank", -1)};
+  if (t == "rank_exited")
+    return RankExited{j.value("rank", -1), j.value("exit_code", 0), j.value("signal", 0),
+                      j.value("error", "")};
+  if (t == "sweep") return Sweep{j.value("prefix", "")};
+  if (t == "quit") return Quit{};
   if (t == "garbage") return Garbage{j.value("line", "")};
   return Unknown{j};
 }
@@ -113,6 +139,18 @@ Result error_result(int rank, const std::string& where, const std::string& messa
                  {"status", "error"},
                  {"early", true},
                  {"failures", {{{"where", where}, {"message", message}}}}}};
+}
+
+std::string bootstrap_greeting(const std::string& token, int rank) {
+  return "kv " + token + " " + std::to_string(rank);
+}
+
+std::optional<BootstrapGreeting> read_bootstrap_greeting(const std::string& line) {
+  if (line.rfind("kv ", 0) != 0) return std::nullopt;
+  std::istringstream words(line.substr(3));
+  BootstrapGreeting g;
+  words >> g.token >> g.rank;
+  return g;
 }
 
 std::size_t signal_line(int sig, char (&out)[64]) {

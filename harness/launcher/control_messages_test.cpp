@@ -46,6 +46,25 @@ TEST(ControlMessages, EveryMessageComesBackAsItsType) {
   EXPECT_EQ(round_trip<Signal>(Signal{11}).signal, 11);
   round_trip<Bye>(Bye{});
   round_trip<StateQuery>(StateQuery{});
+  const StartRank start = round_trip<StartRank>(StartRank{2, 4, "t0"});
+  EXPECT_EQ(start.rank, 2);
+  EXPECT_EQ(start.size, 4);
+  EXPECT_EQ(start.token, "t0");
+  EXPECT_EQ(round_trip<StopRank>(StopRank{3}).rank, 3);
+  const RankExited ended = round_trip<RankExited>(RankExited{1, 0, 9, ""});
+  EXPECT_EQ(ended.rank, 1);
+  EXPECT_EQ(ended.signal, 9);
+  EXPECT_EQ(round_trip<RankExited>(RankExited{1, 127, 0, "no exec"}).error, "no exec");
+  EXPECT_EQ(round_trip<Sweep>(Sweep{"rmabench.1.2"}).prefix, "rmabench.1.2");
+  round_trip<Quit>(Quit{});
+}
+
+TEST(ControlMessages, BootstrapGreetingNamesItsRankAndIsNoMessage) {
+  const auto g = read_bootstrap_greeting(bootstrap_greeting("t.1", 3));
+  ASSERT_TRUE(g.has_value());
+  EXPECT_EQ(g->token, "t.1");
+  EXPECT_EQ(g->rank, 3);
+  EXPECT_FALSE(read_bootstrap_greeting(encode(Hello{}).dump()).has_value());
 }
 
 TEST(ControlMessages, WhatIsNotAMessageIsNamedNotDropped) {

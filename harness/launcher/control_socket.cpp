@@ -4,6 +4,8 @@
 
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <ifaddrs.h>
+#include <net/if.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -21,14 +23,16 @@
 namespace harness::launcher {
 namespace {
 
-sockaddr_un abstract_address(const std::string& at_name, socklen_t* len) {
+// "@name" or "unix:/path" as a socket address.
+sockaddr_un unix_address(const std::string& endpoint, socklen_t* len) {
   sockaddr_un a{};
   a.sun_family = AF_UNIX;
   // "@name": a leading NUL in sun_path makes the name abstract (Linux).
-  const std::string name = at_name.substr(at_name.rfind('@', 0) == 0 ? 1 : 0);
+  const bool abstract = endpoint.rfind('@', 0) == 0;
+  const std::string name = endpoint.substr(abstract ? 1 : 5);
   const std::size_t n = std::min(name.size(), sizeof(a.sun_path) - 2);
-  std::memcpy(a.sun_path + 1, name.data(), n);
-  *len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + n);
+  std::memcpy(a.sun_path + (abstract ? 1 : 0), name.data(), n);
+  *len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + (abstract ? 1 : 0) + n);
   return a;
 }
 
@@ -50,13 +54,15 @@ int fail_closing(int fd) {
   return -1;
 }
 
-ControlListener listen_abstract(const std::string& name) {
+// `endpoint`: "@name", or "unix:/path" (any file there is replaced).
+ControlListener listen_unix(const std::string& endpoint) {
   ControlListener l;
-  l.endpoint = "@" + name;
+  l.endpoint = endpoint;
+  if (endpoint.rfind("unix:", 0) == 0) ::unlink(endpoint.substr(5).c_str());
   const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
   if (fd < 0) return failed(errno_text("socket"));
   socklen_t len = 0;
-  const sockaddr_un a = abstract_address(l.endpoint, &len);
+  const sockaddr_un a = unix_address(l.endpoint, &len);
   if (::bind(fd, reinterpret_cast<const sockaddr*>(&a), len) != 0 || ::listen(fd, 256) != 0) {
     l.error = errno_text("bind " + l.endpoint);
     ::close(fd);
@@ -170,14 +176,14 @@ int connect_tcp(const std::string& endpoint, std::chrono::milliseconds limit, st
   return fd;
 }
 
-int connect_abstract(const std::string& endpoint, std::string* error) {
+int connect_unix(const std::string& endpoint, std::string* error) {
   const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) {
     *error = errno_text("socket");
     return -1;
   }
   socklen_t len = 0;
-  const sockaddr_un a = abstract_address(endpoint, &len);
+  const sockaddr_un a = unix_address(endpoint, &len);
   if (::connect(fd, reinterpret_cast<const sockaddr*>(&a), len) != 0) {
     *error = errno_text("connect " + endpoint);
     return fail_closing(fd);
@@ -188,13 +194,52 @@ int connect_abstract(const std::string& endpoint, std::string* error) {
 }  // namespace
 
 ControlListener listen_control(const ControlReach& reach, const std::string& name) {
-  return reach.kind == ControlReach::Kind::tcp ? listen_tcp(reach.address) : listen_abstract(name);
+  switch (reach.kind) {
+    case ControlReach::Kind::tcp:
+      return listen_tcp(reach.address);
+    case ControlReach::Kind::path:
+      return listen_unix("unix:" + reach.address);
+    case ControlReach::Kind::local:
+      break;
+  }
+  return listen_unix("@" + name);
 }
 
 int connect_control(const std::string& endpoint, std::chrono::milliseconds limit,
                     std::string* error) {
   return endpoint.rfind("tcp:", 0) == 0 ? connect_tcp(endpoint, limit, error)
-                                        : connect_abstract(endpoint, error);
+                                        : connect_unix(endpoint, error);
+}
+
+// An address of this host that other nodes reach: its name's, unless that is a loopback one
+// (Debian's 127.0.1.1), then the first interface up that is not a loopback.
+std::string own_address() {
+  char name[256] = {};
+  ::gethostname(name, sizeof name - 1);
+  addrinfo hints{};
+  hints.ai_family = AF_INET;
+  addrinfo* res = nullptr;
+  std::string found;
+  if (::getaddrinfo(name, nullptr, &hints, &res) == 0) {
+    const auto* a = reinterpret_cast<const sockaddr_in*>(res->ai_addr);
+    if ((ntohl(a->sin_addr.s_addr) >> 24) != 127) {
+      char text[INET_ADDRSTRLEN] = {};
+      found = ::inet_ntop(AF_INET, &a->sin_addr, text, sizeof text);
+    }
+    ::freeaddrinfo(res);
+  }
+  ifaddrs* ifs = nullptr;
+  if (found.empty() && ::getifaddrs(&ifs) == 0) {
+    for (ifaddrs* i = ifs; i && found.empty(); i = i->ifa_next)
+      if (i->ifa_addr && i->ifa_addr->sa_family == AF_INET && (i->ifa_flags & IFF_UP) &&
+          !(i->ifa_flags & IFF_LOOPBACK)) {
+        char text[INET_ADDRSTRLEN] = {};
+        found = ::inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(i->ifa_addr)->sin_addr,
+                            text, sizeof text);
+      }
+    ::freeifaddrs(ifs);
+  }
+  return found.empty() ? "127.0.0.1" : found;
 }
 
 }  // namespace harness::launcher

@@ -1,8 +1,9 @@
 // control_socket.hpp — where ranks that another program's launcher starts reach the parent's
 // control channel (control.hpp): an abstract Unix socket when they all run in the parent's
-// network namespace, else TCP on an address the parent chose (ranks on other hosts, or in
-// other network namespaces acting as hosts). The endpoint travels to the ranks as one word
-// in their environment (RMABENCH_CONTROL): "@name" or "tcp:ADDRESS:PORT".
+// network namespace, a Unix socket file when they share its host but not its network
+// namespace (a file is reached from any of them), else TCP on an address the parent chose
+// (ranks on other hosts). The endpoint travels to the ranks as one word: "@name",
+// "unix:/path" or "tcp:ADDRESS:PORT".
 #pragma once
 
 #include <chrono>
@@ -12,9 +13,11 @@ namespace harness::launcher {
 
 // How the ranks of a case reach the parent.
 struct ControlReach {
-  enum class Kind { local, tcp };
+  enum class Kind { local, path, tcp };
   Kind kind = Kind::local;
-  std::string address;  // tcp: the IPv4/IPv6 address the parent binds (a port is picked)
+  // tcp: the IPv4/IPv6 address the parent binds (a port is picked); path: the socket file,
+  // which the listener's owner removes.
+  std::string address;
 };
 
 // A listening descriptor (non-blocking, close-on-exec) and the endpoint word for the ranks.
@@ -31,5 +34,10 @@ ControlListener listen_control(const ControlReach& reach, const std::string& nam
 // keepalive, so that a parent whose host vanished is noticed within about 15 s.
 int connect_control(const std::string& endpoint, std::chrono::milliseconds limit,
                     std::string* error);
+
+// An IPv4 address of this host that other nodes reach: its name's, unless that is a loopback
+// one (Debian's 127.0.1.1), then the first interface up that is not a loopback; 127.0.0.1
+// when there is none.
+std::string own_address();
 
 }  // namespace harness::launcher

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "launcher/case_watcher.hpp"
@@ -22,8 +23,9 @@ std::atomic<bool> g_stop{false};
 }  // namespace
 
 CaseOutcome run_case(const suite::CaseSpec& spec, const LaunchOptions& options) {
-  const std::unique_ptr<RankStarter> starter =
-      options.external ? mpi_starter(options) : fork_starter(options);
+  const std::unique_ptr<RankStarter> starter = options.pmix       ? pmix_starter(options)
+                                               : options.external ? mpi_starter(options)
+                                                                  : fork_starter(options);
   return watch_case(spec, options, *starter);
 }
 
@@ -32,6 +34,17 @@ void request_stop() {
 }
 bool stop_requested() {
   return g_stop.load();
+}
+
+void sweep_case_segments(const std::string& name_prefix) {
+  const std::string prefix = name_prefix + ".";
+  DIR* d = ::opendir("/dev/shm");
+  if (!d) return;
+  std::vector<std::string> names;
+  while (dirent* e = ::readdir(d))
+    if (std::string_view(e->d_name).starts_with(prefix)) names.emplace_back(e->d_name);
+  ::closedir(d);
+  for (const auto& n : names) ::shm_unlink(("/" + n).c_str());
 }
 
 void sweep_stale_segments() {

@@ -10,7 +10,8 @@
 //
 // With `external` set, another program's launcher starts the ranks instead (an MPI library's:
 // external_launch.hpp, mpi/mpi_launch.hpp): one launch of it per case, ranks connecting back
-// to a control socket; watching, diagnosis and the result are the same. Each way of starting
+// to a control socket; with `pmix`, the agents of a PMIx job's tasks start them
+// (pmix_job.hpp). Watching, diagnosis and the result are the same. Each way of starting
 // ranks is a RankStarter (rank_starter.hpp) driven by the one case watcher (case_watcher.hpp),
 // whose verdict comes from the one rule (verdict.hpp).
 #pragma once
@@ -25,6 +26,8 @@
 
 namespace harness::launcher {
 
+class PmixJob;
+
 struct LaunchOptions {
   std::string self_exe;  // the rmabench executable the ranks run
   const Topology* topology = nullptr;
@@ -38,6 +41,9 @@ struct LaunchOptions {
   // Ranks started by another program's launcher (an MPI library under test, --impl:
   // mpi/mpi_launch.hpp), or null for the reference's own fork.
   const ExternalLaunch* external = nullptr;
+  // Ranks started by the agents of a PMIx job's tasks (pmix_job.hpp), this process being
+  // its task 0; null when not under such a launcher.
+  PmixJob* pmix = nullptr;
   // Called with each batch of benchmark entries the moment the origin rank sends it (they
   // are also in the CaseOutcome): the run records them before the case ends.
   std::function<void(const nlohmann::json& entries)> on_figures;
@@ -57,6 +63,9 @@ struct CaseOutcome {
 };
 
 CaseOutcome run_case(const suite::CaseSpec& spec, const LaunchOptions& options);
+
+// Removes this host's /dev/shm entries named after a case's prefix (CaseSpec::name_prefix).
+void sweep_case_segments(const std::string& name_prefix);
 
 // Removes /dev/shm entries left by earlier runs whose parent process no longer exists.
 void sweep_stale_segments();

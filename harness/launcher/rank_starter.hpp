@@ -1,6 +1,7 @@
 // rank_starter.hpp — the ways a case's ranks start, behind the one interface the case watcher
-// (case_watcher.hpp) drives: forked by this process (starter_fork.cpp) or started by an MPI
-// library's launcher (starter_mpi.cpp). The watcher owns the poll loop, the control
+// (case_watcher.hpp) drives: forked by this process (starter_fork.cpp), started by an MPI
+// library's launcher (starter_mpi.cpp), or by the agents of a PMIx job's tasks
+// (starter_pmix.cpp). The watcher owns the poll loop, the control
 // messages, the deadlines and the verdict, the same for every way; a starter owns what
 // differs: starting the ranks, how their ends are seen, stopping them, what they leave
 // behind and what their launcher reports. A new way to start ranks is one new file with a
@@ -74,5 +75,6 @@ class RankStarter {
 
 std::unique_ptr<RankStarter> fork_starter(const LaunchOptions& options);
 std::unique_ptr<RankStarter> mpi_starter(const LaunchOptions& options);
+std::unique_ptr<RankStarter> pmix_starter(const LaunchOptions& options);
 
 }  // namespace harness::launcher

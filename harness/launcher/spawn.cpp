@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <unistd.h>
 
 #include <cstring>
 
@@ -60,6 +61,14 @@ std::vector<std::string> environment_for_child() {
 std::string spawn_error(const SpawnSpec& spec, int error) {
   return "posix_spawn " + (spec.argv.empty() ? std::string("(nothing)") : spec.argv.front()) +
          ": " + std::strerror(error);
+}
+
+std::vector<std::string> rank_environment(int rank, int size) {
+  std::vector<std::string> env = environment_for_child();
+  env.push_back("RMABENCH_RANK=" + std::to_string(rank));
+  env.push_back("RMABENCH_SIZE=" + std::to_string(size));
+  env.push_back("RMABENCH_PARENT=" + std::to_string(::getpid()));
+  return env;
 }
 
 }  // namespace harness::launcher

@@ -30,6 +30,10 @@ int spawn_process(const SpawnSpec& spec, pid_t& pid);
 // that nothing meant for this process (a rank number, a parent) leaks into it.
 std::vector<std::string> environment_for_child();
 
+// A rank's environment (worker/worker.cpp reads it): environment_for_child(), then its rank,
+// the case's size and its parent, this process (the rank checks it is its child).
+std::vector<std::string> rank_environment(int rank, int size);
+
 // "posix_spawn <program>: <why>" for an error number spawn_process returned.
 std::string spawn_error(const SpawnSpec& spec, int error);
 

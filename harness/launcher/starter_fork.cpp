@@ -33,15 +33,6 @@ std::pair<Fd, Fd> make_socketpair() {
   return {Fd(sv[0]), Fd(high)};
 }
 
-// The rank's environment: ours without any RMABENCH_ variable, then its own.
-std::vector<std::string> rank_env(int rank, int size) {
-  std::vector<std::string> env = environment_for_child();
-  env.push_back("RMABENCH_RANK=" + std::to_string(rank));
-  env.push_back("RMABENCH_SIZE=" + std::to_string(size));
-  env.push_back("RMABENCH_PARENT=" + std::to_string(::getpid()));
-  return env;
-}
-
 // The rank_exec prefix with {rank} filled in, then the worker's own command line.
 std::vector<std::string> rank_command(const LaunchOptions& opt, int rank) {
   std::vector<std::string> words;
@@ -111,7 +102,7 @@ class ForkStarter final : public RankStarter {
     rk.rank = r;
     auto [ctrl_parent, ctrl_child] = make_socketpair();
     auto [kv_parent, kv_child] = make_socketpair();
-    std::vector<std::string> env = rank_env(r, size);
+    std::vector<std::string> env = rank_environment(r, size);
     SpawnSpec sp;
     sp.argv = rank_command(opt_, r);
     sp.env = &env;

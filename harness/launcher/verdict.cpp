@@ -1,5 +1,5 @@
 // verdict.cpp — the verdict rule (verdict.hpp). A stop request wins over everything, a crash
-// over the deadline, and at the deadline a rank's early end over the others' waiting for it.
+// over the deadline.
 #include "launcher/verdict.hpp"
 
 #include "launcher/rank_results.hpp"
@@ -11,10 +11,6 @@ using reports::Verdict;
 
 std::string after_limit(const suite::CaseSpec& spec) {
   return " after " + std::to_string(static_cast<int>(spec.timeout_s)) + " s";
-}
-
-void merge_unfinished(const CaseEnd& end, reports::CaseResult& result) {
-  if (end.merge_unfinished && end.merge) end.merge(result);
 }
 
 // Every rank that crashed is a failure; the first one named is the case's reason.
@@ -32,13 +28,6 @@ bool judge_crashes(const CaseEnd& end, reports::CaseResult& result) {
 // Every rank still in the case blocked inside a library call is a deadlock; anything else
 // that did not finish in time is a timeout.
 void judge_deadline(const suite::CaseSpec& spec, const CaseEnd& end, reports::CaseResult& result) {
-  if (end.early >= 0) {
-    // That early end is the case's outcome: the others only waited for the rank that left.
-    if (end.merge) end.merge(result);
-    result.reason = "rank " + std::to_string(end.early) + " ended the case early (" +
-                    end.early_status + ") and left the others waiting" + after_limit(spec);
-    return;
-  }
   int live = 0;
   bool every_blocked = true;
   for (const RankEnd& r : end.ranks) {
@@ -51,7 +40,7 @@ void judge_deadline(const suite::CaseSpec& spec, const CaseEnd& end, reports::Ca
       std::string(result.status == Verdict::deadlock ? "every rank is blocked in a library call"
                                                      : "not finished") +
       after_limit(spec);
-  merge_unfinished(end, result);
+  if (end.merge) end.merge(result);
   if (spec.expected == suite::Expected::deadlock && result.status == reports::Verdict::deadlock)
     result.failures.clear();  // the expected outcome; rank failures are consequences
 }
@@ -68,7 +57,7 @@ void judge(const suite::CaseSpec& spec, const CaseEnd& end, reports::CaseResult&
   }
   if (judge_crashes(end, result)) {
     result.rank_states = end.rank_states;
-    merge_unfinished(end, result);
+    if (end.merge) end.merge(result);
     return;
   }
   if (end.deadline_hit) {

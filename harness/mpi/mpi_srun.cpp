@@ -1,10 +1,6 @@
 // mpi_srun.cpp — an MPI library's ranks as one srun job step per case (see the header).
 #include "mpi/mpi_srun.hpp"
 
-#include <arpa/inet.h>
-#include <ifaddrs.h>
-#include <net/if.h>
-#include <netdb.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -12,6 +8,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "launcher/control_socket.hpp"
 #include "mpi/mpi_launch.hpp"
 #include "suite/manifest.hpp"
 
@@ -26,37 +23,6 @@ std::string on_path(const std::string& name) {
     if (!d.empty() && ::access(p.c_str(), X_OK) == 0) return p;
   }
   return "";
-}
-
-// An address of this host that other nodes reach: its name's, unless that is a loopback one
-// (Debian's 127.0.1.1), then the first interface up that is not a loopback.
-std::string own_address() {
-  char name[256] = {};
-  ::gethostname(name, sizeof name - 1);
-  addrinfo hints{};
-  hints.ai_family = AF_INET;
-  addrinfo* res = nullptr;
-  std::string found;
-  if (::getaddrinfo(name, nullptr, &hints, &res) == 0) {
-    const auto* a = reinterpret_cast<const sockaddr_in*>(res->ai_addr);
-    if ((ntohl(a->sin_addr.s_addr) >> 24) != 127) {
-      char text[INET_ADDRSTRLEN] = {};
-      found = ::inet_ntop(AF_INET, &a->sin_addr, text, sizeof text);
-    }
-    ::freeaddrinfo(res);
-  }
-  ifaddrs* ifs = nullptr;
-  if (found.empty() && ::getifaddrs(&ifs) == 0) {
-    for (ifaddrs* i = ifs; i && found.empty(); i = i->ifa_next)
-      if (i->ifa_addr && i->ifa_addr->sa_family == AF_INET && (i->ifa_flags & IFF_UP) &&
-          !(i->ifa_flags & IFF_LOOPBACK)) {
-        char text[INET_ADDRSTRLEN] = {};
-        found = ::inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(i->ifa_addr)->sin_addr,
-                            text, sizeof text);
-      }
-    ::freeifaddrs(ifs);
-  }
-  return found.empty() ? "127.0.0.1" : found;
 }
 
 // The launcher's `--mca NAME VALUE` words as Open MPI's environment; any other word is not
@@ -123,7 +89,7 @@ std::shared_ptr<const Start> srun_start(const MpiLaunch& mpi) {
   if (srun.empty())
     throw suite::UsageError("--mpi-start srun: no srun on PATH (a Slurm client is needed)");
   return std::make_shared<const SrunStart>(srun, srun_mpi_plugin(mpi.launcher_kind), mca_env(mpi),
-                                           own_address());
+                                           launcher::own_address());
 }
 
 }  // namespace harness::mpi

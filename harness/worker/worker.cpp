@@ -75,6 +75,9 @@ int worker_main() {
   launcher::Hello hello;
   hello.rank = rank;
   hello.pid = ::getpid();
+  // On a socket others could reach (a PMIx job's agent started it), the rank proves it is
+  // the case's.
+  if (const char* token = std::getenv("RMABENCH_TOKEN")) hello.token = token;
   const std::optional<suite::CaseSpec> given = greet(*ctrl, hello);
   if (!given) return 71;
   const suite::CaseSpec& spec = *given;
