@@ -4,6 +4,7 @@
 
 #include <rdma/fi_cm.h>
 #include <rdma/fi_endpoint.h>
+#include <rdma/fi_eq.h>
 #include <rdma/fi_errno.h>
 
 #include <cstring>
@@ -46,6 +47,24 @@ fi_info* make_hints(const Api& api, const std::string& provider, std::uint64_t c
     h->rx_attr->msg_order = order;
   }
   return h;
+}
+
+// Whether fi_cq_sread on `cq` blocks on something that wakes it. `opened` is the wait
+// object fi_cq_open left in the attributes. One that only yields (FI_WAIT_YIELD, the shm
+// provider's, written back there) spins inside fi_cq_sread and may not honour the timeout:
+// then naps are better. Some providers keep a wait object they do not name: ofi_rxd answers
+// FI_GETWAITOBJ with ENOSYS, yet its fi_cq_sread blocks on the datagram provider's descriptor
+// and runs the reliability protocol whenever a datagram lands, remote writes included. An
+// empty read that times out, rather than failing with ENOSYS, says such a wait object is there.
+bool sread_blocks(fid_cq* cq, fi_wait_obj opened) {
+  if (opened == FI_WAIT_YIELD || opened == FI_WAIT_NONE) return false;
+  fi_wait_obj obj = FI_WAIT_NONE;
+  const int rc = fi_control(&cq->fid, FI_GETWAITOBJ, &obj);
+  if (rc == 0) return obj != FI_WAIT_YIELD && obj != FI_WAIT_NONE;
+  if (rc != -FI_ENOSYS) return false;
+  fi_cq_msg_entry e;
+  const ssize_t n = fi_cq_sread(cq, &e, 1, nullptr, 0);
+  return n == -FI_EAGAIN || n == -FI_ETIMEDOUT;
 }
 
 }  // namespace
@@ -117,12 +136,8 @@ Status Endpoint::open_queues(const EndpointOptions& o) {
     cq_.reset();
     cq.wait_obj = FI_WAIT_UNSPEC;
     cq.wait_cond = FI_CQ_COND_NONE;
-    // A wait object that only yields (FI_WAIT_YIELD, the shm provider's) spins inside
-    // fi_cq_sread and may not honour the timeout: then naps are better.
-    fi_wait_obj obj = FI_WAIT_NONE;
     if (fi_cq_open(domain_.get(), &cq, cq_.out(), nullptr) == 0 &&
-        fi_control(&cq_.get()->fid, FI_GETWAITOBJ, &obj) == 0 && obj != FI_WAIT_YIELD &&
-        obj != FI_WAIT_NONE) {
+        sread_blocks(cq_.get(), cq.wait_obj)) {
       wait_mode_ = WaitMode::sread;
     } else {
       cq_.reset();

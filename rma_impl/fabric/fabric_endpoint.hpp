@@ -29,7 +29,9 @@
 namespace rma::fabric {
 
 // How an idle thread blocks on the completion queue: on its file descriptor (with epoll and
-// fi_trywait), inside fi_cq_sread, or not at all (timed naps) when the provider has neither.
+// fi_trywait), inside fi_cq_sread (ofi_rxd: its read runs the reliability protocol as
+// datagrams land, so a target asleep there still answers remote writes), or not at all
+// (timed naps) when the provider has neither.
 enum class WaitMode { fd, sread, none };
 const char* to_string(WaitMode m);
 

@@ -134,8 +134,8 @@ class TransportImpl final : public FabricTransport {
   // also clears the completion queue's wait signal, so the next completion writes it again
   // and a later poll reads it back. Polled on entry to every synchronization call (async
   // mode, agent parked), that cost lock-put-unlock about 0.1 (am) to 0.3 (direct) of a round
-  // trip (docs/performance.md). Without a wait object (udp;ofi_rxd) a poll is still a call into
-  // the provider's progress.
+  // trip (docs/performance.md). Without a descriptor (udp;ofi_rxd, shm) a poll is still a call
+  // into the provider's progress.
   bool cheap_poll() const override { return false; }
   // Without a wait object sleep() naps kNap, which epoll's millisecond timeout rounds up.
   std::chrono::microseconds nap() const override {
