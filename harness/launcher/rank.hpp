@@ -47,8 +47,9 @@ struct Rank {
   // through what it told us (a "signal" message) or the launcher's own report.
   bool child = true;
   bool never_connected = false;
-  // On another node (its hello's node key differs from ours): its pid means nothing here, so
-  // its exit is the end of its control channel.
+  // On another node (its hello's node key differs from ours), or started by a PMIx job's
+  // agent: its pid means nothing to us, so its exit is seen when its control channel ends
+  // (with the agent's report of how, starter_pmix.cpp).
   bool remote = false;
   std::string host;  // where it ran, as its hello said (host_identity.hpp)
   int exit_seq = 0;  // order in which exits were seen: the first is likelier the cause
