@@ -108,11 +108,17 @@ void RankAgent::add_polls(PollSet& polls) {
 void RankAgent::reap(std::size_t i, bool wait) {
   siginfo_t info{};
   const int flags = WEXITED | (wait ? 0 : WNOHANG);
-  while (::waitid(P_PID, static_cast<id_t>(workers_[i].pid), &info, flags) != 0)
-    if (errno != EINTR) return;
-  if (info.si_pid == 0) return;  // still running
+  int rc;
+  while ((rc = ::waitid(P_PID, static_cast<id_t>(workers_[i].pid), &info, flags)) != 0 &&
+         errno == EINTR) {
+  }
+  if (rc == 0 && info.si_pid == 0) return;  // still running
   RankExited ended{workers_[i].rank, 0, 0, ""};
-  if (info.si_code == CLD_EXITED)
+  // Not ours to wait for any more: dropped and reported, or its pidfd would stay readable and
+  // the agent's loop would spin on it.
+  if (rc != 0)
+    ended.error = std::string("waitid: ") + std::strerror(errno);
+  else if (info.si_code == CLD_EXITED)
     ended.exit_code = info.si_status;
   else
     ended.signal = info.si_status;
