@@ -76,6 +76,8 @@ struct Cell {
   // line on shm, a raw send/recv elsewhere): its xrt is read against it rather than the run's
   // floor, which may have been taken under another placement of the two cores.
   std::optional<double> floor_rt_us;
+  // And the shm queue's round trip measured with it (shm figures only).
+  std::optional<double> queue_rt_us;
   bool from_median = false;
   Range reps;  // its repetitions' times, us
   // An MPI's figure: the same loop in plain C with that MPI (harness/mpi/mpi_calibration.hpp),
@@ -190,9 +192,11 @@ void print_grid(const std::vector<Group>& groups, const std::vector<std::vector<
   }
 }
 
-// The floor of the run (worker/floor_bench.hpp): the cache-line round trip and memcpy by size.
+// The floor of the run (worker/floor_bench.hpp): the cache-line round trip, the shm queue's
+// round trip and memcpy by size.
 struct Floor {
   std::optional<double> round_trip_us;
+  std::optional<double> queue_us;
   std::map<std::uint64_t, double> memcpy_us, memcpy_mbps;
 };
 
@@ -204,6 +208,8 @@ Floor floor_of(const json& benchmarks) {
     const auto size = static_cast<std::uint64_t>(num(e, "size"));
     if (str(e, "op") == "cache_line_round_trip") {
       if (median || !f.round_trip_us) f.round_trip_us = microseconds(e);
+    } else if (str(e, "op") == "queue_round_trip") {
+      if (median || !f.queue_us) f.queue_us = microseconds(e);
     } else if (str(e, "op") == "memcpy") {
       if (median || !f.memcpy_us.count(size)) {
         f.memcpy_us[size] = microseconds(e);
@@ -223,6 +229,7 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
   struct Table {
     std::vector<std::string> columns;
     std::map<std::string, bool> reference, shared_memory, measured;
+    std::map<std::string, bool> queued;      // the reference's shm am path: read against the queue
     std::map<std::string, bool> calibrated;  // MPI columns with a plain-C figure
     std::map<std::uint64_t, std::map<std::string, Cell>> rows;
     bool interleaved = false;  // some columns' repetitions ran interleaved in one launch
@@ -231,8 +238,9 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
   };
   std::vector<Key> order;
   std::map<Key, Table> tables;
-  Range own;  // the shm figures' own cache-line round trips
-  Range raw;  // the same off shm: raw send/recv round trips
+  Range own;    // the shm figures' own cache-line round trips
+  Range raw;    // the same off shm: raw send/recv round trips
+  Range queue;  // the shm queue's round trips measured with `own`
   for (const auto& e : benchmarks) {
     if (!e.is_object() || !shown(e) || str(e, "pattern") == kFloorPatternName) continue;
     const Key k{str(e, "pattern"), str(e, "op"),     str(e, "sync"),
@@ -255,6 +263,7 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
       t.columns.push_back(col);
       t.reference[col] = is_reference(e);
       t.shared_memory[col] = on_shared_memory(e);
+      t.queued[col] = is_reference(e) && str(e, "backend") == "shm" && str(e, "path") == "am";
     }
     const auto size = static_cast<std::uint64_t>(num(e, "size"));
     Cell& c = t.rows[size][col];
@@ -269,6 +278,8 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
     if (c.msgs) t.measured[col] = true;
     c.expected = opt_num(e, "messages_expected");
     c.floor_rt_us = opt_num(e, "floor_round_trip_us");
+    c.queue_rt_us = opt_num(e, "queue_round_trip_us");
+    if (c.queue_rt_us) queue.add(*c.queue_rt_us);
     if (c.floor_rt_us && t.shared_memory[col]) {
       own.add(*c.floor_rt_us);
     } else if (c.floor_rt_us && str(e, "metric") != "bandwidth") {
@@ -290,6 +301,13 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
     if (floor.round_trip_us)
       out << " (the run's floor case: " << fixed(*floor.round_trip_us, 3) << " us)";
     out << "\n";
+    if (queue.lo) {
+      out << "# queue: an 8-byte packet each way through the shm transport's queue, no engine, "
+             "measured with each floor: "
+          << queue.text() << " us; each xq reads an am figure against its own";
+      if (floor.queue_us) out << " (the floor case: " << fixed(*floor.queue_us, 3) << " us)";
+      out << "\n";
+    }
     if (own.changed())
       out << "# the floor moved during this run: the host placed the two virtual cores "
              "differently between figures; compare figures through their xrt, not their us\n";
@@ -319,6 +337,11 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
     for (const auto& c : t.columns) shm |= t.shared_memory.at(c);
     const bool with_floor = shm && (bw ? !floor.memcpy_mbps.empty()
                                        : floor.round_trip_us.has_value() || own.lo.has_value());
+    // A latency is also read against the queue (am path) and a memcpy of its size.
+    const bool with_queue = with_floor && !bw && (floor.queue_us || queue.lo);
+    const bool with_memcpy = with_floor && !bw && !floor.memcpy_us.empty();
+    auto queue_read = [&](const std::string& c) { return with_queue && t.queued.at(c); };
+    auto memcpy_read = [&](const std::string& c) { return with_memcpy && t.reference.at(c); };
     // Off shared memory a latency column is read against the raw round trip its figures
     // carry (no floor columns: the round trip differs per figure, not per run).
     auto raw_xrt = [&](const std::string& c) { return !bw && t.raw_floor.count(c) != 0; };
@@ -339,6 +362,8 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
       out << "; "
           << (bw ? "xmemcpy: ratio to a memcpy of the size"
                  : "xrt: ratio to the floor's round trip");
+    if (with_queue) out << "; xq: to the queue's round trip";
+    if (with_memcpy) out << "; xmc: to a memcpy of the size";
     if (!t.calibrated.empty())
       out << "; C us: the same loop in plain C with that MPI, xC: the replay's ratio to it";
     out << "\n";
@@ -351,6 +376,8 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
         g.heads.push_back(bw ? "xmemcpy" : "xrt");
       else if (raw_xrt(c))
         g.heads.push_back("xrt");
+      if (queue_read(c)) g.heads.push_back("xq");
+      if (memcpy_read(c)) g.heads.push_back("xmc");
       if (t.measured.count(c)) g.heads.push_back("msgs/iter");
       if (t.calibrated.count(c)) g.heads.insert(g.heads.end(), {"C us", "xC"});
       groups.push_back(std::move(g));
@@ -358,6 +385,7 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
     if (with_floor) {
       Group g{"floor", {}};
       if (!bw) g.heads.push_back("rt us");
+      if (with_queue) g.heads.push_back("q us");
       g.heads.push_back(bw ? "memcpy MB/s" : "memcpy us");
       groups.push_back(std::move(g));
     }
@@ -393,6 +421,14 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
         } else if (raw_xrt(col)) {
           r.push_back(has && it->second.floor_rt_us ? ratio_text(v, *it->second.floor_rt_us) : "—");
         }
+        if (queue_read(col)) {
+          const std::optional<double> q =
+              has && it->second.queue_rt_us ? it->second.queue_rt_us : floor.queue_us;
+          r.push_back(has && q ? ratio_text(v, *q) : "—");
+        }
+        if (memcpy_read(col))
+          r.push_back(has && memcpy_us != floor.memcpy_us.end() ? ratio_text(v, memcpy_us->second)
+                                                                : "—");
         if (t.measured.count(col)) {
           std::string m = "—";
           if (has && it->second.msgs) {
@@ -412,6 +448,7 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
       }
       if (with_floor) {
         if (!bw) r.push_back(floor.round_trip_us ? fixed(*floor.round_trip_us, 3) : "—");
+        if (with_queue) r.push_back(floor.queue_us ? fixed(*floor.queue_us, 3) : "—");
         if (bw)
           r.push_back(memcpy_mbps == floor.memcpy_mbps.end() ? "—" : fixed(memcpy_mbps->second, 1));
         else

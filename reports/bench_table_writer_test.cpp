@@ -242,6 +242,40 @@ TEST(BenchTable, AFigureIsReadAgainstTheRoundTripMeasuredJustBeforeIt) {
   EXPECT_EQ(table_of(b).find("the floor moved"), std::string::npos);
 }
 
+// The am path is also read against the shm queue's round trip measured with its floor (xq),
+// the direct path is not (it sends no packet); every reference latency is read against a
+// memcpy of its size (xmc), and the floor group shows the run's queue round trip.
+TEST(BenchTable, AnAmFigureIsReadAgainstTheQueueAndEveryFigureAgainstMemcpy) {
+  json am = entry("ref", "shm", "am", 65536, 3.0, 3);
+  am["floor_round_trip_us"] = 0.5;
+  am["queue_round_trip_us"] = 0.6;
+  json direct = entry("ref", "shm", "direct", 65536, 1.5, 0);
+  direct["floor_round_trip_us"] = 0.5;
+  direct["queue_round_trip_us"] = 0.6;
+  const json b =
+      json::array({am, direct, floor_entry("cache_line_round_trip", 64, 0.4),
+                   floor_entry("queue_round_trip", 8, 0.7), floor_entry("memcpy", 65536, 1.2)});
+  const std::string text = table_of(b);
+  EXPECT_NE(text.find("measured with each floor: 0.600 us"), std::string::npos) << text;
+  EXPECT_NE(text.find("(the floor case: 0.700 us)"), std::string::npos) << text;
+  const std::vector<std::string> lines = lines_of(text);
+  bool row = false;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].rfind("  65536 ", 0) != 0) continue;
+    row = true;
+    // The heads: xq once (am only), xmc twice, the floor's q us.
+    const std::string& heads = lines[i - 1];
+    EXPECT_EQ(heads.find(" xq "), heads.rfind(" xq ")) << heads;
+    EXPECT_NE(heads.find(" xmc "), heads.rfind(" xmc ")) << heads;
+    EXPECT_NE(heads.find("q us"), std::string::npos) << heads;
+    EXPECT_NE(lines[i].find("5.00x"), std::string::npos) << lines[i];  // am: 3.0 over its 0.6
+    EXPECT_NE(lines[i].find("2.50x"), std::string::npos) << lines[i];  // am: 3.0 over 1.2 memcpy
+    EXPECT_NE(lines[i].find("1.25x"), std::string::npos) << lines[i];  // direct: 1.5 over 1.2
+    EXPECT_NE(lines[i].find("0.700"), std::string::npos) << lines[i];  // the floor case's queue
+  }
+  EXPECT_TRUE(row) << text;
+}
+
 // An MPI's plain-C calibration is no column of its own: beside that MPI's figure, its time
 // and the replay's ratio to it; a calibration without a figure is a dash and its reason
 // under the table, never a 0.

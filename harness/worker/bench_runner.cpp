@@ -104,25 +104,25 @@ class Bench {
         Config cfg = describe(opts, declared);
         for (const auto& target : targets) {
           cfg.target = target;
-          std::optional<double> floor_us;
+          std::optional<FloorRoundTrips> floor;
           // On shm the cache line between the two cores; elsewhere the raw round trip, which
           // only a latency is read against.
           const bool shm = spec_.backend == suite::kShmBackend;
           if (spec_.bench.value("floor_each", false) && impl_.size() >= 2 &&
               (shm || cfg.metric != "bandwidth")) {
             s_.phase(shm ? "floor (cache-line round trip)" : "floor (send/recv round trip)");
-            auto rt = shm ? floor_round_trip_us(spec_, impl_, s_.ctrl(), std::to_string(floors_++))
-                          : raw_round_trip_us(spec_, impl_, s_.ctrl());
+            auto rt = shm ? floor_round_trips(spec_, impl_, s_.ctrl(), std::to_string(floors_++))
+                          : raw_round_trip(spec_, impl_, s_.ctrl());
             if (!rt) {
               f.where = "benchmark floor";
               f.message = rt.status().to_string();
               return s_.ended(f);
             }
-            floor_us = rt.value();
+            floor = rt.value();
           }
           s_.phase("run (benchmark)");
           json entries = json::array();
-          rma::Status st = impl_.rank() == 0 ? lead(figures, cfg, floor_us, entries)
+          rma::Status st = impl_.rank() == 0 ? lead(figures, cfg, floor, entries)
                                              : follow(figures, target == "compute");
           if (!st) {
             f.where = "benchmark " + cfg.pattern;
@@ -211,8 +211,8 @@ class Bench {
   }
 
   // Rank 0: the loop times the replays and the entries get what ran.
-  rma::Status lead(std::vector<Figure>& figures, const Config& cfg, std::optional<double> floor_us,
-                   json& entries) {
+  rma::Status lead(std::vector<Figure>& figures, const Config& cfg,
+                   const std::optional<FloorRoundTrips>& floor, json& entries) {
     BenchLoop loop(impl_, s_.ctrl(), spec_.bench);
     std::vector<BenchLoop::Figure> timed;
     for (auto& fig : figures)
@@ -249,7 +249,8 @@ class Bench {
         e["messages_reason"] = "not observable in " + impl_.name();
       if (fig->expected.is_object() && fig->expected.contains("total"))
         e["messages_expected"] = fig->expected["total"];
-      if (floor_us) e["floor_round_trip_us"] = *floor_us;
+      if (floor) e["floor_round_trip_us"] = floor->floor_us;
+      if (floor && floor->queue_us) e["queue_round_trip_us"] = *floor->queue_us;
       entries.push_back(std::move(e));
     }
     return rma::Status::ok();

@@ -16,6 +16,7 @@
 
 #include "reports/benchmark_runs.hpp"
 #include "rma/pending_names.hpp"
+#include "rma/queue_probe.hpp"
 #include "worker/bench_loop.hpp"
 
 namespace harness::worker {
@@ -40,22 +41,34 @@ inline void cpu_relax() {
 #endif
 }
 
-// Waits until `word` holds `value`: spins (the measured case: both ranks run), then yields,
-// then sleeps in short naps, so a rank that lost its core never burns the one left.
-void wait_for(const std::atomic<std::uint32_t>& word, std::uint32_t value) {
+// Waits until `ready()`: spins (the measured case: both ranks run), then yields, then sleeps
+// in short naps, so a rank that lost its core never burns the one left.
+template <class Ready>
+void wait_until(Ready ready) {
   for (int i = 0; i < (1 << 16); ++i) {
-    if (word.load(std::memory_order_acquire) == value) return;
+    if (ready()) return;
     cpu_relax();
   }
   for (int i = 0; i < 1000; ++i) {
-    if (word.load(std::memory_order_acquire) == value) return;
+    if (ready()) return;
     ::sched_yield();
   }
   const timespec nap{0, 50'000};
-  while (word.load(std::memory_order_acquire) != value) ::nanosleep(&nap, nullptr);
+  while (!ready()) ::nanosleep(&nap, nullptr);
 }
 
-// A segment both ranks map: the line, then room for the largest memcpy.
+void wait_for(const std::atomic<std::uint32_t>& word, std::uint32_t value) {
+  wait_until([&] { return word.load(std::memory_order_acquire) == value; });
+}
+
+// Where the queues start in a segment, and the memcpy destination after them.
+constexpr std::size_t kQueuesAt = 4096;
+std::size_t data_offset() {
+  return kQueuesAt + (rma::QueueProbe::bytes() + 4095) / 4096 * 4096;
+}
+
+// A segment both ranks map: the line, the shm transport's two queues, then room for the
+// largest memcpy.
 class Segment {
  public:
   ~Segment() {
@@ -88,7 +101,8 @@ class Segment {
     return rma::Status::ok();
   }
   Line& line() { return *static_cast<Line*>(base_); }
-  char* data() { return static_cast<char*>(base_) + 4096; }
+  void* queues() { return static_cast<char*>(base_) + kQueuesAt; }
+  char* data() { return static_cast<char*>(base_) + data_offset(); }
 
  private:
   // The name of a segment that failed to map: nobody else will open it.
@@ -124,6 +138,32 @@ rma::Result<BenchLoop::Led> round_trip(BenchLoop& loop, impl::Implementation& im
         false));
   else
     RMA_TRY(loop.follow(BenchLoop::Iteration{}, false));
+  return BenchLoop::Led{};
+}
+
+// An 8-byte packet from rank 0 into rank 1's queue and the reply back, through the shm
+// transport's own queue code with no engine (rma/queue_probe.hpp): what the am path's
+// round trip costs before its software. Ranks past 1 wait in the loop's barrier.
+rma::Result<BenchLoop::Led> queue_round_trip(BenchLoop& loop, impl::Implementation& impl,
+                                             void* queues) {
+  const std::string name = "floor/queue_round_trip/8/shm:floor";
+  if (impl.rank() > 1) {
+    RMA_TRY(loop.follow(BenchLoop::Iteration{}, false));
+    return BenchLoop::Led{};
+  }
+  rma::QueueProbe probe(queues, impl.rank());
+  if (impl.rank() == 0)
+    return loop.lead(name, "wait", [&] {
+      wait_until([&] { return probe.try_send(); });
+      wait_until([&] { return probe.try_receive(); });
+      return rma::Status::ok();
+    });
+  RMA_TRY(loop.follow(
+      [&] {
+        wait_until([&] { return probe.try_answer(); });
+        return rma::Status::ok();
+      },
+      false));
   return BenchLoop::Led{};
 }
 
@@ -175,13 +215,17 @@ class Floor {
     const std::string name = "/" + spec_.name_prefix + ".floor";
     board_.set_phase("floor (setup)");
     const bool origin = impl_.rank() == 0;
-    RMA_TRY(map_segment(seg_, impl_, name, 4096 + largest));
+    RMA_TRY(map_segment(seg_, impl_, name, data_offset() + largest));
 
     BenchLoop loop(impl_, ctrl_, spec_.bench);
     board_.set_phase("floor (cache-line round trip)");
     auto rt = round_trip(loop, impl_, seg_.line(), "floor/cache_line_round_trip/64/shm:floor");
     if (!rt) return rt.status();
     if (origin) annotate(rt.value().entries, "cache_line_round_trip", kLine, entries);
+    board_.set_phase("floor (queue round trip)");
+    auto qrt = queue_round_trip(loop, impl_, seg_.queues());
+    if (!qrt) return qrt.status();
+    if (origin) annotate(qrt.value().entries, "queue_round_trip", 8, entries);
 
     board_.set_phase("floor (memcpy)");
     std::vector<char> source(largest, 1);
@@ -258,27 +302,36 @@ rma::Result<double> median_us(const impl::Implementation& impl,
 
 }  // namespace
 
-rma::Result<double> floor_round_trip_us(const suite::CaseSpec& spec, impl::Implementation& impl,
-                                        launcher::ControlChannel& ctrl, const std::string& tag) {
+rma::Result<FloorRoundTrips> floor_round_trips(const suite::CaseSpec& spec,
+                                               impl::Implementation& impl,
+                                               launcher::ControlChannel& ctrl,
+                                               const std::string& tag) {
   if (impl.size() < 2) return rma::Status{rma::ErrorClass::arg, "floor: needs two ranks"};
   Segment seg;
-  RMA_TRY(map_segment(seg, impl, "/" + spec.name_prefix + ".floor." + tag, 4096));
+  RMA_TRY(map_segment(seg, impl, "/" + spec.name_prefix + ".floor." + tag, data_offset()));
   BenchLoop loop(impl, ctrl, spec.bench);
-  return median_us(impl,
-                   round_trip(loop, impl, seg.line(), "floor/cache_line_round_trip/64/shm:floor"));
+  auto line = median_us(
+      impl, round_trip(loop, impl, seg.line(), "floor/cache_line_round_trip/64/shm:floor"));
+  if (!line) return line.status();
+  auto queue = median_us(impl, queue_round_trip(loop, impl, seg.queues()));
+  if (!queue) return queue.status();
+  return FloorRoundTrips{line.value(), queue.value()};
 }
 
-rma::Result<double> raw_round_trip_us(const suite::CaseSpec& spec, impl::Implementation& impl,
-                                      launcher::ControlChannel& ctrl) {
+rma::Result<FloorRoundTrips> raw_round_trip(const suite::CaseSpec& spec, impl::Implementation& impl,
+                                            launcher::ControlChannel& ctrl) {
   if (impl.size() < 2) return rma::Status{rma::ErrorClass::arg, "floor: needs two ranks"};
   BenchLoop loop(impl, ctrl, spec.bench);
   std::uint64_t word = 0;  // 8 bytes each way, as bench/pingpong.lua -o size=8
-  if (impl.rank() == 0)
-    return median_us(
+  if (impl.rank() == 0) {
+    auto rt = median_us(
         impl, loop.lead("floor/send_recv_round_trip/8/" + spec.backend + ":floor", "wait", [&] {
           RMA_TRY(impl.send(1, &word, sizeof word, kBenchRawTag));
           return impl.recv(1, &word, sizeof word, kBenchRawTag);
         }));
+    if (!rt) return rt.status();
+    return FloorRoundTrips{rt.value(), std::nullopt};
+  }
   if (impl.rank() == 1) {
     const BenchLoop::Iteration answer = [&] {
       RMA_TRY(impl.recv(0, &word, sizeof word, kBenchRawTag));
@@ -288,7 +341,7 @@ rma::Result<double> raw_round_trip_us(const suite::CaseSpec& spec, impl::Impleme
   } else {
     RMA_TRY(loop.follow(BenchLoop::Iteration{}, false));
   }
-  return 0.0;
+  return FloorRoundTrips{};
 }
 
 }  // namespace harness::worker

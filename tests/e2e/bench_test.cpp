@@ -84,17 +84,21 @@ TEST(Bench, ImplementationsSideBySideInOneRun) {
       floor_ops.insert(b["op"].get<std::string>());
       if (b["op"] == "memcpy") memcpy_sizes.insert(b["size"].get<std::uint64_t>());
     }
-  EXPECT_EQ(floor_ops, (std::set<std::string>{"cache_line_round_trip", "memcpy"}));
+  EXPECT_EQ(floor_ops,
+            (std::set<std::string>{"cache_line_round_trip", "queue_round_trip", "memcpy"}));
   EXPECT_EQ(memcpy_sizes, (std::set<std::uint64_t>{8, 64}));
   // Each reference figure carries the round trip its ranks measured just before it; an MPI's
   // is read against the floor case.
   for (const auto& b : report["benchmarks"]) {
     if (b["pattern"] != "bench/latency") continue;
     if (b["impl"] == "ref") {
-      ASSERT_TRUE(b.contains("floor_round_trip_us")) << b.dump(2);
-      EXPECT_GT(b["floor_round_trip_us"].get<double>(), 0.0) << b.dump(2);
+      for (const char* rt : {"floor_round_trip_us", "queue_round_trip_us"}) {
+        ASSERT_TRUE(b.contains(rt)) << rt << b.dump(2);
+        EXPECT_GT(b[rt].get<double>(), 0.0) << rt << b.dump(2);
+      }
     } else {
       EXPECT_FALSE(b.contains("floor_round_trip_us")) << b.dump(2);
+      EXPECT_FALSE(b.contains("queue_round_trip_us")) << b.dump(2);
     }
   }
 
@@ -275,6 +279,7 @@ TEST(Bench, FabricFiguresCarryTheRawRoundTripOfTheirLaunch) {
     EXPECT_EQ(b["backend"], "fabric");
     ASSERT_TRUE(b.contains("floor_round_trip_us")) << b.dump(2);
     EXPECT_GT(b["floor_round_trip_us"].get<double>(), 0.0) << b.dump(2);
+    EXPECT_FALSE(b.contains("queue_round_trip_us")) << b.dump(2);  // no shm queue on fabric
   }
   EXPECT_NE(r.out.find("# floor off shared memory: raw send/recv round trip"), std::string::npos)
       << r.out;
