@@ -69,7 +69,8 @@ void AmWin::send_cts(int src, const progress::PacketHeader& h, std::uint64_t bul
 }
 
 // A large reply: the reply header says data follows, then the window memory streams into
-// the origin's bulk id (h.aux); the op completes once the last fragment has left.
+// the origin's bulk id (h.aux); the op completes once the last fragment has left (or the
+// origin has copied the memory out in place, which it answers).
 void AmWin::stream_reply(int src, const progress::PacketHeader& h, progress::PacketHeader reply,
                          std::span<const std::byte> data, std::shared_ptr<void> keep) {
   reply.flags = progress::flag_rndv;
@@ -330,7 +331,9 @@ void AmWin::execute_op(int src, const progress::PacketHeader& h,
 }
 
 // put and accumulate: applied from the packet, or by rendezvous from the fragments that
-// follow the cts as they arrive.
+// follow the cts as they arrive. A put names its window memory as the destination, so the
+// engine may move its data in one copy instead (bulk.hpp); an accumulate reduces fragment
+// by fragment.
 void AmWin::execute_write(int src, const progress::PacketHeader& h, std::byte* mem,
                           std::span<const std::byte> payload) {
   const auto dtype = static_cast<Dtype>(h.dtype);
@@ -347,7 +350,7 @@ void AmWin::execute_write(int src, const progress::PacketHeader& h, std::byte* m
             (void)core::reduce(core::faulty(op), dtype, mem + off, d.data(),
                                d.size() / size_of(dtype));
         },
-        [this, src, h] { complete_at_target(src, h); });
+        [this, src, h] { complete_at_target(src, h); }, is_put ? mem : nullptr);
     send_cts(src, h, id);
     return;
   }
@@ -439,6 +442,8 @@ void AmWin::on_response(int src, const progress::PacketHeader& h,
   on_local_complete(a);
 }
 
+// The data goes now, in fragments or offered in place (Engine::send_stream); the op's local
+// completion (a->sent()) comes when it has left, or when the target answers the offer.
 void AmWin::on_cts(int src, const progress::PacketHeader& h) {
   auto it = waiting_.find(h.cookie);
   if (it == waiting_.end()) return;

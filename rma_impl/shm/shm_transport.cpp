@@ -1,12 +1,18 @@
 #include "shm/shm_transport.hpp"
 
 #include <signal.h>
+#include <sys/prctl.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <new>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "shm/shm_doorbell.hpp"
@@ -18,6 +24,9 @@ namespace rma::shm {
 namespace {
 
 constexpr std::uint64_t kMagic = 0x524d4142454e4348ull;  // "RMABENCH"
+// Below this a transfer goes in fragments: one fragment's two copies cost less than the
+// system call, the offer and its answer (docs/performance.md, "Single-copy transfers").
+constexpr std::size_t kSingleCopyMin = 32 * 1024;
 
 struct SegmentHeader {
   std::uint64_t magic;
@@ -55,14 +64,48 @@ struct Layout {
   }
 };
 
+// Single-copy transfers (Transport::read_peer): the receiver reads the sender's bytes with
+// process_vm_readv, which needs the same uid and ptrace permission over the sender (Yama's
+// ptrace_scope 1 allows it only where the sender named a tracer: see allow_peers).
+// RMA_SINGLE_COPY=off turns it off; =refuse keeps offering but refuses every copy as the
+// kernel would (EPERM), to test the fallback. RMA_SINGLE_COPY_MIN: the smallest transfer
+// offered (bytes).
+struct SingleCopy {
+  std::size_t min = 0;  // 0: off
+  bool refuse = false;
+};
+
+SingleCopy single_copy_from_env() {
+  SingleCopy sc;
+  const char* mode = std::getenv("RMA_SINGLE_COPY");
+  const std::string_view m = mode ? mode : "on";
+  if (m == "off" || m == "0") return sc;
+  sc.refuse = m == "refuse";
+  sc.min = kSingleCopyMin;
+  if (const char* v = std::getenv("RMA_SINGLE_COPY_MIN"); v && *v)
+    sc.min = std::max<std::size_t>(1, std::strtoull(v, nullptr, 10));
+  return sc;
+}
+
+// Under Yama's ptrace_scope 1 only a declared tracer and its descendants may read this
+// process: the ranks are siblings, so the parent that started them is declared. (Scope 0
+// needs nothing; 2 and 3 refuse, and the copy falls back to fragments.)
+void allow_peers() {
+  std::ifstream scope("/proc/sys/kernel/yama/ptrace_scope");
+  int v = 0;
+  if (scope >> v && v == 1) (void)::prctl(PR_SET_PTRACER, static_cast<unsigned long>(::getppid()));
+}
+
 class ShmTransport final : public progress::Transport {
  public:
-  ShmTransport(Segment seg, int rank, int size, std::size_t queue_bytes, std::size_t max_payload)
+  ShmTransport(Segment seg, int rank, int size, std::size_t queue_bytes, std::size_t max_payload,
+               SingleCopy single_copy)
       : seg_(std::move(seg)),
         rank_(rank),
         size_(size),
         layout_(size, queue_bytes),
         max_payload_(max_payload),
+        single_copy_(single_copy),
         mailboxes_(mailboxes_of(seg_, layout_, rank)) {
     auto* base = static_cast<std::byte*>(seg_.data());
     pids_ = reinterpret_cast<pid_t*>(base + layout_.pids_at);
@@ -148,6 +191,25 @@ class ShmTransport final : public progress::Transport {
     return bells_[rank_].sleepers.load(std::memory_order_relaxed) != 0;
   }
 
+  std::size_t single_copy_min() const override { return single_copy_.min; }
+
+  int read_peer(int peer, std::uint64_t addr, std::span<std::byte> into) override {
+    int err = single_copy_.refuse ? EPERM : 0;
+    for (std::size_t done = 0; !err && done < into.size();) {
+      iovec local{into.data() + done, into.size() - done};
+      iovec remote{reinterpret_cast<void*>(addr + done), into.size() - done};
+      const ssize_t n = ::process_vm_readv(pids_[peer], &local, 1, &remote, 1, 0);
+      if (n > 0)
+        done += static_cast<std::size_t>(n);
+      else if (n == 0)
+        err = EFAULT;
+      else if (errno != EINTR)
+        err = errno;
+    }
+    (err ? refused_ : reads_).fetch_add(1, std::memory_order_relaxed);
+    return err;
+  }
+
   Status peer_status(int peer) const override {
     pid_t pid = pids_[peer];
     if (pid > 0 && ::kill(pid, 0) != 0 && errno == ESRCH)
@@ -159,6 +221,8 @@ class ShmTransport final : public progress::Transport {
   void add_counters(Counters& c) const override {
     c.transport["doorbell_rings"] += rings_.load(std::memory_order_relaxed);
     c.transport["mailbox_posts"] += mailboxes_.posts();
+    if (auto n = reads_.load(std::memory_order_relaxed)) c.transport["single_copy_reads"] += n;
+    if (auto n = refused_.load(std::memory_order_relaxed)) c.transport["single_copy_refused"] += n;
   }
 
  private:
@@ -182,6 +246,7 @@ class ShmTransport final : public progress::Transport {
   int size_;
   Layout layout_;
   std::size_t max_payload_;
+  SingleCopy single_copy_;
   pid_t* pids_ = nullptr;
   Doorbell* bells_ = nullptr;
   std::vector<QueueWriter> writers_;
@@ -191,6 +256,7 @@ class ShmTransport final : public progress::Transport {
   static constexpr int kAckAfterIdlePolls = 32;
   int idle_polls_ = 0;  // polls in a row that found nothing (engine lock)
   std::atomic<std::uint64_t> rings_{0};
+  std::atomic<std::uint64_t> reads_{0}, refused_{0};  // single-copy reads done and refused
 };
 
 }  // namespace
@@ -248,6 +314,8 @@ Result<std::unique_ptr<progress::Transport>> create_transport(bootstrap::Bootstr
         hdr->queue_bytes != static_cast<std::uint32_t>(queue_bytes))
       return Status{ErrorClass::intern, "shm segment " + name + " does not match this job"};
   }
+  const SingleCopy single_copy = single_copy_from_env();
+  if (single_copy.min) allow_peers();
   auto* pids = reinterpret_cast<pid_t*>(static_cast<std::byte*>(seg.data()) + layout.pids_at);
   pids[rank] = ::getpid();
   // After this fence every rank has mapped the segment and written its pid: the name can go.
@@ -255,7 +323,7 @@ Result<std::unique_ptr<progress::Transport>> create_transport(bootstrap::Bootstr
   seg.unlink();
 
   return std::unique_ptr<progress::Transport>(
-      new ShmTransport(std::move(seg), rank, size, queue_bytes, max_payload));
+      new ShmTransport(std::move(seg), rank, size, queue_bytes, max_payload, single_copy));
 }
 
 }  // namespace rma::shm
