@@ -59,12 +59,16 @@ struct StreamDone final : progress::SendDone {
 
 }  // namespace
 
-// Rendezvous: the origin may send the op's data now, into bulk transfer `bulk_id`.
-void AmWin::send_cts(int src, const progress::PacketHeader& h, std::uint64_t bulk_id) {
+// Rendezvous: the origin may send the op's data now, into bulk transfer `bulk_id`; with
+// `dest` (contiguous room for all of it), the cts says where, should the engine let the
+// origin write it there itself (Engine::in_place_address; disp is unused in a cts).
+void AmWin::send_cts(int src, const progress::PacketHeader& h, std::uint64_t bulk_id,
+                     const std::byte* dest) {
   progress::PacketHeader cts = progress::make_header(PacketType::cts);
   cts.win = w_.id;
   cts.cookie = h.cookie;
   cts.aux = bulk_id;
+  if (dest) cts.disp = e_.in_place_address(dest);
   e_.send(src, cts);
 }
 
@@ -351,7 +355,7 @@ void AmWin::execute_write(int src, const progress::PacketHeader& h, std::byte* m
                                d.size() / size_of(dtype));
         },
         [this, src, h] { complete_at_target(src, h); }, is_put ? mem : nullptr);
-    send_cts(src, h, id);
+    send_cts(src, h, id, is_put ? mem : nullptr);
     return;
   }
   if (is_put)
@@ -442,8 +446,8 @@ void AmWin::on_response(int src, const progress::PacketHeader& h,
   on_local_complete(a);
 }
 
-// The data goes now, in fragments or offered in place (Engine::send_stream); the op's local
-// completion (a->sent()) comes when it has left, or when the target answers the offer.
+// The data goes now: written in place where the cts says (h.disp), else in fragments
+// (Engine::send_stream); the op's local completion (a->sent()) comes when it has left.
 void AmWin::on_cts(int src, const progress::PacketHeader& h) {
   auto it = waiting_.find(h.cookie);
   if (it == waiting_.end()) return;
@@ -452,7 +456,8 @@ void AmWin::on_cts(int src, const progress::PacketHeader& h) {
   if (!a->op.has_response()) waiting_.erase(it);
   progress::PacketHeader frag = progress::make_header(PacketType::data);
   frag.cookie = h.aux;
-  e_.send_stream(src, frag, {static_cast<const std::byte*>(a->op.origin), a->op.bytes()}, a);
+  e_.send_stream(src, frag, {static_cast<const std::byte*>(a->op.origin), a->op.bytes()}, a,
+                 h.disp);
   AmTarget& T = t_[static_cast<std::size_t>(src)];
   T.blocked_on_cts = false;
   pump(src);

@@ -2,9 +2,7 @@
 // place copied straight out of the sender's memory through the transport.
 #include "progress/bulk.hpp"
 
-#include <atomic>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <utility>
 
@@ -23,6 +21,17 @@ std::uint64_t BulkRegistry::expect(std::uint64_t total, OnData on_data, OnDone o
 void BulkRegistry::handle(int src, const PacketHeader& h, std::span<const std::byte> payload) {
   if (h.reserved0 == static_cast<std::uint8_t>(DataKind::in_place)) [[unlikely]] {
     take_in_place(src, h, payload);
+    return;
+  }
+  if (h.reserved0 == static_cast<std::uint8_t>(DataKind::written)) [[unlikely]] {
+    // The sender wrote it all to where this sink's cts said (Engine::in_place_address).
+    auto it = sinks_.find(h.cookie);
+    if (it == sinks_.end() || !it->second.dest || it->second.received ||
+        h.count != it->second.total)
+      return;
+    OnDone done = std::move(it->second.on_done);
+    sinks_.erase(it);
+    if (done) done();
     return;
   }
   auto it = sinks_.find(h.cookie);
@@ -54,14 +63,7 @@ void BulkRegistry::take_in_place(int src, const PacketHeader& h,
     std::memcpy(&addr, payload.data(), sizeof addr);
     err = engine_->transport().read_peer(src, addr, {it->second.dest, it->second.total});
   }
-  if (err) {
-    static std::atomic<bool> said{false};
-    if (!said.exchange(true))
-      std::fprintf(stderr,
-                   "rma: rank %d cannot copy from rank %d's memory (%s): large transfers go in "
-                   "fragments\n",
-                   engine_ ? engine_->rank() : -1, src, std::strerror(err));
-  }
+  if (err && engine_) engine_->single_copy_refused(src, err);
   if (engine_) engine_->answer_in_place(src, h.cookie, err);
   if (err) return;
   OnDone done = std::move(it->second.on_done);

@@ -4,10 +4,11 @@
 // (large put, accumulate, get_accumulate; large get responses).
 //
 // A receiver that names the transfer's destination (contiguous memory for all of it: a put
-// into window memory, a get's result buffer) may instead be offered the sender's bytes in
-// place, over a transport that can reach the sender's memory: it then copies them straight
-// into the destination, once, and answers so the sender may reuse its buffer
-// (Engine::send_stream; docs/performance.md, "Single-copy transfers").
+// into window memory, a get's result buffer) may get the data in one copy instead, over a
+// transport that can reach peers' memory: the sender writes it there itself (a put, whose
+// cts says where) and says so, or offers its bytes in place and the receiver copies them
+// out and answers, which frees the sender's buffer (a get's reply). Engine::send_stream;
+// docs/protocol.md.
 #pragma once
 
 #include <cstdint>

@@ -2,6 +2,8 @@
 // asynchronous progress agent. How a thread waits (WaitLoop) is in engine_wait.cpp.
 #include "progress/engine.hpp"
 
+#include <cstdio>
+#include <cstring>
 #include <string>
 #include <thread>
 
@@ -288,17 +290,44 @@ void Engine::send_ref(int dst, const PacketHeader& h, std::span<const std::byte>
 }
 
 void Engine::send_stream(int dst, const PacketHeader& h, std::span<const std::byte> data,
-                         SendDone* done) {
+                         SendDone* done, std::uint64_t to) {
+  const bool large = single_copy_min_ && data.size() >= single_copy_min_ &&
+                     !in_place_off_[static_cast<std::size_t>(dst)];
+  if (to && large) {
+    // Written before anything queued after the cts could reach the receiver; the news
+    // goes in order behind what is queued already.
+    const int err = transport_->write_peer(dst, to, data);
+    if (!err) {
+      PacketHeader n = h;
+      n.type = PacketType::data;
+      n.reserved0 = static_cast<std::uint8_t>(DataKind::written);
+      n.aux = 0;
+      n.count = data.size();
+      send(dst, n);
+      if (done) done->sent();
+      return;
+    }
+    in_place_off_[static_cast<std::size_t>(dst)] = 1;
+    single_copy_refused(dst, err);
+  }
   OutItem item;
   item.h = h;
   item.h.type = PacketType::data;
   item.data = data;
   item.done = done;
   item.stream = true;
-  item.in_place = single_copy_min_ && data.size() >= single_copy_min_ &&
-                  (h.cookie & kBulkInPlace) && !in_place_off_[static_cast<std::size_t>(dst)];
+  item.in_place = large && !to && (h.cookie & kBulkInPlace);
   enqueue(dst, std::move(item));
   drain_one(dst);
+}
+
+void Engine::single_copy_refused(int peer, int err) const {
+  static std::atomic<bool> said{false};
+  if (!said.exchange(true))
+    std::fprintf(stderr,
+                 "rma: rank %d cannot copy to or from rank %d's memory (%s): large transfers "
+                 "between them go in fragments\n",
+                 rank_, peer, std::strerror(err));
 }
 
 void Engine::enqueue(int dst, OutItem item) {

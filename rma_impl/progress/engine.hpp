@@ -159,13 +159,25 @@ class Engine final : public PacketSink {
   // The payload stays valid until done->sent() (immediately if it fits now).
   void send_ref(int dst, const PacketHeader& h, std::span<const std::byte> payload, SendDone* done);
   // Sends `data` as `data` packets of at most max_payload() bytes each; every fragment
-  // carries `h` with aux = its offset and count = its length. Single copy: when the
-  // transport can reach peers' memory (Transport::single_copy_min), `data` is that large and
-  // the receiver named its destination (kBulkInPlace in h.cookie, the bulk id), one packet
-  // offers `data` in place instead and the receiver copies it out itself; done->sent() then
-  // waits for its answer, and so do the packets queued to `dst` after it, which keeps them
-  // behind the data should the receiver refuse and fragments go after all.
-  void send_stream(int dst, const PacketHeader& h, std::span<const std::byte> data, SendDone* done);
+  // carries `h` with aux = its offset and count = its length. Single copy, when the
+  // transport can reach peers' memory (Transport::single_copy_min) and `data` is that large:
+  // - with `to` (where the receiver's cts said the data goes, in_place_address), the data
+  //   is written there at once and one packet says so;
+  // - else, if the receiver named its destination (kBulkInPlace in h.cookie, the bulk id),
+  //   one packet offers `data` in place and the receiver copies it out itself; done->sent()
+  //   then waits for its answer, and so do the packets queued to `dst` after it, which keeps
+  //   them behind the data should the receiver refuse and fragments go after all.
+  // A refused copy (kernel policy: ptrace permission, a container) means fragments to that
+  // peer from then on.
+  void send_stream(int dst, const PacketHeader& h, std::span<const std::byte> data, SendDone* done,
+                   std::uint64_t to = 0);
+  // What a receiver puts in its cts so that the sender may write `dest` itself (0: it may
+  // not, the transport cannot reach peers' memory).
+  std::uint64_t in_place_address(const std::byte* dest) const {
+    return single_copy_min_ ? reinterpret_cast<std::uint64_t>(dest) : 0;
+  }
+  // A single copy with `peer` failed with errno `err`: said once per process, on stderr.
+  void single_copy_refused(int peer, int err) const;
   // The receiver's answer to an offer in place of transfer `id` from `dst` (bulk.cpp):
   // err 0 when it copied the bytes, else the errno that refused the copy.
   void answer_in_place(int dst, std::uint64_t id, int err);

@@ -91,6 +91,11 @@ class Transport {
     (void)peer, (void)addr, (void)into;
     return ENOSYS;
   }
+  // The other way: copies `from` to address `addr` of rank `peer`'s process.
+  virtual int write_peer(int peer, std::uint64_t addr, std::span<const std::byte> from) {
+    (void)peer, (void)addr, (void)from;
+    return ENOSYS;
+  }
 
   // PROC_FAILED naming the peer when the transport knows it is gone.
   virtual Status peer_status(int peer) const = 0;

@@ -1,6 +1,6 @@
 // Large am transfers over shm in one copy (Engine::send_stream, bulk.hpp): the same puts and
-// get arrive with the same RMA packets whether the receiver copies the data out of the
-// sender's memory, the transport may not (RMA_SINGLE_COPY=off), or the kernel refuses the
+// get arrive with the same RMA packets whether one rank copies the data to or from the
+// other's memory, the transport may not (RMA_SINGLE_COPY=off), or the kernel refuses the
 // copy (=refuse plays that), which falls back to fragments, in order, for the rest of the job.
 #include <gtest/gtest.h>
 
@@ -24,7 +24,7 @@ std::uint8_t pattern(int who, std::size_t i) {
 }
 
 struct Outcome {
-  std::uint64_t rma = 0, data = 0, reads = 0, refused = 0;
+  std::uint64_t rma = 0, data = 0, reads = 0, writes = 0, refused = 0;
 };
 
 // Rank 0 puts twice into rank 1's window in one lock epoch (reusing its buffer after a
@@ -75,6 +75,7 @@ Outcome transfers(const char* mode) {
       out.rma += d.rma_messages();
       out.data += d.sent[index(PacketType::data)];
       out.reads += d.transport["single_copy_reads"];
+      out.writes += d.transport["single_copy_writes"];
       out.refused += d.transport["single_copy_refused"];
     }
     ASSERT_TRUE(rt.barrier());
@@ -92,8 +93,9 @@ TEST(SingleCopy, LargePutsAndGetMoveInOneCopy) {
   EXPECT_EQ(one.rma, fragments.rma);  // the same protocol: only what carries the bytes differs
   EXPECT_EQ(fragments.reads, 0u);
   EXPECT_EQ(fragments.data, 3 * kFragments);
-  EXPECT_EQ(one.reads, 3u);     // both puts by rank 1, the get's reply by rank 0
-  EXPECT_EQ(one.data, 3u * 2);  // an offer and its answer each
+  EXPECT_EQ(one.writes, 2u);    // rank 0 writes its puts where the cts says
+  EXPECT_EQ(one.reads, 1u);     // and reads the get's reply the target offers
+  EXPECT_EQ(one.data, 2u + 2);  // a note per put; the offer and its answer
   EXPECT_EQ(one.refused, 0u);
 }
 
@@ -101,10 +103,11 @@ TEST(SingleCopy, RefusedCopyFallsBackToFragments) {
   const Outcome fragments = transfers("off");
   const Outcome refused = transfers("refuse");
   EXPECT_EQ(refused.rma, fragments.rma);
-  EXPECT_EQ(refused.reads, 0u);
-  // The first offer each way is refused and its fragments follow; after that, fragments only.
+  EXPECT_EQ(refused.reads + refused.writes, 0u);
+  // The first copy each way is refused and fragments follow (for the get's reply, after the
+  // offer and its answer); after that, fragments only.
   EXPECT_EQ(refused.refused, 2u);
-  EXPECT_EQ(refused.data, 3 * kFragments + 2 * 2);
+  EXPECT_EQ(refused.data, 3 * kFragments + 2);
 }
 
 }  // namespace

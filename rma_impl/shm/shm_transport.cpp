@@ -64,9 +64,10 @@ struct Layout {
   }
 };
 
-// Single-copy transfers (Transport::read_peer): the receiver reads the sender's bytes with
-// process_vm_readv, which needs the same uid and ptrace permission over the sender (Yama's
-// ptrace_scope 1 allows it only where the sender named a tracer: see allow_peers).
+// Single-copy transfers (Transport::read_peer, write_peer): one rank copies to or from a
+// peer's memory with process_vm_readv / _writev, which needs the same uid and ptrace
+// permission over the peer (Yama's ptrace_scope 1 allows it only where the peer named a
+// tracer: see allow_peers).
 // RMA_SINGLE_COPY=off turns it off; =refuse keeps offering but refuses every copy as the
 // kernel would (EPERM), to test the fallback. RMA_SINGLE_COPY_MIN: the smallest transfer
 // offered (bytes).
@@ -194,20 +195,10 @@ class ShmTransport final : public progress::Transport {
   std::size_t single_copy_min() const override { return single_copy_.min; }
 
   int read_peer(int peer, std::uint64_t addr, std::span<std::byte> into) override {
-    int err = single_copy_.refuse ? EPERM : 0;
-    for (std::size_t done = 0; !err && done < into.size();) {
-      iovec local{into.data() + done, into.size() - done};
-      iovec remote{reinterpret_cast<void*>(addr + done), into.size() - done};
-      const ssize_t n = ::process_vm_readv(pids_[peer], &local, 1, &remote, 1, 0);
-      if (n > 0)
-        done += static_cast<std::size_t>(n);
-      else if (n == 0)
-        err = EFAULT;
-      else if (errno != EINTR)
-        err = errno;
-    }
-    (err ? refused_ : reads_).fetch_add(1, std::memory_order_relaxed);
-    return err;
+    return copy_peer(peer, addr, into.data(), into.size(), false);
+  }
+  int write_peer(int peer, std::uint64_t addr, std::span<const std::byte> from) override {
+    return copy_peer(peer, addr, const_cast<std::byte*>(from.data()), from.size(), true);
   }
 
   Status peer_status(int peer) const override {
@@ -222,6 +213,7 @@ class ShmTransport final : public progress::Transport {
     c.transport["doorbell_rings"] += rings_.load(std::memory_order_relaxed);
     c.transport["mailbox_posts"] += mailboxes_.posts();
     if (auto n = reads_.load(std::memory_order_relaxed)) c.transport["single_copy_reads"] += n;
+    if (auto n = writes_.load(std::memory_order_relaxed)) c.transport["single_copy_writes"] += n;
     if (auto n = refused_.load(std::memory_order_relaxed)) c.transport["single_copy_refused"] += n;
   }
 
@@ -233,6 +225,24 @@ class ShmTransport final : public progress::Transport {
         l.ranks, rank);
   }
   Doorbell& me() { return bells_[rank_]; }
+  // One process_vm_readv / _writev (more if the kernel copies less at a time).
+  int copy_peer(int peer, std::uint64_t addr, std::byte* local_bytes, std::size_t n, bool write) {
+    int err = single_copy_.refuse ? EPERM : 0;
+    for (std::size_t done = 0; !err && done < n;) {
+      iovec local{local_bytes + done, n - done};
+      iovec remote{reinterpret_cast<void*>(addr + done), n - done};
+      const ssize_t k = write ? ::process_vm_writev(pids_[peer], &local, 1, &remote, 1, 0)
+                              : ::process_vm_readv(pids_[peer], &local, 1, &remote, 1, 0);
+      if (k > 0)
+        done += static_cast<std::size_t>(k);
+      else if (k == 0)
+        err = EFAULT;
+      else if (errno != EINTR)
+        err = errno;
+    }
+    (err ? refused_ : write ? writes_ : reads_).fetch_add(1, std::memory_order_relaxed);
+    return err;
+  }
   QueueCtl* ctl(int dst) {
     return reinterpret_cast<QueueCtl*>(static_cast<std::byte*>(seg_.data()) + layout_.queues_at +
                                        layout_.queue_stride * static_cast<std::size_t>(dst));
@@ -256,7 +266,8 @@ class ShmTransport final : public progress::Transport {
   static constexpr int kAckAfterIdlePolls = 32;
   int idle_polls_ = 0;  // polls in a row that found nothing (engine lock)
   std::atomic<std::uint64_t> rings_{0};
-  std::atomic<std::uint64_t> reads_{0}, refused_{0};  // single-copy reads done and refused
+  // Single copies done (reads, writes) and refused.
+  std::atomic<std::uint64_t> reads_{0}, writes_{0}, refused_{0};
 };
 
 }  // namespace
