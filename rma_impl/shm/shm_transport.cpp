@@ -24,9 +24,6 @@ namespace rma::shm {
 namespace {
 
 constexpr std::uint64_t kMagic = 0x524d4142454e4348ull;  // "RMABENCH"
-// Below this a transfer goes in fragments: one fragment's two copies cost less than the
-// system call, the offer and its answer (docs/performance.md, "Single-copy transfers").
-constexpr std::size_t kSingleCopyMin = 32 * 1024;
 
 struct SegmentHeader {
   std::uint64_t magic;
@@ -70,19 +67,21 @@ struct Layout {
 // tracer: see allow_peers).
 // RMA_SINGLE_COPY=off turns it off; =refuse keeps offering but refuses every copy as the
 // kernel would (EPERM), to test the fallback. RMA_SINGLE_COPY_MIN: the smallest transfer
-// offered (bytes).
+// copied so (bytes); by default one more than a packet's payload: a transfer that fits one
+// fragment costs one packet, and measured at 64 KiB (one fragment with two ranks) the copy
+// did not beat it (a get's offer and answer cost more than the copy saves).
 struct SingleCopy {
   std::size_t min = 0;  // 0: off
   bool refuse = false;
 };
 
-SingleCopy single_copy_from_env() {
+SingleCopy single_copy_from_env(std::size_t max_payload) {
   SingleCopy sc;
   const char* mode = std::getenv("RMA_SINGLE_COPY");
   const std::string_view m = mode ? mode : "on";
   if (m == "off" || m == "0") return sc;
   sc.refuse = m == "refuse";
-  sc.min = kSingleCopyMin;
+  sc.min = max_payload + 1;
   if (const char* v = std::getenv("RMA_SINGLE_COPY_MIN"); v && *v)
     sc.min = std::max<std::size_t>(1, std::strtoull(v, nullptr, 10));
   return sc;
@@ -325,7 +324,7 @@ Result<std::unique_ptr<progress::Transport>> create_transport(bootstrap::Bootstr
         hdr->queue_bytes != static_cast<std::uint32_t>(queue_bytes))
       return Status{ErrorClass::intern, "shm segment " + name + " does not match this job"};
   }
-  const SingleCopy single_copy = single_copy_from_env();
+  const SingleCopy single_copy = single_copy_from_env(max_payload);
   if (single_copy.min) allow_peers();
   auto* pids = reinterpret_cast<pid_t*>(static_cast<std::byte*>(seg.data()) + layout.pids_at);
   pids[rank] = ::getpid();
