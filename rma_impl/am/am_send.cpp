@@ -147,7 +147,8 @@ void AmWin::count_issued(int t, const AmOp& a, std::uint16_t flags) {
 // A fetching op waits for its reply by cookie; a reply larger than the eager limit streams
 // straight into the result buffer, under the bulk id the header tells the target. So does a
 // rendezvous get_accumulate's, fragment by fragment: a layout op goes by rendezvous a
-// prefix's length below the limit.
+// prefix's length below the limit. The result buffer is the transfer's destination, so a
+// streamed reply may come in one copy (bulk.hpp).
 void AmWin::expect_response(AmOp& a, progress::PacketHeader& h) {
   waiting_[a.st.cookie] = &a;
   const std::size_t bytes = a.op.bytes();
@@ -162,7 +163,8 @@ void AmWin::expect_response(AmOp& a, progress::PacketHeader& h) {
         waiting_.erase(op->st.cookie);
         op->st.response_done = true;
         on_local_complete(op);
-      });
+      },
+      static_cast<std::byte*>(a.op.result));
   h.aux = a.st.response_bulk;
 }
 

@@ -59,17 +59,22 @@ struct StreamDone final : progress::SendDone {
 
 }  // namespace
 
-// Rendezvous: the origin may send the op's data now, into bulk transfer `bulk_id`.
-void AmWin::send_cts(int src, const progress::PacketHeader& h, std::uint64_t bulk_id) {
+// Rendezvous: the origin may send the op's data now, into bulk transfer `bulk_id`; with
+// `dest` (contiguous room for all of it), the cts says where, should the engine let the
+// origin write it there itself (Engine::in_place_address; disp is unused in a cts).
+void AmWin::send_cts(int src, const progress::PacketHeader& h, std::uint64_t bulk_id,
+                     const std::byte* dest) {
   progress::PacketHeader cts = progress::make_header(PacketType::cts);
   cts.win = w_.id;
   cts.cookie = h.cookie;
   cts.aux = bulk_id;
+  if (dest) cts.disp = e_.in_place_address(dest);
   e_.send(src, cts);
 }
 
 // A large reply: the reply header says data follows, then the window memory streams into
-// the origin's bulk id (h.aux); the op completes once the last fragment has left.
+// the origin's bulk id (h.aux); the op completes once the last fragment has left (or the
+// origin has copied the memory out in place, which it answers).
 void AmWin::stream_reply(int src, const progress::PacketHeader& h, progress::PacketHeader reply,
                          std::span<const std::byte> data, std::shared_ptr<void> keep) {
   reply.flags = progress::flag_rndv;
@@ -330,7 +335,9 @@ void AmWin::execute_op(int src, const progress::PacketHeader& h,
 }
 
 // put and accumulate: applied from the packet, or by rendezvous from the fragments that
-// follow the cts as they arrive.
+// follow the cts as they arrive. A put names its window memory as the destination, so the
+// engine may move its data in one copy instead (bulk.hpp); an accumulate reduces fragment
+// by fragment.
 void AmWin::execute_write(int src, const progress::PacketHeader& h, std::byte* mem,
                           std::span<const std::byte> payload) {
   const auto dtype = static_cast<Dtype>(h.dtype);
@@ -347,8 +354,8 @@ void AmWin::execute_write(int src, const progress::PacketHeader& h, std::byte* m
             (void)core::reduce(core::faulty(op), dtype, mem + off, d.data(),
                                d.size() / size_of(dtype));
         },
-        [this, src, h] { complete_at_target(src, h); });
-    send_cts(src, h, id);
+        [this, src, h] { complete_at_target(src, h); }, is_put ? mem : nullptr);
+    send_cts(src, h, id, is_put ? mem : nullptr);
     return;
   }
   if (is_put)
@@ -439,6 +446,8 @@ void AmWin::on_response(int src, const progress::PacketHeader& h,
   on_local_complete(a);
 }
 
+// The data goes now: written in place where the cts says (h.disp), else in fragments
+// (Engine::send_stream); the op's local completion (a->sent()) comes when it has left.
 void AmWin::on_cts(int src, const progress::PacketHeader& h) {
   auto it = waiting_.find(h.cookie);
   if (it == waiting_.end()) return;
@@ -447,7 +456,8 @@ void AmWin::on_cts(int src, const progress::PacketHeader& h) {
   if (!a->op.has_response()) waiting_.erase(it);
   progress::PacketHeader frag = progress::make_header(PacketType::data);
   frag.cookie = h.aux;
-  e_.send_stream(src, frag, {static_cast<const std::byte*>(a->op.origin), a->op.bytes()}, a);
+  e_.send_stream(src, frag, {static_cast<const std::byte*>(a->op.origin), a->op.bytes()}, a,
+                 h.disp);
   AmTarget& T = t_[static_cast<std::size_t>(src)];
   T.blocked_on_cts = false;
   pump(src);

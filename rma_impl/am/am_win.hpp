@@ -308,7 +308,8 @@ class AmWin final : public core::ProtocolWin {
                               progress::PacketHeader reply, std::byte* mem,
                               std::span<const std::byte> payload);
   void complete_at_target(int src, const progress::PacketHeader& h);
-  void send_cts(int src, const progress::PacketHeader& h, std::uint64_t bulk_id);
+  void send_cts(int src, const progress::PacketHeader& h, std::uint64_t bulk_id,
+                const std::byte* dest = nullptr);
   void stream_reply(int src, const progress::PacketHeader& h, progress::PacketHeader reply,
                     std::span<const std::byte> data, std::shared_ptr<void> keep = nullptr);
   void send_ack(int origin);

@@ -14,6 +14,7 @@ RuntimeImpl::RuntimeImpl(const RuntimeConfig& config,
     : config_(config),
       engine_(std::move(transport), config.progress, calls_),
       eager_limit_(std::min(config.eager_limit, engine_.max_payload())),
+      bulk_(&engine_),
       p2p_(engine_, bulk_, eager_limit_),
       protocol_(protocol) {
   engine_.on(PacketType::data, [this](int src, const progress::PacketHeader& h,

@@ -1,16 +1,39 @@
+// Bulk transfers at the receiver: fragments written where their sink says, and offers in
+// place copied straight out of the sender's memory through the transport.
 #include "progress/bulk.hpp"
 
+#include <cerrno>
+#include <cstring>
 #include <utility>
+
+#include "progress/engine.hpp"
 
 namespace rma::progress {
 
-std::uint64_t BulkRegistry::expect(std::uint64_t total, OnData on_data, OnDone on_done) {
-  const std::uint64_t id = next_++;
-  sinks_.emplace(id, Sink{total, 0, std::move(on_data), std::move(on_done)});
+std::uint64_t BulkRegistry::expect(std::uint64_t total, OnData on_data, OnDone on_done,
+                                   std::byte* dest) {
+  std::uint64_t id = next_++;
+  if (dest && total) id |= kBulkInPlace;
+  sinks_.emplace(id, Sink{total, 0, std::move(on_data), std::move(on_done), dest});
   return id;
 }
 
-void BulkRegistry::handle(int, const PacketHeader& h, std::span<const std::byte> payload) {
+void BulkRegistry::handle(int src, const PacketHeader& h, std::span<const std::byte> payload) {
+  if (h.reserved0 == static_cast<std::uint8_t>(DataKind::in_place)) [[unlikely]] {
+    take_in_place(src, h, payload);
+    return;
+  }
+  if (h.reserved0 == static_cast<std::uint8_t>(DataKind::written)) [[unlikely]] {
+    // The sender wrote it all to where this sink's cts said (Engine::in_place_address).
+    auto it = sinks_.find(h.cookie);
+    if (it == sinks_.end() || !it->second.dest || it->second.received ||
+        h.count != it->second.total)
+      return;
+    OnDone done = std::move(it->second.on_done);
+    sinks_.erase(it);
+    if (done) done();
+    return;
+  }
   auto it = sinks_.find(h.cookie);
   if (it == sinks_.end()) return;  // a transfer whose receiver gave up (cannot happen today)
   Sink& s = it->second;
@@ -24,6 +47,28 @@ void BulkRegistry::handle(int, const PacketHeader& h, std::span<const std::byte>
     sinks_.erase(it);
     if (done) done();
   }
+}
+
+// The sender offers the whole transfer at an address of its own: copied into the sink's
+// destination in one go. The answer goes before on_done's packets (an ack, a reply), so the
+// sender's buffer is free (local completion) no later than the op completes remotely. When
+// the copy is refused the sink stays, and the sender's fragments fill it.
+void BulkRegistry::take_in_place(int src, const PacketHeader& h,
+                                 std::span<const std::byte> payload) {
+  auto it = sinks_.find(h.cookie);
+  std::uint64_t addr = 0;
+  int err = EINVAL;  // not an offer a conforming sender makes: it falls back to fragments
+  if (it != sinks_.end() && it->second.dest && it->second.received == 0 &&
+      h.count == it->second.total && payload.size() >= sizeof addr && engine_) {
+    std::memcpy(&addr, payload.data(), sizeof addr);
+    err = engine_->transport().read_peer(src, addr, {it->second.dest, it->second.total});
+  }
+  if (err && engine_) engine_->single_copy_refused(src, err);
+  if (engine_) engine_->answer_in_place(src, h.cookie, err);
+  if (err) return;
+  OnDone done = std::move(it->second.on_done);
+  sinks_.erase(it);
+  if (done) done();
 }
 
 }  // namespace rma::progress

@@ -2,6 +2,13 @@
 // goes and gets an id; it sends the id in its cts (or p2p_cts); the sender's `data` fragments
 // carry the id and their offset. Used by point-to-point rendezvous and by RMA rendezvous
 // (large put, accumulate, get_accumulate; large get responses).
+//
+// A receiver that names the transfer's destination (contiguous memory for all of it: a put
+// into window memory, a get's result buffer) may get the data in one copy instead, over a
+// transport that can reach peers' memory: the sender writes it there itself (a put, whose
+// cts says where) and says so, or offers its bytes in place and the receiver copies them
+// out and answers, which frees the sender's buffer (a get's reply). Engine::send_stream;
+// docs/protocol.md.
 #pragma once
 
 #include <cstdint>
@@ -13,13 +20,21 @@
 
 namespace rma::progress {
 
+class Engine;
+
 class BulkRegistry {
  public:
   using OnData = std::function<void(std::uint64_t offset, std::span<const std::byte> data)>;
   using OnDone = std::function<void()>;
 
-  // `total` bytes will arrive; on_done runs after the last fragment's on_data.
-  std::uint64_t expect(std::uint64_t total, OnData on_data, OnDone on_done);
+  // `engine` answers offers in place (null: offers are refused).
+  explicit BulkRegistry(Engine* engine = nullptr) : engine_(engine) {}
+
+  // `total` bytes will arrive; on_done runs after the last fragment's on_data. With `dest`
+  // (room for all `total` bytes, which on_data also writes there), the sender may offer the
+  // bytes in place, and they are copied into `dest` without on_data.
+  std::uint64_t expect(std::uint64_t total, OnData on_data, OnDone on_done,
+                       std::byte* dest = nullptr);
   void handle(int src, const PacketHeader& h, std::span<const std::byte> payload);
   std::size_t active() const { return sinks_.size(); }
 
@@ -29,7 +44,11 @@ class BulkRegistry {
     std::uint64_t received;
     OnData on_data;
     OnDone on_done;
+    std::byte* dest;
   };
+  void take_in_place(int src, const PacketHeader& h, std::span<const std::byte> payload);
+
+  Engine* engine_;
   std::unordered_map<std::uint64_t, Sink> sinks_;
   std::uint64_t next_ = 1;
 };

@@ -2,6 +2,8 @@
 // asynchronous progress agent. How a thread waits (WaitLoop) is in engine_wait.cpp.
 #include "progress/engine.hpp"
 
+#include <cstdio>
+#include <cstring>
 #include <string>
 #include <thread>
 
@@ -64,7 +66,7 @@ class Engine::Agent {
         park();
         continue;
       }
-      if (e_.out_pending_.load(std::memory_order_relaxed) != 0) {
+      if (e_.waits_for_room()) {
         // Packets wait for room at a receiver, which rings nobody when it frees some: nap
         // instead of sleeping until a packet comes.
         std::this_thread::sleep_for(kRoomNap);
@@ -162,6 +164,9 @@ Engine::Engine(std::unique_ptr<Transport> transport, ProgressMode mode, CallTrac
       cheap_poll_(transport_->cheap_poll()),
       tuning_(WaitTuning::from_env(size_)),
       out_(static_cast<std::size_t>(size_)),
+      single_copy_min_(transport_->single_copy_min()),
+      in_place_off_(static_cast<std::size_t>(size_), 0),
+      offer_out_(static_cast<std::size_t>(size_), 0),
       win_counts_(std::make_unique<std::array<WinCounts, kMaxCountedWindows>>()) {
   if (trace::on()) {
     trace_tx_.assign(static_cast<std::size_t>(size_), 0);
@@ -268,8 +273,7 @@ void Engine::send(int dst, const PacketHeader& h, std::span<const std::byte> pay
   item.h = h;
   item.copy.assign(payload.begin(), payload.end());
   item.data = item.copy;
-  out_[static_cast<std::size_t>(dst)].push_back(std::move(item));
-  ++out_pending_;
+  enqueue(dst, std::move(item));
 }
 
 void Engine::send_ref(int dst, const PacketHeader& h, std::span<const std::byte> payload,
@@ -282,21 +286,108 @@ void Engine::send_ref(int dst, const PacketHeader& h, std::span<const std::byte>
   item.h = h;
   item.data = payload;
   item.done = done;
-  out_[static_cast<std::size_t>(dst)].push_back(std::move(item));
-  ++out_pending_;
+  enqueue(dst, std::move(item));
 }
 
 void Engine::send_stream(int dst, const PacketHeader& h, std::span<const std::byte> data,
-                         SendDone* done) {
+                         SendDone* done, std::uint64_t to) {
+  const bool large = single_copy_min_ && data.size() >= single_copy_min_ &&
+                     !in_place_off_[static_cast<std::size_t>(dst)];
+  if (to && large) {
+    // Written before anything queued after the cts could reach the receiver; the news
+    // goes in order behind what is queued already.
+    const int err = transport_->write_peer(dst, to, data);
+    if (!err) {
+      PacketHeader n = h;
+      n.type = PacketType::data;
+      n.reserved0 = static_cast<std::uint8_t>(DataKind::written);
+      n.aux = 0;
+      n.count = data.size();
+      send(dst, n);
+      if (done) done->sent();
+      return;
+    }
+    in_place_off_[static_cast<std::size_t>(dst)] = 1;
+    single_copy_refused(dst, err);
+  }
   OutItem item;
   item.h = h;
   item.h.type = PacketType::data;
   item.data = data;
   item.done = done;
   item.stream = true;
+  item.in_place = large && !to && (h.cookie & kBulkInPlace);
+  enqueue(dst, std::move(item));
+  drain_one(dst);
+}
+
+void Engine::single_copy_refused(int peer, int err) const {
+  static std::atomic<bool> said{false};
+  if (!said.exchange(true))
+    std::fprintf(stderr,
+                 "rma: rank %d cannot copy to or from rank %d's memory (%s): large transfers "
+                 "between them go in fragments\n",
+                 rank_, peer, std::strerror(err));
+}
+
+void Engine::enqueue(int dst, OutItem item) {
+  if (offer_out_[static_cast<std::size_t>(dst)]) ++out_behind_offers_;
   out_[static_cast<std::size_t>(dst)].push_back(std::move(item));
   ++out_pending_;
-  drain_one(dst);
+}
+
+// One packet instead of the fragments: the address of the bytes, which stay put until the
+// answer (on_in_place_answer). The item keeps the queue's front until then.
+bool Engine::offer_in_place(int dst, OutItem& it) {
+  PacketHeader oh = it.h;
+  oh.reserved0 = static_cast<std::uint8_t>(DataKind::in_place);
+  oh.aux = 0;
+  oh.count = it.data.size();
+  const auto addr = reinterpret_cast<std::uint64_t>(it.data.data());
+  if (!transmit(dst, oh, std::as_bytes(std::span(&addr, 1)))) return false;
+  it.offered = true;
+  offer_out_[static_cast<std::size_t>(dst)] = 1;
+  out_behind_offers_ += out_[static_cast<std::size_t>(dst)].size();
+  return true;
+}
+
+// An answer never waits behind an offer of our own to the same peer: two ranks offering to
+// each other would each wait for the other's answer. It may pass queued packets: it only
+// tells the sender about its own offer.
+void Engine::answer_in_place(int dst, std::uint64_t id, int err) {
+  PacketHeader h = make_header(PacketType::data);
+  h.reserved0 = static_cast<std::uint8_t>(err ? DataKind::refused : DataKind::pulled);
+  h.cookie = id;
+  h.aux = static_cast<std::uint64_t>(err);
+  if (!offer_out_[static_cast<std::size_t>(dst)]) return send(dst, h);
+  if (transmit(dst, h, {})) return;
+  OutItem item;
+  item.h = h;
+  item.answer = true;
+  out_[static_cast<std::size_t>(dst)].push_front(std::move(item));
+  ++out_pending_;
+}
+
+// The receiver copied the offered bytes (the stream is done: local completion), or refused:
+// then this peer gets fragments from now on, this stream first, still ahead of what was
+// queued after it.
+void Engine::on_in_place_answer(int src, const PacketHeader& h) {
+  const auto peer = static_cast<std::size_t>(src);
+  if (!offer_out_[peer]) return;
+  auto& q = out_[peer];
+  auto it = q.begin();
+  std::size_t ahead = 0;  // answers of ours queued in front of the offer
+  for (; it != q.end() && it->answer; ++it) ++ahead;
+  if (it == q.end() || !it->offered || it->h.cookie != h.cookie) return;
+  offer_out_[peer] = 0;
+  out_behind_offers_ -= q.size() - ahead;
+  it->in_place = false;
+  it->offered = false;
+  if (h.reserved0 == static_cast<std::uint8_t>(DataKind::refused))
+    in_place_off_[peer] = 1;
+  else
+    it->copied = true;
+  drain_one(src);
 }
 
 bool Engine::drain_one(int dst) {
@@ -304,7 +395,14 @@ bool Engine::drain_one(int dst) {
   bool did = false;
   while (!q.empty()) {
     OutItem& it = q.front();
-    if (it.stream) {
+    if (it.in_place) {
+      // Offered once, then kept in front until the receiver answers (on_in_place_answer).
+      if (!it.offered && offer_in_place(dst, it)) did = true;
+      return did;
+    }
+    if (it.copied) {
+      // Nothing left to send: the receiver took the bytes itself.
+    } else if (it.stream) {
       // Fragments of a large transfer: the ring (or bounce buffers) bound what is in flight.
       while (it.offset < it.data.size() || it.data.empty()) {
         std::size_t n = std::min(max_payload_, it.data.size() - it.offset);
@@ -363,6 +461,11 @@ void Engine::deliver(int src, const PacketHeader& h, std::span<const std::byte> 
 }
 
 void Engine::dispatch(int src, const PacketHeader& h, std::span<const std::byte> payload) {
+  if (h.type == PacketType::data && h.reserved0 >= static_cast<std::uint8_t>(DataKind::pulled))
+      [[unlikely]] {
+    on_in_place_answer(src, h);
+    return;
+  }
   const Handler& fn = handlers_[index(h.type)];
   if (fn) fn(src, h, payload);
 }

@@ -159,8 +159,28 @@ class Engine final : public PacketSink {
   // The payload stays valid until done->sent() (immediately if it fits now).
   void send_ref(int dst, const PacketHeader& h, std::span<const std::byte> payload, SendDone* done);
   // Sends `data` as `data` packets of at most max_payload() bytes each; every fragment
-  // carries `h` with aux = its offset and count = its length.
-  void send_stream(int dst, const PacketHeader& h, std::span<const std::byte> data, SendDone* done);
+  // carries `h` with aux = its offset and count = its length. Single copy, when the
+  // transport can reach peers' memory (Transport::single_copy_min) and `data` is that large:
+  // - with `to` (where the receiver's cts said the data goes, in_place_address), the data
+  //   is written there at once and one packet says so;
+  // - else, if the receiver named its destination (kBulkInPlace in h.cookie, the bulk id),
+  //   one packet offers `data` in place and the receiver copies it out itself; done->sent()
+  //   then waits for its answer, and so do the packets queued to `dst` after it, which keeps
+  //   them behind the data should the receiver refuse and fragments go after all.
+  // A refused copy (kernel policy: ptrace permission, a container) means fragments to that
+  // peer from then on.
+  void send_stream(int dst, const PacketHeader& h, std::span<const std::byte> data, SendDone* done,
+                   std::uint64_t to = 0);
+  // What a receiver puts in its cts so that the sender may write `dest` itself (0: it may
+  // not, the transport cannot reach peers' memory).
+  std::uint64_t in_place_address(const std::byte* dest) const {
+    return single_copy_min_ ? reinterpret_cast<std::uint64_t>(dest) : 0;
+  }
+  // A single copy with `peer` failed with errno `err`: said once per process, on stderr.
+  void single_copy_refused(int peer, int err) const;
+  // The receiver's answer to an offer in place of transfer `id` from `dst` (bulk.cpp):
+  // err 0 when it copied the bytes, else the errno that refused the copy.
+  void answer_in_place(int dst, std::uint64_t id, int err);
 
   // One round of progress in context `ctx` (mutex held); true if anything happened.
   bool progress(Ctx ctx);
@@ -206,6 +226,10 @@ class Engine final : public PacketSink {
     std::vector<std::byte> copy;  // owned payload when the caller's could not be kept
     SendDone* done = nullptr;
     bool stream = false;
+    bool in_place = false;  // a stream to offer in place (send_stream), until answered
+    bool offered = false;   // its offer has left; it waits at the queue's front for the answer
+    bool copied = false;    // the receiver copied it in place: only `done` is left to tell
+    bool answer = false;    // an answer to a peer's offer, queued ahead of our own offer
     std::size_t offset = 0;
   };
   struct Stashed {
@@ -229,6 +253,15 @@ class Engine final : public PacketSink {
   bool transmit(int dst, const PacketHeader& h, std::span<const std::byte> payload);
   bool drain_out();
   bool drain_one(int dst);
+  void enqueue(int dst, OutItem item);
+  bool offer_in_place(int dst, OutItem& it);
+  void on_in_place_answer(int src, const PacketHeader& h);
+  // Whether packets wait for room at a receiver (and not only behind an offer in place,
+  // whose answer comes as a packet and rings): then waiting threads nap and retry.
+  bool waits_for_room() const {
+    return out_pending_.load(std::memory_order_relaxed) >
+           out_behind_offers_.load(std::memory_order_relaxed);
+  }
   bool handles_rma_now() const;
   Status wait_failure(const WaitInfo& why) const;
   // Where the next all-peers liveness check starts: each check asks a few peers, not all.
@@ -249,6 +282,11 @@ class Engine final : public PacketSink {
   std::vector<LazyDeque<OutItem>> out_;  // per destination; most never need one
   // Packets queued for lack of room; atomic: the agent reads it without the lock.
   std::atomic<std::size_t> out_pending_{0};
+  // Of those, the ones in queues whose front is an offer in place waiting for its answer.
+  std::atomic<std::size_t> out_behind_offers_{0};
+  const std::size_t single_copy_min_;       // Transport::single_copy_min (0: never)
+  std::vector<std::uint8_t> in_place_off_;  // per peer: it refused a copy, fragments only
+  std::vector<std::uint8_t> offer_out_;     // per peer: our offer to it waits for the answer
   std::deque<Stashed> stash_;
   std::vector<std::uint32_t> trace_tx_, trace_rx_;  // --trace: packets per peer so far
   Ctx ctx_ = Ctx::any_call;

@@ -156,7 +156,7 @@ WaitLoop::Next WaitLoop::step() {
     lk_.lock();
     return Next::again;
   }
-  if (e_.out_pending_ != 0) {
+  if (e_.waits_for_room()) {
     // Packets wait for room at a receiver, and a receiver that frees room rings nobody: nap
     // briefly instead of blocking until a packet or the sleep slice comes.
     lk_.unlock();

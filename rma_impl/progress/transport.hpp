@@ -10,6 +10,7 @@
 // ranks receive without system calls and idle ranks block instead of spinning.
 #pragma once
 
+#include <cerrno>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -79,6 +80,22 @@ class Transport {
   // (call_polls in engine.hpp); a transport whose poll drives a provider's progress says no,
   // and there such calls leave progress to wait loops and the agent.
   virtual bool cheap_poll() const { return true; }
+
+  // Single-copy transfers (Engine::send_stream): the smallest transfer the receiver should
+  // copy straight out of the sender's memory instead of out of fragments, or 0 when this
+  // transport cannot reach a peer's memory (it must then always say 0).
+  virtual std::size_t single_copy_min() const { return 0; }
+  // Copies into `into` the bytes at address `addr` of rank `peer`'s process: 0, or the errno
+  // of the refusal (EPERM, ENOSYS...), after which the sender streams fragments instead.
+  virtual int read_peer(int peer, std::uint64_t addr, std::span<std::byte> into) {
+    (void)peer, (void)addr, (void)into;
+    return ENOSYS;
+  }
+  // The other way: copies `from` to address `addr` of rank `peer`'s process.
+  virtual int write_peer(int peer, std::uint64_t addr, std::span<const std::byte> from) {
+    (void)peer, (void)addr, (void)from;
+    return ENOSYS;
+  }
 
   // PROC_FAILED naming the peer when the transport knows it is gone.
   virtual Status peer_status(int peer) const = 0;

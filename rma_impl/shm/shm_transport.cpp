@@ -1,12 +1,18 @@
 #include "shm/shm_transport.hpp"
 
 #include <signal.h>
+#include <sys/prctl.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <new>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "shm/shm_doorbell.hpp"
@@ -55,14 +61,51 @@ struct Layout {
   }
 };
 
+// Single-copy transfers (Transport::read_peer, write_peer): one rank copies to or from a
+// peer's memory with process_vm_readv / _writev, which needs the same uid and ptrace
+// permission over the peer (Yama's ptrace_scope 1 allows it only where the peer named a
+// tracer: see allow_peers).
+// RMA_SINGLE_COPY=off turns it off; =refuse keeps offering but refuses every copy as the
+// kernel would (EPERM), to test the fallback. RMA_SINGLE_COPY_MIN: the smallest transfer
+// copied so (bytes); by default one more than a packet's payload: a transfer that fits one
+// fragment costs one packet, and measured at 64 KiB (one fragment with two ranks) the copy
+// did not beat it (a get's offer and answer cost more than the copy saves).
+struct SingleCopy {
+  std::size_t min = 0;  // 0: off
+  bool refuse = false;
+};
+
+SingleCopy single_copy_from_env(std::size_t max_payload) {
+  SingleCopy sc;
+  const char* mode = std::getenv("RMA_SINGLE_COPY");
+  const std::string_view m = mode ? mode : "on";
+  if (m == "off" || m == "0") return sc;
+  sc.refuse = m == "refuse";
+  sc.min = max_payload + 1;
+  if (const char* v = std::getenv("RMA_SINGLE_COPY_MIN"); v && *v)
+    sc.min = std::max<std::size_t>(1, std::strtoull(v, nullptr, 10));
+  return sc;
+}
+
+// Under Yama's ptrace_scope 1 only a declared tracer and its descendants may read this
+// process: the ranks are siblings, so the parent that started them is declared. (Scope 0
+// needs nothing; 2 and 3 refuse, and the copy falls back to fragments.)
+void allow_peers() {
+  std::ifstream scope("/proc/sys/kernel/yama/ptrace_scope");
+  int v = 0;
+  if (scope >> v && v == 1) (void)::prctl(PR_SET_PTRACER, static_cast<unsigned long>(::getppid()));
+}
+
 class ShmTransport final : public progress::Transport {
  public:
-  ShmTransport(Segment seg, int rank, int size, std::size_t queue_bytes, std::size_t max_payload)
+  ShmTransport(Segment seg, int rank, int size, std::size_t queue_bytes, std::size_t max_payload,
+               SingleCopy single_copy)
       : seg_(std::move(seg)),
         rank_(rank),
         size_(size),
         layout_(size, queue_bytes),
         max_payload_(max_payload),
+        single_copy_(single_copy),
         mailboxes_(mailboxes_of(seg_, layout_, rank)) {
     auto* base = static_cast<std::byte*>(seg_.data());
     pids_ = reinterpret_cast<pid_t*>(base + layout_.pids_at);
@@ -148,6 +191,15 @@ class ShmTransport final : public progress::Transport {
     return bells_[rank_].sleepers.load(std::memory_order_relaxed) != 0;
   }
 
+  std::size_t single_copy_min() const override { return single_copy_.min; }
+
+  int read_peer(int peer, std::uint64_t addr, std::span<std::byte> into) override {
+    return copy_peer(peer, addr, into.data(), into.size(), false);
+  }
+  int write_peer(int peer, std::uint64_t addr, std::span<const std::byte> from) override {
+    return copy_peer(peer, addr, const_cast<std::byte*>(from.data()), from.size(), true);
+  }
+
   Status peer_status(int peer) const override {
     pid_t pid = pids_[peer];
     if (pid > 0 && ::kill(pid, 0) != 0 && errno == ESRCH)
@@ -159,6 +211,9 @@ class ShmTransport final : public progress::Transport {
   void add_counters(Counters& c) const override {
     c.transport["doorbell_rings"] += rings_.load(std::memory_order_relaxed);
     c.transport["mailbox_posts"] += mailboxes_.posts();
+    if (auto n = reads_.load(std::memory_order_relaxed)) c.transport["single_copy_reads"] += n;
+    if (auto n = writes_.load(std::memory_order_relaxed)) c.transport["single_copy_writes"] += n;
+    if (auto n = refused_.load(std::memory_order_relaxed)) c.transport["single_copy_refused"] += n;
   }
 
  private:
@@ -169,6 +224,24 @@ class ShmTransport final : public progress::Transport {
         l.ranks, rank);
   }
   Doorbell& me() { return bells_[rank_]; }
+  // One process_vm_readv / _writev (more if the kernel copies less at a time).
+  int copy_peer(int peer, std::uint64_t addr, std::byte* local_bytes, std::size_t n, bool write) {
+    int err = single_copy_.refuse ? EPERM : 0;
+    for (std::size_t done = 0; !err && done < n;) {
+      iovec local{local_bytes + done, n - done};
+      iovec remote{reinterpret_cast<void*>(addr + done), n - done};
+      const ssize_t k = write ? ::process_vm_writev(pids_[peer], &local, 1, &remote, 1, 0)
+                              : ::process_vm_readv(pids_[peer], &local, 1, &remote, 1, 0);
+      if (k > 0)
+        done += static_cast<std::size_t>(k);
+      else if (k == 0)
+        err = EFAULT;
+      else if (errno != EINTR)
+        err = errno;
+    }
+    (err ? refused_ : write ? writes_ : reads_).fetch_add(1, std::memory_order_relaxed);
+    return err;
+  }
   QueueCtl* ctl(int dst) {
     return reinterpret_cast<QueueCtl*>(static_cast<std::byte*>(seg_.data()) + layout_.queues_at +
                                        layout_.queue_stride * static_cast<std::size_t>(dst));
@@ -182,6 +255,7 @@ class ShmTransport final : public progress::Transport {
   int size_;
   Layout layout_;
   std::size_t max_payload_;
+  SingleCopy single_copy_;
   pid_t* pids_ = nullptr;
   Doorbell* bells_ = nullptr;
   std::vector<QueueWriter> writers_;
@@ -191,6 +265,8 @@ class ShmTransport final : public progress::Transport {
   static constexpr int kAckAfterIdlePolls = 32;
   int idle_polls_ = 0;  // polls in a row that found nothing (engine lock)
   std::atomic<std::uint64_t> rings_{0};
+  // Single copies done (reads, writes) and refused.
+  std::atomic<std::uint64_t> reads_{0}, writes_{0}, refused_{0};
 };
 
 }  // namespace
@@ -248,6 +324,8 @@ Result<std::unique_ptr<progress::Transport>> create_transport(bootstrap::Bootstr
         hdr->queue_bytes != static_cast<std::uint32_t>(queue_bytes))
       return Status{ErrorClass::intern, "shm segment " + name + " does not match this job"};
   }
+  const SingleCopy single_copy = single_copy_from_env(max_payload);
+  if (single_copy.min) allow_peers();
   auto* pids = reinterpret_cast<pid_t*>(static_cast<std::byte*>(seg.data()) + layout.pids_at);
   pids[rank] = ::getpid();
   // After this fence every rank has mapped the segment and written its pid: the name can go.
@@ -255,7 +333,7 @@ Result<std::unique_ptr<progress::Transport>> create_transport(bootstrap::Bootstr
   seg.unlink();
 
   return std::unique_ptr<progress::Transport>(
-      new ShmTransport(std::move(seg), rank, size, queue_bytes, max_payload));
+      new ShmTransport(std::move(seg), rank, size, queue_bytes, max_payload, single_copy));
 }
 
 }  // namespace rma::shm

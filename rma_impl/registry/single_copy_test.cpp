@@ -1,0 +1,114 @@
+// Large am transfers over shm in one copy (Engine::send_stream, bulk.hpp): the same puts and
+// get arrive with the same RMA packets whether one rank copies the data to or from the
+// other's memory, the transport may not (RMA_SINGLE_COPY=off), or the kernel refuses the
+// copy (=refuse plays that), which falls back to fragments, in order, for the rest of the job.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+#include "testing/thread_job.hpp"
+
+namespace rma {
+namespace {
+
+using testing::run_job;
+
+// Not a multiple of a fragment or a page: the last piece of either is partial.
+constexpr std::size_t kBytes = 256 * 1024 + 8;
+
+std::uint8_t pattern(int who, std::size_t i) {
+  return static_cast<std::uint8_t>((i * 7 + static_cast<std::size_t>(who) * 31 + i / 4096) & 0xff);
+}
+
+struct Outcome {
+  std::uint64_t rma = 0, data = 0, reads = 0, writes = 0, refused = 0;
+};
+
+// Rank 0 puts twice into rank 1's window in one lock epoch (reusing its buffer after a
+// flush_local, which waits for the first put's data to be out of it) and gets a third range
+// back; the ranks check what arrived. Returns the two ranks' counts together.
+Outcome transfers(const char* mode) {
+  ::setenv("RMA_SINGLE_COPY", mode, 1);
+  Outcome out;
+  std::mutex mu;
+  EXPECT_TRUE(run_job(2, {}, [&](Runtime& rt) {
+    auto w = rt.create_window({.flavor = Flavor::allocate, .size = 3 * kBytes});
+    ASSERT_TRUE(w);
+    Window& win = *w.value();
+    ASSERT_EQ(win.path(), Path::am);
+    auto* mem = static_cast<std::uint8_t*>(win.base());
+    for (std::size_t i = 0; i < 3 * kBytes; ++i) mem[i] = pattern(rt.rank(), i);
+    ASSERT_TRUE(rt.barrier());
+    const Counters before = rt.counters();
+    ASSERT_TRUE(rt.barrier());  // counted from here on both ranks
+    if (rt.rank() == 0) {
+      std::vector<std::uint8_t> buf(kBytes), got(kBytes);
+      for (std::size_t i = 0; i < kBytes; ++i) buf[i] = pattern(7, i);
+      ASSERT_TRUE(win.lock(LockType::exclusive, 1));
+      ASSERT_TRUE(win.put(buf.data(), kBytes, Dtype::u8, 1, 0));
+      ASSERT_TRUE(win.flush_local(1));
+      for (std::size_t i = 0; i < kBytes; ++i) buf[i] = pattern(8, i);
+      ASSERT_TRUE(win.put(buf.data(), kBytes, Dtype::u8, 1, kBytes));
+      ASSERT_TRUE(win.unlock(1));
+      ASSERT_TRUE(win.lock(LockType::shared, 1));
+      ASSERT_TRUE(win.get(got.data(), kBytes, Dtype::u8, 1, 2 * kBytes));
+      ASSERT_TRUE(win.unlock(1));
+      for (std::size_t i = 0; i < kBytes; ++i)
+        if (got[i] != pattern(1, 2 * kBytes + i)) {
+          ADD_FAILURE() << mode << ": get byte " << i;
+          break;
+        }
+    }
+    ASSERT_TRUE(rt.barrier());
+    if (rt.rank() == 1)
+      for (std::size_t i = 0; i < 2 * kBytes; ++i)
+        if (mem[i] != (i < kBytes ? pattern(7, i) : pattern(8, i - kBytes))) {
+          ADD_FAILURE() << mode << ": put byte " << i;
+          break;
+        }
+    Counters d = rt.counters() - before;
+    {
+      std::lock_guard g(mu);
+      out.rma += d.rma_messages();
+      out.data += d.sent[index(PacketType::data)];
+      out.reads += d.transport["single_copy_reads"];
+      out.writes += d.transport["single_copy_writes"];
+      out.refused += d.transport["single_copy_refused"];
+    }
+    ASSERT_TRUE(rt.barrier());
+    ASSERT_TRUE(win.free());
+  }));
+  ::unsetenv("RMA_SINGLE_COPY");
+  return out;
+}
+
+constexpr std::uint64_t kFragments = (kBytes + 64 * 1024 - 1) / (64 * 1024);
+
+TEST(SingleCopy, LargePutsAndGetMoveInOneCopy) {
+  const Outcome fragments = transfers("off");
+  const Outcome one = transfers("on");
+  EXPECT_EQ(one.rma, fragments.rma);  // the same protocol: only what carries the bytes differs
+  EXPECT_EQ(fragments.reads, 0u);
+  EXPECT_EQ(fragments.data, 3 * kFragments);
+  EXPECT_EQ(one.writes, 2u);    // rank 0 writes its puts where the cts says
+  EXPECT_EQ(one.reads, 1u);     // and reads the get's reply the target offers
+  EXPECT_EQ(one.data, 2u + 2);  // a note per put; the offer and its answer
+  EXPECT_EQ(one.refused, 0u);
+}
+
+TEST(SingleCopy, RefusedCopyFallsBackToFragments) {
+  const Outcome fragments = transfers("off");
+  const Outcome refused = transfers("refuse");
+  EXPECT_EQ(refused.rma, fragments.rma);
+  EXPECT_EQ(refused.reads + refused.writes, 0u);
+  // The first copy each way is refused and fragments follow (for the get's reply, after the
+  // offer and its answer); after that, fragments only.
+  EXPECT_EQ(refused.refused, 2u);
+  EXPECT_EQ(refused.data, 3 * kFragments + 2);
+}
+
+}  // namespace
+}  // namespace rma
