@@ -50,6 +50,24 @@ nlohmann::json bench_settings(const BenchArgs& args) {
   return bench;
 }
 
+// The floor's settings: the run's, its memcpy over the sizes the run measures, which a
+// suite may give as its cases' `size` option instead of --sizes.
+nlohmann::json floor_settings(const nlohmann::json& bench,
+                              const std::vector<suite::CaseSpec>& cases) {
+  if (bench.contains("sizes")) return bench;
+  std::set<std::uint64_t> sizes;
+  for (const auto& c : cases) {
+    const auto it = c.options.find("size");
+    std::string err;
+    if (it == c.options.end()) continue;
+    if (auto one = parse_sizes(it->second, err); one && one->size() == 1)
+      sizes.insert(one->front());
+  }
+  nlohmann::json floor = bench;
+  if (!sizes.empty()) floor["sizes"] = std::vector<std::uint64_t>(sizes.begin(), sizes.end());
+  return floor;
+}
+
 // The floor case: two reference ranks on shm, bound as every other case of the run.
 suite::CaseSpec floor_case(const suite::CaseSpec& like, const nlohmann::json& bench) {
   suite::CaseSpec c = like;
@@ -234,7 +252,8 @@ int bench_command(BenchArgs& args) {
     for (auto& c : plan.expansion.cases)
       if (c.on_reference() && c.ranks == 2) c.bench["floor_each"] = true;
     if (shared_memory && !plan.expansion.cases.empty())
-      plan.expansion.cases.push_back(floor_case(plan.expansion.cases.front(), bench));
+      plan.expansion.cases.push_back(
+          floor_case(plan.expansion.cases.front(), floor_settings(bench, plan.expansion.cases)));
   }
   plan.command = args.run.command_line;
   plan.options = {{"input", args.run.input},
