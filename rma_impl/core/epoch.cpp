@@ -159,7 +159,7 @@ void Epochs::did_wait() {
 
 // --- passive target -----------------------------------------------------------------------
 
-Status Epochs::can_lock(int target, unsigned asserts, bool no_locks) const {
+Status Epochs::check_lock(int target, unsigned asserts, bool no_locks) const {
   RMA_TRY(assert_error("lock", asserts, assert_nocheck));
   if (no_locks) return sync_error("lock", target, "the window was created with no_locks");
   switch (access_) {
@@ -189,7 +189,7 @@ void Epochs::did_lock(int target, LockType type, unsigned asserts) {
   ++locked_count_;
 }
 
-Status Epochs::can_unlock(int target) const {
+Status Epochs::check_unlock(int target) const {
   if (access_ == Access::lock_all)
     return sync_error("unlock", target, "inside lock_all (use unlock_all)");
   if (access_ != Access::lock || !locked(target))

@@ -49,9 +49,20 @@ class Epochs {
   void did_post(std::span<const int> group, unsigned asserts);
   Status can_wait(const char* call) const;  // wait and test
   void did_wait();
-  Status can_lock(int target, unsigned asserts, bool no_locks) const;
+  // Inline for the legal cases (every lock and unlock asks); every error goes to the full
+  // check, which names it.
+  Status can_lock(int target, unsigned asserts, bool no_locks) const {
+    const Access a = access();
+    if ((asserts & ~static_cast<unsigned>(assert_nocheck)) == 0 && !no_locks &&
+        (a == Access::none || a == Access::fence_open || a == Access::lock) && !locked(target))
+      return Status::ok();
+    return check_lock(target, asserts, no_locks);
+  }
   void did_lock(int target, LockType type, unsigned asserts);
-  Status can_unlock(int target) const;
+  Status can_unlock(int target) const {
+    if (access() == Access::lock && locked(target)) return Status::ok();
+    return check_unlock(target);
+  }
   void did_unlock(int target);
   Status can_lock_all(unsigned asserts, bool no_locks) const;
   void did_lock_all(unsigned asserts);
@@ -91,6 +102,8 @@ class Epochs {
 
  private:
   Status check_access(const char* call, int target, bool request_based) const;
+  Status check_lock(int target, unsigned asserts, bool no_locks) const;
+  Status check_unlock(int target) const;
   Status sync_error(const char* call, int target, const std::string& why) const;
   Status assert_error(const char* call, unsigned asserts, unsigned allowed) const;
   bool in_start_group(int target) const;
