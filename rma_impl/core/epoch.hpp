@@ -58,12 +58,29 @@ class Epochs {
       return Status::ok();
     return check_lock(target, asserts, no_locks);
   }
-  void did_lock(int target, LockType type, unsigned asserts);
+  // PROC_NULL is a valid target: its lock opens an epoch with no target (so ops to PROC_NULL
+  // are legal in it) and its unlock closes it. Inline, as are did_unlock and did_access:
+  // every lock, unlock and op records itself.
+  void did_lock(int target, LockType type, unsigned asserts) {
+    access_.store(Access::lock, std::memory_order_relaxed);
+    if (exposure() == Exposure::fence) exposure_.store(Exposure::none, std::memory_order_relaxed);
+    if (target == proc_null)
+      null_lock_ = true;
+    else
+      locks_[static_cast<std::size_t>(target)] = {true, type, (asserts & assert_nocheck) != 0};
+    ++locked_count_;
+  }
   Status can_unlock(int target) const {
     if (access() == Access::lock && locked(target)) return Status::ok();
     return check_unlock(target);
   }
-  void did_unlock(int target);
+  void did_unlock(int target) {
+    if (target == proc_null)
+      null_lock_ = false;
+    else
+      locks_[static_cast<std::size_t>(target)] = {};
+    if (--locked_count_ == 0) access_.store(Access::none, std::memory_order_relaxed);
+  }
   Status can_lock_all(unsigned asserts, bool no_locks) const;
   void did_lock_all(unsigned asserts);
   Status can_unlock_all() const;
@@ -80,7 +97,9 @@ class Epochs {
       return Status::ok();
     return check_access(call, target, request_based);
   }
-  void did_access();
+  void did_access() {
+    if (access() == Access::fence_open) access_.store(Access::fence, std::memory_order_relaxed);
+  }
   Status can_free() const;
 
   Access access() const { return access_.load(std::memory_order_relaxed); }
