@@ -167,7 +167,7 @@ class Engine final : public PacketSink {
   // The poll a library call makes on entry, mutex held, once wants_call_progress said so.
   void call_progress();
   // Whether this call polls on entry (call_polls, above).
-  bool wants_call_progress(bool sync_call, bool packet_window) {
+  [[gnu::always_inline]] bool wants_call_progress(bool sync_call, bool packet_window) {
     const CallPoll p = call_polls({.mode = mode_,
                                    .agent_running = agent_on_.load(std::memory_order_relaxed),
                                    .agent_parked = agent_parked_.load(std::memory_order_relaxed),
