@@ -87,6 +87,20 @@ class Implementation {
   // recv received (its argument is `bytes`, the most it may receive).
   virtual rma::Status execute(const call::Call& call, Outcome* out = nullptr) = 0;
 
+  // One call resolved once to the function that runs it, for replays (impl/program.hpp):
+  // run(target, call) does what execute(call) would, without its dispatch. An empty one
+  // (run null) replays through execute().
+  struct Bound {
+    rma::Status (*run)(void* target, const call::Call& call) = nullptr;
+    void* target = nullptr;
+  };
+  // The implementation's binding of `call`, if it has one; the call's window and buffers
+  // must outlive it.
+  virtual Bound bind(const call::Call& call) {
+    (void)call;
+    return {};
+  }
+
   // The job's calls through execute(), for harness code (barriers between phases, benchmark
   // commands).
   rma::Status barrier() {

@@ -37,6 +37,10 @@ class Program {
  private:
   std::vector<call::Call> calls_;
   std::vector<std::shared_ptr<void>> keep_;
+  // calls_ bound by the implementation last replayed (Implementation::bind), made at its first
+  // replay: a benchmark replays one program through one implementation thousands of times.
+  mutable std::vector<Implementation::Bound> bound_;
+  mutable const Implementation* bound_for_ = nullptr;
 };
 
 }  // namespace harness::impl

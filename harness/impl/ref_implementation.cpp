@@ -1,5 +1,6 @@
 // ref_implementation.cpp — the reference over rma::Runtime. execute() is the harness's one
 // switch over call::Kind: each call goes to the rma::Window or rma::Runtime method of its name.
+// bind() hands replays the same methods for the calls benchmarks repeat most, resolved once.
 #include "impl/ref_implementation.hpp"
 
 #include <utility>
@@ -59,6 +60,7 @@ class Reference final : public Implementation {
   rma::Status free_mem(void* base) override { return rt_->free_mem(base); }
 
   rma::Status execute(const call::Call& c, Outcome* out) override;
+  Bound bind(const call::Call& c) override;
 
   std::optional<rma::Counters> counters() const override { return rt_->counters(); }
   rma::RankState state() const override { return rt_->state(); }
@@ -189,6 +191,53 @@ rma::Status Reference::execute(const call::Call& c, Outcome* out) {
       return rt_->recv(c.target, c.result, c.bytes, c.tag, out ? &out->received : nullptr);
   }
   return {rma::ErrorClass::intern, "unknown call"};
+}
+
+// --- bindings for replays: the window calls a benchmark repeats most, each straight to its
+// rma::Window method (what execute() does for them after its checks and its switch).
+
+rma::Window& win(void* w) {
+  return *static_cast<rma::Window*>(w);
+}
+rma::Status run_put(void* w, const call::Call& c) {
+  return win(w).put(c.origin, c.count, c.dtype, c.target, c.disp);
+}
+rma::Status run_get(void* w, const call::Call& c) {
+  return win(w).get(c.result, c.count, c.dtype, c.target, c.disp);
+}
+rma::Status run_accumulate(void* w, const call::Call& c) {
+  return win(w).accumulate(c.origin, c.count, c.dtype, c.target, c.disp, c.op);
+}
+rma::Status run_lock(void* w, const call::Call& c) {
+  return win(w).lock(c.lock_type, c.target, c.asserts);
+}
+rma::Status run_unlock(void* w, const call::Call& c) {
+  return win(w).unlock(c.target);
+}
+rma::Status run_flush(void* w, const call::Call& c) {
+  return win(w).flush(c.target);
+}
+
+Implementation::Bound Reference::bind(const call::Call& c) {
+  using K = call::Kind;
+  if (!c.win || c.has_layout()) return {};
+  void* w = &static_cast<RefWindow*>(c.win)->get();
+  switch (c.kind) {
+    case K::put:
+      return {run_put, w};
+    case K::get:
+      return {run_get, w};
+    case K::accumulate:
+      return {run_accumulate, w};
+    case K::lock:
+      return {run_lock, w};
+    case K::unlock:
+      return {run_unlock, w};
+    case K::flush:
+      return {run_flush, w};
+    default:
+      return {};  // through execute()
+  }
 }
 
 }  // namespace

@@ -159,7 +159,7 @@ void Epochs::did_wait() {
 
 // --- passive target -----------------------------------------------------------------------
 
-Status Epochs::can_lock(int target, unsigned asserts, bool no_locks) const {
+Status Epochs::check_lock(int target, unsigned asserts, bool no_locks) const {
   RMA_TRY(assert_error("lock", asserts, assert_nocheck));
   if (no_locks) return sync_error("lock", target, "the window was created with no_locks");
   switch (access_) {
@@ -177,32 +177,12 @@ Status Epochs::can_lock(int target, unsigned asserts, bool no_locks) const {
   return Status::ok();
 }
 
-// PROC_NULL is a valid target: its lock opens an epoch with no target (so ops to PROC_NULL
-// are legal in it) and its unlock closes it.
-void Epochs::did_lock(int target, LockType type, unsigned asserts) {
-  access_.store(Access::lock, std::memory_order_relaxed);
-  if (exposure_ == Exposure::fence) exposure_.store(Exposure::none, std::memory_order_relaxed);
-  if (target == proc_null)
-    null_lock_ = true;
-  else
-    locks_[static_cast<std::size_t>(target)] = {true, type, (asserts & assert_nocheck) != 0};
-  ++locked_count_;
-}
-
-Status Epochs::can_unlock(int target) const {
+Status Epochs::check_unlock(int target) const {
   if (access_ == Access::lock_all)
     return sync_error("unlock", target, "inside lock_all (use unlock_all)");
   if (access_ != Access::lock || !locked(target))
     return sync_error("unlock", target, "the target is not locked");
   return Status::ok();
-}
-
-void Epochs::did_unlock(int target) {
-  if (target == proc_null)
-    null_lock_ = false;
-  else
-    locks_[static_cast<std::size_t>(target)] = {};
-  if (--locked_count_ == 0) access_.store(Access::none, std::memory_order_relaxed);
 }
 
 Status Epochs::can_lock_all(unsigned asserts, bool no_locks) const {
@@ -270,10 +250,6 @@ Status Epochs::check_access(const char* call, int target, bool request_based) co
       return sync_error(call, target, "the target is not locked");
   }
   return Status::ok();
-}
-
-void Epochs::did_access() {
-  if (access_ == Access::fence_open) access_.store(Access::fence, std::memory_order_relaxed);
 }
 
 Status Epochs::can_free() const {

@@ -49,10 +49,38 @@ class Epochs {
   void did_post(std::span<const int> group, unsigned asserts);
   Status can_wait(const char* call) const;  // wait and test
   void did_wait();
-  Status can_lock(int target, unsigned asserts, bool no_locks) const;
-  void did_lock(int target, LockType type, unsigned asserts);
-  Status can_unlock(int target) const;
-  void did_unlock(int target);
+  // Inline for the legal cases (every lock and unlock asks); every error goes to the full
+  // check, which names it.
+  Status can_lock(int target, unsigned asserts, bool no_locks) const {
+    const Access a = access();
+    if ((asserts & ~static_cast<unsigned>(assert_nocheck)) == 0 && !no_locks &&
+        (a == Access::none || a == Access::fence_open || a == Access::lock) && !locked(target))
+      return Status::ok();
+    return check_lock(target, asserts, no_locks);
+  }
+  // PROC_NULL is a valid target: its lock opens an epoch with no target (so ops to PROC_NULL
+  // are legal in it) and its unlock closes it. Inline, as are did_unlock and did_access:
+  // every lock, unlock and op records itself.
+  void did_lock(int target, LockType type, unsigned asserts) {
+    access_.store(Access::lock, std::memory_order_relaxed);
+    if (exposure() == Exposure::fence) exposure_.store(Exposure::none, std::memory_order_relaxed);
+    if (target == proc_null)
+      null_lock_ = true;
+    else
+      locks_[static_cast<std::size_t>(target)] = {true, type, (asserts & assert_nocheck) != 0};
+    ++locked_count_;
+  }
+  Status can_unlock(int target) const {
+    if (access() == Access::lock && locked(target)) return Status::ok();
+    return check_unlock(target);
+  }
+  void did_unlock(int target) {
+    if (target == proc_null)
+      null_lock_ = false;
+    else
+      locks_[static_cast<std::size_t>(target)] = {};
+    if (--locked_count_ == 0) access_.store(Access::none, std::memory_order_relaxed);
+  }
   Status can_lock_all(unsigned asserts, bool no_locks) const;
   void did_lock_all(unsigned asserts);
   Status can_unlock_all() const;
@@ -69,7 +97,9 @@ class Epochs {
       return Status::ok();
     return check_access(call, target, request_based);
   }
-  void did_access();
+  void did_access() {
+    if (access() == Access::fence_open) access_.store(Access::fence, std::memory_order_relaxed);
+  }
   Status can_free() const;
 
   Access access() const { return access_.load(std::memory_order_relaxed); }
@@ -91,6 +121,8 @@ class Epochs {
 
  private:
   Status check_access(const char* call, int target, bool request_based) const;
+  Status check_lock(int target, unsigned asserts, bool no_locks) const;
+  Status check_unlock(int target) const;
   Status sync_error(const char* call, int target, const std::string& why) const;
   Status assert_error(const char* call, unsigned asserts, unsigned allowed) const;
   bool in_start_group(int target) const;

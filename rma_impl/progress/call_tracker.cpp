@@ -11,24 +11,6 @@ std::int64_t now_ns() {
 
 }  // namespace
 
-void CallTracker::enter(const char* call, int window, int target) {
-  if (depth_.load(std::memory_order_relaxed) == 0) {
-    window_.store(window, std::memory_order_relaxed);
-    target_.store(target, std::memory_order_relaxed);
-    call_.store(call, std::memory_order_release);
-  }
-  depth_.store(depth_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-}
-
-void CallTracker::leave() {
-  const int d = depth_.load(std::memory_order_relaxed) - 1;
-  depth_.store(d, std::memory_order_relaxed);
-  if (d == 0) {
-    blocked_.store(false, std::memory_order_relaxed);
-    call_.store(nullptr, std::memory_order_release);
-  }
-}
-
 void CallTracker::set_blocked(std::string_view waiting_for) {
   {
     std::lock_guard g(mu_);

@@ -19,9 +19,25 @@ namespace rma::progress {
 
 class CallTracker {
  public:
-  // `call` must be a string with static storage (the entry points pass literals).
-  void enter(const char* call, int window, int target);
-  void leave();
+  // `call` must be a string with static storage (the entry points pass literals). Inlined by
+  // force: every call of the library passes both, and GCC 12 left them out of line in the
+  // larger entry points (11 and 7 instructions more per call, callgrind).
+  [[gnu::always_inline]] void enter(const char* call, int window, int target) {
+    if (depth_.load(std::memory_order_relaxed) == 0) {
+      window_.store(window, std::memory_order_relaxed);
+      target_.store(target, std::memory_order_relaxed);
+      call_.store(call, std::memory_order_release);
+    }
+    depth_.store(depth_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  }
+  [[gnu::always_inline]] void leave() {
+    const int d = depth_.load(std::memory_order_relaxed) - 1;
+    depth_.store(d, std::memory_order_relaxed);
+    if (d == 0) {
+      blocked_.store(false, std::memory_order_relaxed);
+      call_.store(nullptr, std::memory_order_release);
+    }
+  }
   void set_blocked(std::string_view waiting_for);
   void clear_blocked();
   CallState snapshot() const;

@@ -182,37 +182,24 @@ void Engine::on(PacketType t, Handler h) {
   handlers_[index(t)] = std::move(h);
 }
 
-namespace {
-// Counters are only ever updated with the engine lock held, so a relaxed load and store
-// suffice (no locked instruction on the hot path); other threads only read them.
-inline void bump(std::atomic<std::uint64_t>& c, std::uint64_t n) {
-  c.store(c.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
-}
-}  // namespace
-
 void Engine::count_sent(const PacketHeader& h, std::size_t bytes) {
-  bump(sent_[index(h.type)], 1);
-  bump(bytes_[index(h.type)], bytes);
+  bump_counter(sent_[index(h.type)], 1);
+  bump_counter(bytes_[index(h.type)], bytes);
   if (class_of(h.type) == PacketClass::rma && h.win < kMaxCountedWindows)
-    bump((*win_counts_)[h.win].sent[index(h.type)], 1);
+    bump_counter((*win_counts_)[h.win].sent[index(h.type)], 1);
 }
 
 void Engine::count_epoch(bool held) {
-  bump(held ? held_epochs_ : asked_epochs_, 1);
+  bump_counter(held ? held_epochs_ : asked_epochs_, 1);
 }
 
 void Engine::count_layout(std::size_t description_bytes) {
   if (description_bytes == 0) {
-    bump(type_cache_hits_, 1);
+    bump_counter(type_cache_hits_, 1);
     return;
   }
-  bump(descriptions_, 1);
-  bump(description_bytes_, description_bytes);
-}
-
-void Engine::count_direct(std::uint32_t win, DirectOp op, std::uint64_t n) {
-  bump(direct_[index(op)], n);
-  if (win < kMaxCountedWindows) bump((*win_counts_)[win].direct[index(op)], n);
+  bump_counter(descriptions_, 1);
+  bump_counter(description_bytes_, description_bytes);
 }
 
 bool Engine::transmit(int dst, const PacketHeader& h, std::span<const std::byte> payload) {

@@ -28,42 +28,53 @@ void wake_all(Call& c) {
 
 // --- passive-target locks on shared words -------------------------------------------------------
 
-// Rings the ranks blocked on t's lock; the waiter count makes the common case one load.
-void wake_lock_waiters(Call& c, int t) {
+// Rings the ranks blocked on t's lock. Out of line: nearly always nobody waits, which the
+// waiter count tells in one load (wake_lock_waiters).
+[[gnu::noinline]] void ring_lock_waiters(Call& c, int t) {
   ShmWin& s = shm_win(c);
-  if (s.lock(t).waiting.load(std::memory_order_seq_cst) == 0) return;
   for (int r = 0; r < c.w.ranks(); ++r)
     if (s.lock_waiting(t, r).load(std::memory_order_seq_cst)) wake(c, r);
 }
 
-Status acquire(Call& c, int t, LockType type) {
-  const bool exclusive = type == LockType::exclusive;
+void wake_lock_waiters(Call& c, PassiveLock& l, int t) {
+  if (l.waiting.load(std::memory_order_seq_cst) != 0) [[unlikely]]
+    ring_lock_waiters(c, t);
+}
+
+// The lock was not free at once: announce the wait, then wait for the ticket's turn.
+[[gnu::noinline]] Status wait_for_turn(Call& c, int t, PassiveLock& l, std::uint64_t ticket,
+                                       bool exclusive) {
   ShmWin& s = shm_win(c);
   const int me = c.w.rank();
-  PassiveLock& l = s.lock(t);
+  // Announce the wait before re-checking, so a holder leaving now either sees it or is seen.
+  l.waiting.fetch_add(1, std::memory_order_seq_cst);
+  s.lock_waiting(t, me).store(1, std::memory_order_seq_cst);
+  // try_enter changes the lock when it succeeds, and a wait may evaluate its condition
+  // more than once: remember the success.
+  bool entered = false;
+  Status st = wait_for(c, "passive lock on shared words", t,
+                       [&] { return entered || (entered = l.try_enter(ticket, exclusive)); });
+  s.lock_waiting(t, me).store(0, std::memory_order_seq_cst);
+  l.waiting.fetch_sub(1, std::memory_order_seq_cst);
+  return st;
+}
+
+Status acquire(Call& c, int t, LockType type) {
+  const bool exclusive = type == LockType::exclusive;
+  PassiveLock& l = shm_win(c).lock(t);
   const std::uint64_t ticket = l.take_ticket();
-  if (!l.try_enter(ticket, exclusive)) {
-    // Announce the wait before re-checking, so a holder leaving now either sees it or is seen.
-    l.waiting.fetch_add(1, std::memory_order_seq_cst);
-    s.lock_waiting(t, me).store(1, std::memory_order_seq_cst);
-    // try_enter changes the lock when it succeeds, and a wait may evaluate its condition
-    // more than once: remember the success.
-    bool entered = false;
-    Status st = wait_for(c, "passive lock on shared words", t,
-                         [&] { return entered || (entered = l.try_enter(ticket, exclusive)); });
-    s.lock_waiting(t, me).store(0, std::memory_order_seq_cst);
-    l.waiting.fetch_sub(1, std::memory_order_seq_cst);
-    if (!st) return st;
-  }
+  if (!l.try_enter(ticket, exclusive)) [[unlikely]]
+    RMA_TRY(wait_for_turn(c, t, l, ticket, exclusive));
   count(c, DirectOp::sync_word);
-  wake_lock_waiters(c, t);  // the head moved on: a shared request behind may enter too
+  wake_lock_waiters(c, l, t);  // the head moved on: a shared request behind may enter too
   return Status::ok();
 }
 
 void release(Call& c, int t, LockType type) {
-  shm_win(c).lock(t).leave(type == LockType::exclusive);
+  PassiveLock& l = shm_win(c).lock(t);
+  l.leave(type == LockType::exclusive);
   count(c, DirectOp::sync_word);
-  wake_lock_waiters(c, t);
+  wake_lock_waiters(c, l, t);
 }
 
 // --- the generic layer's primitives (core/direct_sync.hpp) ------------------------------------

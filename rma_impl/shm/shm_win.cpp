@@ -23,15 +23,8 @@ ControlLayout::ControlLayout(int n, std::size_t stripes_per_rank)
     : ranks(n), stripes(stripes_per_rank) {
   const auto un = static_cast<std::size_t>(n);
   block = align64(sizeof(PassiveLock) + align64(un) + 2 * align64(4 * un) + align64(4 * stripes));
-  total = 128 + block * un;
+  total = kHeader + block * un;
 }
-
-namespace {
-std::byte* block_of(ShmWin& s, int rank) {
-  return static_cast<std::byte*>(s.control->data()) + 128 +
-         s.layout.block * static_cast<std::size_t>(rank);
-}
-}  // namespace
 
 SharedBarrier& ShmWin::barrier() {
   return *static_cast<SharedBarrier*>(control->data());
@@ -40,26 +33,22 @@ std::atomic<std::uint64_t>& ShmWin::sync_word() {
   return *reinterpret_cast<std::atomic<std::uint64_t>*>(static_cast<std::byte*>(control->data()) +
                                                         64);
 }
-PassiveLock& ShmWin::lock(int rank) {
-  return *reinterpret_cast<PassiveLock*>(block_of(*this, rank));
-}
 std::atomic<std::uint8_t>& ShmWin::lock_waiting(int rank, int waiter) {
-  return reinterpret_cast<std::atomic<std::uint8_t>*>(block_of(*this, rank) +
-                                                      sizeof(PassiveLock))[waiter];
+  return reinterpret_cast<std::atomic<std::uint8_t>*>(block(rank) + sizeof(PassiveLock))[waiter];
 }
 std::atomic<std::uint32_t>& ShmWin::posts(int origin, int target) {
   const auto un = static_cast<std::size_t>(layout.ranks);
-  return reinterpret_cast<std::atomic<std::uint32_t>*>(block_of(*this, origin) +
-                                                       sizeof(PassiveLock) + align64(un))[target];
+  return reinterpret_cast<std::atomic<std::uint32_t>*>(block(origin) + sizeof(PassiveLock) +
+                                                       align64(un))[target];
 }
 std::atomic<std::uint32_t>& ShmWin::dones(int target, int origin) {
   const auto un = static_cast<std::size_t>(layout.ranks);
-  return reinterpret_cast<std::atomic<std::uint32_t>*>(
-      block_of(*this, target) + sizeof(PassiveLock) + align64(un) + align64(4 * un))[origin];
+  return reinterpret_cast<std::atomic<std::uint32_t>*>(block(target) + sizeof(PassiveLock) +
+                                                       align64(un) + align64(4 * un))[origin];
 }
 StripeLock& ShmWin::stripe(int rank, std::size_t i) {
   const auto un = static_cast<std::size_t>(layout.ranks);
-  return reinterpret_cast<StripeLock*>(block_of(*this, rank) + sizeof(PassiveLock) + align64(un) +
+  return reinterpret_cast<StripeLock*>(block(rank) + sizeof(PassiveLock) + align64(un) +
                                        2 * align64(4 * un))[i];
 }
 

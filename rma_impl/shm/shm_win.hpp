@@ -25,6 +25,7 @@ namespace rma::shm {
 
 // Where a window's shared control words are (one segment per window, per-rank blocks).
 struct ControlLayout {
+  static constexpr std::size_t kHeader = 128;  // the barrier and the sync word
   int ranks = 0;
   std::size_t stripes = 0;
   std::size_t block = 0;  // bytes per rank block
@@ -54,7 +55,12 @@ class ShmWin final : public core::BackendWin {
 
   SharedBarrier& barrier();
   std::atomic<std::uint64_t>& sync_word();
-  PassiveLock& lock(int rank);
+  // Inline: every lock and unlock of the direct path finds its target's lock here.
+  std::byte* block(int rank) const {
+    return static_cast<std::byte*>(control->data()) + ControlLayout::kHeader +
+           layout.block * static_cast<std::size_t>(rank);
+  }
+  PassiveLock& lock(int rank) const { return *reinterpret_cast<PassiveLock*>(block(rank)); }
   std::atomic<std::uint8_t>& lock_waiting(int rank, int waiter);
   std::atomic<std::uint32_t>& posts(int origin, int target);  // posts target made to origin
   std::atomic<std::uint32_t>& dones(int target, int origin);  // dones origin sent to target

@@ -1,4 +1,4 @@
-// The shared-word objects of shm_words.hpp: the passive lock's FIFO and the stripe futex.
+// The stripe futex of shm_words.hpp (the passive lock is inline there).
 #include "shm/shm_words.hpp"
 
 #include <linux/futex.h>
@@ -7,7 +7,6 @@
 
 #include <climits>
 
-#include "core/fault.hpp"
 #include "progress/cpu_relax.hpp"
 
 namespace rma::shm {
@@ -20,37 +19,6 @@ long futex(std::atomic<std::uint32_t>* addr, int op, std::uint32_t val) {
 }
 
 }  // namespace
-
-// Only the ticket at the head ever enters, so the checks below cannot be invalidated by
-// another entrant; holders leaving only make the lock more compatible.
-bool PassiveLock::try_enter(std::uint64_t ticket, bool exclusive) {
-  if (core::fault(core::Fault::grant_ignores_table)) {
-    // Everyone enters at once, in any order.
-    head.fetch_add(1, std::memory_order_seq_cst);
-    return true;
-  }
-  // Acquire loads see everything the previous holders wrote before they left; the head is
-  // published with release after the holder state, so whoever is next sees both.
-  if (head.load(std::memory_order_acquire) != ticket) return false;
-  if (exclusive) {
-    if (writer.load(std::memory_order_acquire) || readers.load(std::memory_order_acquire))
-      return false;
-    writer.store(1, std::memory_order_relaxed);
-  } else {
-    if (writer.load(std::memory_order_acquire)) return false;
-    readers.fetch_add(1, std::memory_order_acq_rel);
-  }
-  head.store(ticket + 1, std::memory_order_release);
-  return true;
-}
-
-void PassiveLock::leave(bool exclusive) {
-  if (core::fault(core::Fault::grant_ignores_table)) return;
-  if (exclusive)
-    writer.store(0, std::memory_order_seq_cst);
-  else
-    readers.fetch_sub(1, std::memory_order_seq_cst);
-}
 
 void StripeLock::lock() {
   std::uint32_t c = 0;

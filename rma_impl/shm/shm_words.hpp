@@ -13,6 +13,8 @@
 #include <atomic>
 #include <cstdint>
 
+#include "core/fault.hpp"
+
 namespace rma::shm {
 
 struct alignas(64) PassiveLock {
@@ -27,6 +29,38 @@ struct alignas(64) PassiveLock {
   bool try_enter(std::uint64_t ticket, bool exclusive);
   void leave(bool exclusive);
 };
+
+// Inline: every lock and unlock of the direct path passes them. Only the ticket at the head
+// ever enters, so the checks below cannot be invalidated by another entrant; holders
+// leaving only make the lock more compatible.
+inline bool PassiveLock::try_enter(std::uint64_t ticket, bool exclusive) {
+  if (core::fault(core::Fault::grant_ignores_table)) {
+    // Everyone enters at once, in any order.
+    head.fetch_add(1, std::memory_order_seq_cst);
+    return true;
+  }
+  // Acquire loads see everything the previous holders wrote before they left; the head is
+  // published with release after the holder state, so whoever is next sees both.
+  if (head.load(std::memory_order_acquire) != ticket) return false;
+  if (exclusive) {
+    if (writer.load(std::memory_order_acquire) || readers.load(std::memory_order_acquire))
+      return false;
+    writer.store(1, std::memory_order_relaxed);
+  } else {
+    if (writer.load(std::memory_order_acquire)) return false;
+    readers.fetch_add(1, std::memory_order_acq_rel);
+  }
+  head.store(ticket + 1, std::memory_order_release);
+  return true;
+}
+
+inline void PassiveLock::leave(bool exclusive) {
+  if (core::fault(core::Fault::grant_ignores_table)) return;
+  if (exclusive)
+    writer.store(0, std::memory_order_seq_cst);
+  else
+    readers.fetch_sub(1, std::memory_order_seq_cst);
+}
 
 struct StripeLock {
   std::atomic<std::uint32_t> word{0};  // 0 free, 1 held, 2 held with waiters
