@@ -264,7 +264,11 @@ class AmWin final : public core::ProtocolWin {
                       std::uint32_t seq, std::span<const std::uint32_t> note);
   void send_control(int t, PacketType type, std::uint16_t flags = 0, std::uint32_t seq = 0);
   bool advance(int t, Closing mode);
-  bool batch_done(int t) const;
+  // Inline: a closing wait asks it at every poll.
+  bool batch_done(int t) const {
+    const AmTarget& T = t_[static_cast<std::size_t>(t)];
+    return T.batch.empty() && !T.blocked_on_cts;
+  }
   template <class Pred>
   Status wait_for(core::Call& c, const char* what, int peer, Pred&& pred) {
     return e_.wait_until(c.lk, pred, progress::WaitInfo{progress::Ctx::rma_sync, what, peer});
@@ -315,6 +319,7 @@ class AmWin final : public core::ProtocolWin {
   void send_ack(int origin);
   void release(int origin);
   void grant(LockRequest& r);
+  void on_ack(int src, const progress::PacketHeader& h);
   void on_response(int src, const progress::PacketHeader& h, std::span<const std::byte> payload);
   void on_cts(int src, const progress::PacketHeader& h);
   std::byte* target_memory(const progress::PacketHeader& h);

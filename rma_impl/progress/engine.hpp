@@ -371,7 +371,10 @@ template <class Pred>
 Status Engine::wait_until(EngineLock& lk, Pred&& pred, const WaitInfo& why) {
   if (pred()) return Status::ok();
   WaitLoop loop(*this, lk, why);
-  while (!pred()) {
+  // pred() was false a moment ago and nothing has happened since: poll first. (Asking it
+  // again here cost a wait whose answer is one poll away a predicate call: an unlock's
+  // closing step, 40-60 instructions on the am path.)
+  do {
     switch (loop.step()) {
       case WaitLoop::Next::again:
         break;
@@ -386,7 +389,7 @@ Status Engine::wait_until(EngineLock& lk, Pred&& pred, const WaitInfo& why) {
         break;
       }
     }
-  }
+  } while (!pred());
   return Status::ok();
 }
 
