@@ -187,6 +187,13 @@ struct AmTarget {
   // Progress of the current synchronization call on this target.
   enum class Phase : std::uint8_t { idle, begin, await_grant, ready, issued, done };
   Phase phase = Phase::idle;
+
+  // Issued, and still waiting for what closing `mode` needs (ops sent, locally complete,
+  // acked). Inline: a closing wait asks at every poll, and mostly hears yes.
+  bool waits_after_issue(Closing mode) const {
+    return !batch.empty() || blocked_on_cts || local_pending ||
+           (mode != Closing::flush_local && acks_pending);
+  }
 };
 
 // What the payload of an op with flag_layout starts with: the target type's id on this window

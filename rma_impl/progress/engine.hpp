@@ -263,6 +263,7 @@ class Engine final : public PacketSink {
            out_behind_offers_.load(std::memory_order_relaxed);
   }
   bool handles_rma_now() const;
+  [[gnu::noinline]] bool handle_stash();  // sync_only: what arrived outside a sync call
   Status wait_failure(const WaitInfo& why) const;
   // Where the next all-peers liveness check starts: each check asks a few peers, not all.
   mutable int liveness_cursor_ = 0;

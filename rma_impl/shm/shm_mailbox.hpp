@@ -197,6 +197,16 @@ class Mailboxes {
     const std::uint8_t had = consumed_[s].load(std::memory_order_relaxed);
     if (posted_bit(w) == had) return false;                                     // nothing new
     if (!in_order(w, taken_[s].load(std::memory_order_relaxed))) return false;  // queue first
+    hand_over(src, in, w, had, fn);
+    return true;
+  }
+
+  // Out of line: a poll that finds nothing, most of them, then keeps a small frame (no room
+  // for a copy of the slot) and saves no registers for it.
+  template <class F>
+  [[gnu::noinline]] void hand_over(int src, const MailboxSlot& in, std::uint64_t w,
+                                   std::uint8_t had, F& fn) {
+    const auto s = static_cast<std::size_t>(src);
     // The whole slot, a copy of fixed size (a few vector moves) instead of a header and then
     // a loop over the payload's bytes: the producer writes none of it before our
     // acknowledgment, so the bytes past the payload are only stale, never torn.
@@ -208,7 +218,6 @@ class Mailboxes {
     heard_[s] = 1;
     pending_acks_ |= bit(src);
     fn(src, h, std::span<const std::byte>(copy + sizeof h, w & 0xffu));
-    return true;
   }
 
   MailboxSlot* slots_ = nullptr;
