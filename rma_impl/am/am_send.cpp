@@ -217,9 +217,4 @@ void AmWin::send_control(int t, PacketType type, std::uint16_t flags, std::uint3
   e_.send(t, h);
 }
 
-bool AmWin::batch_done(int t) const {
-  const AmTarget& T = t_[static_cast<std::size_t>(t)];
-  return T.batch.empty() && !T.blocked_on_cts;
-}
-
 }  // namespace rma::am

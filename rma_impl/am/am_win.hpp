@@ -187,6 +187,13 @@ struct AmTarget {
   // Progress of the current synchronization call on this target.
   enum class Phase : std::uint8_t { idle, begin, await_grant, ready, issued, done };
   Phase phase = Phase::idle;
+
+  // Issued, and still waiting for what closing `mode` needs (ops sent, locally complete,
+  // acked). Inline: a closing wait asks at every poll, and mostly hears yes.
+  bool waits_after_issue(Closing mode) const {
+    return !batch.empty() || blocked_on_cts || local_pending ||
+           (mode != Closing::flush_local && acks_pending);
+  }
 };
 
 // What the payload of an op with flag_layout starts with: the target type's id on this window
@@ -264,7 +271,11 @@ class AmWin final : public core::ProtocolWin {
                       std::uint32_t seq, std::span<const std::uint32_t> note);
   void send_control(int t, PacketType type, std::uint16_t flags = 0, std::uint32_t seq = 0);
   bool advance(int t, Closing mode);
-  bool batch_done(int t) const;
+  // Inline: a closing wait asks it at every poll.
+  bool batch_done(int t) const {
+    const AmTarget& T = t_[static_cast<std::size_t>(t)];
+    return T.batch.empty() && !T.blocked_on_cts;
+  }
   template <class Pred>
   Status wait_for(core::Call& c, const char* what, int peer, Pred&& pred) {
     return e_.wait_until(c.lk, pred, progress::WaitInfo{progress::Ctx::rma_sync, what, peer});
@@ -315,6 +326,7 @@ class AmWin final : public core::ProtocolWin {
   void send_ack(int origin);
   void release(int origin);
   void grant(LockRequest& r);
+  void on_ack(int src, const progress::PacketHeader& h);
   void on_response(int src, const progress::PacketHeader& h, std::span<const std::byte> payload);
   void on_cts(int src, const progress::PacketHeader& h);
   std::byte* target_memory(const progress::PacketHeader& h);

@@ -182,7 +182,9 @@ void Engine::on(PacketType t, Handler h) {
   handlers_[index(t)] = std::move(h);
 }
 
-void Engine::count_sent(const PacketHeader& h, std::size_t bytes) {
+// Inline, like transmit(): every packet sent passes both, and as calls their frames cost
+// more than their bodies (callgrind: some 20 instructions a packet).
+[[gnu::always_inline]] inline void Engine::count_sent(const PacketHeader& h, std::size_t bytes) {
   bump_counter(sent_[index(h.type)], 1);
   bump_counter(bytes_[index(h.type)], bytes);
   if (class_of(h.type) == PacketClass::rma && h.win < kMaxCountedWindows)
@@ -202,7 +204,8 @@ void Engine::count_layout(std::size_t description_bytes) {
   bump_counter(description_bytes_, description_bytes);
 }
 
-bool Engine::transmit(int dst, const PacketHeader& h, std::span<const std::byte> payload) {
+[[gnu::always_inline]] inline bool Engine::transmit(int dst, const PacketHeader& h,
+                                                    std::span<const std::byte> payload) {
   if (!transport_->try_send(dst, h, payload)) return false;
   count_sent(h, payload.size());
   if (trace::on()) [[unlikely]]
@@ -463,22 +466,27 @@ bool Engine::progress(Ctx ctx) {
   if (ctx != Ctx::agent && agent_)
     app_polls_.store(app_polls_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   bool did = false;
-  if (!stash_.empty() && handles_rma_now()) {
-    while (!stash_.empty()) {
-      Stashed s = std::move(stash_.front());
-      stash_.pop_front();
-      if (trace::on()) [[unlikely]]
-        trace_handled(s.src, s.h, s.payload.size(), s.trace_seq, s.trace_arrived);
-      dispatch(s.src, s.h, s.payload);
-    }
-    did = true;
-  }
+  if (!stash_.empty() && handles_rma_now()) [[unlikely]]
+    did = handle_stash();
   // Most rounds find nothing queued to send: look before calling.
   if (out_pending_.load(std::memory_order_relaxed) != 0) did |= drain_out();
   did |= transport_->poll(*this, 64) > 0;
   if (out_pending_.load(std::memory_order_relaxed) != 0) did |= drain_out();
   ctx_ = Ctx::any_call;
   return did;
+}
+
+// Out of line, so that progress(), which every wait loop calls at every poll, keeps a
+// small frame for its common case: nothing stashed.
+bool Engine::handle_stash() {
+  while (!stash_.empty()) {
+    Stashed s = std::move(stash_.front());
+    stash_.pop_front();
+    if (trace::on()) [[unlikely]]
+      trace_handled(s.src, s.h, s.payload.size(), s.trace_seq, s.trace_arrived);
+    dispatch(s.src, s.h, s.payload);
+  }
+  return true;
 }
 
 bool Engine::paced_poll_due() {

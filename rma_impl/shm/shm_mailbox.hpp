@@ -109,8 +109,11 @@ class Mailboxes {
   template <class F>
   int take_all(F&& fn, int max) {
     int n = 0;
-    for (int src = 0; src < ranks_ && n < max; ++src)
-      if (src != me_ && take(src, fn)) ++n;
+    if (max <= 0) return n;
+    // Down this rank's column of slots by pointer: every poll walks it, most for nothing.
+    const MailboxSlot* in = slots_ + me_;
+    for (int src = 0; src < ranks_; ++src, in += ranks_)
+      if (src != me_ && take(src, *in, fn) && ++n == max) break;
     return n;
   }
   // Consumer (enabled() only, like record_taken): a queue record from src with `mark` is next;
@@ -120,7 +123,7 @@ class Mailboxes {
   bool before_record(int src, bool mark, F&& fn) {
     if (mark == (consumed_[static_cast<std::size_t>(src)].load(std::memory_order_relaxed) != 0))
       return false;
-    return take(src, fn);
+    return take(src, slot(src, me_), fn);
   }
   void record_taken(int src) {
     heard_[static_cast<std::size_t>(src)] = 1;
@@ -186,24 +189,35 @@ class Mailboxes {
     slot(me_, static_cast<int>(peer)).word.store(w, order);
   }
 
+  // `in` is slot(src, me_).
   template <class F>
-  bool take(int src, F& fn) {
+  bool take(int src, const MailboxSlot& in, F& fn) {
     const auto s = static_cast<std::size_t>(src);
-    MailboxSlot& in = slot(src, me_);
     const std::uint64_t w = in.word.load(std::memory_order_acquire);
     const std::uint8_t had = consumed_[s].load(std::memory_order_relaxed);
     if (posted_bit(w) == had) return false;                                     // nothing new
     if (!in_order(w, taken_[s].load(std::memory_order_relaxed))) return false;  // queue first
+    hand_over(src, in, w, had, fn);
+    return true;
+  }
+
+  // Out of line: a poll that finds nothing, most of them, then keeps a small frame (no room
+  // for a copy of the slot) and saves no registers for it.
+  template <class F>
+  [[gnu::noinline]] void hand_over(int src, const MailboxSlot& in, std::uint64_t w,
+                                   std::uint8_t had, F& fn) {
+    const auto s = static_cast<std::size_t>(src);
+    // The whole slot, a copy of fixed size (a few vector moves) instead of a header and then
+    // a loop over the payload's bytes: the producer writes none of it before our
+    // acknowledgment, so the bytes past the payload are only stale, never torn.
+    alignas(8) std::byte copy[sizeof in.bytes];
+    std::memcpy(copy, in.bytes, sizeof copy);
     progress::PacketHeader h;
-    std::byte payload[kMailboxPayload];
-    const std::size_t bytes = w & 0xffu;
-    std::memcpy(&h, in.bytes, sizeof h);
-    std::memcpy(payload, in.bytes + sizeof h, bytes);
+    std::memcpy(&h, copy, sizeof h);
     consumed_[s].store(had ^ 1u, std::memory_order_relaxed);
     heard_[s] = 1;
     pending_acks_ |= bit(src);
-    fn(src, h, std::span<const std::byte>(payload, bytes));
-    return true;
+    fn(src, h, std::span<const std::byte>(copy + sizeof h, w & 0xffu));
   }
 
   MailboxSlot* slots_ = nullptr;
