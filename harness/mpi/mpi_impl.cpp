@@ -379,6 +379,67 @@ int MpiImpl::synchronize(const call::Call& c, MpiWindow& w, int* flag) {
   return rc;
 }
 
+// --- Bindings for replays -------------------------------------------------------------------
+// The calls a benchmark repeats most, each straight to its MPI function: the reference binds
+// the same calls to its own methods (ref_implementation.cpp), so the harness adds the same
+// per call to both. What execute() checks per call is checked here once (the window is this
+// MPI's, the count fits an int, no layout); a freed window still goes through execute().
+
+template <Kind kind>
+rma::Status MpiImpl::run_bound(void* window, const call::Call& c) {
+  MpiWindow& w = *static_cast<MpiWindow*>(window);
+  MpiImpl& self = w.impl_;
+  if (w.freed_.load(std::memory_order_relaxed)) [[unlikely]]
+    return self.execute(c, nullptr);
+  const char* name = info(kind).name;
+  Tracked t(self.slot_, name, w.id_, c.target);
+  const int tr = mpi_rank(c.target);
+  const auto disp = static_cast<MPI_Aint>(c.disp);
+  const int n = static_cast<int>(c.count);
+  int rc = MPI_SUCCESS;
+  if constexpr (kind == Kind::put) {
+    rc = MPI_Put(c.origin, n, mpi_dtype(c.dtype), tr, disp, n, mpi_dtype(c.dtype), w.win_);
+  } else if constexpr (kind == Kind::get) {
+    rc = MPI_Get(c.result, n, mpi_dtype(c.dtype), tr, disp, n, mpi_dtype(c.dtype), w.win_);
+  } else if constexpr (kind == Kind::accumulate) {
+    rc = MPI_Accumulate(c.origin, n, mpi_dtype(c.dtype), tr, disp, n, mpi_dtype(c.dtype),
+                        mpi_op(c.op), w.win_);
+  } else if constexpr (kind == Kind::lock) {
+    rc = MPI_Win_lock(c.lock_type == rma::LockType::shared ? MPI_LOCK_SHARED : MPI_LOCK_EXCLUSIVE,
+                      tr, mpi_asserts(c.asserts), w.win_);
+  } else if constexpr (kind == Kind::unlock) {
+    rc = MPI_Win_unlock(tr, w.win_);
+  } else {
+    static_assert(kind == Kind::flush);
+    rc = MPI_Win_flush(tr, w.win_);
+  }
+  if (rc != MPI_SUCCESS) return self.failure(rc, name, w.id_, c.target);
+  if constexpr (kind == Kind::lock || kind == Kind::unlock) self.note_epoch(c, w, false);
+  return {};
+}
+
+Implementation::Bound MpiImpl::bind(const call::Call& c) {
+  if (c.has_layout() || c.count > static_cast<std::size_t>(INT_MAX)) return {};
+  auto* w = dynamic_cast<MpiWindow*>(c.win);
+  if (!w) return {};
+  switch (c.kind) {
+    case Kind::put:
+      return {run_bound<Kind::put>, w};
+    case Kind::get:
+      return {run_bound<Kind::get>, w};
+    case Kind::accumulate:
+      return {run_bound<Kind::accumulate>, w};
+    case Kind::lock:
+      return {run_bound<Kind::lock>, w};
+    case Kind::unlock:
+      return {run_bound<Kind::unlock>, w};
+    case Kind::flush:
+      return {run_bound<Kind::flush>, w};
+    default:
+      return {};
+  }
+}
+
 rma::Status MpiImpl::window_call(const call::Call& c, MpiWindow& w, Outcome* out) {
   const KindInfo& kind = info(c.kind);
   const char* name = kind.name;

@@ -130,6 +130,7 @@ class MpiImpl final : public Implementation {
   rma::Result<void*> alloc_mem(std::size_t bytes) override;
   rma::Status free_mem(void* base) override;
   rma::Status execute(const call::Call& call, Outcome* out) override;
+  Bound bind(const call::Call& call) override;
   std::optional<rma::Counters> counters() const override { return std::nullopt; }
   rma::RankState state() const override;
   void poke() override {
@@ -159,6 +160,9 @@ class MpiImpl final : public Implementation {
   rma::Status layout_types(const call::Call& c, MPI_Datatype& odt, int& on, MPI_Datatype& rdt,
                            int& rn, MPI_Datatype& tdt, int& tn);
   rma::Status job_call(const call::Call& c, Outcome* out);
+  // A bound call (bind): the MPI function of `kind`, tracked and noted as execute() does.
+  template <call::Kind kind>
+  static rma::Status run_bound(void* window, const call::Call& c);
   void note_epoch(const call::Call& c, MpiWindow& w, bool test_flag);
   // Makes group_ the group of these world ranks. A replayed post or start names the same
   // ranks every iteration: the group is kept rather than made and freed per call, as a
