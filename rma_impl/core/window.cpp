@@ -26,7 +26,8 @@ bool accumulate_like(PacketType k) {
 // Arguments, epoch and range of one communication call; converts disp to bytes. Inlined by
 // force into communicate(), and that into each call: the checks of the op's kind then fold
 // away, and a put pays for none of an accumulate's.
-[[gnu::always_inline]] inline Status check_op(Win& w, const char* call, RmaOp& op, std::uint64_t disp, bool request_based) {
+[[gnu::always_inline]] inline Status check_op(Win& w, const char* call, RmaOp& op,
+                                              std::uint64_t disp, bool request_based) {
   RMA_TRY(w.rt.check_peer(call, op.target, true));
   if (accumulate_like(op.kind) && !op_valid_for(op.op, op.dtype))
     return {ErrorClass::op, where(w, call, op.target) + ": " + std::string(to_string(op.op)) +
@@ -81,8 +82,9 @@ RmaOp make_op(PacketType kind, int target, std::size_t count, Dtype dtype, Op o 
 }
 
 // `op` is the caller's: the slot may take it over (the am path queues it).
-[[gnu::always_inline]] inline Status communicate(Win& w, const char* name, Slot core::WindowOps::*slot, RmaOp& op,
-                   std::uint64_t disp, bool request_based) {
+[[gnu::always_inline]] inline Status communicate(Win& w, const char* name,
+                                                 Slot core::WindowOps::*slot, RmaOp& op,
+                                                 std::uint64_t disp, bool request_based) {
   Entry e(w, name, op.target, false);
   RMA_TRY(e.usable());
   RMA_TRY(check_op(w, name, op, disp, request_based));
