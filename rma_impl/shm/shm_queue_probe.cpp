@@ -51,7 +51,10 @@ bool QueueProbe::try_receive() {
 }
 
 bool QueueProbe::try_answer() {
-  if (q_->owed) return !(q_->owed = !try_send());
+  if (q_->owed) {
+    q_->owed = !try_send();
+    return !q_->owed;
+  }
   const int got = q_->in.read([this](int, const progress::PacketHeader&,
                                      std::span<const std::byte>) { q_->owed = !try_send(); },
                               1);
