@@ -24,14 +24,11 @@ void BulkRegistry::handle(int src, const PacketHeader& h, std::span<const std::b
     return;
   }
   if (h.reserved0 == static_cast<std::uint8_t>(DataKind::written)) [[unlikely]] {
-    // The sender wrote it all to where this sink's cts said (Engine::in_place_address).
+    // The sender wrote [aux, aux + count) to where this sink's cts said
+    // (Engine::in_place_address): all of it, or the head while this rank copies the tail.
     auto it = sinks_.find(h.cookie);
-    if (it == sinks_.end() || !it->second.dest || it->second.received ||
-        h.count != it->second.total)
-      return;
-    OnDone done = std::move(it->second.on_done);
-    sinks_.erase(it);
-    if (done) done();
+    if (it == sinks_.end() || !it->second.dest || !fits(it->second, h.aux, h.count)) return;
+    arrived(it, h.count);
     return;
   }
   auto it = sinks_.find(h.cookie);
@@ -41,34 +38,42 @@ void BulkRegistry::handle(int src, const PacketHeader& h, std::span<const std::b
   // cannot write past the memory the transfer was set up for.
   if (h.aux > s.total || payload.size() > s.total - h.aux) return;
   s.on_data(h.aux, payload);
-  s.received += payload.size();
-  if (s.received >= s.total) {
-    OnDone done = std::move(s.on_done);
-    sinks_.erase(it);
-    if (done) done();
-  }
+  arrived(it, payload.size());
 }
 
-// The sender offers the whole transfer at an address of its own: copied into the sink's
-// destination in one go. The answer goes before on_done's packets (an ack, a reply), so the
-// sender's buffer is free (local completion) no later than the op completes remotely. When
-// the copy is refused the sink stays, and the sender's fragments fill it.
+// Bytes that came by another way than fragments claim a range inside the transfer, and no
+// more than is missing: a packet that does not is not from a conforming peer.
+bool BulkRegistry::fits(const Sink& s, std::uint64_t offset, std::uint64_t count) {
+  return count && offset <= s.total && count <= s.total - offset && count <= s.total - s.received;
+}
+
+void BulkRegistry::arrived(Sinks::iterator it, std::uint64_t count) {
+  Sink& s = it->second;
+  s.received += count;
+  if (s.received < s.total) return;
+  OnDone done = std::move(s.on_done);
+  sinks_.erase(it);
+  if (done) done();
+}
+
+// The sender offers the transfer, or its tail from h.aux on, at an address of its own:
+// copied into the sink's destination in one go. The answer goes before on_done's packets (an ack, a
+// reply), so the sender's buffer is free (local completion) no later than the op completes
+// remotely. When the copy is refused the sink stays, and the sender's fragments fill it.
 void BulkRegistry::take_in_place(int src, const PacketHeader& h,
                                  std::span<const std::byte> payload) {
   auto it = sinks_.find(h.cookie);
   std::uint64_t addr = 0;
   int err = EINVAL;  // not an offer a conforming sender makes: it falls back to fragments
-  if (it != sinks_.end() && it->second.dest && it->second.received == 0 &&
-      h.count == it->second.total && payload.size() >= sizeof addr && engine_) {
+  if (it != sinks_.end() && it->second.dest && fits(it->second, h.aux, h.count) &&
+      payload.size() >= sizeof addr && engine_) {
     std::memcpy(&addr, payload.data(), sizeof addr);
-    err = engine_->transport().read_peer(src, addr, {it->second.dest, it->second.total});
+    err = engine_->transport().read_peer(src, addr, {it->second.dest + h.aux, h.count});
   }
   if (err && engine_) engine_->single_copy_refused(src, err);
   if (engine_) engine_->answer_in_place(src, h.cookie, err);
   if (err) return;
-  OnDone done = std::move(it->second.on_done);
-  sinks_.erase(it);
-  if (done) done();
+  arrived(it, h.count);
 }
 
 }  // namespace rma::progress

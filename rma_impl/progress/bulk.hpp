@@ -7,7 +7,8 @@
 // into window memory, a get's result buffer) may get the data in one copy instead, over a
 // transport that can reach peers' memory: the sender writes it there itself (a put, whose
 // cts says where) and says so, or offers its bytes in place and the receiver copies them
-// out and answers, which frees the sender's buffer (a get's reply). Engine::send_stream;
+// out and answers, which frees the sender's buffer (a get's reply); a large put does both,
+// the sender writing the head while the receiver copies the tail. Engine::send_stream;
 // docs/protocol.md.
 #pragma once
 
@@ -46,10 +47,13 @@ class BulkRegistry {
     OnDone on_done;
     std::byte* dest;
   };
+  using Sinks = std::unordered_map<std::uint64_t, Sink>;
   void take_in_place(int src, const PacketHeader& h, std::span<const std::byte> payload);
+  static bool fits(const Sink& s, std::uint64_t offset, std::uint64_t count);
+  void arrived(Sinks::iterator it, std::uint64_t count);
 
   Engine* engine_;
-  std::unordered_map<std::uint64_t, Sink> sinks_;
+  Sinks sinks_;
   std::uint64_t next_ = 1;
 };
 

@@ -162,7 +162,8 @@ class Engine final : public PacketSink {
   // carries `h` with aux = its offset and count = its length. Single copy, when the
   // transport can reach peers' memory (Transport::single_copy_min) and `data` is that large:
   // - with `to` (where the receiver's cts said the data goes, in_place_address), the data
-  //   is written there at once and one packet says so;
+  //   is written there at once and one packet says so; from twice the single-copy size,
+  //   the receiver copies the tail out itself meanwhile (write_in_place);
   // - else, if the receiver named its destination (kBulkInPlace in h.cookie, the bulk id),
   //   one packet offers `data` in place and the receiver copies it out itself; done->sent()
   //   then waits for its answer, and so do the packets queued to `dst` after it, which keeps
@@ -261,6 +262,8 @@ class Engine final : public PacketSink {
   bool drain_one(int dst);
   void enqueue(int dst, OutItem item);
   bool offer_in_place(int dst, OutItem& it);
+  void write_in_place(int dst, const PacketHeader& h, std::span<const std::byte> data,
+                      SendDone* done, std::uint64_t to);
   void on_in_place_answer(int src, const PacketHeader& h);
   // Whether packets wait for room at a receiver (and not only behind an offer in place,
   // whose answer comes as a packet and rings): then waiting threads nap and retry.

@@ -93,9 +93,11 @@ TEST(SingleCopy, LargePutsAndGetMoveInOneCopy) {
   EXPECT_EQ(one.rma, fragments.rma);  // the same protocol: only what carries the bytes differs
   EXPECT_EQ(fragments.reads, 0u);
   EXPECT_EQ(fragments.data, 3 * kFragments);
-  EXPECT_EQ(one.writes, 2u);    // rank 0 writes its puts where the cts says
-  EXPECT_EQ(one.reads, 1u);     // and reads the get's reply the target offers
-  EXPECT_EQ(one.data, 2u + 2);  // a note per put; the offer and its answer
+  // Each put is over three times the single-copy size: rank 0 writes its first two thirds
+  // where the cts says while rank 1 reads the last third it was offered.
+  EXPECT_EQ(one.writes, 2u);
+  EXPECT_EQ(one.reads, 2u + 1);     // and rank 0 reads the get's reply the target offers
+  EXPECT_EQ(one.data, 2u * 3 + 2);  // per put a note, an offer, its answer; the get's two
   EXPECT_EQ(one.refused, 0u);
 }
 
@@ -104,10 +106,12 @@ TEST(SingleCopy, RefusedCopyFallsBackToFragments) {
   const Outcome refused = transfers("refuse");
   EXPECT_EQ(refused.rma, fragments.rma);
   EXPECT_EQ(refused.reads + refused.writes, 0u);
-  // The first copy each way is refused and fragments follow (for the get's reply, after the
-  // offer and its answer); after that, fragments only.
-  EXPECT_EQ(refused.refused, 2u);
-  EXPECT_EQ(refused.data, 3 * kFragments + 2);
+  // The first copy each way is refused and fragments follow: the first put's offered third
+  // (after the offer and its answer), then its written part, then the get's reply (after
+  // its offer and answer); after that, fragments only. Split at a page, the first put's two
+  // parts take as many fragments as the whole here.
+  EXPECT_EQ(refused.refused, 3u);
+  EXPECT_EQ(refused.data, 3 * kFragments + 2 + 2);
 }
 
 }  // namespace
