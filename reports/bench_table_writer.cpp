@@ -193,11 +193,11 @@ void print_grid(const std::vector<Group>& groups, const std::vector<std::vector<
 }
 
 // The floor of the run (worker/floor_bench.hpp): the cache-line round trip, the shm queue's
-// round trip and memcpy by size.
+// round trip, and memcpy and the handoff round trip by size.
 struct Floor {
   std::optional<double> round_trip_us;
   std::optional<double> queue_us;
-  std::map<std::uint64_t, double> memcpy_us, memcpy_mbps;
+  std::map<std::uint64_t, double> memcpy_us, memcpy_mbps, handoff_us;
 };
 
 Floor floor_of(const json& benchmarks) {
@@ -215,9 +215,25 @@ Floor floor_of(const json& benchmarks) {
         f.memcpy_us[size] = microseconds(e);
         f.memcpy_mbps[size] = num(e, "bytes_per_second") / 1e6;
       }
+    } else if (str(e, "op") == "handoff") {
+      if (median || !f.handoff_us.count(size)) f.handoff_us[size] = microseconds(e);
     }
   }
   return f;
+}
+
+// A figure's ratio to the floor's figure of its size; a dash where either is missing.
+std::string ratio_at(std::optional<double> v, const std::map<std::uint64_t, double>& by_size,
+                     std::uint64_t size) {
+  const auto f = by_size.find(size);
+  return v && f != by_size.end() ? ratio_text(*v, f->second) : "—";
+}
+
+// The floor's figure of a size, or a dash.
+std::string floor_at(const std::map<std::uint64_t, double>& by_size, std::uint64_t size,
+                     int digits) {
+  const auto f = by_size.find(size);
+  return f != by_size.end() ? fixed(f->second, digits) : "—";
 }
 
 }  // namespace
@@ -337,11 +353,14 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
     for (const auto& c : t.columns) shm |= t.shared_memory.at(c);
     const bool with_floor = shm && (bw ? !floor.memcpy_mbps.empty()
                                        : floor.round_trip_us.has_value() || own.lo.has_value());
-    // A latency is also read against the queue (am path) and a memcpy of its size.
+    // A latency is also read against the queue (am path), a memcpy of its size and (am path)
+    // a handoff round trip of its size.
     const bool with_queue = with_floor && !bw && (floor.queue_us || queue.lo);
     const bool with_memcpy = with_floor && !bw && !floor.memcpy_us.empty();
+    const bool with_handoff = with_floor && !bw && !floor.handoff_us.empty();
     auto queue_read = [&](const std::string& c) { return with_queue && t.queued.at(c); };
     auto memcpy_read = [&](const std::string& c) { return with_memcpy && t.reference.at(c); };
+    auto handoff_read = [&](const std::string& c) { return with_handoff && t.queued.at(c); };
     // Off shared memory a latency column is read against the raw round trip its figures
     // carry (no floor columns: the round trip differs per figure, not per run).
     auto raw_xrt = [&](const std::string& c) { return !bw && t.raw_floor.count(c) != 0; };
@@ -364,6 +383,8 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
                  : "xrt: ratio to the floor's round trip");
     if (with_queue) out << "; xq: to the queue's round trip";
     if (with_memcpy) out << "; xmc: to a memcpy of the size";
+    if (std::any_of(t.columns.begin(), t.columns.end(), handoff_read))
+      out << "; xho: to a round trip carrying the size through shared memory";
     if (!t.calibrated.empty())
       out << "; C us: the same loop in plain C with that MPI, xC: the replay's ratio to it";
     out << "\n";
@@ -378,6 +399,7 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
         g.heads.push_back("xrt");
       if (queue_read(c)) g.heads.push_back("xq");
       if (memcpy_read(c)) g.heads.push_back("xmc");
+      if (handoff_read(c)) g.heads.push_back("xho");
       if (t.measured.count(c)) g.heads.push_back("msgs/iter");
       if (t.calibrated.count(c)) g.heads.insert(g.heads.end(), {"C us", "xC"});
       groups.push_back(std::move(g));
@@ -387,6 +409,7 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
       if (!bw) g.heads.push_back("rt us");
       if (with_queue) g.heads.push_back("q us");
       g.heads.push_back(bw ? "memcpy MB/s" : "memcpy us");
+      if (with_handoff) g.heads.push_back("ho us");
       groups.push_back(std::move(g));
     }
 
@@ -398,12 +421,11 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
           base_it == cells.end()
               ? std::nullopt
               : std::optional<double>(bw ? base_it->second.mbps : base_it->second.latency_us);
-      const auto memcpy_mbps = floor.memcpy_mbps.find(size);
-      const auto memcpy_us = floor.memcpy_us.find(size);
       for (const auto& col : t.columns) {
         const auto it = cells.find(col);
         const bool has = it != cells.end();
         const double v = has ? (bw ? it->second.mbps : it->second.latency_us) : 0;
+        const std::optional<double> figure = has ? std::optional<double>(v) : std::nullopt;
         r.push_back(has ? fixed(v, bw ? 1 : 3) : "—");
         if (t.columns.size() > 1 && col != base)
           r.push_back(has && base_v ? ratio_text(v, *base_v) : "—");
@@ -411,8 +433,7 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
           if (!has)
             r.push_back("—");
           else if (bw)
-            r.push_back(
-                memcpy_mbps == floor.memcpy_mbps.end() ? "—" : ratio_text(v, memcpy_mbps->second));
+            r.push_back(ratio_at(figure, floor.memcpy_mbps, size));
           else if (it->second.floor_rt_us || floor.round_trip_us)
             r.push_back(
                 ratio_text(v, it->second.floor_rt_us.value_or(floor.round_trip_us.value_or(0))));
@@ -426,9 +447,8 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
               has && it->second.queue_rt_us ? it->second.queue_rt_us : floor.queue_us;
           r.push_back(has && q ? ratio_text(v, *q) : "—");
         }
-        if (memcpy_read(col))
-          r.push_back(has && memcpy_us != floor.memcpy_us.end() ? ratio_text(v, memcpy_us->second)
-                                                                : "—");
+        if (memcpy_read(col)) r.push_back(ratio_at(figure, floor.memcpy_us, size));
+        if (handoff_read(col)) r.push_back(ratio_at(figure, floor.handoff_us, size));
         if (t.measured.count(col)) {
           std::string m = "—";
           if (has && it->second.msgs) {
@@ -449,10 +469,8 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
       if (with_floor) {
         if (!bw) r.push_back(floor.round_trip_us ? fixed(*floor.round_trip_us, 3) : "—");
         if (with_queue) r.push_back(floor.queue_us ? fixed(*floor.queue_us, 3) : "—");
-        if (bw)
-          r.push_back(memcpy_mbps == floor.memcpy_mbps.end() ? "—" : fixed(memcpy_mbps->second, 1));
-        else
-          r.push_back(memcpy_us == floor.memcpy_us.end() ? "—" : fixed(memcpy_us->second, 3));
+        r.push_back(bw ? floor_at(floor.memcpy_mbps, size, 1) : floor_at(floor.memcpy_us, size, 3));
+        if (with_handoff) r.push_back(floor_at(floor.handoff_us, size, 3));
       }
       rows.push_back(std::move(r));
     }

@@ -5,9 +5,10 @@
 // its ratio to the baseline (the first reference column, else the first column), and the
 // RMA messages per iteration where they were observable (marked when they differ from what
 // the pattern declares). Tables of figures on shared memory also read each figure against
-// the run's hardware floor (pattern "floor": the cache-line round trip, memcpy by size). An
-// MPI's figure also gets, in its own column group, the same loop timed in plain C with that
-// MPI (entries with `calibration`, harness/mpi/mpi_calibration.hpp) and the replay's ratio to it.
+// the run's hardware floor (pattern "floor": the cache-line round trip, memcpy and a
+// two-copy handoff round trip by size). An MPI's figure also gets, in its own column group,
+// the same loop timed in plain C with that MPI (entries with `calibration`,
+// harness/mpi/mpi_calibration.hpp) and the replay's ratio to it.
 //
 //   reports::write_bench_table(report.benchmarks, std::cout);
 #pragma once

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -54,6 +55,19 @@ std::vector<std::string> lines_of(const std::string& text) {
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   return lines;
+}
+
+// The cells of a grid line, its heads or a row: two spaces or more part them, none is inside
+// one ("rt us", "2 (expected 3)").
+std::vector<std::string> cells_of(const std::string& line) {
+  std::vector<std::string> cells;
+  std::size_t at = line.find_first_not_of(' ', 2);
+  while (at != std::string::npos) {
+    const std::size_t end = line.find("  ", at);
+    cells.push_back(line.substr(at, end == std::string::npos ? end : end - at));
+    at = end == std::string::npos ? end : line.find_first_not_of(' ', end);
+  }
+  return cells;
 }
 
 std::string table_of(const json& benchmarks) {
@@ -274,6 +288,61 @@ TEST(BenchTable, AnAmFigureIsReadAgainstTheQueueAndEveryFigureAgainstMemcpy) {
     EXPECT_NE(lines[i].find("0.700"), std::string::npos) << lines[i];  // the floor case's queue
   }
   EXPECT_TRUE(row) << text;
+}
+
+// The am path is also read against the handoff round trip of its size (xho, after xmc), the
+// direct path is not (it sends no packet); the floor group shows the handoff as ho us, a dash
+// at a size the floor has none of. Bandwidth tables, and runs without handoff entries, have
+// neither column.
+TEST(BenchTable, AnAmFigureIsReadAgainstTheHandoffOfItsSize) {
+  json bw = entry("ref", "shm", "am", 1048576, 30.0, 3);
+  bw["metric"] = "bandwidth";
+  bw["bytes_per_second"] = 3.5e10;
+  const json b = json::array(
+      {entry("ref", "shm", "am", 8, 1.0, 2), entry("ref", "shm", "am", 65536, 3.0, 3),
+       entry("ref", "shm", "direct", 8, 0.2, 0), entry("ref", "shm", "direct", 65536, 1.5, 0), bw,
+       floor_entry("cache_line_round_trip", 64, 0.25), floor_entry("memcpy", 8, 0.01),
+       floor_entry("memcpy", 65536, 1.2), floor_entry("memcpy", 1048576, 25.0),
+       floor_entry("handoff", 65536, 6.0), floor_entry("handoff", 1048576, 60.0)});
+  const std::string text = table_of(b);
+  EXPECT_NE(text.find("; xho: to a round trip carrying the size through shared memory"),
+            std::string::npos)
+      << text;
+  const std::vector<std::string> lines = lines_of(text);
+  int rows = 0;
+  std::vector<std::string> heads;  // of the table the row is in
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].rfind("# Size ", 0) == 0) heads = cells_of(lines[i]);
+    const std::vector<std::string> cells = cells_of(lines[i]);
+    const auto head = [&](const std::string& h) {
+      return std::find(heads.begin(), heads.end(), h) - heads.begin();
+    };
+    if (lines[i].rfind("  1048576 ", 0) == 0) {  // the bandwidth table
+      ++rows;
+      EXPECT_EQ(head("xho"), heads.end() - heads.begin()) << lines[i];
+      EXPECT_EQ(head("ho us"), heads.end() - heads.begin()) << lines[i];
+      continue;
+    }
+    const bool at_8 = lines[i].rfind("  8 ", 0) == 0;
+    if (!at_8 && lines[i].rfind("  65536 ", 0) != 0) continue;
+    ++rows;
+    ASSERT_EQ(heads.size(), cells.size()) << lines[i];
+    // One xho (am only), just after the am group's xmc; ho us just after memcpy us.
+    EXPECT_EQ(std::count(heads.begin(), heads.end(), "xho"), 1) << lines[i];
+    EXPECT_EQ(head("xho"), head("xmc") + 1) << lines[i];
+    EXPECT_EQ(head("ho us"), head("memcpy us") + 1) << lines[i];
+    ASSERT_LT(head("ho us"), static_cast<std::ptrdiff_t>(cells.size())) << lines[i];
+    EXPECT_EQ(cells[head("xho")], at_8 ? "—" : "0.50x") << lines[i];  // am: 3.0 over 6.0
+    EXPECT_EQ(cells[head("ho us")], at_8 ? "—" : "6.000") << lines[i];
+  }
+  EXPECT_EQ(rows, 3) << text;
+
+  json without = json::array();
+  for (const auto& e : b)
+    if (e["op"] != "handoff") without.push_back(e);
+  const std::string plain = table_of(without);
+  EXPECT_EQ(plain.find("ho us"), std::string::npos) << plain;
+  EXPECT_EQ(plain.find("xho"), std::string::npos) << plain;
 }
 
 // An MPI's plain-C calibration is no column of its own: beside that MPI's figure, its time

@@ -1,8 +1,9 @@
 -- For `rmabench bench`: lock-put-unlock on both window paths at 8 B, 64 KiB and 1 MiB beside
 -- a raw send/recv round trip of 8 bytes, all in one run on whichever backend is chosen, so
 -- each RMA figure is read as a ratio to what its path's transport costs at the same moment:
--- on shm the cache-line floor, the shm queue's round trip (xq, the am path) and a memcpy of
--- the size (xmc), each measured in the run; elsewhere the raw round trip of the launch.
+-- on shm the cache-line floor, the shm queue's round trip (xq, the am path), a memcpy of the
+-- size (xmc) and a round trip carrying the size between the two cores (xho, the am path),
+-- each measured in the run; elsewhere the raw round trip of the launch.
 --   rmabench bench suites/latency_vs_pingpong.lua --repetitions 5
 --   rmabench bench suites/latency_vs_pingpong.lua --backend fabric --provider "tcp;ofi_rxm" \
 --     --repetitions 5

@@ -32,6 +32,7 @@ struct alignas(kLine) Line {
   std::atomic<std::uint32_t> ping{0};
   std::atomic<std::uint32_t> pong{0};
 };
+static_assert(sizeof(Line) == kLine);
 
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -63,12 +64,13 @@ void wait_for(const std::atomic<std::uint32_t>& word, std::uint32_t value) {
 
 // Where the queues start in a segment, and the memcpy destination after them.
 constexpr std::size_t kQueuesAt = 4096;
+static_assert(2 * kLine <= kQueuesAt, "the round trip's line and the handoff's precede the queues");
 std::size_t data_offset() {
   return kQueuesAt + (rma::QueueProbe::bytes() + 4095) / 4096 * 4096;
 }
 
-// A segment both ranks map: the line, the shm transport's two queues, then room for the
-// largest memcpy.
+// A segment both ranks map: the line, the handoff's line after it, the shm transport's two
+// queues, then room for the largest memcpy (and handoff).
 class Segment {
  public:
   ~Segment() {
@@ -101,6 +103,9 @@ class Segment {
     return rma::Status::ok();
   }
   Line& line() { return *static_cast<Line*>(base_); }
+  // A line of its own, so the handoff's flags neither move the round trip's line nor meet
+  // numbers it left there.
+  Line& handoff_line() { return static_cast<Line*>(base_)[1]; }
   void* queues() { return static_cast<char*>(base_) + kQueuesAt; }
   char* data() { return static_cast<char*>(base_) + data_offset(); }
 
@@ -167,6 +172,39 @@ rma::Result<BenchLoop::Led> queue_round_trip(BenchLoop& loop, impl::Implementati
   return BenchLoop::Led{};
 }
 
+// Rank 0 copies `size` bytes from `own` into `shared` and raises `ping`; rank 1 copies them
+// out into its own `own` and answers in `pong`: a message of `size` bytes and its reply
+// through shared memory with no protocol, two copies one after the other (a protocol that
+// streams fragments overlaps them) and the move between the cores.
+// `seq` runs on across sizes, so a flag left by the size before never matches. Ranks past 1
+// wait in the loop's barrier.
+rma::Result<BenchLoop::Led> handoff_round_trip(BenchLoop& loop, impl::Implementation& impl,
+                                               Line& line, char* shared, char* own,
+                                               std::uint64_t size, std::uint32_t& seq) {
+  if (impl.rank() == 0)
+    return loop.lead(
+        "floor/handoff/" + std::to_string(size) + "/shm:floor", "wait",
+        [&] {
+          std::memcpy(shared, own, size);
+          line.ping.store(++seq, std::memory_order_release);
+          wait_for(line.pong, seq);
+          return rma::Status::ok();
+        },
+        static_cast<double>(size));
+  if (impl.rank() == 1)
+    RMA_TRY(loop.follow(
+        [&] {
+          wait_for(line.ping, ++seq);
+          std::memcpy(own, shared, size);
+          line.pong.store(seq, std::memory_order_release);
+          return rma::Status::ok();
+        },
+        false));
+  else
+    RMA_TRY(loop.follow(BenchLoop::Iteration{}, false));
+  return BenchLoop::Led{};
+}
+
 // Maps the case's segment on ranks 0 (creating it) and 1, ordered by barriers every rank
 // enters; the name is gone once both have it.
 rma::Status map_segment(Segment& seg, impl::Implementation& impl, const std::string& name,
@@ -228,6 +266,7 @@ class Floor {
     if (origin) annotate(qrt.value().entries, "queue_round_trip", 8, entries);
 
     board_.set_phase("floor (memcpy)");
+    // Rank 0's source, rank 1's destination of the handoff: each rank's private memory.
     std::vector<char> source(largest, 1);
     for (const std::uint64_t size : sizes_) {
       if (!origin) {
@@ -246,6 +285,18 @@ class Floor {
           static_cast<double>(size));
       if (!led) return led.status();
       annotate(led.value().entries, "memcpy", size, entries);
+    }
+    return handoffs(loop, source.data(), entries);
+  }
+
+  // The handoff round trip at every size, on the handoff's own line.
+  rma::Status handoffs(BenchLoop& loop, char* own, json& entries) {
+    board_.set_phase("floor (handoff)");
+    std::uint32_t seq = 0;
+    for (const std::uint64_t size : sizes_) {
+      auto led = handoff_round_trip(loop, impl_, seg_.handoff_line(), seg_.data(), own, size, seq);
+      if (!led) return led.status();
+      if (impl_.rank() == 0) annotate(led.value().entries, "handoff", size, entries);
     }
     return rma::Status::ok();
   }

@@ -1,6 +1,6 @@
 // floor_bench.hpp — the hardware floor of a run's shared-memory figures, measured in the same
 // run by the same benchmark loop (bench_loop.hpp): a case of mode "floor" on two rank
-// processes bound as every two-rank case is. Two benchmarks:
+// processes bound as every two-rank case is. Its benchmarks:
 //
 //   floor/cache_line_round_trip  rank 0 writes a flag in one cache line of a segment both
 //                                ranks map, rank 1 answers in the same line: two cache-line
@@ -11,7 +11,13 @@
 //                                the transport the am path's figures are read against;
 //   floor/memcpy/<size>          rank 0 copies `size` bytes from its own memory into the
 //                                segment (what a direct put of that size moves), for each
-//                                size in CaseSpec::bench["sizes"].
+//                                size in CaseSpec::bench["sizes"];
+//   floor/handoff/<size>         rank 0 copies `size` bytes from its own memory into the
+//                                segment and raises a flag, rank 1 copies them out into its
+//                                own memory and answers: a message of that size and its reply
+//                                through shared memory with no protocol, two copies and the
+//                                move between the cores (what an am put of the size is read
+//                                against), for each size.
 //
 // The entries carry the same fields as a script's (pattern "floor", op the benchmark's name,
 // backend "shm", path "floor") so the console table, the HTML plots and the gate read them.

@@ -78,15 +78,16 @@ TEST(Bench, ImplementationsSideBySideInOneRun) {
 
   // The floor, over the sizes the run measured.
   std::set<std::string> floor_ops;
-  std::set<std::uint64_t> memcpy_sizes;
+  std::map<std::string, std::set<std::uint64_t>> sizes_by_op;
   for (const auto& b : report["benchmarks"])
     if (b["pattern"] == "floor") {
       floor_ops.insert(b["op"].get<std::string>());
-      if (b["op"] == "memcpy") memcpy_sizes.insert(b["size"].get<std::uint64_t>());
+      sizes_by_op[b["op"].get<std::string>()].insert(b["size"].get<std::uint64_t>());
     }
-  EXPECT_EQ(floor_ops,
-            (std::set<std::string>{"cache_line_round_trip", "queue_round_trip", "memcpy"}));
-  EXPECT_EQ(memcpy_sizes, (std::set<std::uint64_t>{8, 64}));
+  EXPECT_EQ(floor_ops, (std::set<std::string>{"cache_line_round_trip", "queue_round_trip", "memcpy",
+                                              "handoff"}));
+  EXPECT_EQ(sizes_by_op["memcpy"], (std::set<std::uint64_t>{8, 64}));
+  EXPECT_EQ(sizes_by_op["handoff"], (std::set<std::uint64_t>{8, 64}));
   // Each reference figure carries the round trip its ranks measured just before it; an MPI's
   // is read against the floor case.
   for (const auto& b : report["benchmarks"]) {
@@ -120,6 +121,16 @@ TEST(Bench, ImplementationsSideBySideInOneRun) {
       << r.out;
   EXPECT_NE(r.out.find("xref"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("xrt"), std::string::npos) << r.out;
+  // The am column read against the handoff of its size, the floor group showing it.
+  EXPECT_NE(r.out.find(" xho "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("xho: to a round trip carrying the size through shared memory"),
+            std::string::npos)
+      << r.out;
+  const std::size_t memcpy_head = r.out.find("memcpy us");
+  ASSERT_NE(memcpy_head, std::string::npos) << r.out;
+  const std::size_t handoff_head = r.out.find(" ho us", memcpy_head);
+  ASSERT_NE(handoff_head, std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find('\n', memcpy_head), r.out.find('\n', handoff_head)) << r.out;
   for (const auto& m : mpis) EXPECT_NE(r.out.find(m + " "), std::string::npos) << r.out;
   EXPECT_TRUE(e2e::leftover_ranks(r.pid).empty());
   EXPECT_TRUE(e2e::leftover_segments(r.pid).empty());
