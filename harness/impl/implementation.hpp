@@ -88,10 +88,13 @@ class Implementation {
   virtual rma::Status execute(const call::Call& call, Outcome* out = nullptr) = 0;
 
   // One call resolved once to the function that runs it, for replays (impl/program.hpp):
-  // run(target, call) does what execute(call) would, without its dispatch. An empty one
-  // (run null) replays through execute().
+  // run(target, call, failure) does what execute(call) would, without its dispatch, and
+  // says whether it succeeded; only a failure fills `failure`. (A Status owns a pointer and
+  // is returned through memory: built, checked and destroyed at every call of a timed loop,
+  // it cost about as much as an MPI library's put.) An empty one (run null) replays through
+  // execute().
   struct Bound {
-    rma::Status (*run)(void* target, const call::Call& call) = nullptr;
+    bool (*run)(void* target, const call::Call& call, rma::Status& failure) = nullptr;
     void* target = nullptr;
   };
   // The implementation's binding of `call`, if it has one; the call's window and buffers

@@ -47,11 +47,16 @@ rma::Status Program::replay(Implementation& impl) const {
                              : impl.bind(c));
       bound_for_ = &impl;
     }
+    rma::Status failure;
     for (std::size_t i = 0; i < calls_.size(); ++i) {
       const Implementation::Bound& b = bound_[i];
-      RMA_TRY(b.run ? b.run(b.target, calls_[i]) : replay_one(impl, calls_[i]));
+      if (!b.run) {
+        RMA_TRY(replay_one(impl, calls_[i]));
+      } else if (!b.run(b.target, calls_[i], failure)) [[unlikely]] {
+        return failure;
+      }
     }
-    return rma::Status::ok();
+    return failure;
   }
   for (const call::Call& c : calls_) {
     const std::int64_t t0 = rma::trace::now_ns();

@@ -199,23 +199,29 @@ rma::Status Reference::execute(const call::Call& c, Outcome* out) {
 rma::Window& win(void* w) {
   return *static_cast<rma::Window*>(w);
 }
-rma::Status run_put(void* w, const call::Call& c) {
-  return win(w).put(c.origin, c.count, c.dtype, c.target, c.disp);
+bool kept(rma::Status s, rma::Status& failure) {
+  if (s) [[likely]]
+    return true;
+  failure = std::move(s);
+  return false;
 }
-rma::Status run_get(void* w, const call::Call& c) {
-  return win(w).get(c.result, c.count, c.dtype, c.target, c.disp);
+bool run_put(void* w, const call::Call& c, rma::Status& failure) {
+  return kept(win(w).put(c.origin, c.count, c.dtype, c.target, c.disp), failure);
 }
-rma::Status run_accumulate(void* w, const call::Call& c) {
-  return win(w).accumulate(c.origin, c.count, c.dtype, c.target, c.disp, c.op);
+bool run_get(void* w, const call::Call& c, rma::Status& failure) {
+  return kept(win(w).get(c.result, c.count, c.dtype, c.target, c.disp), failure);
 }
-rma::Status run_lock(void* w, const call::Call& c) {
-  return win(w).lock(c.lock_type, c.target, c.asserts);
+bool run_accumulate(void* w, const call::Call& c, rma::Status& failure) {
+  return kept(win(w).accumulate(c.origin, c.count, c.dtype, c.target, c.disp, c.op), failure);
 }
-rma::Status run_unlock(void* w, const call::Call& c) {
-  return win(w).unlock(c.target);
+bool run_lock(void* w, const call::Call& c, rma::Status& failure) {
+  return kept(win(w).lock(c.lock_type, c.target, c.asserts), failure);
 }
-rma::Status run_flush(void* w, const call::Call& c) {
-  return win(w).flush(c.target);
+bool run_unlock(void* w, const call::Call& c, rma::Status& failure) {
+  return kept(win(w).unlock(c.target), failure);
+}
+bool run_flush(void* w, const call::Call& c, rma::Status& failure) {
+  return kept(win(w).flush(c.target), failure);
 }
 
 Implementation::Bound Reference::bind(const call::Call& c) {

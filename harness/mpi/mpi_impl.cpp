@@ -386,11 +386,13 @@ int MpiImpl::synchronize(const call::Call& c, MpiWindow& w, int* flag) {
 // MPI's, the count fits an int, no layout); a freed window still goes through execute().
 
 template <Kind kind>
-rma::Status MpiImpl::run_bound(void* window, const call::Call& c) {
+bool MpiImpl::run_bound(void* window, const call::Call& c, rma::Status& failure) {
   MpiWindow& w = *static_cast<MpiWindow*>(window);
   MpiImpl& self = w.impl_;
-  if (w.freed_.load(std::memory_order_relaxed)) [[unlikely]]
-    return self.execute(c, nullptr);
+  if (w.freed_.load(std::memory_order_relaxed)) [[unlikely]] {
+    failure = self.execute(c, nullptr);
+    return failure.is_ok();
+  }
   const char* name = info(kind).name;
   Tracked t(self.slot_, name, w.id_, c.target);
   const int tr = mpi_rank(c.target);
@@ -413,9 +415,12 @@ rma::Status MpiImpl::run_bound(void* window, const call::Call& c) {
     static_assert(kind == Kind::flush);
     rc = MPI_Win_flush(tr, w.win_);
   }
-  if (rc != MPI_SUCCESS) return self.failure(rc, name, w.id_, c.target);
+  if (rc != MPI_SUCCESS) [[unlikely]] {
+    failure = self.failure(rc, name, w.id_, c.target);
+    return false;
+  }
   if constexpr (kind == Kind::lock || kind == Kind::unlock) self.note_epoch(c, w, false);
-  return {};
+  return true;
 }
 
 Implementation::Bound MpiImpl::bind(const call::Call& c) {

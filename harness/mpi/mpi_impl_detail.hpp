@@ -162,7 +162,7 @@ class MpiImpl final : public Implementation {
   rma::Status job_call(const call::Call& c, Outcome* out);
   // A bound call (bind): the MPI function of `kind`, tracked and noted as execute() does.
   template <call::Kind kind>
-  static rma::Status run_bound(void* window, const call::Call& c);
+  static bool run_bound(void* window, const call::Call& c, rma::Status& failure);
   void note_epoch(const call::Call& c, MpiWindow& w, bool test_flag);
   // Makes group_ the group of these world ranks. A replayed post or start names the same
   // ranks every iteration: the group is kept rather than made and freed per call, as a
