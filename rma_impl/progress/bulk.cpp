@@ -64,16 +64,22 @@ void BulkRegistry::take_in_place(int src, const PacketHeader& h,
                                  std::span<const std::byte> payload) {
   auto it = sinks_.find(h.cookie);
   std::uint64_t addr = 0;
+  std::uint64_t own = h.count;  // what this rank copies; the sender writes the rest
   int err = EINVAL;  // not an offer a conforming sender makes: it falls back to fragments
   if (it != sinks_.end() && it->second.dest && fits(it->second, h.aux, h.count) &&
       payload.size() >= sizeof addr && engine_) {
     std::memcpy(&addr, payload.data(), sizeof addr);
-    err = engine_->transport().read_peer(src, addr, {it->second.dest + h.aux, h.count});
+    std::byte* dest = it->second.dest + h.aux;
+    // A whole large offer: the sender writes the last third meanwhile (Engine::on_split).
+    if (h.aux == 0) own = engine_->shared_copy_split(h.count);
+    if (own < h.count)
+      engine_->answer_split(src, h.cookie, own, reinterpret_cast<std::uint64_t>(dest + own));
+    err = engine_->transport().read_peer(src, addr, {dest, own});
   }
   if (err && engine_) engine_->single_copy_refused(src, err);
   if (engine_) engine_->answer_in_place(src, h.cookie, err);
   if (err) return;
-  arrived(it, h.count);
+  arrived(it, own);
 }
 
 }  // namespace rma::progress

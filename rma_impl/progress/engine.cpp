@@ -308,10 +308,7 @@ void Engine::send_stream(int dst, const PacketHeader& h, std::span<const std::by
 // already, the offer included, so `done` comes once both parts are in.
 void Engine::write_in_place(int dst, const PacketHeader& h, std::span<const std::byte> data,
                             SendDone* done, std::uint64_t to) {
-  constexpr std::size_t kPage = 4096;
-  const std::size_t head = data.size() >= 3 * single_copy_min_ && (h.cookie & kBulkInPlace)
-                               ? (data.size() * 2 / 3 + kPage - 1) & ~(kPage - 1)
-                               : data.size();
+  const std::size_t head = h.cookie & kBulkInPlace ? shared_copy_split(data.size()) : data.size();
   OutItem item;
   item.h = h;
   item.h.type = PacketType::data;
@@ -382,10 +379,24 @@ void Engine::answer_in_place(int dst, std::uint64_t id, int err) {
   h.reserved0 = static_cast<std::uint8_t>(err ? DataKind::refused : DataKind::pulled);
   h.cookie = id;
   h.aux = static_cast<std::uint64_t>(err);
-  if (!offer_out_[static_cast<std::size_t>(dst)]) return send(dst, h);
-  if (transmit(dst, h, {})) return;
+  send_answer(dst, h, {});
+}
+
+void Engine::answer_split(int dst, std::uint64_t id, std::uint64_t split, std::uint64_t address) {
+  PacketHeader h = make_header(PacketType::data);
+  h.reserved0 = static_cast<std::uint8_t>(DataKind::split);
+  h.cookie = id;
+  h.aux = split;
+  send_answer(dst, h, std::as_bytes(std::span(&address, 1)));
+}
+
+void Engine::send_answer(int dst, const PacketHeader& h, std::span<const std::byte> payload) {
+  if (!offer_out_[static_cast<std::size_t>(dst)]) return send(dst, h, payload);
+  if (transmit(dst, h, payload)) return;
   OutItem item;
   item.h = h;
+  item.copy.assign(payload.begin(), payload.end());
+  item.data = item.copy;
   item.answer = true;
   out_[static_cast<std::size_t>(dst)].push_front(std::move(item));
   ++out_pending_;
@@ -394,7 +405,8 @@ void Engine::answer_in_place(int dst, std::uint64_t id, int err) {
 // The receiver copied the offered bytes (the stream is done: local completion), or refused:
 // then this peer gets fragments from now on, this stream first, still ahead of what was
 // queued after it.
-void Engine::on_in_place_answer(int src, const PacketHeader& h) {
+void Engine::on_in_place_answer(int src, const PacketHeader& h,
+                                std::span<const std::byte> payload) {
   const auto peer = static_cast<std::size_t>(src);
   if (!offer_out_[peer]) return;
   auto& q = out_[peer];
@@ -402,14 +414,51 @@ void Engine::on_in_place_answer(int src, const PacketHeader& h) {
   std::size_t ahead = 0;  // answers of ours queued in front of the offer
   for (; it != q.end() && it->answer; ++it) ++ahead;
   if (it == q.end() || !it->offered || it->h.cookie != h.cookie) return;
+  if (h.reserved0 == static_cast<std::uint8_t>(DataKind::split)) {
+    on_split(src, *it, h, payload);
+    return;
+  }
   offer_out_[peer] = 0;
   out_behind_offers_ -= q.size() - ahead;
   it->in_place = false;
   it->offered = false;
-  if (h.reserved0 == static_cast<std::uint8_t>(DataKind::refused))
+  if (h.reserved0 == static_cast<std::uint8_t>(DataKind::refused)) {
     in_place_off_[peer] = 1;
-  else
+    if (it->split) it->data = it->data.first(it->split);  // the rest is in or on its way
+  } else {
     it->copied = true;
+  }
+  drain_one(src);
+}
+
+// The receiver copies the offer's first part and asks for the rest at its address: written
+// now, and the news (or, refused, the rest in fragments) goes ahead of the offer, which
+// keeps its place until the final answer.
+void Engine::on_split(int src, OutItem& it, const PacketHeader& h,
+                      std::span<const std::byte> payload) {
+  std::uint64_t address = 0;
+  if (it.split || it.offset || h.aux == 0 || h.aux >= it.data.size() ||
+      payload.size() < sizeof address)
+    return;  // not what a conforming receiver asks
+  std::memcpy(&address, payload.data(), sizeof address);
+  it.split = h.aux;
+  const std::span<const std::byte> rest = it.data.subspan(h.aux);
+  OutItem out;
+  out.h = it.h;
+  out.answer = true;
+  if (const int err = transport_->write_peer(src, address, rest); !err) {
+    out.h.reserved0 = static_cast<std::uint8_t>(DataKind::written);
+    out.h.aux = h.aux;
+    out.h.count = rest.size();
+  } else {
+    in_place_off_[static_cast<std::size_t>(src)] = 1;
+    single_copy_refused(src, err);
+    out.data = it.data;
+    out.offset = h.aux;
+    out.stream = true;
+  }
+  out_[static_cast<std::size_t>(src)].push_front(std::move(out));
+  ++out_pending_;
   drain_one(src);
 }
 
@@ -486,7 +535,7 @@ void Engine::deliver(int src, const PacketHeader& h, std::span<const std::byte> 
 void Engine::dispatch(int src, const PacketHeader& h, std::span<const std::byte> payload) {
   if (h.type == PacketType::data && h.reserved0 >= static_cast<std::uint8_t>(DataKind::pulled))
       [[unlikely]] {
-    on_in_place_answer(src, h);
+    on_in_place_answer(src, h, payload);
     return;
   }
   const Handler& fn = handlers_[index(h.type)];

@@ -177,11 +177,24 @@ class Engine final : public PacketSink {
   std::uint64_t in_place_address(const std::byte* dest) const {
     return single_copy_min_ ? reinterpret_cast<std::uint64_t>(dest) : 0;
   }
+  // Where the copy of a large transfer is split between the two ranks (one more than its
+  // last byte: not split): from three times the single-copy size, the first two thirds,
+  // in whole pages, go to the rank that copies against the window's memory (the origin of
+  // a put or get), the rest to the other, which copies from or into memory the kernel pins
+  // in 4 KiB pages (docs/protocol.md).
+  std::size_t shared_copy_split(std::size_t bytes) const {
+    constexpr std::size_t kPage = 4096;
+    if (!single_copy_min_ || bytes < 3 * single_copy_min_) return bytes;
+    return (bytes / 3 * 2 + kPage - 1) & ~(kPage - 1);
+  }
   // A single copy with `peer` failed with errno `err`: said once per process, on stderr.
   void single_copy_refused(int peer, int err) const;
   // The receiver's answer to an offer in place of transfer `id` from `dst` (bulk.cpp):
   // err 0 when it copied the bytes, else the errno that refused the copy.
   void answer_in_place(int dst, std::uint64_t id, int err);
+  // The receiver's first answer to a large offer: it copies the bytes before `split` itself,
+  // the sender writes the rest to `address` (bulk.cpp).
+  void answer_split(int dst, std::uint64_t id, std::uint64_t split, std::uint64_t address);
 
   // One round of progress in context `ctx` (mutex held); true if anything happened.
   bool progress(Ctx ctx);
@@ -238,6 +251,7 @@ class Engine final : public PacketSink {
     bool copied = false;    // the receiver copied it in place: only `done` is left to tell
     bool answer = false;    // an answer to a peer's offer, queued ahead of our own offer
     std::size_t offset = 0;
+    std::size_t split = 0;  // the receiver copies up to here itself; the rest is written
   };
   struct Stashed {
     int src;
@@ -264,7 +278,9 @@ class Engine final : public PacketSink {
   bool offer_in_place(int dst, OutItem& it);
   void write_in_place(int dst, const PacketHeader& h, std::span<const std::byte> data,
                       SendDone* done, std::uint64_t to);
-  void on_in_place_answer(int src, const PacketHeader& h);
+  void on_in_place_answer(int src, const PacketHeader& h, std::span<const std::byte> payload);
+  void on_split(int src, OutItem& it, const PacketHeader& h, std::span<const std::byte> payload);
+  void send_answer(int dst, const PacketHeader& h, std::span<const std::byte> payload);
   // Whether packets wait for room at a receiver (and not only behind an offer in place,
   // whose answer comes as a packet and rings): then waiting threads nap and retry.
   bool waits_for_room() const {

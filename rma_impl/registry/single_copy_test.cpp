@@ -93,11 +93,14 @@ TEST(SingleCopy, LargePutsAndGetMoveInOneCopy) {
   EXPECT_EQ(one.rma, fragments.rma);  // the same protocol: only what carries the bytes differs
   EXPECT_EQ(fragments.reads, 0u);
   EXPECT_EQ(fragments.data, 3 * kFragments);
-  // Each put is over three times the single-copy size: rank 0 writes its first two thirds
-  // where the cts says while rank 1 reads the last third it was offered.
-  EXPECT_EQ(one.writes, 2u);
-  EXPECT_EQ(one.reads, 2u + 1);     // and rank 0 reads the get's reply the target offers
-  EXPECT_EQ(one.data, 2u * 3 + 2);  // per put a note, an offer, its answer; the get's two
+  // Each transfer is over three times the single-copy size, and both ranks copy: rank 0
+  // writes the first two thirds of each put where the cts says while rank 1 reads the last
+  // third it was offered; of the get's reply rank 0 reads the first two thirds it was
+  // offered while rank 1 writes the rest where rank 0's split answer says.
+  EXPECT_EQ(one.writes, 2u + 1);
+  EXPECT_EQ(one.reads, 2u + 1);
+  // Per put a note, an offer and its answer; the get's offer, split answer, note and answer.
+  EXPECT_EQ(one.data, 2u * 3 + 4);
   EXPECT_EQ(one.refused, 0u);
 }
 
@@ -106,12 +109,13 @@ TEST(SingleCopy, RefusedCopyFallsBackToFragments) {
   const Outcome refused = transfers("refuse");
   EXPECT_EQ(refused.rma, fragments.rma);
   EXPECT_EQ(refused.reads + refused.writes, 0u);
-  // The first copy each way is refused and fragments follow: the first put's offered third
-  // (after the offer and its answer), then its written part, then the get's reply (after
-  // its offer and answer); after that, fragments only. Split at a page, the first put's two
-  // parts take as many fragments as the whole here.
-  EXPECT_EQ(refused.refused, 3u);
-  EXPECT_EQ(refused.data, 3 * kFragments + 2 + 2);
+  // Each rank's first copy each way is refused and fragments follow: the first put's
+  // offered third (after the offer and its answer) and its written part; the get's part
+  // rank 1 was to write (after the offer and the split answer), then the part rank 0 was to
+  // read (after the final answer); after that, fragments only. Split at a page, each
+  // transfer's two parts take as many fragments as the whole here.
+  EXPECT_EQ(refused.refused, 4u);
+  EXPECT_EQ(refused.data, 3 * kFragments + 2 + 3);
 }
 
 }  // namespace
