@@ -390,15 +390,25 @@ void Engine::answer_split(int dst, std::uint64_t id, std::uint64_t split, std::u
   send_answer(dst, h, std::as_bytes(std::span(&address, 1)));
 }
 
+// Answers pass what waits behind an offer of our own, but not each other: a split answer
+// must reach the sender before the final one.
 void Engine::send_answer(int dst, const PacketHeader& h, std::span<const std::byte> payload) {
+  const auto& q = out_[static_cast<std::size_t>(dst)];
   if (!offer_out_[static_cast<std::size_t>(dst)]) return send(dst, h, payload);
-  if (transmit(dst, h, payload)) return;
+  if ((q.empty() || !q.front().answer) && transmit(dst, h, payload)) return;
   OutItem item;
   item.h = h;
   item.copy.assign(payload.begin(), payload.end());
   item.data = item.copy;
+  queue_answer(dst, std::move(item));
+}
+
+void Engine::queue_answer(int dst, OutItem item) {
+  auto& q = out_[static_cast<std::size_t>(dst)];
+  auto at = q.begin();
+  while (at != q.end() && at->answer) ++at;
   item.answer = true;
-  out_[static_cast<std::size_t>(dst)].push_front(std::move(item));
+  q.insert(at, std::move(item));
   ++out_pending_;
 }
 
@@ -445,7 +455,6 @@ void Engine::on_split(int src, OutItem& it, const PacketHeader& h,
   const std::span<const std::byte> rest = it.data.subspan(h.aux);
   OutItem out;
   out.h = it.h;
-  out.answer = true;
   if (const int err = transport_->write_peer(src, address, rest); !err) {
     out.h.reserved0 = static_cast<std::uint8_t>(DataKind::written);
     out.h.aux = h.aux;
@@ -457,8 +466,7 @@ void Engine::on_split(int src, OutItem& it, const PacketHeader& h,
     out.offset = h.aux;
     out.stream = true;
   }
-  out_[static_cast<std::size_t>(src)].push_front(std::move(out));
-  ++out_pending_;
+  queue_answer(src, std::move(out));
   drain_one(src);
 }
 

@@ -281,6 +281,7 @@ class Engine final : public PacketSink {
   void on_in_place_answer(int src, const PacketHeader& h, std::span<const std::byte> payload);
   void on_split(int src, OutItem& it, const PacketHeader& h, std::span<const std::byte> payload);
   void send_answer(int dst, const PacketHeader& h, std::span<const std::byte> payload);
+  void queue_answer(int dst, OutItem item);
   // Whether packets wait for room at a receiver (and not only behind an offer in place,
   // whose answer comes as a packet and rings): then waiting threads nap and retry.
   bool waits_for_room() const {

@@ -25,6 +25,7 @@ class LazyDeque {
   const T& front() const { return d_->front(); }
   void push_back(T v) { get().push_back(std::move(v)); }
   void push_front(T v) { get().push_front(std::move(v)); }
+  void insert(iterator at, T v) { get().insert(at, std::move(v)); }
   void pop_front() { d_->pop_front(); }
   void clear() {
     if (d_) d_->clear();
