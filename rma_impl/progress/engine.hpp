@@ -162,8 +162,8 @@ class Engine final : public PacketSink {
   // carries `h` with aux = its offset and count = its length. Single copy, when the
   // transport can reach peers' memory (Transport::single_copy_min) and `data` is that large:
   // - with `to` (where the receiver's cts said the data goes, in_place_address), the data
-  //   is written there at once and one packet says so; from twice the single-copy size,
-  //   the receiver copies the tail out itself meanwhile (write_in_place);
+  //   is written there at once and one packet says so; from three times the single-copy
+  //   size, the receiver copies the last third out itself meanwhile (write_in_place);
   // - else, if the receiver named its destination (kBulkInPlace in h.cookie, the bulk id),
   //   one packet offers `data` in place and the receiver copies it out itself; done->sent()
   //   then waits for its answer, and so do the packets queued to `dst` after it, which keeps
@@ -177,15 +177,16 @@ class Engine final : public PacketSink {
   std::uint64_t in_place_address(const std::byte* dest) const {
     return single_copy_min_ ? reinterpret_cast<std::uint64_t>(dest) : 0;
   }
-  // Where the copy of a large transfer is split between the two ranks (one more than its
-  // last byte: not split): from three times the single-copy size, the first two thirds,
-  // in whole pages, go to the rank that copies against the window's memory (the origin of
-  // a put or get), the rest to the other, which copies from or into memory the kernel pins
-  // in 4 KiB pages (docs/protocol.md).
+  // Where the copy of a large transfer is split between the two ranks (`bytes`: not split):
+  // from three times the single-copy size, about the first two thirds, in whole pages, go
+  // to the rank that copies against the window's memory (the origin of a put or get), the
+  // rest to the other, which copies from or into memory the kernel pins in 4 KiB pages
+  // (docs/protocol.md). Too small for a page on either side, it is not split.
   std::size_t shared_copy_split(std::size_t bytes) const {
     constexpr std::size_t kPage = 4096;
     if (!single_copy_min_ || bytes < 3 * single_copy_min_) return bytes;
-    return (bytes / 3 * 2 + kPage - 1) & ~(kPage - 1);
+    const std::size_t split = bytes / 3 * 2 & ~(kPage - 1);
+    return split == 0 || split >= bytes ? bytes : split;
   }
   // A single copy with `peer` failed with errno `err`: said once per process, on stderr.
   void single_copy_refused(int peer, int err) const;

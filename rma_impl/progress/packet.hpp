@@ -58,8 +58,8 @@ static_assert(sizeof(PacketHeader) == 48);
 
 // What a `data` packet carries (its reserved0): a fragment of a transfer; or, for a
 // single-copy transfer (Engine::send_stream), the news that the sender wrote all of it
-// where the receiver's cts said (aux: from where), or the sender's offer of its bytes in
-// place (the payload is their address) and the receiver's answer: it copied them out
+// (or, aux on, the rest) where the receiver's cts or split answer said, or the sender's offer of
+// its bytes in place (the payload is their address) and the receiver's answer: it copied them out
 // itself, or it could not (aux: the errno) and the sender streams fragments instead. To a
 // large offer the receiver may first answer `split`: it copies the bytes before aux itself
 // and asks the sender to write the rest to the address in the payload; its final answer
