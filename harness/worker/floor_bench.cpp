@@ -122,21 +122,28 @@ class Segment {
   std::size_t bytes_ = 0;
 };
 
-// Rank 0 writes `ping`, rank 1 answers in `pong` of the same line; ranks past 1 wait in the
-// loop's barrier. Rank 0 gets the loop's entries, the others an empty Led.
-rma::Result<BenchLoop::Led> round_trip(BenchLoop& loop, impl::Implementation& impl, Line& line,
-                                       const std::string& name) {
-  std::uint32_t seq = 0;
+// Rank 0 does `send` and writes `ping`, rank 1 waits for it, does `receive` and answers in
+// `pong` of the same line; ranks past 1 wait in the loop's barrier. `seq` numbers the
+// iterations. Rank 0 gets the loop's entries, the others an empty Led.
+template <class Send, class Receive>
+rma::Result<BenchLoop::Led> line_round_trip(BenchLoop& loop, impl::Implementation& impl, Line& line,
+                                            const std::string& name, std::uint32_t& seq,
+                                            double bytes, Send send, Receive receive) {
   if (impl.rank() == 0)
-    return loop.lead(name, "wait", [&] {
-      line.ping.store(++seq, std::memory_order_release);
-      wait_for(line.pong, seq);
-      return rma::Status::ok();
-    });
+    return loop.lead(
+        name, "wait",
+        [&] {
+          send();
+          line.ping.store(++seq, std::memory_order_release);
+          wait_for(line.pong, seq);
+          return rma::Status::ok();
+        },
+        bytes);
   if (impl.rank() == 1)
     RMA_TRY(loop.follow(
         [&] {
           wait_for(line.ping, ++seq);
+          receive();
           line.pong.store(seq, std::memory_order_release);
           return rma::Status::ok();
         },
@@ -144,6 +151,14 @@ rma::Result<BenchLoop::Led> round_trip(BenchLoop& loop, impl::Implementation& im
   else
     RMA_TRY(loop.follow(BenchLoop::Iteration{}, false));
   return BenchLoop::Led{};
+}
+
+// The cache line alone, both ways.
+rma::Result<BenchLoop::Led> round_trip(BenchLoop& loop, impl::Implementation& impl, Line& line,
+                                       const std::string& name) {
+  std::uint32_t seq = 0;
+  return line_round_trip(
+      loop, impl, line, name, seq, 0, [] {}, [] {});
 }
 
 // An 8-byte packet from rank 0 into rank 1's queue and the reply back, through the shm
@@ -172,37 +187,18 @@ rma::Result<BenchLoop::Led> queue_round_trip(BenchLoop& loop, impl::Implementati
   return BenchLoop::Led{};
 }
 
-// Rank 0 copies `size` bytes from `own` into `shared` and raises `ping`; rank 1 copies them
-// out into its own `own` and answers in `pong`: a message of `size` bytes and its reply
-// through shared memory with no protocol, two copies one after the other (a protocol that
-// streams fragments overlaps them) and the move between the cores.
-// `seq` runs on across sizes, so a flag left by the size before never matches. Ranks past 1
-// wait in the loop's barrier.
+// Rank 0 copies `size` bytes from `own` into `shared` before it raises the flag; rank 1
+// copies them out into its own `own` before it answers: a message of `size` bytes and its
+// reply through shared memory with no protocol, two copies one after the other and the move
+// between the cores. `seq` runs on across sizes, so a flag left by the size before never
+// matches.
 rma::Result<BenchLoop::Led> handoff_round_trip(BenchLoop& loop, impl::Implementation& impl,
                                                Line& line, char* shared, char* own,
                                                std::uint64_t size, std::uint32_t& seq) {
-  if (impl.rank() == 0)
-    return loop.lead(
-        "floor/handoff/" + std::to_string(size) + "/shm:floor", "wait",
-        [&] {
-          std::memcpy(shared, own, size);
-          line.ping.store(++seq, std::memory_order_release);
-          wait_for(line.pong, seq);
-          return rma::Status::ok();
-        },
-        static_cast<double>(size));
-  if (impl.rank() == 1)
-    RMA_TRY(loop.follow(
-        [&] {
-          wait_for(line.ping, ++seq);
-          std::memcpy(own, shared, size);
-          line.pong.store(seq, std::memory_order_release);
-          return rma::Status::ok();
-        },
-        false));
-  else
-    RMA_TRY(loop.follow(BenchLoop::Iteration{}, false));
-  return BenchLoop::Led{};
+  return line_round_trip(
+      loop, impl, line, "floor/handoff/" + std::to_string(size) + "/shm:floor", seq,
+      static_cast<double>(size), [&] { std::memcpy(shared, own, size); },
+      [&] { std::memcpy(own, shared, size); });
 }
 
 // Maps the case's segment on ranks 0 (creating it) and 1, ordered by barriers every rank
