@@ -543,7 +543,10 @@ void Engine::deliver(int src, const PacketHeader& h, std::span<const std::byte> 
 void Engine::dispatch(int src, const PacketHeader& h, std::span<const std::byte> payload) {
   if (h.type == PacketType::data && h.reserved0 >= static_cast<std::uint8_t>(DataKind::pulled))
       [[unlikely]] {
-    on_in_place_answer(src, h, payload);
+    // A kind past the last this engine knows is dropped: read as an answer it would end
+    // a stream whose bytes never moved.
+    if (h.reserved0 <= static_cast<std::uint8_t>(DataKind::split))
+      on_in_place_answer(src, h, payload);
     return;
   }
   const Handler& fn = handlers_[index(h.type)];
