@@ -24,6 +24,12 @@ int describe_command(const std::string& script) {
   std::cout << "\nmessages: "
             << (info.messages == "none" ? "not declared" : "declared (" + info.messages + ")")
             << "\n";
+  if (info.timeout) {
+    std::cout << "timeout: " << info.timeout->base << " s";
+    for (const auto& [name, s] : info.timeout->per_unit)
+      std::cout << " + " << s << " s per unit of " << name;
+    std::cout << " (--timeout or a suite entry's `timeout` replaces it)\n";
+  }
   if (info.options.empty()) {
     std::cout << "options: none\n";
     return kExitOk;

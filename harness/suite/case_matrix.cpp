@@ -136,7 +136,9 @@ void Expander::fill_case(CaseSpec& c, const CaseEntry& e, const ScriptInfo& info
   c.provider = c.on_fabric() ? o_.provider.value_or("") : "";
   c.expected =
       e.expect.empty() ? info.expect : parse_or_throw(parse_expected(e.expect), "expect", e.expect);
-  c.timeout_s = o_.timeout_s.value_or(e.timeout);
+  c.timeout_s = o_.timeout_s ? *o_.timeout_s
+                : e.timeout  ? *e.timeout
+                             : declared_timeout(info, c.options).value_or(e.suite_timeout);
   c.eager_limit = o_.eager_limit.value_or(c.eager_limit);
   c.tags = e.tags;
   c.bind = parse_or_throw(parse_bind(o_.bind), "--bind", o_.bind);

@@ -39,7 +39,9 @@ struct CaseEntry {
   std::vector<std::string> protocols;
   std::map<std::string, std::vector<std::string>> options;
   std::string expect;
-  double timeout = 60;
+  // The time limit: --timeout, else the entry's own, else the script's, else the suite's.
+  std::optional<double> timeout;
+  double suite_timeout = 60;
   std::vector<std::string> tags;
   std::string where;
   Pinned pinned;

@@ -84,6 +84,8 @@ class Checker {
       impl_defined();
     } else if (key == "options") {
       options();
+    } else if (key == "timeout") {
+      timeout();
     }
   }
 
@@ -141,6 +143,59 @@ class Checker {
           add(line_of("impl_defined"), "field 'impl_defined': key \"" + k + "\" names option '" +
                                            name +
                                            "', which the case does not declare (nor is it np)");
+      }
+      lua_pop(L_, 1);
+    }
+    lua_pop(L_, 1);
+  }
+
+  // Seconds, or { seconds, option = seconds per unit of that numeric option's value }: a
+  // script whose run grows with an option says so, and a long run needs no --timeout.
+  void timeout() {
+    const int v = lua_gettop(L_);
+    const std::string expected =
+        "seconds, or { seconds, option = seconds per unit of that numeric option }";
+    if (lua_type(L_, v) == LUA_TNUMBER) {
+      if (!(lua_tonumber(L_, v) >= kMinTimeoutS && lua_tonumber(L_, v) <= kMaxTimeoutS))
+        wrong("timeout", timeout_range());
+      return;
+    }
+    lua_rawgeti(L_, v, 1);
+    const bool base = lua_istable(L_, v) && lua_type(L_, -1) == LUA_TNUMBER &&
+                      lua_tonumber(L_, -1) >= 0 && lua_tonumber(L_, -1) <= kMaxTimeoutS;
+    lua_pop(L_, 1);
+    if (!base) {
+      wrong("timeout", expected);
+      return;
+    }
+    lua_getfield(L_, t_, "options");
+    const int opts = lua_gettop(L_);
+    lua_pushnil(L_);
+    while (lua_next(L_, v)) {
+      if (lua_isinteger(L_, -2) && lua_tointeger(L_, -2) == 1) {
+        lua_pop(L_, 1);
+        continue;
+      }
+      const std::string what = "field 'timeout': ";
+      if (lua_type(L_, -2) != LUA_TSTRING || lua_type(L_, -1) != LUA_TNUMBER ||
+          !(lua_tonumber(L_, -1) >= 0)) {
+        add(line_of("timeout"), what + "expected " + expected + ", got key " +
+                                    describe_value(L_, -2) + " = " + describe_value(L_, -1));
+      } else {
+        const std::string name = lua_tostring(L_, -2);
+        bool numeric = false;
+        if (lua_istable(L_, opts)) {
+          lua_getfield(L_, opts, name.c_str());
+          if (lua_istable(L_, -1)) {
+            lua_rawgeti(L_, -1, 2);
+            numeric = lua_type(L_, -1) == LUA_TNUMBER;
+            lua_pop(L_, 1);
+          }
+          lua_pop(L_, 1);
+        }
+        if (!numeric)
+          add(line_of("timeout"),
+              what + "'" + name + "' is not an option the case declares with a number");
       }
       lua_pop(L_, 1);
     }
@@ -271,8 +326,8 @@ std::string message_key_problem(const std::string& key) {
 
 const std::vector<std::string_view>& case_table_fields() {
   static const std::vector<std::string_view> fields = {
-      "name",     "ranks",    "options", "setup",      "run",         "check",
-      "teardown", "messages", "expect",  "iterations", "impl_defined"};
+      "name",     "ranks",    "options", "setup",      "run",          "check",
+      "teardown", "messages", "expect",  "iterations", "impl_defined", "timeout"};
   return fields;
 }
 

@@ -85,9 +85,7 @@ std::optional<double> timeout_field(lua_State* L, int idx, const std::string& wh
   if (v && !(*v >= kMinTimeoutS && *v <= kMaxTimeoutS)) {
     char text[32];
     std::snprintf(text, sizeof text, "%g", *v);
-    char range[64];
-    std::snprintf(range, sizeof range, "from %g to %g", kMinTimeoutS, kMaxTimeoutS);
-    throw UsageError(where + ": `timeout` must be a number of seconds " + range + ", not " + text);
+    throw UsageError(where + ": `timeout` must be " + timeout_range() + ", not " + text);
   }
   return v;
 }
@@ -341,7 +339,7 @@ CaseEntry read_case(lua_State* L, int c, const std::string& where, const SuiteDe
   e.paths = d.paths;
   e.progress = d.progress;
   e.protocols = d.protocols;
-  e.timeout = d.timeout;
+  e.suite_timeout = d.timeout;
   std::vector<std::string> ranks = d.ranks;
   if (lua_istable(L, c)) read_case_fields(L, c, where, e, ranks);
   if (!e.expect.empty() && !parse_expected(e.expect))
@@ -381,6 +379,13 @@ std::string canonical_progress(const std::string& mode) {
 
 // The vocabulary's names come from the implementation (rma/types.hpp, rma/runtime.hpp):
 // spelled there once, read here.
+std::string timeout_range() {
+  char range[80];
+  std::snprintf(range, sizeof range, "a number of seconds from %g to %g", kMinTimeoutS,
+                kMaxTimeoutS);
+  return range;
+}
+
 const std::vector<std::string>& progress_modes() {
   static const std::vector<std::string> modes = [] {
     std::vector<std::string> v;

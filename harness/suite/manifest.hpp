@@ -57,6 +57,8 @@ inline constexpr int kMaxRanks = 1024;
 // arithmetic is not worth trusting (1e10 s ended cases at once, as crashes).
 inline constexpr double kMinTimeoutS = 0.1;
 inline constexpr double kMaxTimeoutS = 86400.0;
+// "a number of seconds from 0.1 to 86400", for the errors that name the range.
+std::string timeout_range();
 
 // Progress modes as cases, ids and reports spell them: async, calls, sync_only (CLI values
 // are snake_case, like `--sync flush_local`).

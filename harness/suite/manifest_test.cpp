@@ -296,6 +296,47 @@ TEST(Manifest, ATimeoutOutOfTheCliRangeIsNamed) {
             "");
 }
 
+// A script whose run grows with an option gives its own limit: --timeout, then a suite
+// entry's `timeout`, replace it; it replaces the suite's default.
+TEST(Manifest, AScriptsTimeoutGrowsWithItsOptionAndGivesWayToExplicitOnes) {
+  const fs::path dir = fs::path(manifest("scripttimeout", "")).parent_path();
+  std::ofstream(dir / "grows.lua")
+      << "return { ranks = 1, options = { programs = {\"how many\", 20} },\n"
+         "         timeout = { 60, programs = 0.5 }, run = function(ctx) end }\n";
+  const std::string script = (dir / "grows.lua").string();
+  const auto limits = [](const std::string& input, const Overrides& o) {
+    std::vector<double> v;
+    for (const auto& c : expand(input, o).cases) v.push_back(c.timeout_s);
+    return v;
+  };
+  Overrides o;
+  EXPECT_EQ(limits(script, o), std::vector<double>{70});  // the default, 20 programs
+  o.options["programs"] = "1000";
+  EXPECT_EQ(limits(script, o), std::vector<double>{560});
+  o.timeout_s = 5;
+  EXPECT_EQ(limits(script, o), std::vector<double>{5});
+
+  std::ofstream(dir / "suite2.lua")
+      << "return { name = \"s\", timeout = 30, cases = { \"grows.lua\",\n"
+         "  { script = \"grows.lua\", options = { programs = {2} }, timeout = 9 } } }\n";
+  EXPECT_EQ(limits((dir / "suite2.lua").string(), {}), (std::vector<double>{70, 9}));
+
+  // A sum outside the range --timeout takes is named with the script, not cut silently.
+  o = {};
+  o.options["programs"] = "-200";
+  EXPECT_EQ(rejection(script, o),
+            script +
+                ": case table: field 'timeout' gives -40 s for this case, not a number of "
+                "seconds from 0.1 to 86400");
+  std::ofstream(dir / "typo.lua") << "return { ranks = 1, options = { n = {\"n\", 2} },\n"
+                                     "  timeout = { 60, programs = 0.5 }, run = function() end }\n";
+  EXPECT_NE(rejection((dir / "typo.lua").string())
+                .find("typo.lua:2: case table: field 'timeout': 'programs' is not an option the "
+                      "case declares with a number"),
+            std::string::npos)
+      << rejection((dir / "typo.lua").string());
+}
+
 // The recursive matcher took exponential time in the number of stars: 30 hung `list`.
 TEST(Manifest, ExclusionPatternsMatchInBoundedTime) {
   const auto p = manifest("exclude",

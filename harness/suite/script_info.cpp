@@ -2,6 +2,8 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string_view>
@@ -9,6 +11,7 @@
 #include "lua/lua_rma.hpp"
 #include "lua/lua_state.hpp"
 #include "suite/case_table.hpp"
+#include "suite/manifest.hpp"
 
 namespace harness::suite {
 namespace {
@@ -96,6 +99,23 @@ void read_case_table(lua_State* L, ScriptInfo& info) {
   }
   lua_pop(L, 1);
 
+  lua_getfield(L, t, "timeout");
+  if (lua_type(L, -1) == LUA_TNUMBER) {
+    info.timeout = TimeoutRule{lua_tonumber(L, -1), {}};
+  } else if (lua_istable(L, -1)) {
+    TimeoutRule rule;
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+      if (lua_type(L, -2) == LUA_TSTRING)
+        rule.per_unit[lua_tostring(L, -2)] = lua_tonumber(L, -1);
+      else
+        rule.base = lua_tonumber(L, -1);
+      lua_pop(L, 1);
+    }
+    info.timeout = std::move(rule);
+  }
+  lua_pop(L, 1);
+
   lua_getfield(L, t, "options");
   if (lua_istable(L, -1)) {
     const int o = lua_gettop(L);
@@ -173,6 +193,26 @@ std::string impl_defined_reason(const ScriptInfo& info,
     if (match) out += (out.empty() ? "" : "; ") + reason;
   }
   return out;
+}
+
+std::optional<double> declared_timeout(const ScriptInfo& info,
+                                       const std::map<std::string, std::string>& options) {
+  if (!info.timeout) return std::nullopt;
+  double s = info.timeout->base;
+  for (const auto& [name, seconds] : info.timeout->per_unit) {
+    std::string text;
+    if (auto it = options.find(name); it != options.end()) text = it->second;
+    for (const auto& d : info.options)
+      if (d.name == name && text.empty()) text = d.default_value;
+    s += seconds * std::strtod(text.c_str(), nullptr);
+  }
+  if (!(s >= kMinTimeoutS && s <= kMaxTimeoutS)) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", s);
+    throw UsageError(info.path + ": case table: field 'timeout' gives " + text +
+                     " s for this case, not " + timeout_range());
+  }
+  return s;
 }
 
 std::string check_option_value(const OptionDecl& decl, std::string& value) {

@@ -24,6 +24,13 @@ struct OptionDecl {
   std::string default_value;  // as text
 };
 
+// A script's own time limit: `base` seconds plus, per numeric option named, seconds for each
+// unit of the case's value of it (`timeout = { 60, programs = 0.2 }`).
+struct TimeoutRule {
+  double base = 0;
+  std::map<std::string, double> per_unit;
+};
+
 struct ScriptInfo {
   std::string path;
   std::string name;  // script_stem(path): the name ids and reports use
@@ -37,6 +44,7 @@ struct ScriptInfo {
   // `impl_defined`: what MPI leaves to the implementation, by "" (every case) or
   // "option=value" / "np=N" -> the reason (lua_scripts/API.md).
   std::map<std::string, std::string> impl_defined;
+  std::optional<TimeoutRule> timeout;  // the case table's `timeout`, when it has one
   // When the script failed to run (a Lua error): where and what. The case still runs, so
   // its ranks report the error as the case's.
   std::optional<std::string> load_error;
@@ -56,6 +64,12 @@ ScriptInfo load_script_info(const std::string& path);
 // are joined with "; ".
 std::string impl_defined_reason(const ScriptInfo& info,
                                 const std::map<std::string, std::string>& options, int ranks);
+
+// The time limit the script gives a case with these option values (defaults filled in), or
+// none when it gives none; a rule whose sum is outside the range --timeout takes throws
+// UsageError naming the script and the sum.
+std::optional<double> declared_timeout(const ScriptInfo& info,
+                                       const std::map<std::string, std::string>& options);
 
 // Checks `value` against the declared type; returns the error text, or "" if it fits. A
 // number is rewritten as the ranks will read it (" 8" and "0x8" become "8"), so one value

@@ -459,3 +459,4 @@ function window:counters() end
 ---@field expect? "pass"|"deadlock"|"race"
 ---@field iterations? integer how many times `run` repeats
 ---@field impl_defined? string|table<string, string> what MPI leaves to the implementation
+---@field timeout? number|table<integer|string, number> seconds, or `{ seconds, option = seconds per unit }`
