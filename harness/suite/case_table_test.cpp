@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <tuple>
+
 #include "lua/lua_state.hpp"
 #include "rma/counters.hpp"
 #include "suite/script_info.hpp"
@@ -196,6 +199,26 @@ TEST(CaseTable, ExpectAndIterations) {
   EXPECT_NE(rejection(script("it", "return { iterations = 1.5 }\n"))
                 .find("field 'iterations': expected a positive integer, got number 1.5"),
             std::string::npos);
+}
+
+// A value that is neither seconds nor a table was indexed as a table: a string crashed `run`.
+TEST(CaseTable, TimeoutIsSecondsOrATable) {
+  const std::string expected =
+      "field 'timeout': expected seconds, or { seconds, option = seconds per unit of that "
+      "numeric option }, got ";
+  for (const auto& [stem, value, got] : {std::tuple{"t_string", "\"abc\"", "string \"abc\""},
+                                         std::tuple{"t_function", "function() end", "function"},
+                                         std::tuple{"t_bool", "true", "boolean true"},
+                                         std::tuple{"t_nobase", "{ n = 1 }", "table {n=1}"}}) {
+    const auto p = script(stem, std::string("return {\n  options = { n = {\"n\", 2} },\n"
+                                            "  timeout = ") +
+                                    value + ",\n}\n");
+    EXPECT_EQ(rejection(p), p + ":3: case table: " + expected + got) << value;
+  }
+  EXPECT_EQ(rejection(script("t_ok",
+                             "return { options = { n = {\"n\", 2} }, "
+                             "timeout = { 5, n = 0.5 }, run = function() end }\n")),
+            "");
 }
 
 TEST(CaseTable, NameMustBeTheFileStem) {
