@@ -160,15 +160,15 @@ class Checker {
         wrong("timeout", timeout_range());
       return;
     }
-    // A raw index needs a table: on a string or a function it reads out of bounds.
-    if (!lua_istable(L_, v)) {
-      wrong("timeout", expected);
-      return;
+    // Only a table may be indexed raw: on a string or a function lua_rawgeti reads out of
+    // bounds.
+    bool base = false;
+    if (lua_istable(L_, v)) {
+      lua_rawgeti(L_, v, 1);
+      base = lua_type(L_, -1) == LUA_TNUMBER && lua_tonumber(L_, -1) >= 0 &&
+             lua_tonumber(L_, -1) <= kMaxTimeoutS;
+      lua_pop(L_, 1);
     }
-    lua_rawgeti(L_, v, 1);
-    const bool base = lua_type(L_, -1) == LUA_TNUMBER && lua_tonumber(L_, -1) >= 0 &&
-                      lua_tonumber(L_, -1) <= kMaxTimeoutS;
-    lua_pop(L_, 1);
     if (!base) {
       wrong("timeout", expected);
       return;
