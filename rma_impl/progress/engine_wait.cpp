@@ -98,7 +98,7 @@ WaitLoop::~WaitLoop() {
 // while the application thread waits, the agent parks rather than sleep on the doorbell
 // (Agent::run), so a sender rings at most the one sleeper it finds, once. Registering only
 // when the wait lasts took two of the six locked instructions off each side of a send/recv
-// round trip (docs/performance.md).
+// round trip (docs/performance-history.md).
 void WaitLoop::be_awake() {
   if (awake_) return;
   e_.transport_->awake_enter();
@@ -115,7 +115,7 @@ WaitLoop::Next WaitLoop::step() {
   // even pause: a pause here is tens of nanoseconds on this kind of machine, and a reply
   // that lands during one waits for it to end (measured, shm am, fast placement, medians:
   // the send/recv round trip 0.235 -> 0.222 us, lock-put-unlock 0.337 -> 0.309 us; no
-  // change at the slow placement; docs/performance.md).
+  // change at the slow placement; docs/performance-history.md).
   if (++idle_steps_ < kPollOnlySteps) {
     if (idle_steps_ == kStepsWithoutPause) be_awake();
     if ((idle_steps_ & 15) == 0) {
