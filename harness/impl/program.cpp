@@ -33,36 +33,45 @@ inline rma::Status replay_one(Implementation& impl, const call::Call& c) {
   return impl.execute(c, nullptr);
 }
 
+bool run_unbound(void* impl, const call::Call& c, rma::Status& failure) {
+  failure = replay_one(*static_cast<Implementation*>(impl), c);
+  return failure.is_ok();
+}
+
 }  // namespace
 
-rma::Status Program::replay(Implementation& impl) const {
+void Program::bind(Implementation& impl) const {
+  bound_.clear();
+  for (const call::Call& c : calls_) {
+    Implementation::Bound b;
+    if (call::describe(c.kind).family != call::Family::request) b = impl.bind(c);
+    bound_.push_back(b.run ? b : Implementation::Bound{run_unbound, &impl});
+  }
+  bound_for_ = &impl;
+}
+
+rma::Status Program::replay(Implementation& impl, std::uint64_t times) const {
   // Traced or not is decided once per replay: the untraced loop is what benchmarks time, and
-  // runs each call through its binding where the implementation gave one.
+  // runs each call through its binding. Its bounds are locals, kept in registers across the
+  // indirect calls.
   if (!rma::trace::on()) {
-    if (bound_for_ != &impl) {
-      bound_.clear();
-      for (const call::Call& c : calls_)
-        bound_.push_back(call::describe(c.kind).family == call::Family::request
-                             ? Implementation::Bound{}
-                             : impl.bind(c));
-      bound_for_ = &impl;
-    }
+    if (bound_for_ != &impl) bind(impl);
+    const Implementation::Bound* const bound = bound_.data();
+    const call::Call* const calls = calls_.data();
+    const std::size_t n = calls_.size();
     rma::Status failure;
-    for (std::size_t i = 0; i < calls_.size(); ++i) {
-      const Implementation::Bound& b = bound_[i];
-      if (!b.run) {
-        RMA_TRY(replay_one(impl, calls_[i]));
-      } else if (!b.run(b.target, calls_[i], failure)) [[unlikely]] {
-        return failure;
-      }
-    }
+    for (std::uint64_t k = 0; k < times; ++k)
+      for (std::size_t i = 0; i < n; ++i)
+        if (!bound[i].run(bound[i].target, calls[i], failure)) [[unlikely]]
+          return failure;
     return failure;
   }
-  for (const call::Call& c : calls_) {
-    const std::int64_t t0 = rma::trace::now_ns();
-    RMA_TRY(replay_one(impl, c));
-    call::trace(c, impl.rank(), t0, rma::trace::now_ns());
-  }
+  for (std::uint64_t k = 0; k < times; ++k)
+    for (const call::Call& c : calls_) {
+      const std::int64_t t0 = rma::trace::now_ns();
+      RMA_TRY(replay_one(impl, c));
+      call::trace(c, impl.rank(), t0, rma::trace::now_ns());
+    }
   return rma::Status::ok();
 }
 

@@ -8,9 +8,10 @@
 // attach/detach/free (window memory) and win:test() (a poll the recording already answered).
 //
 //   Program p;  ctx.recorder = &p;  call run hook;  ctx.recorder = nullptr;
-//   for (...) RMA_TRY(p.replay(impl));
+//   RMA_TRY(p.replay(impl, iterations));
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,9 +27,9 @@ class Program {
   static bool replays(call::Kind k);
 
   void add(call::Call c, std::vector<std::shared_ptr<void>> keep = {});
-  // Runs the calls once, in order, through `impl`; an r* call waits for its request. The first
-  // failure stops it.
-  rma::Status replay(Implementation& impl) const;
+  // Runs the calls `times` times, in order, through `impl`; an r* call waits for its request.
+  // The first failure stops it.
+  rma::Status replay(Implementation& impl, std::uint64_t times = 1) const;
   bool empty() const { return calls_.empty(); }
   std::size_t size() const { return calls_.size(); }
   // "lock, put, unlock" — what the program does, for reports and logs.
@@ -38,7 +39,9 @@ class Program {
   std::vector<call::Call> calls_;
   std::vector<std::shared_ptr<void>> keep_;
   // calls_ bound by the implementation last replayed (Implementation::bind), made at its first
-  // replay: a benchmark replays one program through one implementation thousands of times.
+  // replay: a benchmark replays one program through one implementation thousands of times. A
+  // call the implementation did not bind goes through execute() (run_unbound).
+  void bind(Implementation& impl) const;
   mutable std::vector<Implementation::Bound> bound_;
   mutable const Implementation* bound_for_ = nullptr;
 };

@@ -113,9 +113,10 @@ struct LeadRun {
   // a clock read around every iteration would add its own cost (a vDSO clock_gettime,
   // 20-30 ns on this KVM guest) to every figure, the floor's included. Returns the seconds.
   double timed_loop(benchmark::State& state, const BenchLoop::Iteration& iteration) {
+    const auto n = state.max_iterations;
     const auto t0 = Clock::now();
-    for (auto _ : state) {
-      rma::Status st = status ? iteration() : status;
+    while (state.KeepRunningBatch(n)) {  // once: the iteration runs the whole batch
+      rma::Status st = status ? iteration(static_cast<std::uint64_t>(n)) : status;
       if (!st) [[unlikely]] {
         if (status) status = st;
         state.SkipWithError(st.to_string().c_str());
@@ -251,7 +252,7 @@ rma::Status BenchLoop::follow(const std::vector<Iteration>& iterations, bool com
       volatile std::uint64_t work = 0;
       while (compute_stop_batch().load(std::memory_order_acquire) < c.batch) work = work + 1;
     } else if (iteration) {
-      for (std::uint64_t i = 0; i < c.iterations; ++i) RMA_TRY((*iteration)());
+      RMA_TRY((*iteration)(c.iterations));
     }
     if (c.target == target_recv) {  // every follower, so rank 0's message never waits unread
       std::uint64_t over = 0;

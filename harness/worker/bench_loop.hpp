@@ -6,7 +6,9 @@
 // or compute without calling the library). One
 // iteration is whatever the caller gives: a recorded op program's replay (bench_runner.cpp) or
 // the hardware floor's cache-line round trip and memcpy (floor_bench.cpp), so every figure and
-// its floor are timed the same way.
+// its floor are timed the same way. The caller runs a whole batch (Iteration takes the count):
+// a call through std::function, a Status and the replay's entry per iteration were harness
+// cost in every figure, an MPI's replayed one included.
 //
 // Several figures can be led together (the am protocols of one pattern): Google Benchmark
 // then runs their repetitions in random interleaved order, so a change of the machine's state
@@ -14,8 +16,9 @@
 // their ratio means something. Each batch tells the other ranks which figure it replays.
 //
 //   BenchLoop loop(impl, ctrl, spec.bench);
-//   rank 0:  auto entries = loop.lead(name, "wait", [&] { return program.replay(impl); });
-//   others:  loop.follow([&] { return program.replay(impl); }, false);
+//   auto replay = [&](std::uint64_t n) { return program.replay(impl, n); };
+//   rank 0:  auto entries = loop.lead(name, "wait", replay);
+//   others:  loop.follow(replay, false);
 #pragma once
 
 #include <atomic>
@@ -56,7 +59,16 @@ static_assert(kBenchRawTag >= lua::kFirstHarnessTag && kBenchCommandTag <= lua::
 
 class BenchLoop {
  public:
-  using Iteration = std::function<rma::Status()>;
+  // Runs `times` iterations, stopping at the first failure.
+  using Iteration = std::function<rma::Status(std::uint64_t times)>;
+  // The Iteration of a callable that does one iteration and returns its Status.
+  template <class One>
+  static Iteration each(One one) {
+    return [one = std::move(one)](std::uint64_t times) mutable {
+      for (std::uint64_t i = 0; i < times; ++i) RMA_TRY(one());
+      return rma::Status::ok();
+    };
+  }
   struct Figure {
     std::string name;  // the Google Benchmark name: unique within one lead
     Iteration iteration;

@@ -217,7 +217,7 @@ class Bench {
     std::vector<BenchLoop::Figure> timed;
     for (auto& fig : figures)
       timed.push_back(
-          {name(cfg, fig), [this, &fig] { return fig.program.replay(impl_); },
+          {name(cfg, fig), [this, &fig](std::uint64_t n) { return fig.program.replay(impl_, n); },
            cfg.metric == "bandwidth" ? static_cast<double>(cfg.bytes_per_iteration) : 0.0});
     auto led = loop.lead(timed, cfg.target);
     if (!led) return led.status();
@@ -262,7 +262,8 @@ class Bench {
     std::vector<BenchLoop::Iteration> its;  // empty where this rank has no call of its own
     for (auto& fig : figures) {
       its.emplace_back();
-      if (!fig.program.empty()) its.back() = [this, &fig] { return fig.program.replay(impl_); };
+      if (!fig.program.empty())
+        its.back() = [this, &fig](std::uint64_t n) { return fig.program.replay(impl_, n); };
     }
     return loop.follow(its, compute);
   }

@@ -130,24 +130,21 @@ rma::Result<BenchLoop::Led> line_round_trip(BenchLoop& loop, impl::Implementatio
                                             const std::string& name, std::uint32_t& seq,
                                             double bytes, Send send, Receive receive) {
   if (impl.rank() == 0)
-    return loop.lead(
-        name, "wait",
-        [&] {
-          send();
-          line.ping.store(++seq, std::memory_order_release);
-          wait_for(line.pong, seq);
-          return rma::Status::ok();
-        },
-        bytes);
+    return loop.lead(name, "wait", BenchLoop::each([&] {
+                       send();
+                       line.ping.store(++seq, std::memory_order_release);
+                       wait_for(line.pong, seq);
+                       return rma::Status::ok();
+                     }),
+                     bytes);
   if (impl.rank() == 1)
-    RMA_TRY(loop.follow(
-        [&] {
-          wait_for(line.ping, ++seq);
-          receive();
-          line.pong.store(seq, std::memory_order_release);
-          return rma::Status::ok();
-        },
-        false));
+    RMA_TRY(loop.follow(BenchLoop::each([&] {
+                          wait_for(line.ping, ++seq);
+                          receive();
+                          line.pong.store(seq, std::memory_order_release);
+                          return rma::Status::ok();
+                        }),
+                        false));
   else
     RMA_TRY(loop.follow(BenchLoop::Iteration{}, false));
   return BenchLoop::Led{};
@@ -173,17 +170,16 @@ rma::Result<BenchLoop::Led> queue_round_trip(BenchLoop& loop, impl::Implementati
   }
   rma::QueueProbe probe(queues, impl.rank());
   if (impl.rank() == 0)
-    return loop.lead(name, "wait", [&] {
-      wait_until([&] { return probe.try_send(); });
-      wait_until([&] { return probe.try_receive(); });
-      return rma::Status::ok();
-    });
-  RMA_TRY(loop.follow(
-      [&] {
-        wait_until([&] { return probe.try_answer(); });
-        return rma::Status::ok();
-      },
-      false));
+    return loop.lead(name, "wait", BenchLoop::each([&] {
+                       wait_until([&] { return probe.try_send(); });
+                       wait_until([&] { return probe.try_receive(); });
+                       return rma::Status::ok();
+                     }));
+  RMA_TRY(loop.follow(BenchLoop::each([&] {
+                        wait_until([&] { return probe.try_answer(); });
+                        return rma::Status::ok();
+                      }),
+                      false));
   return BenchLoop::Led{};
 }
 
@@ -271,14 +267,13 @@ class Floor {
         continue;
       }
       char* dst = seg_.data();
-      auto led = loop.lead(
-          "floor/memcpy/" + std::to_string(size) + "/shm:floor", "wait",
-          [&] {
-            std::memcpy(dst, source.data(), size);
-            benchmark::ClobberMemory();
-            return rma::Status::ok();
-          },
-          static_cast<double>(size));
+      auto led = loop.lead("floor/memcpy/" + std::to_string(size) + "/shm:floor", "wait",
+                           BenchLoop::each([&] {
+                             std::memcpy(dst, source.data(), size);
+                             benchmark::ClobberMemory();
+                             return rma::Status::ok();
+                           }),
+                           static_cast<double>(size));
       if (!led) return led.status();
       annotate(led.value().entries, "memcpy", size, entries);
     }
@@ -371,19 +366,19 @@ rma::Result<FloorRoundTrips> raw_round_trip(const suite::CaseSpec& spec, impl::I
   BenchLoop loop(impl, ctrl, spec.bench);
   std::uint64_t word = 0;  // 8 bytes each way, as bench/pingpong.lua -o size=8
   if (impl.rank() == 0) {
-    auto rt = median_us(
-        impl, loop.lead("floor/send_recv_round_trip/8/" + spec.backend + ":floor", "wait", [&] {
-          RMA_TRY(impl.send(1, &word, sizeof word, kBenchRawTag));
-          return impl.recv(1, &word, sizeof word, kBenchRawTag);
-        }));
+    auto rt = median_us(impl, loop.lead("floor/send_recv_round_trip/8/" + spec.backend + ":floor",
+                                        "wait", BenchLoop::each([&] {
+                                          RMA_TRY(impl.send(1, &word, sizeof word, kBenchRawTag));
+                                          return impl.recv(1, &word, sizeof word, kBenchRawTag);
+                                        })));
     if (!rt) return rt.status();
     return FloorRoundTrips{rt.value(), std::nullopt};
   }
   if (impl.rank() == 1) {
-    const BenchLoop::Iteration answer = [&] {
+    const BenchLoop::Iteration answer = BenchLoop::each([&] {
       RMA_TRY(impl.recv(0, &word, sizeof word, kBenchRawTag));
       return impl.send(0, &word, sizeof word, kBenchRawTag);
-    };
+    });
     RMA_TRY(loop.follow(answer, false));
   } else {
     RMA_TRY(loop.follow(BenchLoop::Iteration{}, false));
