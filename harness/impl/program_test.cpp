@@ -33,6 +33,27 @@ TEST(Program, FirstFailureStopsTheReplay) {
   EXPECT_EQ(fake.log, (std::vector<std::string>{"fence", "get"}));
 }
 
+TEST(Program, ReplaysABatchAsManyTimesInOrder) {
+  Program p;
+  for (auto k : {call::Kind::lock, call::Kind::put, call::Kind::unlock}) p.add(make(k));
+  FakeImplementation fake;
+  ASSERT_TRUE(p.replay(fake, 3));
+  const std::vector<std::string> once{"lock", "put", "unlock"};
+  std::vector<std::string> thrice;
+  for (int i = 0; i < 3; ++i) thrice.insert(thrice.end(), once.begin(), once.end());
+  EXPECT_EQ(fake.log, thrice);
+}
+
+TEST(Program, FirstFailureStopsTheWholeBatch) {
+  Program p;
+  for (auto k : {call::Kind::fence, call::Kind::get, call::Kind::fence}) p.add(make(k));
+  FakeImplementation fake;
+  fake.fail_on = call::Kind::get;
+  const rma::Status s = p.replay(fake, 5);
+  EXPECT_EQ(s.error_class(), rma::ErrorClass::rma_sync);
+  EXPECT_EQ(fake.log, (std::vector<std::string>{"fence", "get"}));
+}
+
 TEST(Program, KeepsNeitherWindowMemoryCallsNorTest) {
   EXPECT_TRUE(Program::replays(call::Kind::put));
   EXPECT_TRUE(Program::replays(call::Kind::rget_accumulate));
