@@ -19,17 +19,17 @@ bool AmWin::carries(const Layout& target) const {
 }
 
 std::size_t AmWin::prefix_bound(const core::RmaOp& op) {
-  if (!op.target_layout.type) return 0;
-  return sizeof(LayoutPrefix) + op.target_layout.type->description_bytes();
+  if (!op.has_target_layout()) return 0;
+  return sizeof(LayoutPrefix) + op.derived->target.type->description_bytes();
 }
 
 // The prefix of an op to target t: the type's id, and its description if t has not had it.
 std::vector<std::byte> AmWin::layout_prefix(int t, const core::RmaOp& op) {
   if (shipped_.empty()) shipped_.resize(static_cast<std::size_t>(n_));
   auto& ids = shipped_[static_cast<std::size_t>(t)];
-  const TypeRef& type = op.target_layout.type;
+  const TypeRef& type = op.derived->target.type;
   LayoutPrefix p;
-  p.count = op.target_layout.count;
+  p.count = op.derived->target.count;
   std::vector<std::byte> description;
   if (auto it = ids.find(type.get()); it != ids.end()) {
     p.id = it->second;
@@ -178,7 +178,7 @@ void AmWin::execute_layout_op(int src, const progress::PacketHeader& h, const La
 
 // An op to this rank's own window with a target layout.
 Status AmWin::apply_local_layout(core::RmaOp& op, std::byte* mem) {
-  const Layout& l = op.target_layout;
+  const Layout& l = op.derived->target;
   const std::size_t es = size_of(op.dtype);
   auto* result = static_cast<std::byte*>(op.result);
   const auto* origin = static_cast<const std::byte*>(op.origin);
@@ -205,8 +205,9 @@ Status AmWin::apply_local_layout(core::RmaOp& op, std::byte* mem) {
 }
 
 void AmWin::unpack_result(core::RmaOp& op) {
-  core::unpack(op.unpack, op.packed_result->data(), static_cast<std::byte*>(op.unpack_to));
-  op.unpack_to = nullptr;
+  core::DerivedParts& d = *op.derived;
+  core::unpack(d.unpack, d.packed_result.data(), static_cast<std::byte*>(d.unpack_to));
+  d.unpack_to = nullptr;
 }
 
 }  // namespace rma::am

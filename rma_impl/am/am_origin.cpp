@@ -135,9 +135,9 @@ Status AmWin::apply_local(core::Call& c, core::RmaOp& op) {
   }
   std::byte* mem =
       w_.flavor == Flavor::dynamic ? reinterpret_cast<std::byte*>(op.disp) : w_.base + op.disp;
-  if (op.target_layout.type) [[unlikely]] {
+  if (op.has_target_layout()) [[unlikely]] {
     RMA_TRY(apply_local_layout(op, mem));
-    if (op.unpack_to) unpack_result(op);
+    if (op.unpacks()) unpack_result(op);
     if (op.request) op.request->done = true;
     return Status::ok();
   }
@@ -163,7 +163,7 @@ Status AmWin::apply_local(core::Call& c, core::RmaOp& op) {
     default:
       return {ErrorClass::intern, "apply_local: not an op"};
   }
-  if (op.unpack_to) [[unlikely]]
+  if (op.unpacks()) [[unlikely]]
     unpack_result(op);  // a derived-type result whose target side was contiguous
   if (op.request) op.request->done = true;
   return Status::ok();

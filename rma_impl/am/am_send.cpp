@@ -104,7 +104,7 @@ void AmWin::send_op(int t, AmOp* a, std::uint16_t flags, std::uint32_t seq,
   } else {
     payload = eager_payload(*a);
   }
-  if (op.target_layout.type) [[unlikely]] {
+  if (op.has_target_layout()) [[unlikely]] {
     h.flags = flags | progress::flag_layout;
     send_layout_op(t, h, op, payload, seq, note);
     return;

@@ -286,13 +286,13 @@ class AmWin final : public core::ProtocolWin {
   // nothing more (a cts) it goes back to the free list. Inline: every op passes here.
   void on_local_complete(AmOp* op) {
     --t_[static_cast<std::size_t>(op->op.target)].local_pending;
-    if (op->op.unpack_to) [[unlikely]]
+    if (op->op.unpacks()) [[unlikely]]
       unpack_result(op->op);
     if (op->op.request) op->op.request->done = true;
     if (!op->locally_complete() || op->st.awaiting_cts) return;
     op->op.request.reset();
-    if (op->op.target_layout.type || op->op.packed_origin) [[unlikely]]
-      op->op = core::RmaOp{};  // let go of the types and packed buffers
+    if (op->op.derived) [[unlikely]]
+      op->op.derived.reset();  // let go of the types and packed buffers
     op->next = free_ops_;
     free_ops_ = op;
   }

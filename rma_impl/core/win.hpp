@@ -43,7 +43,7 @@ class ProtocolWin {
   virtual void on_packet(int src, const progress::PacketHeader& h,
                          std::span<const std::byte> payload) = 0;
   virtual void describe(WindowState& s) const = 0;
-  // Whether an op with this target layout can go as one op whole (RmaOp::target_layout);
+  // Whether an op with this target layout can go as one op whole (DerivedParts::target);
   // else the generic layer issues it as pieces.
   virtual bool carries(const Layout& target) const = 0;
 };
@@ -99,6 +99,19 @@ struct RequestState {
   std::vector<std::shared_ptr<RequestState>> parts;
 };
 
+// A derived-type op the slot carries whole (window_layout.cpp): the target layout, relative
+// to the op's `disp` (type null where the target side is contiguous); the op's `count` and
+// `dtype` then describe the data in signature order (the one basic type of an accumulate,
+// else bytes), packed into these buffers where a side is not contiguous. A packed result
+// goes to `unpack_to` (laid out as `unpack`) when the op completes locally, which clears
+// it. Built once; the copies of an op share it.
+struct DerivedParts {
+  Layout target;
+  std::vector<std::byte> packed_origin, packed_result;
+  void* unpack_to = nullptr;
+  Layout unpack;
+};
+
 // One communication call, validated, with its displacement converted to bytes.
 struct RmaOp {
   PacketType kind = PacketType::put;  // put, get, accumulate, get_accumulate, fetch_and_op,
@@ -112,17 +125,13 @@ struct RmaOp {
   const void* compare = nullptr;
   void* result = nullptr;
   std::shared_ptr<RequestState> request;
-  // A derived-type op the am table carries whole (window_layout.cpp): the target layout,
-  // relative to `disp`; `count` and `dtype` then describe the data in signature order (the
-  // one basic type of an accumulate, else bytes), packed into buffers the op owns where a
-  // side is not contiguous. A packed result goes to `unpack_to` (laid out as `unpack`)
-  // when the op completes locally.
-  Layout target_layout;
-  std::shared_ptr<std::vector<std::byte>> packed_origin, packed_result;
-  void* unpack_to = nullptr;
-  Layout unpack;
+  // Only a derived-type op issued whole has these; null for every other op, which then
+  // builds and destroys one pointer where it had four (RmaOp is made on every call).
+  std::shared_ptr<DerivedParts> derived;
 
   std::size_t bytes() const { return count * size_of(dtype); }
+  bool has_target_layout() const { return derived && derived->target.type; }
+  bool unpacks() const { return derived && derived->unpack_to; }
   bool has_response() const {
     return kind == PacketType::get || kind == PacketType::get_accumulate ||
            kind == PacketType::fetch_and_op || kind == PacketType::compare_and_swap;

@@ -129,14 +129,16 @@ Status issue_whole(Win& w, core::Call& call, Slot core::WindowOps::*slot, const 
   const auto basic = s.t->type->basic_type();
   op.dtype = basic ? *basic : Dtype::u8;  // an accumulate's types have one basic type
   op.count = basic ? s.t->elements() : bytes;
+  op.derived = std::make_shared<core::DerivedParts>();
+  core::DerivedParts& d = *op.derived;
   const bool get = s.kind == PacketType::get;
   if (!get && s.origin && s.o) {
     if (s.o->type->dense()) {
       op.origin = s.origin;
     } else {
-      op.packed_origin = std::make_shared<std::vector<std::byte>>(bytes);
-      core::pack(*s.o, static_cast<const std::byte*>(s.origin), op.packed_origin->data());
-      op.origin = op.packed_origin->data();
+      d.packed_origin.resize(bytes);
+      core::pack(*s.o, static_cast<const std::byte*>(s.origin), d.packed_origin.data());
+      op.origin = d.packed_origin.data();
     }
   }
   const Layout* land = get ? s.o : s.r;
@@ -144,13 +146,13 @@ Status issue_whole(Win& w, core::Call& call, Slot core::WindowOps::*slot, const 
   if (land && land->type->dense()) {
     op.result = land_at;
   } else if (land) {
-    op.packed_result = std::make_shared<std::vector<std::byte>>(bytes);
-    op.result = op.packed_result->data();
-    op.unpack_to = land_at;
-    op.unpack = *land;
+    d.packed_result.resize(bytes);
+    op.result = d.packed_result.data();
+    d.unpack_to = land_at;
+    d.unpack = *land;
   }
   op.disp = static_cast<std::uint64_t>(base);
-  if (!s.t->type->dense()) op.target_layout = *s.t;
+  if (!s.t->type->dense()) d.target = *s.t;
   return (w.ops->*slot)(call, op);
 }
 

@@ -80,11 +80,11 @@ struct WindowOps {
   // a table of loads, stores and atomics takes it only to wait (Call::hold()).
   bool needs_engine_lock;
   // Whether this table's put and get slots take a derived-type op whole (its target layout
-  // in RmaOp::target_layout) when they are not the packet protocol's (which always may,
+  // in the op's DerivedParts) when they are not the packet protocol's (which always may,
   // within ProtocolWin::carries); else the core issues them one piece at a time.
   bool direct_layouts = false;
   // With direct_layouts: whether its get may also unpack a result into a non-contiguous
-  // origin layout itself (RmaOp::unpack_to), the moment the data is there; else such a get
+  // origin layout itself (DerivedParts::unpack_to), the moment the data is there; else such a get
   // goes as pieces.
   bool direct_unpacks = false;
   Status (*put)(Call&, RmaOp&);

@@ -194,7 +194,7 @@ Status native_layout(Call& c, RmaOp& op, bool write) {
   };
   Status st;
   core::for_each_run(
-      op.target_layout, 0, op.bytes(), [&](std::int64_t at, std::uint64_t pos, std::uint64_t n) {
+      op.derived->target, 0, op.bytes(), [&](std::int64_t at, std::uint64_t pos, std::uint64_t n) {
         if (!st) return;
         if (runs.size() == limit || (bytes && bytes + n > max_bytes)) st = issue();
         if (runs.empty()) first = pos;
@@ -208,13 +208,13 @@ Status native_layout(Call& c, RmaOp& op, bool write) {
 }
 
 Status direct_put(Call& c, RmaOp& op) {
-  if (op.target_layout.type) [[unlikely]]
+  if (op.has_target_layout()) [[unlikely]]
     return native_layout(c, op, true);
   if (keep_in_deferred_epoch(c, op)) return Status::ok();
   return native_rma(c, op, true);
 }
 Status direct_get(Call& c, RmaOp& op) {
-  if (op.target_layout.type) [[unlikely]]
+  if (op.has_target_layout()) [[unlikely]]
     return native_layout(c, op, false);
   if (keep_in_deferred_epoch(c, op)) return Status::ok();
   return native_rma(c, op, false);

@@ -79,30 +79,30 @@ Status direct_layout(Call& c, RmaOp& op) {
   const bool put = op.kind == PacketType::put;
   const auto* in = static_cast<const std::byte*>(op.origin);
   auto* out = static_cast<std::byte*>(op.result);
-  const Layout& l = op.target_layout;
+  const core::DerivedParts& d = *op.derived;
+  const Layout& l = d.target;
   auto* stream = put ? const_cast<std::byte*>(in) : out;
   if (!l.type) {  // contiguous there: only the result side was packed
     copy_bytes(out, mem, op.bytes());
   } else if (l.count == 1 && l.type->uniform_bytes() && copy_uniform(put, *l.type, mem, stream)) {
     // done: the common strided case
   } else {
-    core::for_each_run(op.target_layout, 0, op.bytes(),
-                       [&](std::int64_t at, std::uint64_t pos, std::uint64_t n) {
-                         if (put)
-                           std::memcpy(mem + at, in + pos, n);
-                         else
-                           std::memcpy(out + pos, mem + at, n);
-                       });
+    core::for_each_run(l, 0, op.bytes(), [&](std::int64_t at, std::uint64_t pos, std::uint64_t n) {
+      if (put)
+        std::memcpy(mem + at, in + pos, n);
+      else
+        std::memcpy(out + pos, mem + at, n);
+    });
   }
-  if (op.unpack_to)
-    core::unpack(op.unpack, op.packed_result->data(), static_cast<std::byte*>(op.unpack_to));
+  if (d.unpack_to)
+    core::unpack(d.unpack, d.packed_result.data(), static_cast<std::byte*>(d.unpack_to));
   count(c, put ? DirectOp::put : DirectOp::get);
   finish(op);
   return Status::ok();
 }
 
 Status direct_put(Call& c, RmaOp& op) {
-  if (op.target_layout.type) [[unlikely]]
+  if (op.has_target_layout()) [[unlikely]]
     return direct_layout(c, op);
   RMA_TRY(core::await_access(c, op.target));
   const std::size_t bytes = op.bytes();
@@ -114,7 +114,7 @@ Status direct_put(Call& c, RmaOp& op) {
 }
 
 Status direct_get(Call& c, RmaOp& op) {
-  if (op.target_layout.type || op.unpack_to) [[unlikely]]
+  if (op.has_target_layout() || op.unpacks()) [[unlikely]]
     return direct_layout(c, op);
   RMA_TRY(core::await_access(c, op.target));
   copy_bytes(op.result, target_address(c, op), op.bytes());
