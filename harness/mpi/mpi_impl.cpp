@@ -400,12 +400,14 @@ bool MpiImpl::run_bound(void* window, const call::Call& c, rma::Status& failure)
   const int n = static_cast<int>(c.count);
   int rc = MPI_SUCCESS;
   if constexpr (kind == Kind::put) {
-    rc = MPI_Put(c.origin, n, mpi_dtype(c.dtype), tr, disp, n, mpi_dtype(c.dtype), w.win_);
+    const MPI_Datatype dt = mpi_dtype(c.dtype);
+    rc = MPI_Put(c.origin, n, dt, tr, disp, n, dt, w.win_);
   } else if constexpr (kind == Kind::get) {
-    rc = MPI_Get(c.result, n, mpi_dtype(c.dtype), tr, disp, n, mpi_dtype(c.dtype), w.win_);
+    const MPI_Datatype dt = mpi_dtype(c.dtype);
+    rc = MPI_Get(c.result, n, dt, tr, disp, n, dt, w.win_);
   } else if constexpr (kind == Kind::accumulate) {
-    rc = MPI_Accumulate(c.origin, n, mpi_dtype(c.dtype), tr, disp, n, mpi_dtype(c.dtype),
-                        mpi_op(c.op), w.win_);
+    const MPI_Datatype dt = mpi_dtype(c.dtype);
+    rc = MPI_Accumulate(c.origin, n, dt, tr, disp, n, dt, mpi_op(c.op), w.win_);
   } else if constexpr (kind == Kind::lock) {
     rc = MPI_Win_lock(c.lock_type == rma::LockType::shared ? MPI_LOCK_SHARED : MPI_LOCK_EXCLUSIVE,
                       tr, mpi_asserts(c.asserts), w.win_);
