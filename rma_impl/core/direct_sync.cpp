@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "core/direct_lock.hpp"
 #include "core/runtime_impl.hpp"
 
 namespace rma::core {
@@ -28,11 +29,6 @@ void size_taken(Win& w) {
   k.posts.assign(n, 0);
   k.dones.assign(n, 0);
   k.post_seen.assign(n, 0);
-}
-
-Status complete_ops(Call& c, int target, bool local) {
-  auto f = prims(c).complete_ops;
-  return f ? f(c, target, local) : Status::ok();
 }
 
 // --- fence ----------------------------------------------------------------------------------
@@ -119,84 +115,6 @@ Status flush_local_all(Call& c) {
 
 // --- passive target ----------------------------------------------------------------------------
 
-LockHeld held_as(LockType type) {
-  return type == LockType::exclusive ? LockHeld::exclusive : LockHeld::shared;
-}
-LockType type_of(LockHeld h) {
-  return h == LockHeld::exclusive ? LockType::exclusive : LockType::shared;
-}
-
-// The backend's word on an epoch, if it wants one (DirectSync::lock_epoch): false otherwise.
-Result<bool> tell_epoch(Call& c, LockEpoch ev, int t, LockType type) {
-  auto f = prims(c).lock_epoch;
-  if (!f) return false;
-  return f(c, ev, t, type);
-}
-
-// The lock is taken when lock() is called, not at the first op: a program that locks
-// several targets in one order everywhere must acquire them in that order, or two origins
-// each holding one lock could wait for the other's. (This rank's own window needs it then
-// anyway: the caller may load and store it directly once lock() returns.) A backend may
-// defer it where no such cycle can form (DirectSync::lock_epoch). With nocheck nobody else
-// locks the target meanwhile: nothing is taken.
-Status lock(Call& c, LockType type, int t, unsigned asserts) {
-  if (asserts & assert_nocheck) {
-    c.w.locks.set(t, LockHeld::nocheck);
-    return Status::ok();
-  }
-  // A backend with no word on lock epochs (shm) takes the lock without building a Result.
-  if (prims(c).lock_epoch) {
-    Result<bool> deferred = tell_epoch(c, LockEpoch::open, t, type);
-    if (!deferred) return deferred.status();
-    if (deferred.value()) {
-      c.w.locks.set(t, held_as(type));
-      return Status::ok();
-    }
-  }
-  Status s = prims(c).acquire(c, t, type);
-  if (!s) [[unlikely]] {
-    (void)tell_epoch(c, LockEpoch::close, t, type);
-    return s;
-  }
-  c.w.locks.set(t, held_as(type));
-  return Status::ok();
-}
-
-// Ops that went to the am slots may hold the am protocol's lock at the target (the
-// piggybacked request of their flush): the am table's unlock releases it before ours goes.
-Status close_fallback(Call& c, int t) {
-  if (!prims(c).falls_back) return Status::ok();
-  const WindowOps& am = *c.w.rt.protocol().ops;
-  return t < 0 ? am.unlock_all(c) : am.unlock(c, t);
-}
-
-// Gives back the lock held on `t`, if one was taken (not with nocheck, nor for a target
-// lock_all never touched). Inline: unlock's half of every lock epoch.
-[[gnu::always_inline]] inline void release(Call& c, int t) {
-  const LockHeld h = c.w.locks.at(t);
-  if (h == LockHeld::shared || h == LockHeld::exclusive) prims(c).release(c, t, type_of(h));
-  c.w.locks.set(t, LockHeld::none);
-}
-
-// The ops complete at the target before the lock goes, so the next holder sees them.
-Status unlock(Call& c, int t) {
-  const LockHeld h = c.w.locks.at(t);
-  const LockType type = type_of(h);
-  if (h != LockHeld::nocheck && prims(c).lock_epoch) {
-    Result<bool> finished = tell_epoch(c, LockEpoch::finish, t, type);
-    if (!finished) return finished.status();
-    if (finished.value()) {
-      c.w.locks.set(t, LockHeld::none);
-      return Status::ok();
-    }
-  }
-  RMA_TRY(complete_ops(c, t, false));
-  RMA_TRY(close_fallback(c, t));
-  release(c, t);
-  if (h != LockHeld::nocheck && prims(c).lock_epoch) (void)tell_epoch(c, LockEpoch::close, t, type);
-  return Status::ok();
-}
-
 // The epoch tracker records lock_all and its nocheck once this slot returns (window.cpp).
 Status lock_all(Call& c, unsigned asserts) {
   if (asserts & assert_nocheck) return Status::ok();
@@ -208,12 +126,17 @@ Status lock_all(Call& c, unsigned asserts) {
 Status unlock_all(Call& c) {
   RMA_TRY(complete_ops(c, -1, false));
   RMA_TRY(close_fallback(c, -1));
-  for (int t = 0; t < c.w.ranks(); ++t) release(c, t);
+  for (int t = 0; t < c.w.ranks(); ++t) release_held<TableLocks>(c, t);
   if (!c.w.epochs.lock_all_nocheck()) (void)tell_epoch(c, LockEpoch::close, -1, LockType::shared);
   return Status::ok();
 }
 
 }  // namespace
+
+Status close_am_epoch(Call& c, int t) {
+  const WindowOps& am = *c.w.rt.protocol().ops;
+  return t < 0 ? am.unlock_all(c) : am.unlock(c, t);
+}
 
 Status lock_all_access(Call& c, int t) {
   const bool nocheck = c.w.epochs.lock_all_nocheck();
@@ -248,8 +171,8 @@ WindowOps with_direct_sync(WindowOps t, const DirectSync& d) {
   t.flush_local = flush_local;
   t.flush_all = flush_all;
   t.flush_local_all = flush_local_all;
-  t.lock = lock;
-  t.unlock = unlock;
+  t.lock = lock_slot<TableLocks>;
+  t.unlock = unlock_slot<TableLocks>;
   t.lock_all = lock_all;
   t.unlock_all = unlock_all;
   return t;

@@ -72,6 +72,9 @@ struct DirectSync {
   // natively): their flush may have taken the am protocol's lock at the target, so unlock
   // and unlock_all close the am table's epoch before giving back their own.
   bool falls_back = false;
+  // Set by inline_locks (core/direct_lock.hpp): the lock and unlock slots are the generic
+  // ones compiled with this backend's acquire and release inlined, not the table's.
+  bool inlined_locks = false;
 };
 
 struct WindowOps {

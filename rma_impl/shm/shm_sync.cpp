@@ -3,6 +3,7 @@
 // window's ranks, post and done counters, and a ticket lock on shared words per rank.
 #include <atomic>
 
+#include "core/direct_lock.hpp"
 #include "core/direct_sync.hpp"
 #include "core/runtime_impl.hpp"
 #include "core/window_ops.hpp"
@@ -59,7 +60,8 @@ void wake_lock_waiters(Call& c, PassiveLock& l, int t) {
   return st;
 }
 
-Status acquire(Call& c, int t, LockType type) {
+// Inlined by force into the lock and unlock slots (WordLocks below).
+[[gnu::always_inline]] inline Status acquire(Call& c, int t, LockType type) {
   const bool exclusive = type == LockType::exclusive;
   PassiveLock& l = shm_win(c).lock(t);
   const std::uint64_t ticket = l.take_ticket();
@@ -70,12 +72,18 @@ Status acquire(Call& c, int t, LockType type) {
   return Status::ok();
 }
 
-void release(Call& c, int t, LockType type) {
+[[gnu::always_inline]] inline void release(Call& c, int t, LockType type) {
   PassiveLock& l = shm_win(c).lock(t);
   l.leave(type == LockType::exclusive);
   count(c, DirectOp::sync_word);
   wake_lock_waiters(c, l, t);
 }
+
+// The generic lock and unlock slots with these two inlined (core/direct_lock.hpp).
+struct WordLocks {
+  static Status acquire(Call& c, int t, LockType type) { return shm::acquire(c, t, type); }
+  static void release(Call& c, int t, LockType type) { shm::release(c, t, type); }
+};
 
 // --- the generic layer's primitives (core/direct_sync.hpp) ------------------------------------
 
@@ -146,6 +154,7 @@ core::WindowOps direct_sync_table(const core::WindowOps& base) {
   sync.acquire = acquire;
   sync.release = release;
   core::WindowOps t = core::with_direct_sync(base, sync);
+  core::inline_locks<WordLocks>(t);
   t.sync = memory_barrier;
   t.request_wait = direct_request_wait;
   t.request_test = direct_request_test;
