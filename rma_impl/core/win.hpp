@@ -103,8 +103,9 @@ struct RequestState {
 // to the op's `disp` (type null where the target side is contiguous); the op's `count` and
 // `dtype` then describe the data in signature order (the one basic type of an accumulate,
 // else bytes), packed into these buffers where a side is not contiguous. A packed result
-// goes to `unpack_to` (laid out as `unpack`) when the op completes locally, which clears
-// it. Built once; the copies of an op share it.
+// goes to `unpack_to` (laid out as `unpack`) when the op completes locally. Built once;
+// whoever holds the op until its data has moved (the am queue, a native fabric op) holds
+// these too.
 struct DerivedParts {
   Layout target;
   std::vector<std::byte> packed_origin, packed_result;

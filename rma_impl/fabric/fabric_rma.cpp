@@ -106,6 +106,7 @@ Result<NativeOp*> new_op(Call& c, const RmaOp& op) {
   NativeOp* n = f.take_op();
   n->peer = op.target;
   n->accumulate = accumulate_like(op.kind);
+  n->derived = op.derived;
   return n;
 }
 

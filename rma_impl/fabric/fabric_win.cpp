@@ -83,6 +83,7 @@ NativeOp* FabricWin::take_op() {
 
 void FabricWin::give_back(NativeOp* op) {
   op->request.reset();
+  op->derived.reset();
   free_.push_back(op);
 }
 

@@ -101,6 +101,9 @@ struct NativeOp : Completion {
   FabricWin* win = nullptr;
   bool accumulate = false;  // counts for accumulate ordering
   std::shared_ptr<core::RequestState> request;
+  // A derived-type op's packed buffers: the provider may read the origin's (a put) or write
+  // the result's until the completion, after the call that packed them has returned.
+  std::shared_ptr<core::DerivedParts> derived;
   std::array<std::byte, 16> operands{};  // fetch_and_op / compare_and_swap values, copied
 };
 
