@@ -11,10 +11,8 @@
 namespace rma::core {
 
 struct TableLocks {
-  static Status acquire(Call& c, int t, LockType type) {
-    return c.w.ops->direct_sync.acquire(c, t, type);
-  }
-  static void release(Call& c, int t, LockType type) { c.w.ops->direct_sync.release(c, t, type); }
+  static Status acquire(Call& c, int t, LockType type) { return prims(c).acquire(c, t, type); }
+  static void release(Call& c, int t, LockType type) { prims(c).release(c, t, type); }
 };
 
 inline LockHeld held_as(LockType type) {
@@ -26,13 +24,13 @@ inline LockType type_of(LockHeld h) {
 
 // The backend's word on an epoch, if it wants one (DirectSync::lock_epoch): false otherwise.
 inline Result<bool> tell_epoch(Call& c, LockEpoch ev, int t, LockType type) {
-  auto f = c.w.ops->direct_sync.lock_epoch;
+  auto f = prims(c).lock_epoch;
   if (!f) return false;
   return f(c, ev, t, type);
 }
 
 inline Status complete_ops(Call& c, int target, bool local) {
-  auto f = c.w.ops->direct_sync.complete_ops;
+  auto f = prims(c).complete_ops;
   return f ? f(c, target, local) : Status::ok();
 }
 
@@ -40,7 +38,7 @@ inline Status complete_ops(Call& c, int target, bool local) {
 // piggybacked request of their flush): the am table's unlock releases it before ours goes.
 Status close_am_epoch(Call& c, int t);
 inline Status close_fallback(Call& c, int t) {
-  if (!c.w.ops->direct_sync.falls_back) return Status::ok();
+  if (!prims(c).falls_back) return Status::ok();
   return close_am_epoch(c, t);
 }
 
@@ -57,7 +55,7 @@ Status lock_slot(Call& c, LockType type, int t, unsigned asserts) {
     return Status::ok();
   }
   // A backend with no word on lock epochs (shm) takes the lock without building a Result.
-  if (c.w.ops->direct_sync.lock_epoch) {
+  if (prims(c).lock_epoch) {
     Result<bool> deferred = tell_epoch(c, LockEpoch::open, t, type);
     if (!deferred) return deferred.status();
     if (deferred.value()) {
@@ -88,7 +86,7 @@ template <class Locks>
 Status unlock_slot(Call& c, int t) {
   const LockHeld h = c.w.locks.at(t);
   const LockType type = type_of(h);
-  const bool epoch_word = h != LockHeld::nocheck && c.w.ops->direct_sync.lock_epoch;
+  const bool epoch_word = h != LockHeld::nocheck && prims(c).lock_epoch;
   if (epoch_word) {
     Result<bool> finished = tell_epoch(c, LockEpoch::finish, t, type);
     if (!finished) return finished.status();

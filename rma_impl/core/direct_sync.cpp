@@ -12,10 +12,6 @@
 namespace rma::core {
 namespace {
 
-const DirectSync& prims(const Call& c) {
-  return c.w.ops->direct_sync;
-}
-
 // A signal read in place is an operation on a shared word; a message was counted when sent.
 void count_taken(Call& c) {
   if (prims(c).signals == SignalPath::shared_words)

@@ -10,6 +10,11 @@
 
 namespace rma::core {
 
+// The window's backend primitives: its table's DirectSync.
+inline const DirectSync& prims(const Call& c) {
+  return c.w.ops->direct_sync;
+}
+
 // Waits for `pred` as a synchronization call: at once if it holds, else with the engine
 // held (waiting makes progress), spinning briefly, then yielding, then blocking.
 template <class Pred>
