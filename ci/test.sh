@@ -29,8 +29,8 @@
 #               most 60) from its committed seed corpus
 #
 # Every stage runs even if an earlier one failed (a build failure skips what needs it); each
-# prints its result and time, JUnit files land in out/ci/junit/, and the last line says how
-# many stages passed. Exit status: 0 when every stage passed.
+# prints its result and time, JUnit files land in out/ci/junit/, the summary names every
+# failed test, and the last line says how many stages passed. Exit status: 0 when every stage passed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -90,12 +90,34 @@ do_format() {  # tracked files only: a build directory's generated sources are n
 do_build() {
   cmake --preset ci "${launcher[@]}" && cmake --build --preset ci -j "$jobs" && built=yes
 }
-do_tests() {  # the model checks have their own stage
-  ctest --preset ci -j "$jobs" -LE model --output-junit "$junit/ctest.xml"
+# The failing tests' names, kept for the summary: a log shown by its tail still names them.
+failed_tests=()
+ctest_stage() {  # ctest_stage JUNIT ARGS...
+  local xml=$1 list=build-ci/Testing/Temporary/LastTestsFailed.log
+  shift
+  rm -f "$list"
+  ctest --preset ci -j "$jobs" "$@" --output-junit "$junit/$xml" && return 0
+  [[ -f $list ]] && mapfile -t -O "${#failed_tests[@]}" failed_tests < <(sed 's/^[0-9]*://' "$list")
+  failed_output build-ci/Testing/Temporary/LastTest.log >>"$out/failed-tests.txt"
+  return 1
 }
-do_model() {  # the Spin model of the am protocol: every check and mutation (docs/protocol.md)
-  ctest --preset ci -j "$jobs" -L model --output-junit "$junit/model.xml"
+# The last lines each failed test printed, from ctest's log of the run (one block per test
+# run, written whole when the test ends).
+failed_output() {
+  [[ -f $1 ]] || return 0
+  awk -v keep=25 '
+    /^[0-9]+\/[0-9]+ Testing: / { name = $0; sub(/^[0-9]+\/[0-9]+ Testing: /, "", name); n = 0; next }
+    /^Output:$/ { getline; inside = 1; next }  # the line after it is a rule
+    inside && /^<end of output>$/ { inside = 0; next }
+    inside { lines[n++] = $0; next }
+    /^Test Failed/ {  # every result but a pass, a timeout included
+      print "--- " name ": " $0
+      for (i = (n > keep ? n - keep : 0); i < n; i++) print "    " lines[i]
+    }' "$1"
 }
+do_tests() { ctest_stage ctest.xml -LE model; }  # the model checks have their own stage
+# The Spin model of the am protocol: every check and mutation (docs/protocol.md).
+do_model() { ctest_stage model.xml -L model; }
 quick() {  # quick NAME ARGS...: the quick suite, its JUnit file, its report kept for the gate
   local name=$1
   shift
@@ -245,5 +267,7 @@ for r in "${results[@]}"; do
   [[ $r == pass ]] && passed=$((passed + 1))
   [[ $r == skip* ]] && skipped=$((skipped + 1))
 done
+for t in "${failed_tests[@]}"; do echo "  failed test: $t"; done
+[[ -s $out/failed-tests.txt ]] && cat "$out/failed-tests.txt"
 echo "$passed stages passed, $failed failed$( ((skipped > 0)) && echo ", $skipped skipped")"
 exit $((failed > 0))
