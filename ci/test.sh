@@ -30,7 +30,8 @@
 #
 # Every stage runs even if an earlier one failed (a build failure skips what needs it); each
 # prints its result and time, JUnit files land in out/ci/junit/, the summary names every
-# failed test, and the last line says how many stages passed. Exit status: 0 when every stage passed.
+# failed test with its last lines, and the last line says how many stages passed. Exit
+# status: 0 when every stage passed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -90,30 +91,33 @@ do_format() {  # tracked files only: a build directory's generated sources are n
 do_build() {
   cmake --preset ci "${launcher[@]}" && cmake --build --preset ci -j "$jobs" && built=yes
 }
-# The failing tests' names, kept for the summary: a log shown by its tail still names them.
-failed_tests=()
+# Each failed test and the last lines it printed, kept for the summary: CI may show only
+# the log's tail.
 ctest_stage() {  # ctest_stage JUNIT ARGS...
-  local xml=$1 list=build-ci/Testing/Temporary/LastTestsFailed.log
+  local xml=$1 tmp=build-ci/Testing/Temporary
   shift
-  rm -f "$list"
+  rm -f "$tmp/LastTestsFailed.log"
   ctest --preset ci -j "$jobs" "$@" --output-junit "$junit/$xml" && return 0
-  [[ -f $list ]] && mapfile -t -O "${#failed_tests[@]}" failed_tests < <(sed 's/^[0-9]*://' "$list")
-  failed_output build-ci/Testing/Temporary/LastTest.log >>"$out/failed-tests.txt"
+  [[ -f $tmp/LastTestsFailed.log ]] &&
+    failed_output "$tmp/LastTestsFailed.log" "$tmp/LastTest.log" >>"$out/failed-tests.txt"
   return 1
 }
-# The last lines each failed test printed, from ctest's log of the run (one block per test
-# run, written whole when the test ends).
+# failed_output LIST LOG: for each test LastTestsFailed.log names ("N:name"), its name and
+# the last 25 lines of its output in ctest's log of the run (one block per test, written
+# whole when the test ends; a test that could not start has an empty block).
 failed_output() {
-  [[ -f $1 ]] || return 0
   awk -v keep=25 '
-    /^[0-9]+\/[0-9]+ Testing: / { name = $0; sub(/^[0-9]+\/[0-9]+ Testing: /, "", name); n = 0; next }
-    /^Output:$/ { getline; inside = 1; next }  # the line after it is a rule
-    inside && /^<end of output>$/ { inside = 0; next }
-    inside { lines[n++] = $0; next }
-    /^Test Failed/ {  # every result but a pass, a timeout included
-      print "--- " name ": " $0
-      for (i = (n > keep ? n - keep : 0); i < n; i++) print "    " lines[i]
-    }' "$1"
+    NR == FNR { sub(/^[0-9]+:/, ""); order[++count] = $0; wanted[$0] = 1; next }
+    /^[0-9]+\/[0-9]+ Testing: / { name = $0; sub(/^[0-9]+\/[0-9]+ Testing: /, "", name); next }
+    /^Output:$/ { getline; inside = (name in wanted); n = 0; next }  # then a rule
+    inside && /^<end of output>$/ {
+      inside = 0; tail[name] = ""
+      for (i = (n > keep ? n - keep : 0); i < n; i++) tail[name] = tail[name] "    " line[i] "\n"
+      next
+    }
+    inside { line[n++] = $0 }
+    END { for (i = 1; i <= count; i++) printf "  failed test: %s\n%s", order[i], tail[order[i]] }
+  ' "$1" "$2"
 }
 do_tests() { ctest_stage ctest.xml -LE model; }  # the model checks have their own stage
 # The Spin model of the am protocol: every check and mutation (docs/protocol.md).
@@ -267,7 +271,6 @@ for r in "${results[@]}"; do
   [[ $r == pass ]] && passed=$((passed + 1))
   [[ $r == skip* ]] && skipped=$((skipped + 1))
 done
-for t in "${failed_tests[@]}"; do echo "  failed test: $t"; done
 [[ -s $out/failed-tests.txt ]] && cat "$out/failed-tests.txt"
 echo "$passed stages passed, $failed failed$( ((skipped > 0)) && echo ", $skipped skipped")"
 exit $((failed > 0))
