@@ -58,8 +58,8 @@ return {
     { script = "progress/start_recv_complete.lua", progress = {"sync_only"}, paths = {"am"},
       protocols = {"ch3"},  -- certain under ch3 only (suites/conformance.lua)
       expect = "deadlock", timeout = 2 },
-    -- 5 s, not 2: under --impl the deadline includes mpirun's start-up, 2.8 s once in CI,
-    -- and a rank counts as blocked after 0.5 s in its call (docs/conformance-mpi.md).
+    -- 5 s, not 2: the deadline counts from the ranks' hello, so under --impl it includes
+    -- MPI_Init, and a rank counts as blocked after 0.5 s in its call (docs/conformance-mpi.md).
     { script = "progress/start_recv_complete_twin.lua", paths = {"am"}, timeout = 5 },
     { script = "progress/passive_target_computing.lua", options = { compute_s = {0.5} } },
 

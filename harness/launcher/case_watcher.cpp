@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -31,6 +32,10 @@ constexpr auto kCrashGrace = std::chrono::milliseconds(1500);
 // How long ranks get to answer a state request.
 constexpr auto kStateWait = std::chrono::milliseconds(1500);
 constexpr auto kStateWaitCrash = std::chrono::milliseconds(300);
+// How long the ranks may take to start (every one has said hello) when the case's own
+// time limit is shorter: a library's launcher can take seconds (mpirun across hosts, a
+// loaded CI machine, a rank under valgrind), and that must not eat a short deadline.
+constexpr double kStartLimitS = 60;
 
 class CaseWatcher final : public CaseHost {
  public:
@@ -63,6 +68,7 @@ class CaseWatcher final : public CaseHost {
  private:
   void watch();
   bool all_reported() const;
+  Clock::time_point deadline() const;
   bool survivors_reported() const;
   bool crashed() const;
   bool ended_early() const;
@@ -82,6 +88,8 @@ class CaseWatcher final : public CaseHost {
   rma::bootstrap::KvServer kv_;
   std::vector<Rank> ranks_;
   Clock::time_point start_;
+  // When the last rank said hello: the case's time limit counts from there.
+  std::optional<Clock::time_point> up_at_;
   bool deadline_hit_ = false;
   bool interrupted_ = false;
   bool crash_seen_ = false;  // watch() saw a rank's abnormal end before any stop request
@@ -115,11 +123,20 @@ CaseOutcome CaseWatcher::run() {
 
 // --- watching ---------------------------------------------------------------------------
 
+// The case's time limit counts from when every rank is up (has said hello), not from the
+// launch; until then the ranks have the start limit.
+Clock::time_point CaseWatcher::deadline() const {
+  const auto after = [](Clock::time_point t, double s) {
+    return t + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
+  };
+  if (up_at_) return after(*up_at_, spec_.timeout_s);
+  return after(start_, std::max(spec_.timeout_s, kStartLimitS));
+}
+
 void CaseWatcher::watch() {
-  const auto deadline = start_ + std::chrono::duration_cast<Clock::duration>(
-                                     std::chrono::duration<double>(spec_.timeout_s));
   std::optional<Clock::time_point> early_end, crash_end;
   while (!all_exited()) {
+    const auto deadline = this->deadline();
     if (stop_requested()) {
       // A crash this loop had already seen is the case's verdict, not the stop that came
       // while the survivors were still reporting what they saw. Only one seen on an earlier
@@ -219,6 +236,8 @@ void CaseWatcher::read_control(Rank& r) {
 void CaseWatcher::handle_message(Rank& r, const Message& msg) {
   if (const auto* hello = std::get_if<Hello>(&msg)) {
     r.hello = true;
+    if (!up_at_ && std::all_of(ranks_.begin(), ranks_.end(), [](const Rank& x) { return x.hello; }))
+      up_at_ = Clock::now();
     // An MPI rank names its library with the version (mpi_rank.hpp).
     if (!hello->impl.empty()) named_impl_ = hello->impl;
     r.ctrl->send(CaseMessage{spec_});
@@ -328,6 +347,8 @@ void CaseWatcher::finish() {
   CaseEnd end;
   end.interrupted = interrupted_;
   end.deadline_hit = deadline_hit_;
+  end.started = up_at_.has_value();
+  end.start_limit_s = std::max(spec_.timeout_s, kStartLimitS);
   end.rank_states = json::array();
   for (const auto& r : ranks_) end.rank_states.push_back(rank_state_json(r));
   std::vector<const Rank*> order;

@@ -28,6 +28,14 @@ bool judge_crashes(const CaseEnd& end, reports::CaseResult& result) {
 // Every rank still in the case blocked inside a library call is a deadlock; anything else
 // that did not finish in time is a timeout.
 void judge_deadline(const suite::CaseSpec& spec, const CaseEnd& end, reports::CaseResult& result) {
+  if (!end.started) {
+    // The case never began: its time limit had not started, so no rank can be judged stuck.
+    result.status = Verdict::timeout;
+    result.reason = "not every rank started (said hello) within " +
+                    std::to_string(static_cast<int>(end.start_limit_s)) + " s";
+    if (end.merge) end.merge(result);
+    return;
+  }
   int live = 0;
   bool every_blocked = true;
   for (const RankEnd& r : end.ranks) {

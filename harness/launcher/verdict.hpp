@@ -30,8 +30,12 @@ struct RankEnd {
 };
 
 struct CaseEnd {
-  bool interrupted = false;    // the run was stopped by SIGINT/SIGTERM
-  bool deadline_hit = false;   // the case's time limit passed before it ended
+  bool interrupted = false;   // the run was stopped by SIGINT/SIGTERM
+  bool deadline_hit = false;  // the case's time limit passed before it ended
+  // Every rank said hello: the time limit counts from then. A deadline hit before that is
+  // the start limit's (start_limit_s), not the case's.
+  bool started = true;
+  double start_limit_s = 0;
   std::vector<RankEnd> ranks;  // in the order their crashes are reported
   // Each rank's state, kept in the result of a case that did not complete.
   nlohmann::json rank_states;

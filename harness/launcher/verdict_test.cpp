@@ -67,6 +67,18 @@ TEST(Verdict, OneRankComputingAtTheDeadlineIsATimeout) {
   EXPECT_EQ(r.reason, "not finished after 10 s");
 }
 
+TEST(Verdict, RanksThatNeverAllStartedAreATimeoutOfTheStartLimit) {
+  CaseEnd end;
+  end.deadline_hit = true;
+  end.started = false;
+  end.start_limit_s = 60;
+  // A rank that is up may be blocked (in its bootstrap, waiting for the others): no deadlock.
+  end.ranks = {in_case(0, kBlocked), in_case(1, json())};
+  const auto r = judged(spec_expecting("deadlock"), end);
+  EXPECT_EQ(r.status, Verdict::timeout);
+  EXPECT_EQ(r.reason, "not every rank started (said hello) within 60 s");
+}
+
 TEST(Verdict, ABriefWaitIsNoDeadlock) {
   CaseEnd end;
   end.deadline_hit = true;

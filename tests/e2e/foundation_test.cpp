@@ -236,6 +236,22 @@ TEST(Foundation, RecvNobodySendsIsADeadlockWithRankStates) {
   expect_nothing_left(r.pid);
 }
 
+// Ranks that start 2 s late still get the whole 1 s limit: a case that finishes passes, and
+// one that deadlocks is a deadlock, not a timeout of the start.
+TEST(Foundation, TheDeadlineCountsFromWhenEveryRankIsUp) {
+  const std::string dir = e2e::temp_dir("late");
+  auto r = run({"run", "tests/e2e/scripts/recv_nobody_sends.lua",
+                "lua_scripts/passive/lock_put_unlock.lua", "--timeout", "1", "--rank-exec",
+                "sh tests/e2e/scripts/start_late.sh", "--report-dir", dir});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  const json report = e2e::read_json(dir + "/report.json");
+  ASSERT_EQ(report["cases"].size(), 2u);
+  EXPECT_EQ(report["cases"][0]["status"], "deadlock") << report["cases"][0].dump();
+  EXPECT_EQ(report["cases"][0]["reason"], "every rank is blocked in a library call after 1 s");
+  EXPECT_EQ(report["cases"][1]["status"], "pass") << report["cases"][1].dump();
+  expect_nothing_left(r.pid);
+}
+
 TEST(Foundation, ComputingRankMakesATimeoutNotADeadlock) {
   auto r = run({"run", "tests/e2e/scripts/spin_forever.lua", "--timeout", "1.5"});
   EXPECT_EQ(r.exit_code, 1);
