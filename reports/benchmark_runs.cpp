@@ -124,8 +124,12 @@ double median_of(std::vector<double> values) {
   return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
-std::optional<double> ns_per_unit(const std::string& time_unit) {
-  if (time_unit == "ns") return 1.0;
+std::optional<double> ns_per_unit(const json& entry) {
+  const auto u = entry.find("time_unit");
+  if (u == entry.end()) return 1.0;
+  if (!u->is_string()) return std::nullopt;
+  const std::string& time_unit = u->get_ref<const std::string&>();
+  if (time_unit.empty() || time_unit == "ns") return 1.0;
   if (time_unit == "us") return 1e3;
   if (time_unit == "ms") return 1e6;
   if (time_unit == "s") return 1e9;
@@ -167,9 +171,7 @@ std::vector<BenchmarkRun> benchmark_runs(const nlohmann::json& benchmarks) {
       if (run.error.empty()) run.error = "error";
       continue;
     }
-    const auto unit = ns_per_unit(string_field(e, "time_unit").empty()
-                                      ? std::string("ns")  // Google Benchmark's default
-                                      : string_field(e, "time_unit"));
+    const auto unit = ns_per_unit(e);
     const auto real_time = number_field(e, "real_time");
     const auto bps = number_field(e, "bytes_per_second");
     if (is_aggregate) {

@@ -73,7 +73,9 @@ bool timed_entry(const nlohmann::json& entry);
 // The median of the values (mean of the middle two for an even count); NaN when empty.
 double median_of(std::vector<double> values);
 
-// Nanoseconds per Google Benchmark time_unit ("ns", "us", "ms", "s"); nullopt otherwise.
-std::optional<double> ns_per_unit(const std::string& time_unit);
+// Nanoseconds per unit of an entry's times: its time_unit ("ns", "us", "ms", "s"), or
+// Google Benchmark's default ns when it has none (absent or ""); nullopt for anything else,
+// a non-string included. The one rule the reader and the gate apply.
+std::optional<double> ns_per_unit(const nlohmann::json& entry);
 
 }  // namespace reports

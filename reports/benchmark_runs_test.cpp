@@ -44,6 +44,21 @@ TEST(BenchmarkRuns, GroupsRepetitionsAndAggregatesByRunName) {
   EXPECT_EQ(runs[1].times_ns, (std::vector<double>{7}));
 }
 
+// The gate refuses what the reader cannot read (gate.cpp, time_refusal): one rule.
+TEST(BenchmarkRuns, TimeUnitAbsentOrEmptyIsNsAndAnythingElseIsNoTime) {
+  json none = iteration("a", 5);
+  none.erase("time_unit");
+  json number = iteration("b", 5);
+  number["time_unit"] = 1000;
+  const auto runs =
+      benchmark_runs(json::array({none, iteration("a", 6, ""), number, iteration("b", 7, "xs")}));
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].times_ns, (std::vector<double>{5, 6}));
+  EXPECT_TRUE(runs[1].times_ns.empty());
+  EXPECT_EQ(ns_per_unit(number), std::nullopt);
+  EXPECT_EQ(ns_per_unit(none), 1.0);
+}
+
 TEST(BenchmarkRuns, AggregatesOnlyAndNamesWithoutRunName) {
   json med = aggregate("x", "median", 1.5, "ms");
   med.erase("run_name");  // older writers: the run name is the name less "_median"

@@ -250,11 +250,9 @@ std::string time_refusal(const nlohmann::json& e, std::size_t i) {
   const auto v = e.find("real_time");
   if (v == e.end()) return at + "real_time is missing" + no_time;
   if (!v->is_number()) return at + "real_time: " + short_json(*v) + " is not a time" + no_time;
-  // No time_unit is Google Benchmark's default, ns, as benchmark_runs() reads it.
   const auto u = e.find("time_unit");
   const bool no_unit = u == e.end() || (u->is_string() && u->get<std::string>().empty());
-  std::optional<double> ns = 1.0;
-  if (!no_unit) ns = u->is_string() ? ns_per_unit(u->get<std::string>()) : std::nullopt;
+  const std::optional<double> ns = ns_per_unit(e);
   if (!ns) {
     return at + "time_unit: " + short_json(*u) +
            " is not a unit (expected \"ns\", \"us\", \"ms\" or \"s\")";
