@@ -129,6 +129,13 @@ double as_number(const json& j, const std::string& path) {
   return j.get<double>();
 }
 
+// A time a run took: the gate refuses a negative one, and so does the reader.
+double as_duration(const json& j, const std::string& path) {
+  const double v = as_number(j, path);
+  if (!(v >= 0)) bad(path, "must be a number of seconds >= 0");
+  return v;
+}
+
 int as_int(const json& j, const std::string& path, int min) {
   if (!j.is_number_integer()) bad(path, "must be an integer");
   constexpr auto max = static_cast<std::uint64_t>(std::numeric_limits<int>::max());
@@ -260,7 +267,7 @@ CaseResult case_from_json(const json& j, const std::string& path) {
   if (const json* i = optional(j, "impl")) c.impl = as_string(*i, child(path, "impl"));
   c.progress = req_string(j, "progress", path);
   if (const json* p = optional(j, "protocol")) c.protocol = as_string(*p, child(path, "protocol"));
-  c.duration_s = as_number(require(j, "duration_s", path), child(path, "duration_s"));
+  c.duration_s = as_duration(require(j, "duration_s", path), child(path, "duration_s"));
   c.messages = messages_from_json(require(j, "messages", path), child(path, "messages"));
   const std::string fpath = child(path, "failures");
   const json& failures = as_array(require(j, "failures", path), fpath);
@@ -335,7 +342,7 @@ Summary summary_from_json(const json& j, const std::string& path) {
   if (const json* d = optional(j, "impl_defined")) {
     s.impl_defined = as_int(*d, child(path, "impl_defined"), 0);
   }
-  s.duration_s = as_number(require(j, "duration_s", path), child(path, "duration_s"));
+  s.duration_s = as_duration(require(j, "duration_s", path), child(path, "duration_s"));
   return s;
 }
 

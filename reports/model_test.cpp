@@ -197,6 +197,10 @@ TEST(Json, ErrorsNameTheField) {
   j["cases"][0]["duration_s"] = nullptr;
   EXPECT_NE(error_of(j).find("'cases[0].duration_s' must be a number"), std::string::npos)
       << error_of(j);
+  j["cases"][0]["duration_s"] = -1.5;
+  EXPECT_NE(error_of(j).find("'cases[0].duration_s' must be a number of seconds >= 0"),
+            std::string::npos)
+      << error_of(j);
 
   EXPECT_NE(error_of(json::array()).find("object"), std::string::npos);
 }

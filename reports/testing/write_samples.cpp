@@ -62,6 +62,10 @@ int main(int argc, char** argv) {
     j = good;
     j["benchmarks"][0].erase("name");
     write_broken(dir / "invalid_benchmark_name.json", j);
+
+    j = good;
+    j["benchmarks"][0]["real_time"] = -1.0;
+    write_broken(dir / "invalid_negative_time.json", j);
   } catch (const std::exception& e) {
     std::cerr << "reports_write_samples: " << e.what() << '\n';
     return 1;
