@@ -81,8 +81,9 @@ suite::Expansion expand_input(RunArgs& args) {
   // gives), and the cases follow in the order the inputs were given.
   suite::Expansion ex;
   std::set<std::string> ids;
+  const bool several = inputs.size() > 1;
   for (const auto& input : inputs) {
-    suite::Expansion one = suite::expand(input, args.overrides);
+    suite::Expansion one = suite::expand(input, args.overrides, !several);
     for (auto& c : one.cases) {
       if (!ids.insert(c.id).second)
         throw suite::UsageError(input + ": case " + c.id +
@@ -95,6 +96,7 @@ suite::Expansion expand_input(RunArgs& args) {
     ex.scripts.merge(one.scripts);
     ex.suite = inputs.size() == 1 ? one.suite : "";
   }
+  if (several) suite::check_options_declared(args.overrides, ex, "the run's inputs");
   if (ex.cases.empty() && ex.excluded.empty())
     throw suite::UsageError(args.input + ": no case to run" +
                             (args.overrides.filter.empty() ? "" : " matches --filter"));

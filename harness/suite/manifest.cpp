@@ -184,29 +184,12 @@ std::vector<int> int_list(const std::vector<std::string>& v, const std::string& 
   return out;
 }
 
-// Every -o must name an option some script declares (scripts that failed to load are not
-// held against it: their case reports the load error).
-void check_options_declared(const Overrides& o, const Expansion& out, const std::string& input) {
-  for (const auto& [k, v] : o.options) {
-    bool used = false, unknown = false;
-    for (const auto& [p, info] : out.scripts) {
-      unknown |= info.load_error.has_value();
-      for (const auto& d : info.options) used |= d.name == k;
-    }
-    if (used || unknown) continue;
-    if (out.scripts.size() == 1)
-      throw UsageError("option '" + k + "' is not declared by " + input +
-                       Expander::declared_list(out.scripts.begin()->second));
-    throw UsageError("option '" + k + "' is not declared by any script of " + input);
-  }
-}
-
 // A lone script: one entry with the suite defaults of none.
-Expansion expand_script(const std::string& input, const Overrides& o) {
+Expansion expand_script(const std::string& input, const Overrides& o, bool check_declared) {
   Expansion out;
   Expander ex(o, out);
   (void)ex.script(input);  // loaded before the -o check, which reads what it declares
-  check_options_declared(o, out, input);
+  if (check_declared) check_options_declared(o, out, input);
   CaseEntry e;
   e.script_path = input;
   e.stem = script_stem(input);
@@ -441,8 +424,8 @@ bool is_manifest(const std::string& path) {
   return yes;
 }
 
-Expansion expand(const std::string& input, const Overrides& o) {
-  if (!is_manifest(input)) return expand_script(input, o);
+Expansion expand(const std::string& input, const Overrides& o, bool check_declared) {
+  if (!is_manifest(input)) return expand_script(input, o, check_declared);
   Expansion out;
   lua::LuaState st;
   lua_State* L = st.get();
@@ -466,9 +449,31 @@ Expansion expand(const std::string& input, const Overrides& o) {
   }
   lua_pop(L, 1);
 
-  check_options_declared(o, out, input);
+  if (check_declared) check_options_declared(o, out, input);
   apply_exclusions(L, t, d.dir, out);
   return out;
+}
+
+void check_options_declared(const Overrides& o, const Expansion& out, const std::string& what) {
+  for (const auto& [k, v] : o.options) {
+    bool used = false, unknown = false;
+    for (const auto& [p, info] : out.scripts) {
+      unknown |= info.load_error.has_value();
+      for (const auto& d : info.options) used |= d.name == k;
+    }
+    if (used || unknown) continue;
+    if (out.scripts.size() == 1)
+      throw UsageError("option '" + k + "' is not declared by " + what +
+                       Expander::declared_list(out.scripts.begin()->second));
+    ScriptInfo all;  // what they declare between them, each name once
+    for (const auto& [p, info] : out.scripts)
+      for (const auto& d : info.options)
+        if (std::none_of(all.options.begin(), all.options.end(),
+                         [&d](const OptionDecl& x) { return x.name == d.name; }))
+          all.options.push_back(d);
+    throw UsageError("option '" + k + "' is not declared by any script of " + what +
+                     Expander::declared_list(all));
+  }
 }
 
 }  // namespace harness::suite

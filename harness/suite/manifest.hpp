@@ -74,6 +74,12 @@ std::string canonical_progress(const std::string& mode);
 // True when `path` is a suite manifest (its table has `cases`).
 bool is_manifest(const std::string& path);
 
-Expansion expand(const std::string& input, const Overrides& o);
+// `check_declared`: every -o must name an option a script of `input` declares. A run of
+// several inputs checks them together instead (check_options_declared): an option may be
+// meant for one of them.
+Expansion expand(const std::string& input, const Overrides& o, bool check_declared = true);
+// Every -o names an option some script of `out` declares (scripts that failed to load are
+// not held against it: their cases report the load error); else a UsageError naming `what`.
+void check_options_declared(const Overrides& o, const Expansion& out, const std::string& what);
 
 }  // namespace harness::suite

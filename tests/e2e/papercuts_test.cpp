@@ -131,6 +131,23 @@ TEST(Papercuts, SeveralInputsRunInOneReportInTheOrderGiven) {
   EXPECT_EQ(twice.exit_code, 2) << twice.out << twice.err;
   EXPECT_NE(twice.err.find("is already in the run"), std::string::npos) << twice.err;
 
+  // An option one of the inputs declares is for that one; one that none declares is refused.
+  const std::string opt = e2e::temp_dir("several-o");
+  auto o = run({"run", "lua_scripts/examples/hello.lua", "lua_scripts/passive/lock_put_unlock.lua",
+                "-o", "size=16", "--report-dir", opt});
+  ASSERT_EQ(o.exit_code, 0) << o.out << o.err;
+  const json with_o = e2e::read_json(opt + "/report.json")["cases"];
+  ASSERT_EQ(with_o.size(), 2u);
+  EXPECT_EQ(with_o[0]["options"], json::object()) << with_o[0].dump();
+  EXPECT_EQ(with_o[1]["options"]["size"], "16") << with_o[1].dump();
+  auto typo = run({"run", "lua_scripts/examples/hello.lua",
+                   "lua_scripts/passive/lock_put_unlock.lua", "-o", "sise=16"});
+  EXPECT_EQ(typo.exit_code, 2) << typo.out << typo.err;
+  EXPECT_NE(typo.err.find("option 'sise' is not declared by any script of the run's inputs "
+                          "(declared: bytes size)"),
+            std::string::npos)
+      << typo.err;
+
   auto b = run({"bench", "lua_scripts/examples/hello.lua", "lua_scripts/examples/halo.lua",
                 "--min-time", "0.01"},
                300);
