@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
+#include <limits>
 #include <map>
 #include <optional>
 #include <sstream>
 #include <tuple>
 #include <vector>
+
+#include "reports/benchmark_runs.hpp"
 
 namespace reports {
 namespace {
@@ -29,14 +32,11 @@ double num(const json& e, const char* k) {
   return opt_num(e, k).value_or(0.0);
 }
 
-// Converts Google Benchmark's real_time to microseconds whatever its unit.
+// Converts Google Benchmark's real_time to microseconds whatever its unit (ns_per_unit's
+// rule; an entry whose unit is none it knows has no time, as the reader has it).
 double microseconds(const json& e) {
-  const std::string unit = str(e, "time_unit");
-  const double t = num(e, "real_time");
-  if (unit == "ns") return t / 1e3;
-  if (unit == "ms") return t * 1e3;
-  if (unit == "s") return t * 1e6;
-  return t;
+  const auto ns = ns_per_unit(e);
+  return ns ? num(e, "real_time") * *ns / 1e3 : std::numeric_limits<double>::quiet_NaN();
 }
 
 std::string fixed(double v, int digits) {

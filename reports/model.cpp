@@ -6,6 +6,7 @@
 // document, e.g. "cases[3].messages.by_type.lock", so a broken baseline is quick to fix.
 #include "reports/model.hpp"
 
+#include "reports/benchmark_runs.hpp"
 #include "reports/trace.hpp"
 
 #include <array>
@@ -129,7 +130,7 @@ double as_number(const json& j, const std::string& path) {
   return j.get<double>();
 }
 
-// A time a run took: the gate refuses a negative one, and so does the reader.
+// How long a run or a case took, in seconds: never negative.
 double as_duration(const json& j, const std::string& path) {
   const double v = as_number(j, path);
   if (!(v >= 0)) bad(path, "must be a number of seconds >= 0");
@@ -364,12 +365,13 @@ void check_benchmark(const json& e, const std::string& path) {
   }
   if (const json* v = optional(e, "time_unit")) {
     const std::string u = as_string(*v, child(path, "time_unit"));
-    if (u != "ns" && u != "us" && u != "ms" && u != "s") {
+    if (!ns_per_unit(e)) {
       bad(child(path, "time_unit"), "must be \"ns\", \"us\", \"ms\" or \"s\", not '" + u + "'");
     }
   }
   for (const char* key : {"real_time", "cpu_time", "bytes_per_second"}) {
     if (const json* v = optional(e, key); v && !v->is_null()) {
+      // A negative one is read: the gate refuses it naming what a time must be.
       if (!v->is_number()) bad(child(path, key), "must be a number or null");
     }
   }

@@ -236,7 +236,10 @@ void CaseWatcher::read_control(Rank& r) {
 void CaseWatcher::handle_message(Rank& r, const Message& msg) {
   if (const auto* hello = std::get_if<Hello>(&msg)) {
     r.hello = true;
-    if (!up_at_ && std::all_of(ranks_.begin(), ranks_.end(), [](const Rank& x) { return x.hello; }))
+    // Not once the start limit passed: a case whose ranks came up while they were asked for
+    // their state or stopped never had its time limit.
+    if (!up_at_ && !deadline_hit_ &&
+        std::all_of(ranks_.begin(), ranks_.end(), [](const Rank& x) { return x.hello; }))
       up_at_ = Clock::now();
     // An MPI rank names its library with the version (mpi_rank.hpp).
     if (!hello->impl.empty()) named_impl_ = hello->impl;

@@ -1,8 +1,8 @@
 // mpi_launch_check.cpp — the launcher's MPI path (launcher/mpi_launch.hpp) on a real MPI,
 // without the Lua layer: `mpi_launch_check <mpi> <probe>` runs mpi_launch_probe through the
 // MPI's launcher for each behaviour and checks the verdict (pass, deadlock naming MPI_Win_wait
-// on both ranks within timeout + 5 s, crash naming SIGSEGV, crash of a rank that exited), then
-// that no probe process is left and no /dev/shm entry appeared. Exit 0 when all held.
+// on both ranks within 5 s of the deadline, crash naming SIGSEGV, crash of a rank that exited),
+// then that no probe process is left and no /dev/shm entry appeared. Exit 0 when all held.
 #include <dirent.h>
 
 #include <chrono>

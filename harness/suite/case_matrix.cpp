@@ -161,8 +161,9 @@ void Expander::record(CaseSpec c, bool replaced, const std::string& where) {
   out_.cases.push_back(std::move(c));
 }
 
-std::string Expander::declared_list(const ScriptInfo& info) {
-  if (info.options.empty()) return " (it declares no options)";
+std::string Expander::declared_list(const ScriptInfo& info, bool several) {
+  if (info.options.empty())
+    return several ? " (they declare no options)" : " (it declares no options)";
   std::string s = " (declared:";
   for (const auto& d : info.options) s += " " + d.name;
   return s + ")";

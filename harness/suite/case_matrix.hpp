@@ -62,7 +62,8 @@ class Expander {
   void add(CaseEntry e);
 
   // " (declared: a b)": the options a script declares, for error messages.
-  static std::string declared_list(const ScriptInfo& info);
+  // " (declared: a b)", or that it declares none (`several`: that they declare none).
+  static std::string declared_list(const ScriptInfo& info, bool several = false);
 
  private:
   // A command-line setting against one dimension: it replaces a list the entry inherited,

@@ -472,7 +472,7 @@ void check_options_declared(const Overrides& o, const Expansion& out, const std:
                          [&d](const OptionDecl& x) { return x.name == d.name; }))
           all.options.push_back(d);
     throw UsageError("option '" + k + "' is not declared by any script of " + what +
-                     Expander::declared_list(all));
+                     Expander::declared_list(all, true));
   }
 }
 
