@@ -69,6 +69,7 @@ class CaseWatcher final : public CaseHost {
   void watch();
   bool all_reported() const;
   Clock::time_point deadline() const;
+  double start_limit_s() const { return std::max(spec_.timeout_s, kStartLimitS); }
   bool survivors_reported() const;
   bool crashed() const;
   bool ended_early() const;
@@ -130,7 +131,7 @@ Clock::time_point CaseWatcher::deadline() const {
     return t + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
   };
   if (up_at_) return after(*up_at_, spec_.timeout_s);
-  return after(start_, std::max(spec_.timeout_s, kStartLimitS));
+  return after(start_, start_limit_s());
 }
 
 void CaseWatcher::watch() {
@@ -351,7 +352,7 @@ void CaseWatcher::finish() {
   end.interrupted = interrupted_;
   end.deadline_hit = deadline_hit_;
   end.started = up_at_.has_value();
-  end.start_limit_s = std::max(spec_.timeout_s, kStartLimitS);
+  end.start_limit_s = start_limit_s();
   end.rank_states = json::array();
   for (const auto& r : ranks_) end.rank_states.push_back(rank_state_json(r));
   std::vector<const Rank*> order;

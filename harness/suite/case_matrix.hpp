@@ -61,8 +61,8 @@ class Expander {
   // Appends the cartesian product of the entry's matrix and option values.
   void add(CaseEntry e);
 
-  // " (declared: a b)": the options a script declares, for error messages.
-  // " (declared: a b)", or that it declares none (`several`: that they declare none).
+  // " (declared: a b)": the options a script declares, for error messages; or that it
+  // declares none (`several`: that the scripts named together declare none).
   static std::string declared_list(const ScriptInfo& info, bool several = false);
 
  private:
