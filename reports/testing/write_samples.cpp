@@ -66,6 +66,10 @@ int main(int argc, char** argv) {
     j = good;
     j["benchmarks"][0]["real_time"] = -1.0;
     write_broken(dir / "invalid_negative_time.json", j);
+
+    j = good;  // the reader's rule (ns_per_unit): ns, us, ms, s, or "" and absent for ns
+    j["benchmarks"][0]["time_unit"] = "xs";
+    write_broken(dir / "invalid_time_unit.json", j);
   } catch (const std::exception& e) {
     std::cerr << "reports_write_samples: " << e.what() << '\n';
     return 1;
