@@ -70,6 +70,8 @@ int main(int argc, char** argv) {
     j = good;  // the reader's rule (ns_per_unit): ns, us, ms, s, or "" and absent for ns
     j["benchmarks"][0]["time_unit"] = "xs";
     write_broken(dir / "invalid_time_unit.json", j);
+    j["benchmarks"][0]["time_unit"] = "";  // and valid: Google Benchmark's default, ns
+    write_broken(dir / "valid_empty_time_unit.json", j);
   } catch (const std::exception& e) {
     std::cerr << "reports_write_samples: " << e.what() << '\n';
     return 1;
