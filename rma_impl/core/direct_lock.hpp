@@ -6,17 +6,11 @@
 // atomics in the slot's frame, not one call more per lock and per unlock).
 #pragma once
 
-#include <cassert>
-
 #include "core/direct_sync.hpp"
 
 namespace rma::core {
 
-// `plain`: the backend's lock epochs are its locks alone (no lock_epoch hook), its ops are
-// complete when their calls return (no complete_ops) and none falls back to the am slots. The
-// slots then compile those checks away; inline_locks holds the table to it.
 struct TableLocks {
-  static constexpr bool plain = false;
   static Status acquire(Call& c, int t, LockType type) { return prims(c).acquire(c, t, type); }
   static void release(Call& c, int t, LockType type) { prims(c).release(c, t, type); }
 };
@@ -61,7 +55,7 @@ Status lock_slot(Call& c, LockType type, int t, unsigned asserts) {
     return Status::ok();
   }
   // A backend with no word on lock epochs (shm) takes the lock without building a Result.
-  if (!Locks::plain && prims(c).lock_epoch) {
+  if (prims(c).lock_epoch) {
     Result<bool> deferred = tell_epoch(c, LockEpoch::open, t, type);
     if (!deferred) return deferred.status();
     if (deferred.value()) {
@@ -92,7 +86,7 @@ template <class Locks>
 Status unlock_slot(Call& c, int t) {
   const LockHeld h = c.w.locks.at(t);
   const LockType type = type_of(h);
-  const bool epoch_word = !Locks::plain && h != LockHeld::nocheck && prims(c).lock_epoch;
+  const bool epoch_word = h != LockHeld::nocheck && prims(c).lock_epoch;
   if (epoch_word) {
     Result<bool> finished = tell_epoch(c, LockEpoch::finish, t, type);
     if (!finished) return finished.status();
@@ -101,10 +95,8 @@ Status unlock_slot(Call& c, int t) {
       return Status::ok();
     }
   }
-  if constexpr (!Locks::plain) {
-    RMA_TRY(complete_ops(c, t, false));
-    RMA_TRY(close_fallback(c, t));
-  }
+  RMA_TRY(complete_ops(c, t, false));
+  RMA_TRY(close_fallback(c, t));
   release_held<Locks>(c, t);
   if (epoch_word) (void)tell_epoch(c, LockEpoch::close, t, type);
   return Status::ok();
@@ -114,9 +106,6 @@ Status unlock_slot(Call& c, int t) {
 // (after with_direct_sync, whose table-driven slots these replace for lock and unlock).
 template <class Locks>
 void inline_locks(WindowOps& t) {
-  const DirectSync& d = t.direct_sync;
-  assert(!Locks::plain || (!d.lock_epoch && !d.complete_ops && !d.falls_back));
-  (void)d;
   t.lock = lock_slot<Locks>;
   t.unlock = unlock_slot<Locks>;
   t.direct_sync.inlined_locks = true;

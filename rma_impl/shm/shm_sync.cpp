@@ -81,7 +81,6 @@ void wake_lock_waiters(Call& c, PassiveLock& l, int t) {
 
 // The generic lock and unlock slots with these two inlined (core/direct_lock.hpp).
 struct WordLocks {
-  static constexpr bool plain = true;  // ops complete in their call; nothing falls back
   static Status acquire(Call& c, int t, LockType type) { return shm::acquire(c, t, type); }
   static void release(Call& c, int t, LockType type) { shm::release(c, t, type); }
 };
