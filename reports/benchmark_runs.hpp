@@ -77,5 +77,7 @@ double median_of(std::vector<double> values);
 // Google Benchmark's default ns when it has none (absent or ""); nullopt for anything else,
 // a non-string included. The one rule the reader and the gate apply.
 std::optional<double> ns_per_unit(const nlohmann::json& entry);
+// What ns_per_unit takes, for the messages that refuse anything else.
+inline constexpr const char* kTimeUnits = "\"ns\", \"us\", \"ms\", \"s\" or \"\" for ns";
 
 }  // namespace reports

@@ -254,8 +254,7 @@ std::string time_refusal(const nlohmann::json& e, std::size_t i) {
   const bool no_unit = u == e.end() || (u->is_string() && u->get<std::string>().empty());
   const std::optional<double> ns = ns_per_unit(e);
   if (!ns) {
-    return at + "time_unit: " + short_json(*u) +
-           " is not a unit (expected \"ns\", \"us\", \"ms\" or \"s\")";
+    return at + "time_unit: " + short_json(*u) + " is not a unit (expected " + kTimeUnits + ")";
   }
   if (!std::isfinite(v->get<double>() * *ns)) {
     return at + "real_time: " + short_json(*v) + " " + (no_unit ? "ns" : u->get<std::string>()) +

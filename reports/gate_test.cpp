@@ -786,7 +786,7 @@ TEST(GateInput, BenchmarkTimeThatIsNotOneIsRefusedNamingTheField) {
   r.benchmarks[0]["time_unit"] = "xs";  // so does report_from_json
   EXPECT_EQ(input_refusal(r, "report r.json"),
             "report r.json: benchmarks[0].time_unit: \"xs\" is not a unit (expected \"ns\", "
-            "\"us\", \"ms\" or \"s\")");
+            "\"us\", \"ms\", \"s\" or \"\" for ns)");
   r = good;
   r.benchmarks[0]["real_time"] = 1e300;
   r.benchmarks[0]["time_unit"] = "s";

@@ -366,7 +366,7 @@ void check_benchmark(const json& e, const std::string& path) {
   if (const json* v = optional(e, "time_unit")) {
     const std::string u = as_string(*v, child(path, "time_unit"));
     if (!ns_per_unit(e)) {
-      bad(child(path, "time_unit"), "must be \"ns\", \"us\", \"ms\" or \"s\", not '" + u + "'");
+      bad(child(path, "time_unit"), std::string("must be ") + kTimeUnits + ", not '" + u + "'");
     }
   }
   for (const char* key : {"real_time", "cpu_time", "bytes_per_second"}) {
