@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <thread>
 #include <vector>
 
 #include "testing/thread_job.hpp"
@@ -15,6 +16,22 @@ using testing::run_job;
 
 std::uint64_t rma_sent(const Counters& before, const Counters& after) {
   return (after - before).rma_messages();
+}
+
+// A rank that fails to start abandons the in-process job's store: a rank waiting in the
+// bootstrap's fence or get for it gets an error instead of waiting forever.
+TEST(ThreadJob, AbandonedStoreReleasesWaitingRanks) {
+  testing::LocalStore store(2);
+  testing::LocalBootstrap waiting(store, 0, 2);
+  Status fenced, got;
+  std::thread t([&] {
+    fenced = waiting.fence();
+    got = waiting.get("never.1").status();
+  });
+  store.abandon();
+  t.join();
+  EXPECT_EQ(fenced.error_class(), ErrorClass::proc_failed);
+  EXPECT_EQ(got.error_class(), ErrorClass::proc_failed);
 }
 
 TEST(Runtime, PointToPointAndBarrier) {

@@ -85,27 +85,12 @@ struct Totals {
   bool ok = true;
 };
 
-// A job's transports, created by one thread per rank (creation is collective); the caller
-// then drives them from any thread.
+// A job's transports (testing::shm_transports), or the test stops with why not.
 std::vector<std::unique_ptr<progress::Transport>> transports(int ranks, const std::string& tag) {
-  testing::LocalStore store(ranks);
-  std::vector<std::unique_ptr<progress::Transport>> out(static_cast<std::size_t>(ranks));
-  std::vector<std::thread> threads;
-  for (int r = 0; r < ranks; ++r)
-    threads.emplace_back([&, r] {
-      testing::LocalBootstrap boot(store, r, ranks);
-      RuntimeConfig cfg;
-      cfg.name_prefix = "rmabench-test." + std::to_string(::getpid()) + "." + tag;
-      auto t = create_transport(boot, cfg);
-      if (t)
-        out[static_cast<std::size_t>(r)] = std::move(t.value());
-      else
-        ADD_FAILURE() << t.status().to_string();
-    });
-  for (auto& th : threads) th.join();
-  for (const auto& t : out)
-    if (!t) throw std::runtime_error("shm transport not created");
-  return out;
+  auto made =
+      testing::shm_transports(ranks, "rmabench-test." + std::to_string(::getpid()) + "." + tag);
+  if (!made) throw std::runtime_error("shm transport not created: " + made.status().to_string());
+  return std::move(made.value());
 }
 
 // Runs body(rank, transport) on `ranks` threads, each with its rank's transport; they are

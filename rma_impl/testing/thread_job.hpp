@@ -1,10 +1,11 @@
-// thread_job.hpp — for unit tests: a job of N ranks as N threads of one process, each with
-// its own Runtime over the real shm transport, bootstrapped through an in-process key-value
-// store. Lets tests (and ThreadSanitizer) run the protocol and the progress agent without
-// the launcher.
+// thread_job.hpp — for unit tests and micro benchmarks: a job of N ranks as N threads of one
+// process, each with its own Runtime (or only its shm transport) over the real shared
+// memory, bootstrapped through an in-process key-value store. Lets tests (and
+// ThreadSanitizer) run the protocol and the progress agent without the launcher.
 //
 //   rma::testing::run_job(2, {}, [](rma::Runtime& rt) { ... });   // rethrows nothing;
 //   failures are reported through GoogleTest assertions inside the function.
+//   auto t = rma::testing::shm_transports(2, "prefix");  // t[r]: rank r's, or an error
 #pragma once
 
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include <condition_variable>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -20,9 +22,12 @@
 
 #include "rma/bootstrap.hpp"
 #include "rma/runtime.hpp"
+#include "shm/shm_transport.hpp"
 
 namespace rma::testing {
 
+// A rank that fails to start abandons the store: the others' get() and fence() then fail
+// instead of waiting for it forever.
 class LocalStore {
  public:
   explicit LocalStore(int n) : n_(n) {}
@@ -31,21 +36,29 @@ class LocalStore {
     kv_[k] = v;
     cv_.notify_all();
   }
-  std::string get(const std::string& k) {
+  bool get(const std::string& k, std::string& v) {
     std::unique_lock g(mu_);
-    cv_.wait(g, [&] { return kv_.count(k) > 0; });
-    return kv_[k];
+    cv_.wait(g, [&] { return abandoned_ || kv_.count(k) > 0; });
+    if (abandoned_) return false;
+    v = kv_[k];
+    return true;
   }
-  void fence() {
+  bool fence() {
     std::unique_lock g(mu_);
     const int gen = generation_;
     if (++arrived_ == n_) {
       arrived_ = 0;
       ++generation_;
       cv_.notify_all();
-      return;
+      return !abandoned_;
     }
-    cv_.wait(g, [&] { return generation_ != gen; });
+    cv_.wait(g, [&] { return abandoned_ || generation_ != gen; });
+    return !abandoned_;
+  }
+  void abandon() {
+    std::lock_guard g(mu_);
+    abandoned_ = true;
+    cv_.notify_all();
   }
 
  private:
@@ -55,6 +68,7 @@ class LocalStore {
   std::map<std::string, std::string> kv_;
   int arrived_ = 0;
   int generation_ = 0;
+  bool abandoned_ = false;
 };
 
 class LocalBootstrap final : public bootstrap::Bootstrap {
@@ -67,13 +81,18 @@ class LocalBootstrap final : public bootstrap::Bootstrap {
     s_.put(k, v);
     return Status::ok();
   }
-  Result<std::string> get(const std::string& k) override { return s_.get(k); }
-  Status fence() override {
-    s_.fence();
-    return Status::ok();
+  Result<std::string> get(const std::string& k) override {
+    std::string v;
+    if (!s_.get(k, v)) return abandoned();
+    return v;
   }
+  Status fence() override { return s_.fence() ? Status::ok() : abandoned(); }
 
  private:
+  static Status abandoned() {
+    return {ErrorClass::proc_failed, "another rank of the in-process job failed to start"};
+  }
+
   LocalStore& s_;
   int rank_;
   int size_;
@@ -93,6 +112,7 @@ inline Status run_job(int n, RuntimeConfig config, const std::function<void(Runt
       LocalBootstrap boot(store, r, n);
       auto rt = Runtime::create(config, boot);
       if (!rt) {
+        store.abandon();
         std::lock_guard g(err_mu);
         if (first_error) first_error = rt.status();
         return;
@@ -103,6 +123,36 @@ inline Status run_job(int n, RuntimeConfig config, const std::function<void(Runt
   }
   for (auto& t : ranks) t.join();
   return first_error;
+}
+
+// The shm transports of a job of `n` ranks, made by one thread per rank (creation is
+// collective), for the caller to drive from any thread or process; the first creation
+// error if a rank's failed.
+inline Result<std::vector<std::unique_ptr<progress::Transport>>> shm_transports(
+    int n, const std::string& name_prefix) {
+  LocalStore store(n);
+  RuntimeConfig config;
+  config.name_prefix = name_prefix;
+  std::vector<std::unique_ptr<progress::Transport>> out(static_cast<std::size_t>(n));
+  std::vector<Status> errors(static_cast<std::size_t>(n));
+  std::vector<std::thread> ranks;
+  for (int r = 0; r < n; ++r)
+    ranks.emplace_back([&, r] {
+      LocalBootstrap boot(store, r, n);
+      auto made = shm::create_transport(boot, config);
+      if (made) {
+        out[static_cast<std::size_t>(r)] = std::move(made.value());
+      } else {
+        errors[static_cast<std::size_t>(r)] = made.status();
+        store.abandon();
+      }
+    });
+  for (auto& t : ranks) t.join();
+  for (const Status& e : errors)
+    if (!e && e.error_class() != ErrorClass::proc_failed) return e;
+  for (const Status& e : errors)
+    if (!e) return e;
+  return out;
 }
 
 }  // namespace rma::testing
