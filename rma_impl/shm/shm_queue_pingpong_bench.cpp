@@ -1,10 +1,11 @@
 // Micro benchmark of what the shm transport costs between two processes on two cores, without
-// the engine: a packet round trip through the receive queues, against the floor `rmabench
-// bench` reports (one cache line both processes write) and against a line per direction,
-// each read as a multiple of the floor measured in the same benchmark just before it (the
-// machine's two virtual cores move between placements with several times different
-// handoff costs). It bounds what the am path can reach: its round trip is this queue round
-// trip plus the engine's work. Run: ./build/bench/rma_micro_bench --benchmark_filter=PingPong
+// the engine: a packet round trip through the receive queues, through the mailbox slots, and
+// through the whole transport, against the floor `rmabench bench` reports (one cache line
+// both processes write) and against a line per direction, each read as a multiple of the
+// floor measured in the same benchmark just before it (the machine's two virtual cores move
+// between placements with several times different handoff costs). It bounds what the am
+// path can reach: its round trip is the transport's round trip plus the engine's work.
+// Run: ./build/bench/rma_micro_bench --benchmark_filter=PingPong
 #include <benchmark/benchmark.h>
 #include <sched.h>
 #include <signal.h>
@@ -18,11 +19,14 @@
 #include <ctime>
 #include <new>
 #include <optional>
+#include <span>
+#include <string>
 
 #include "progress/cpu_relax.hpp"
 #include "progress/packet.hpp"
 #include "shm/shm_mailbox.hpp"
 #include "shm/shm_queue.hpp"
+#include "testing/thread_job.hpp"
 
 namespace {
 
@@ -311,5 +315,51 @@ void BM_PingPongMailbox(benchmark::State& state) {
   });
 }
 BENCHMARK(BM_PingPongMailbox)->UseRealTime();
+
+// The whole shm transport (shm_transport.cpp: its poll over the slots and the queue, the
+// doorbell a send reads), the rung between the two above and the engine's am round trip.
+// Both ranks' transports are made in this process before the fork; the child keeps rank
+// 1's, over the same shared segment, and answers each packet from inside its delivery.
+class EchoSink final : public rma::progress::PacketSink {
+ public:
+  explicit EchoSink(rma::progress::Transport* reply_on) : reply_on_(reply_on) {}
+  void deliver(int src, const PacketHeader& h, std::span<const std::byte> p) override {
+    ++got;
+    if (reply_on_)
+      while (!reply_on_->try_send(src, h, p)) rma::progress::cpu_relax();
+  }
+  std::uint64_t got = 0;
+
+ private:
+  rma::progress::Transport* reply_on_;
+};
+
+void BM_PingPongTransport(benchmark::State& state) {
+  PingPong pp(state);
+  if (!pp.ok()) return;
+  const double floor = floor_us(pp, kFloorRounds);
+  if (floor <= 0) return;
+  auto t = rma::testing::shm_transports(2, "rma_micro_bench." + std::to_string(::getpid()));
+  if (!t) {
+    state.SkipWithError(("shm transport: " + t.status().message()).c_str());
+    return;
+  }
+  const PacketHeader h = rma::progress::make_header(rma::PacketType::put);
+  const std::byte payload[8]{};
+  rma::progress::Transport* server = t.value()[1].get();
+  const bool started = pp.start([server](Shared&, auto give_up) {
+    EchoSink echo(server);
+    while (wait_until([&] { return server->poll(echo, 64) > 0; }, give_up)) {
+    }
+  });
+  if (!started) return;
+  EchoSink take(nullptr);
+  rma::progress::Transport& me = *t.value()[0];
+  time_round_trips(state, pp, floor, [&] {
+    return pp.wait([&] { return me.try_send(1, h, payload); }) &&
+           pp.wait([&] { return me.poll(take, 64) > 0; });
+  });
+}
+BENCHMARK(BM_PingPongTransport)->UseRealTime();
 
 }  // namespace
