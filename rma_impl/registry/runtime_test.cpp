@@ -34,6 +34,15 @@ TEST(ThreadJob, AbandonedStoreReleasesWaitingRanks) {
   EXPECT_EQ(got.error_class(), ErrorClass::proc_failed);
 }
 
+// The rank that failed first names the cause, not the ranks that then gave up on it.
+TEST(ThreadJob, CauseIsTheFailureNotTheRanksThatGaveUp) {
+  const Status gave_up{ErrorClass::proc_failed, "gave up"};
+  const Status cause{ErrorClass::intern, "segment"};
+  EXPECT_EQ(testing::cause_of({Status::ok(), gave_up, cause}).message(), "segment");
+  EXPECT_EQ(testing::cause_of({gave_up, Status::ok()}).message(), "gave up");
+  EXPECT_TRUE(testing::cause_of({Status::ok(), Status::ok()}));
+}
+
 TEST(Runtime, PointToPointAndBarrier) {
   ASSERT_TRUE(run_job(3, {}, [](Runtime& rt) {
     const int right = (rt.rank() + 1) % rt.size();

@@ -98,23 +98,31 @@ class LocalBootstrap final : public bootstrap::Bootstrap {
   int size_;
 };
 
-// Runs fn on every rank (a thread each) and joins them. Returns the first creation error.
+// Why a job's ranks did not all start: the first failure that is not a rank giving up on
+// an abandoned store (that only says another rank failed first); ok when every rank started.
+inline Status cause_of(const std::vector<Status>& errors) {
+  for (const Status& e : errors)
+    if (!e && e.error_class() != ErrorClass::proc_failed) return e;
+  for (const Status& e : errors)
+    if (!e) return e;
+  return Status::ok();
+}
+
+// Runs fn on every rank (a thread each) and joins them. Returns why a rank failed to start.
 inline Status run_job(int n, RuntimeConfig config, const std::function<void(Runtime&)>& fn) {
   static std::atomic<int> job_counter{0};
   config.name_prefix = "rmabench-test." + std::to_string(::getpid()) + "." +
                        std::to_string(job_counter.fetch_add(1));
   LocalStore store(n);
-  std::mutex err_mu;
-  Status first_error;
+  std::vector<Status> errors(static_cast<std::size_t>(n));
   std::vector<std::thread> ranks;
   for (int r = 0; r < n; ++r) {
     ranks.emplace_back([&, r] {
       LocalBootstrap boot(store, r, n);
       auto rt = Runtime::create(config, boot);
       if (!rt) {
+        errors[static_cast<std::size_t>(r)] = rt.status();
         store.abandon();
-        std::lock_guard g(err_mu);
-        if (first_error) first_error = rt.status();
         return;
       }
       fn(*rt.value());
@@ -122,12 +130,12 @@ inline Status run_job(int n, RuntimeConfig config, const std::function<void(Runt
     });
   }
   for (auto& t : ranks) t.join();
-  return first_error;
+  return cause_of(errors);
 }
 
 // The shm transports of a job of `n` ranks, made by one thread per rank (creation is
-// collective), for the caller to drive from any thread or process; the first creation
-// error if a rank's failed.
+// collective), for the caller to drive from any thread or process; or why a rank's
+// creation failed.
 inline Result<std::vector<std::unique_ptr<progress::Transport>>> shm_transports(
     int n, const std::string& name_prefix) {
   LocalStore store(n);
@@ -148,10 +156,7 @@ inline Result<std::vector<std::unique_ptr<progress::Transport>>> shm_transports(
       }
     });
   for (auto& t : ranks) t.join();
-  for (const Status& e : errors)
-    if (!e && e.error_class() != ErrorClass::proc_failed) return e;
-  for (const Status& e : errors)
-    if (!e) return e;
+  if (Status why = cause_of(errors); !why) return why;
   return out;
 }
 
