@@ -1,10 +1,10 @@
-// Micro benchmark of what the shm transport costs between two processes on two cores, without
-// the engine: a packet round trip through the receive queues, through the mailbox slots, and
-// through the whole transport, against the floor `rmabench bench` reports (one cache line
-// both processes write) and against a line per direction, each read as a multiple of the
-// floor measured in the same benchmark just before it (the machine's two virtual cores move
-// between placements with several times different handoff costs). It bounds what the am
-// path can reach: its round trip is the transport's round trip plus the engine's work.
+// Micro benchmark of what the shm transport costs between two processes on two cores: a
+// packet round trip through the receive queues, through the mailbox slots, through the whole
+// transport, and through the engine's send/recv over it, against the floor `rmabench bench`
+// reports (one cache line both processes write) and against a line per direction, each read
+// as a multiple of the floor measured in the same benchmark just before it (the machine's two
+// virtual cores move between placements with several times different handoff costs). The
+// rungs split the am path's round trip: the transport's own, then what the engine adds.
 // Run: ./build/bench/rma_micro_bench --benchmark_filter=PingPong
 #include <benchmark/benchmark.h>
 #include <sched.h>
@@ -16,13 +16,21 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <new>
 #include <optional>
 #include <span>
 #include <string>
+#include <thread>
+#include <vector>
 
+#include "progress/bulk.hpp"
+#include "progress/call_tracker.hpp"
 #include "progress/cpu_relax.hpp"
+#include "progress/engine.hpp"
+#include "progress/p2p.hpp"
 #include "progress/packet.hpp"
 #include "shm/shm_mailbox.hpp"
 #include "shm/shm_queue.hpp"
@@ -160,6 +168,11 @@ class PingPong {
     if (!ok) state_.SkipWithError("the child process stopped answering");
     return ok;
   }
+  // For a child that cannot be told to stop (it waits inside an engine).
+  void kill_child() {
+    if (child_ > 0) ::kill(child_, SIGKILL);
+  }
+  pid_t child() const { return child_; }
   void stop() {
     if (!s_ || child_ <= 0) return;
     s_->stop.v.store(1, std::memory_order_release);
@@ -317,9 +330,8 @@ void BM_PingPongMailbox(benchmark::State& state) {
 BENCHMARK(BM_PingPongMailbox)->UseRealTime();
 
 // The whole shm transport (shm_transport.cpp: its poll over the slots and the queue, the
-// doorbell a send reads), the rung between the two above and the engine's am round trip.
-// Both ranks' transports are made in this process before the fork; the child keeps rank
-// 1's, over the same shared segment, and answers each packet from inside its delivery.
+// doorbell a send reads), the rung between the two above and the engine's round trip below.
+// The child answers each packet from inside its delivery.
 class EchoSink final : public rma::progress::PacketSink {
  public:
   explicit EchoSink(rma::progress::Transport* reply_on) : reply_on_(reply_on) {}
@@ -334,19 +346,30 @@ class EchoSink final : public rma::progress::PacketSink {
   rma::progress::Transport* reply_on_;
 };
 
-void BM_PingPongTransport(benchmark::State& state) {
-  PingPong pp(state);
-  if (!pp.ok()) return;
-  const double floor = floor_us(pp, kFloorRounds);
-  if (floor <= 0) return;
+using Transports = std::vector<std::unique_ptr<rma::progress::Transport>>;
+
+// The floor, then both ranks' transports, made in this process before the fork (the child
+// keeps rank 1's, over the same shared segment); false, the benchmark skipped, on failure.
+bool floor_and_transports(benchmark::State& state, PingPong& pp, double& floor, Transports& out) {
+  floor = floor_us(pp, kFloorRounds);
+  if (floor <= 0) return false;
   auto t = rma::testing::shm_transports(2, "rma_micro_bench." + std::to_string(::getpid()));
   if (!t) {
     state.SkipWithError(("shm transport: " + t.status().message()).c_str());
-    return;
+    return false;
   }
+  out = std::move(t.value());
+  return true;
+}
+
+void BM_PingPongTransport(benchmark::State& state) {
+  PingPong pp(state);
+  double floor = 0;
+  Transports t;
+  if (!pp.ok() || !floor_and_transports(state, pp, floor, t)) return;
   const PacketHeader h = rma::progress::make_header(rma::PacketType::put);
   const std::byte payload[8]{};
-  rma::progress::Transport* server = t.value()[1].get();
+  rma::progress::Transport* server = t[1].get();
   const bool started = pp.start([server](Shared&, auto give_up) {
     EchoSink echo(server);
     while (wait_until([&] { return server->poll(echo, 64) > 0; }, give_up)) {
@@ -354,12 +377,81 @@ void BM_PingPongTransport(benchmark::State& state) {
   });
   if (!started) return;
   EchoSink take(nullptr);
-  rma::progress::Transport& me = *t.value()[0];
+  rma::progress::Transport& me = *t[0];
   time_round_trips(state, pp, floor, [&] {
     return pp.wait([&] { return me.try_send(1, h, payload); }) &&
            pp.wait([&] { return me.poll(take, 64) > 0; });
   });
 }
 BENCHMARK(BM_PingPongTransport)->UseRealTime();
+
+// The engine's own point-to-point round trip over the same transports, no harness: an
+// 8-byte send answered by an 8-byte send, each received by a blocking recv, progress by
+// calls (no agent thread). The rung between the whole transport above and `rmabench
+// bench`'s send/recv, which adds the replay loop and the runtime around the engine.
+struct EngineRank {
+  explicit EngineRank(std::unique_ptr<rma::progress::Transport> t)
+      : engine(std::move(t), rma::ProgressMode::calls, calls),
+        bulk(&engine),
+        p2p(engine, bulk, 64) {}
+  rma::progress::CallTracker calls;
+  rma::progress::Engine engine;
+  rma::progress::BulkRegistry bulk;
+  rma::progress::P2p p2p;
+};
+
+void BM_PingPongEngine(benchmark::State& state) {
+  PingPong pp(state);
+  double floor = 0;
+  Transports t;
+  if (!pp.ok() || !floor_and_transports(state, pp, floor, t)) return;
+  constexpr int kTag = 1;
+  // The child answers until a message says stop (its first byte 1), or its recv fails: the
+  // engine's wait ends on a peer that has exited.
+  const bool started = pp.start([&t](Shared&, auto) {
+    EngineRank me(std::move(t[1]));
+    rma::progress::EngineLock lk(me.engine.mutex());
+    std::byte buf[8]{};
+    std::size_t n = 0;
+    while (me.p2p.recv(lk, 0, buf, sizeof buf, kTag, &n) && buf[0] == std::byte{0})
+      if (!me.p2p.send(lk, 0, buf, sizeof buf, kTag)) return;
+  });
+  if (!started) return;
+  // The engine's wait cannot tell that the child died (both ranks' transports were made in
+  // this process, so they name its pid): a watcher ends the benchmark instead of a hang.
+  std::atomic<bool> done{false};
+  std::thread watcher([&done, child = pp.child()] {
+    siginfo_t info{};
+    ::waitid(P_PID, static_cast<id_t>(child), &info, WEXITED | WNOWAIT);
+    if (!done.load()) {
+      std::fprintf(stderr, "BM_PingPongEngine: the child process exited (status %d)\n",
+                   info.si_status);
+      std::_Exit(1);
+    }
+  });
+  EngineRank me(std::move(t[0]));
+  rma::progress::EngineLock lk(me.engine.mutex());
+  std::byte buf[8]{};
+  std::size_t n = 0;
+  const auto round_trip = [&] {
+    return me.p2p.send(lk, 1, buf, sizeof buf, kTag) &&
+           me.p2p.recv(lk, 1, buf, sizeof buf, kTag, &n);
+  };
+  const auto loop_start = Clock::now();
+  for (auto _ : state) {
+    if (!round_trip()) {
+      state.SkipWithError("the engine's send or recv failed");
+      break;
+    }
+  }
+  const auto loop = Clock::now() - loop_start;
+  done.store(true);
+  buf[0] = std::byte{1};
+  if (state.error_occurred() || !me.p2p.send(lk, 1, buf, sizeof buf, kTag)) pp.kill_child();
+  watcher.join();
+  pp.stop();
+  if (!state.error_occurred()) report_floor(state, floor, loop);
+}
+BENCHMARK(BM_PingPongEngine)->UseRealTime();
 
 }  // namespace
