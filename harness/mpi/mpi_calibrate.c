@@ -1,6 +1,8 @@
 /* mpi_calibrate.c — the plain-C figure an MPI's replayed benchmark is read against: the
  * pattern bench/latency.lua times (one op inside one synchronization mode, rank 0 the origin,
- * rank 1 the target), written directly against MPI with no harness, no Lua and no C++.
+ * rank 1 the target), or with --pattern pingpong the one bench/pingpong.lua times (rank 0
+ * sends --size bytes, rank 1 sends them back: MPI_Send and MPI_Recv, no window), written
+ * directly against MPI with no harness, no Lua and no C++.
  * Built once per MPI with that MPI's compiler flags (harness/mpi/mpi.cmake:
  * rmabench-calibrate-<mpi>), started by `rmabench bench --impl <mpi>` through the same launcher
  * command line as the MPI's worker, on two ranks:
@@ -27,7 +29,10 @@
 enum op { op_put, op_get, op_accumulate, op_get_accumulate, op_fetch_and_op, op_cas };
 enum sync { sync_lock, sync_lock_all, sync_flush, sync_flush_local, sync_fence, sync_pscw };
 
+enum pattern { pattern_latency, pattern_pingpong };
+
 struct args {
+  enum pattern pattern;
   enum op op;
   enum sync sync;
   long long size;
@@ -54,6 +59,7 @@ static const char* const op_names[] = {
     "put", "get", "accumulate", "get_accumulate", "fetch_and_op", "compare_and_swap"};
 static const char* const sync_names[] = {"lock",        "lock_all", "flush",
                                          "flush_local", "fence",    "pscw"};
+static const char* const pattern_names[] = {"latency", "pingpong"};
 
 static int lookup(const char* word, const char* const* names, int n) {
   for (int i = 0; i < n; ++i)
@@ -62,17 +68,21 @@ static int lookup(const char* word, const char* const* names, int n) {
 }
 
 static int usage(const char* what) {
-  fprintf(stderr,
-          "rmabench-calibrate: %s\nusage: rmabench-calibrate --op OP --sync SYNC --size BYTES "
-          "--flavor create|allocate|shared|dynamic [--min-time S] [--repetitions N] "
-          "[--thread serialized|multiple]\n",
-          what);
+  fprintf(
+      stderr,
+      "rmabench-calibrate: %s\nusage: rmabench-calibrate [--pattern latency] --op OP --sync SYNC "
+      "--size BYTES --flavor create|allocate|shared|dynamic [--min-time S] [--repetitions N] "
+      "[--thread serialized|multiple]\n"
+      "       rmabench-calibrate --pattern pingpong --size BYTES [--min-time S] "
+      "[--repetitions N] [--thread serialized|multiple]\n",
+      what);
   return 2;
 }
 
 /* 0 when every argument was understood, else usage()'s code. */
 static int parse(int argc, char** argv, struct args* a) {
   int have_op = 0, have_sync = 0, have_size = 0;
+  a->pattern = pattern_latency;
   a->flavor = NULL;
   a->min_time_s = 0.05;
   a->repetitions = 1;
@@ -81,7 +91,11 @@ static int parse(int argc, char** argv, struct args* a) {
     const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     char* end = NULL;
     if (!v) return usage("an option without its value");
-    if (strcmp(k, "--op") == 0) {
+    if (strcmp(k, "--pattern") == 0) {
+      const int p = lookup(v, pattern_names, 2);
+      if (p < 0) return usage("unknown --pattern");
+      a->pattern = (enum pattern)p;
+    } else if (strcmp(k, "--op") == 0) {
       const int o = lookup(v, op_names, 6);
       if (o < 0) return usage("unknown --op");
       a->op = (enum op)o, have_op = 1;
@@ -112,6 +126,12 @@ static int parse(int argc, char** argv, struct args* a) {
     } else {
       return usage("unknown option");
     }
+  }
+  if (a->pattern == pattern_pingpong) {
+    if (have_op || have_sync || a->flavor)
+      return usage("--pattern pingpong takes no --op, --sync or --flavor");
+    if (!have_size) return usage("--size is required");
+    return 0;
   }
   if (!have_op || !have_sync || !have_size || !a->flavor)
     return usage("--op, --sync, --size and --flavor are required");
@@ -179,13 +199,29 @@ static void issue(const struct bench* b) {
 }
 
 /* Whether the target calls MPI during an iteration (else it waits in the batch's barrier). */
-static int target_active(enum sync s) {
-  return s == sync_fence || s == sync_pscw;
+static int target_active(const struct args* a) {
+  return a->pattern == pattern_pingpong || a->sync == sync_fence || a->sync == sync_pscw;
+}
+
+/* One round trip of bench/pingpong.lua: the same tag, the bytes sent back as received. */
+static void pingpong(const struct bench* b) {
+  const int n = (int)b->a.size;
+  if (b->rank == 0) {
+    MPI_Send(b->data, n, MPI_UINT8_T, 1, 7, MPI_COMM_WORLD);
+    MPI_Recv(b->result, n, MPI_UINT8_T, 1, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  } else {
+    MPI_Recv(b->result, n, MPI_UINT8_T, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Send(b->result, n, MPI_UINT8_T, 0, 7, MPI_COMM_WORLD);
+  }
 }
 
 /* One iteration on this rank, as common.iteration does it. */
 static void iteration(const struct bench* b) {
   const int origin = b->rank == 0;
+  if (b->a.pattern == pattern_pingpong) {
+    pingpong(b);
+    return;
+  }
   switch (b->a.sync) {
     case sync_lock:
       MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 1, 0, b->win);
@@ -239,7 +275,7 @@ static double batch(const struct bench* b, long long n) {
     const double t0 = now_s();
     for (long long i = 0; i < n; ++i) iteration(b);
     t = now_s() - t0;
-  } else if (b->rank == 1 && target_active(b->a.sync)) {
+  } else if (b->rank == 1 && target_active(&b->a)) {
     for (long long i = 0; i < n; ++i) iteration(b);
   }
   MPI_Barrier(MPI_COMM_WORLD);
@@ -257,6 +293,13 @@ static long long next_count(long long n, double seconds, double min_time) {
 }
 
 static void setup(struct bench* b) {
+  if (b->a.pattern == pattern_pingpong) {
+    b->data = malloc((size_t)b->a.size);
+    b->result = calloc(1, (size_t)b->a.size);
+    memset(b->data, 1, (size_t)b->a.size);
+    MPI_Barrier(MPI_COMM_WORLD);
+    return;
+  }
   const long long bytes = op_bytes(b->a.op, b->a.size);
   const int atomic = b->a.op != op_put && b->a.op != op_get;
   b->dtype = atomic ? MPI_INT64_T : MPI_UINT8_T;
@@ -281,6 +324,11 @@ static void setup(struct bench* b) {
 }
 
 static void teardown(struct bench* b) {
+  if (b->a.pattern == pattern_pingpong) {
+    free(b->data);
+    free(b->result);
+    return;
+  }
   if (b->rank == 0 && (b->a.sync == sync_flush || b->a.sync == sync_flush_local))
     MPI_Win_unlock_all(b->win);
   if (b->attached) MPI_Win_detach(b->win, b->attached);

@@ -199,11 +199,14 @@ suite::CaseSpec calibration_case(const suite::CaseSpec& like) {
 CalibrationConfig calibration_config(const json& e) {
   CalibrationConfig c;
   const std::string pattern = text_of(e, "pattern");
-  if (pattern != "bench/latency" && pattern != "latency") {
-    c.why_not = "no plain-C calibration of pattern " + pattern + " (only bench/latency)";
+  const bool pingpong = pattern == "bench/pingpong" || pattern == "pingpong";
+  if (!pingpong && pattern != "bench/latency" && pattern != "latency") {
+    c.why_not =
+        "no plain-C calibration of pattern " + pattern + " (only bench/latency and bench/pingpong)";
     return c;
   }
-  if (text_of(e, "target") != "wait") {
+  // A ping-pong has no passive target: both ranks run every iteration.
+  if (!pingpong && text_of(e, "target") != "wait") {
     c.why_not = "no plain-C calibration with the target in mode " + text_of(e, "target") +
                 " (only wait: the target in a barrier)";
     return c;
@@ -215,6 +218,10 @@ CalibrationConfig calibration_config(const json& e) {
   const auto size = e.find("size");
   if (size == e.end() || !size->is_number_integer() || size->get<std::int64_t>() <= 0) {
     c.why_not = "no plain-C calibration without a size";
+    return c;
+  }
+  if (pingpong) {
+    c.args = {"--pattern", "pingpong", "--size", std::to_string(size->get<std::int64_t>())};
     return c;
   }
   const std::string flavor = text_of(e, "flavor").empty() ? "allocate" : text_of(e, "flavor");

@@ -1,12 +1,12 @@
 // mpi_calibration.hpp — the plain-C figure beside each MPI's replayed one in `rmabench bench
 // --impl`: after an MPI's cases, a case `calibration[impl=<spelling>]` runs that MPI's
-// rmabench-calibrate-<mpi> (harness/mpi/mpi_calibrate.c: the same op and synchronization in a
-// C loop, no harness) through the MPI's launcher, as its worker is run, once per figure the
-// MPI's cases timed. Each result is a Google Benchmark entry like the replayed one, with
-// `calibration: "plain_c"`, `replayed` (the run name it calibrates), `replayed_impl` (the
-// replay's `impl`) and `impl` "<that> plain C"; a figure the program
-// cannot time (another pattern, a target mode other than wait, a failed launch) gets an entry
-// with `error_occurred` and the reason, never a time of 0.
+// rmabench-calibrate-<mpi> (harness/mpi/mpi_calibrate.c: the same op and synchronization, or
+// the same send/recv round trip, in a C loop, no harness) through the MPI's launcher, as its
+// worker is run, once per figure the MPI's cases timed. Each result is a Google Benchmark entry
+// like the replayed one, with `calibration: "plain_c"`, `replayed` (the run name it calibrates),
+// `replayed_impl` (the replay's `impl`) and `impl` "<that> plain C"; a figure the program cannot
+// time (another pattern, a target mode other than wait, a failed launch) gets an entry with
+// `error_occurred` and the reason, never a time of 0.
 #pragma once
 
 #include <string>
@@ -24,7 +24,8 @@ namespace harness::mpi {
 suite::CaseSpec calibration_case(const suite::CaseSpec& like);
 
 // A replayed entry's figure as the calibration program's arguments (--op put --sync lock
-// --size 8 --flavor allocate), or the reason it has no plain-C counterpart.
+// --size 8 --flavor allocate; --pattern pingpong --size 8), or the reason it has no plain-C
+// counterpart.
 struct CalibrationConfig {
   std::vector<std::string> args;
   std::string why_not;  // "" when args hold

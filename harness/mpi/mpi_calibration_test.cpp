@@ -36,8 +36,18 @@ TEST(Calibration, LatencyFiguresMapToTheProgramsArguments) {
   EXPECT_EQ(c.why_not, "");
   EXPECT_EQ(c.args, (std::vector<std::string>{"--op", "put", "--sync", "lock", "--size", "8",
                                               "--flavor", "allocate"}));
-  EXPECT_NE(calibration_config(replayed("bench/pingpong")).why_not, "");
   EXPECT_NE(calibration_config(replayed("bench/latency", "compute")).why_not, "");
+  EXPECT_NE(calibration_config(replayed("bench/fence_ring")).why_not, "");
+}
+
+TEST(Calibration, PingPongFiguresTimeTheSameSendRecvRoundTrip) {
+  json e = replayed("bench/pingpong", "");
+  for (const char* k : {"op", "sync", "flavor"}) e.erase(k);
+  const CalibrationConfig c = calibration_config(e);
+  EXPECT_EQ(c.why_not, "");
+  EXPECT_EQ(c.args, (std::vector<std::string>{"--pattern", "pingpong", "--size", "8"}));
+  e["ranks"] = 4;
+  EXPECT_NE(calibration_config(e).why_not, "");
 }
 
 TEST(Calibration, RepetitionsBecomeGoogleBenchmarkEntriesBesideTheReplay) {

@@ -136,6 +136,31 @@ TEST(Bench, ImplementationsSideBySideInOneRun) {
   EXPECT_TRUE(e2e::leftover_segments(r.pid).empty());
 }
 
+// An MPI's send/recv round trip has its plain-C figure too: the replayed ping-pong is read
+// against MPI_Send/MPI_Recv in a C loop with that library, a time and no error.
+TEST(Bench, AnMpisPingPongIsReadAgainstPlainC) {
+  const std::vector<std::string> mpis = e2e::built_mpis();
+  if (mpis.empty()) GTEST_SKIP() << "no MPI worker built (ci/setup.sh --with-extras installs both)";
+  const std::string dir = e2e::temp_dir("bench-pingpong-c");
+  const auto r =
+      e2e::run({"bench", "lua_scripts/bench/pingpong.lua", "--impl", mpis.front(), "--min-time",
+                "0.001", "--no-floor", "--report-dir", dir, "--format", "json"},
+               120);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const json report = e2e::read_json(dir + "/report.json");
+  int plain_c = 0;
+  for (const auto& b : report["benchmarks"]) {
+    if (b.value("calibration", "") != "plain_c") continue;
+    ++plain_c;
+    EXPECT_EQ(b["pattern"], "bench/pingpong") << b.dump(2);
+    EXPECT_FALSE(b.value("error_occurred", false)) << b.dump(2);
+    EXPECT_GT(b.value("real_time", 0.0), 0.0) << b.dump(2);
+  }
+  EXPECT_EQ(plain_c, 1) << report["benchmarks"].dump(2);
+  EXPECT_NE(r.out.find("C us"), std::string::npos) << r.out;
+  EXPECT_TRUE(e2e::leftover_ranks(r.pid).empty());
+}
+
 TEST(Bench, TheFloorIsSkippedOnRequest) {
   const std::string dir = e2e::temp_dir("bench-nofloor");
   const auto r = e2e::run({"bench", "lua_scripts/bench/pingpong.lua", "--min-time", "0.001",
