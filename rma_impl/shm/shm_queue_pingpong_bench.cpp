@@ -247,16 +247,27 @@ void report_floor(benchmark::State& state, double floor, Clock::duration loop) {
                                 static_cast<double>(state.iterations()) / floor;
 }
 
-// Times `round_trip()` once per benchmark iteration, stops the child, and reports the loop
-// against `floor`; a round trip that fails has already skipped the benchmark.
+// Times `round_trip()` once per benchmark iteration, ends the child with `stop_child()`
+// (by default the stop word its serving loop reads), and reports the loop against `floor`; a
+// round trip that fails has already skipped the benchmark.
+template <class RoundTrip, class StopChild>
+void time_round_trips(benchmark::State& state, double floor, RoundTrip round_trip,
+                      StopChild stop_child) {
+  bool ok = true;
+  const auto loop_start = Clock::now();
+  for (auto _ : state) {
+    if (!round_trip()) {
+      ok = false;
+      break;
+    }
+  }
+  const auto loop = Clock::now() - loop_start;
+  stop_child();
+  if (ok) report_floor(state, floor, loop);
+}
 template <class RoundTrip>
 void time_round_trips(benchmark::State& state, PingPong& pp, double floor, RoundTrip round_trip) {
-  const auto loop_start = Clock::now();
-  for (auto _ : state)
-    if (!round_trip()) return;
-  const auto loop = Clock::now() - loop_start;
-  pp.stop();
-  report_floor(state, floor, loop);
+  time_round_trips(state, floor, round_trip, [&pp] { pp.stop(); });
 }
 
 void BM_PingPongHandoff(benchmark::State& state, Handoff w) {
@@ -434,23 +445,20 @@ void BM_PingPongEngine(benchmark::State& state) {
   std::byte buf[8]{};
   std::size_t n = 0;
   const auto round_trip = [&] {
-    return me.p2p.send(lk, 1, buf, sizeof buf, kTag) &&
-           me.p2p.recv(lk, 1, buf, sizeof buf, kTag, &n);
+    if (me.p2p.send(lk, 1, buf, sizeof buf, kTag) && me.p2p.recv(lk, 1, buf, sizeof buf, kTag, &n))
+      return true;
+    state.SkipWithError("the engine's send or recv failed");
+    return false;
   };
-  const auto loop_start = Clock::now();
-  for (auto _ : state) {
-    if (!round_trip()) {
-      state.SkipWithError("the engine's send or recv failed");
-      break;
-    }
-  }
-  const auto loop = Clock::now() - loop_start;
-  done.store(true);
-  buf[0] = std::byte{1};
-  if (state.error_occurred() || !me.p2p.send(lk, 1, buf, sizeof buf, kTag)) pp.kill_child();
-  watcher.join();
-  pp.stop();
-  if (!state.error_occurred()) report_floor(state, floor, loop);
+  // The child waits inside a recv and never reads the stop word: a last message stops it.
+  const auto stop_child = [&] {
+    done.store(true);
+    buf[0] = std::byte{1};
+    if (state.error_occurred() || !me.p2p.send(lk, 1, buf, sizeof buf, kTag)) pp.kill_child();
+    watcher.join();
+    pp.stop();
+  };
+  time_round_trips(state, floor, round_trip, stop_child);
 }
 BENCHMARK(BM_PingPongEngine)->UseRealTime();
 
