@@ -2,6 +2,8 @@
 // asynchronous progress agent. How a thread waits (WaitLoop) is in engine_wait.cpp.
 #include "progress/engine.hpp"
 
+#include <sched.h>
+
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -14,8 +16,9 @@ namespace rma::progress {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-// How long a thread with packets waiting for room at a receiver naps between attempts (a
-// wait loop in engine_wait.cpp naps as long).
+// How long the agent naps when it cannot go on for now: its packets wait for room at a
+// receiver (a wait loop in engine_wait.cpp naps as long), or packets wait for the lock a
+// call holds (Agent::back_off).
 constexpr auto kRoomNap = std::chrono::microseconds(50);
 // A parked agent's check interval grows to at most this many times its first, and 50 ms.
 constexpr int kParkBackoff = 16;
@@ -45,10 +48,17 @@ class Engine::Agent {
  private:
   void run() {
     Transport& t = e_.transport();
+    unsigned missed = 0;  // turns in a row that found packets and the lock held
     while (!stop_.load(std::memory_order_relaxed)) {
       bool did = false;
       {
         std::unique_lock lk(e_.mu_, std::try_to_lock);
+        if (!lk.owns_lock() && !e_.app_waiting_.load(std::memory_order_acquire) &&
+            t.has_incoming()) {
+          back_off(missed);
+          continue;
+        }
+        missed = 0;
         if (lk.owns_lock()) did = e_.progress(Ctx::agent);
       }
       if (did) {
@@ -79,6 +89,24 @@ class Engine::Agent {
       }
       t.sleep(token, std::chrono::milliseconds(100));
     }
+  }
+
+  // Packets wait and the application thread holds the lock in a call, outside any wait loop
+  // (a wait loop would have parked the agent): it lets go when the call ends. Spin briefly,
+  // then yield, then nap. Without this the agent went round its loop at full speed for as
+  // long as the call lasted, a whole time slice when the holder was preempted on this core,
+  // and each turn passed through the doorbell's sleep_prepare: a sleeper that senders saw
+  // for a moment and rang for.
+  static void back_off(unsigned& missed) {
+    constexpr unsigned kSpins = 64, kYields = 64;
+    if (missed == kSpins + kYields) {
+      std::this_thread::sleep_for(kRoomNap);  // the count stops here: no overflow
+      return;
+    }
+    if (++missed <= kSpins)
+      cpu_relax();
+    else
+      sched_yield();
   }
 
   // Waits while the application thread is making its own progress: inside a wait loop, or
