@@ -37,12 +37,15 @@ TEST(ShmAgent, PacketsWaitingForACallsLockMakeNoSenderRing) {
   const std::byte payload[8]{};
   {
     progress::EngineLock call(e.mutex());
-    // The first packet may find the agent asleep and ring it; wait until it woke.
+    // The first packet may find the agent asleep and ring it; wait until it woke (1000
+    // turns in a row with no sleeper), within a bound: an agent that never wakes fails here.
     ASSERT_TRUE(sender.try_send(0, h, payload));
-    for (int quiet = 0; quiet < 1000; ++quiet) {
-      if (e.transport().has_sleepers()) quiet = 0;
+    int quiet = 0;
+    for (int turn = 0; quiet < 1000 && turn < 10'000'000; ++turn) {
+      quiet = e.transport().has_sleepers() ? 0 : quiet + 1;
       std::this_thread::yield();
     }
+    ASSERT_EQ(quiet, 1000) << "the agent stayed asleep after the first packet's ring";
     const std::uint64_t before = rings(sender);
     for (int i = 0; i < 2000; ++i) {
       ASSERT_TRUE(sender.try_send(0, h, payload));
