@@ -63,6 +63,16 @@ class BackendWin {
 struct PeerWin {
   std::uint64_t size = 0;
   int disp_unit = 1;
+  // The peer's memory as this rank maps it, set only where the table lets the generic layer
+  // copy a small contiguous put or get itself (WindowOps::copies_mapped, window_fast.hpp).
+  std::byte* mapped = nullptr;
+
+  // Whether `bytes` at `disp` (in this peer's displacement units) lie inside its window, and
+  // their byte offset. No division: every op asks.
+  bool holds(std::uint64_t disp, std::uint64_t bytes, std::uint64_t& offset) const {
+    return !__builtin_mul_overflow(disp, static_cast<std::uint64_t>(disp_unit), &offset) &&
+           offset <= size && bytes <= size - offset;
+  }
 };
 
 // The direct path's active-target state at this rank, kept by the generic layer

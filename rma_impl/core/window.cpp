@@ -2,10 +2,12 @@
 // range and the epoch state, names what was wrong if anything was, and only then hands the
 // call to the window's table of operations. A failed call changes no state.
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "core/runtime_impl.hpp"
 #include "core/window_entry.hpp"
+#include "core/window_fast.hpp"
 #include "core/window_ops.hpp"
 #include "rma/window.hpp"
 
@@ -53,9 +55,8 @@ bool accumulate_like(PacketType k) {
   }
   const core::PeerWin& p = w.peers[static_cast<std::size_t>(op.target)];
   const auto unit = static_cast<std::uint64_t>(p.disp_unit);
-  std::uint64_t offset = 0;  // no division on this path: every op takes it
-  if (__builtin_mul_overflow(disp, unit, &offset) || offset > p.size ||
-      op.bytes() > p.size - offset)
+  std::uint64_t offset = 0;
+  if (!p.holds(disp, op.bytes(), offset))
     return {ErrorClass::rma_range, where(w, call, op.target) + ": displacement " +
                                        std::to_string(disp) + " (x" + std::to_string(unit) +
                                        " bytes) + " + std::to_string(op.bytes()) +
@@ -162,11 +163,25 @@ bool Window::passive_access() const {
 
 Status Window::put(const void* origin, std::size_t count, Dtype dtype, int target,
                    std::uint64_t disp) {
+  std::size_t bytes = 0;
+  if (std::byte* to = core::fast_address(*w_, target, disp, count, dtype, bytes); to && origin)
+      [[likely]] {
+    std::memcpy(to, origin, bytes);
+    w_->engine.count_direct(w_->id, DirectOp::put);
+    return Status::ok();
+  }
   RmaOp op = make_op(PacketType::put, target, count, dtype, Op::replace, origin);
   return communicate(*w_, "put", &core::WindowOps::put, op, disp, false);
 }
 
 Status Window::get(void* origin, std::size_t count, Dtype dtype, int target, std::uint64_t disp) {
+  std::size_t bytes = 0;
+  if (const std::byte* from = core::fast_address(*w_, target, disp, count, dtype, bytes);
+      from && origin) [[likely]] {
+    std::memcpy(origin, from, bytes);
+    w_->engine.count_direct(w_->id, DirectOp::get);
+    return Status::ok();
+  }
   RmaOp op = make_op(PacketType::get, target, count, dtype, Op::replace, nullptr, origin);
   return communicate(*w_, "get", &core::WindowOps::get, op, disp, false);
 }

@@ -8,8 +8,10 @@
 #include <thread>
 
 #include "core/backend.hpp"
+#include "core/fault.hpp"
 #include "core/memory.hpp"
 #include "core/runtime_impl.hpp"
+#include "core/window_fast.hpp"
 #include "core/window_info.hpp"
 #include "core/window_ops.hpp"
 
@@ -164,11 +166,24 @@ Status RuntimeImpl::install_table(Win& w, bool direct) {
                                     " lacks the direct primitive " + missing.front()};
   w.ops = t;
   w.path = t == protocol_.ops ? Path::am : Path::direct;
+  map_fast_targets(w);
   return Status::ok();
+}
+
+void map_fast_targets(Win& w) {
+  if (!w.ops->copies_mapped || w.ops->needs_engine_lock || !w.backend ||
+      w.flavor == Flavor::dynamic || active_fault() != Fault::none)
+    return;
+  for (std::size_t r = 0; r < w.peers.size(); ++r) {
+    auto region = w.backend->shared_query(static_cast<int>(r));
+    if (region && region.value().size >= w.peers[r].size)
+      w.peers[r].mapped = static_cast<std::byte*>(region.value().base);
+  }
 }
 
 void RuntimeImpl::forget_window(Win& w) {
   w.freed = true;
+  for (PeerWin& p : w.peers) p.mapped = nullptr;
   w.memory.reset();
   w.backend.reset();
   w.base = nullptr;

@@ -90,6 +90,11 @@ struct WindowOps {
   // origin layout itself (DerivedParts::unpack_to), the moment the data is there; else such a get
   // goes as pieces.
   bool direct_unpacks = false;
+  // Whether this table's put and get slots, for a contiguous op in a lock epoch, do nothing
+  // but copy to or from the target's memory as the backend's shared_query gives it and count
+  // the op, without the engine lock (needs_engine_lock false): the generic layer may then do
+  // that itself for small ops (window_fast.hpp).
+  bool copies_mapped = false;
   Status (*put)(Call&, RmaOp&);
   Status (*get)(Call&, RmaOp&);
   Status (*accumulate)(Call&, RmaOp&);

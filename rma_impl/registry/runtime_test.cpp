@@ -3,6 +3,8 @@
 // way the conformance scripts check them, so a ThreadSanitizer build exercises the agent.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <cstdint>
 #include <cstring>
 #include <thread>
 #include <vector>
@@ -233,6 +235,86 @@ TEST(Direct, LockPutUnlockSendsNoPacketAndCountsTheRemoteOperations) {
       EXPECT_EQ(got, 42u);
     }
     ASSERT_TRUE(win.free());
+  }));
+}
+
+// Small contiguous puts and gets in a lock epoch skip the full call (core/window_fast.hpp):
+// every check the full call makes still holds, each failure with its own class.
+TEST(Direct, SmallPutsAndGetsInALockEpochKeepEveryCheck) {
+  ASSERT_TRUE(run_job(2, {.default_path = Path::direct}, [](Runtime& rt) {
+    auto w = rt.create_window({.flavor = Flavor::allocate, .size = 64, .disp_unit = 8});
+    ASSERT_TRUE(w);
+    Window& win = *w.value();
+    if (rt.rank() == 0) {
+      std::uint64_t v = 7, got = 0;
+      const auto cls = [](const Status& s) { return s.error_class(); };
+      const Counters before = rt.counters();
+      EXPECT_EQ(cls(win.put(&v, 1, Dtype::u64, 1, 0)), ErrorClass::rma_sync);  // no epoch
+      ASSERT_TRUE(win.lock(LockType::exclusive, 1));
+      EXPECT_TRUE(win.put(&v, 1, Dtype::u64, 1, 7));  // the last 8 bytes (disp_unit 8)
+      EXPECT_TRUE(win.get(&got, 1, Dtype::u64, 1, 7));
+      EXPECT_EQ(got, 7u);
+      EXPECT_EQ(cls(win.put(&v, 1, Dtype::u64, 1, 8)), ErrorClass::rma_range);
+      EXPECT_EQ(cls(win.put(&v, 2, Dtype::u64, 1, 7)), ErrorClass::rma_range);
+      EXPECT_EQ(cls(win.put(&v, SIZE_MAX / 4, Dtype::u64, 1, 0)), ErrorClass::rma_range);
+      EXPECT_EQ(cls(win.put(nullptr, 1, Dtype::u64, 1, 0)), ErrorClass::buffer);
+      EXPECT_EQ(cls(win.get(nullptr, 1, Dtype::u64, 1, 0)), ErrorClass::buffer);
+      EXPECT_EQ(cls(win.put(&v, 1, Dtype::u64, 0, 0)), ErrorClass::rma_sync);  // not locked
+      EXPECT_EQ(cls(win.put(&v, 1, Dtype::u64, 2, 0)), ErrorClass::rank);
+      EXPECT_TRUE(win.put(&v, 1, Dtype::u64, proc_null, 0));
+      EXPECT_TRUE(win.put(&v, 0, Dtype::u64, 1, 0));
+      ASSERT_TRUE(win.unlock(1));
+      EXPECT_EQ(cls(win.get(&got, 1, Dtype::u64, 1, 0)), ErrorClass::rma_sync);  // unlocked
+      const Counters d = rt.counters() - before;
+      EXPECT_EQ(d.direct[index(DirectOp::put)], 1u);
+      EXPECT_EQ(d.direct[index(DirectOp::get)], 1u);
+    }
+    ASSERT_TRUE(rt.barrier());
+    if (rt.rank() == 1) {
+      std::uint64_t got = 0;
+      std::memcpy(&got, static_cast<std::byte*>(win.base()) + 56, 8);
+      EXPECT_EQ(got, 7u);
+    }
+    ASSERT_TRUE(win.free());
+    std::uint64_t v = 0;
+    EXPECT_EQ(win.put(&v, 1, Dtype::u64, 0, 0).error_class(), ErrorClass::win);
+  }));
+}
+
+// With progress by calls (no agent), a rank looping on direct puts still polls in each of
+// them and serves a peer's am lock-put-unlock on another window: the fast path must not skip
+// the entry's poll. Rank 1 starts only once rank 0 is in its loop (the ranks are threads of
+// this process), so only the puts' polls can serve it; without them rank 0 loops to its bound.
+TEST(Direct, PutsServeTheirPeersWhenProgressIsByCalls) {
+  std::atomic<bool> looping{false};
+  ASSERT_TRUE(run_job(2, {.progress = ProgressMode::calls}, [&looping](Runtime& rt) {
+    auto d =
+        rt.create_window({.flavor = Flavor::allocate, .size = 8, .info = {{"path", "direct"}}});
+    auto a = rt.create_window({.flavor = Flavor::allocate, .size = 8});
+    ASSERT_TRUE(d && a);
+    ASSERT_EQ(d.value()->path(), Path::direct);
+    ASSERT_EQ(a.value()->path(), Path::am);
+    std::uint64_t v = 5;
+    if (rt.rank() == 1) {
+      for (int i = 0; i < 10'000'000 && !looping.load(); ++i) std::this_thread::yield();
+      ASSERT_TRUE(looping.load()) << "rank 0 never started its loop";
+      ASSERT_TRUE(a.value()->lock(LockType::exclusive, 0));
+      ASSERT_TRUE(a.value()->put(&v, 1, Dtype::u64, 0, 0));
+      ASSERT_TRUE(a.value()->unlock(0));
+    } else {
+      Window& win = *d.value();
+      const auto* landed = static_cast<const std::atomic<std::uint64_t>*>(a.value()->base());
+      ASSERT_TRUE(win.lock(LockType::exclusive, 0));
+      looping.store(true);
+      long puts = 0;
+      for (; puts < 100'000'000 && landed->load() != 5; ++puts)
+        ASSERT_TRUE(win.put(&v, 1, Dtype::u64, 0, 0));
+      ASSERT_TRUE(win.unlock(0));
+      EXPECT_LT(puts, 100'000'000) << "rank 1's put never landed";
+    }
+    ASSERT_TRUE(rt.barrier());
+    ASSERT_TRUE(a.value()->free());
+    ASSERT_TRUE(d.value()->free());
   }));
 }
 

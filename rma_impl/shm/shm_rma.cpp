@@ -277,6 +277,7 @@ const core::WindowOps& direct_ops() {
     t.needs_engine_lock = false;
     t.direct_layouts = true;
     t.direct_unpacks = true;
+    t.copies_mapped = true;
     t.put = direct_put;
     t.get = direct_get;
     t.accumulate = direct_accumulate;
