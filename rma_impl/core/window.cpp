@@ -2,7 +2,6 @@
 // range and the epoch state, names what was wrong if anything was, and only then hands the
 // call to the window's table of operations. A failed call changes no state.
 #include <algorithm>
-#include <cstring>
 #include <vector>
 
 #include "core/runtime_impl.hpp"
@@ -161,29 +160,34 @@ bool Window::passive_access() const {
   return w_->epochs.access() == core::Access::lock || w_->epochs.access() == core::Access::lock_all;
 }
 
+namespace {
+
+// The full put and get, out of line: Window::put and get then set up no frame for them
+// before the fast path (core/window_fast.hpp) has answered.
+[[gnu::noinline]] Status full_put(Win& w, const void* origin, std::size_t count, Dtype dtype,
+                                  int target, std::uint64_t disp) {
+  RmaOp op = make_op(PacketType::put, target, count, dtype, Op::replace, origin);
+  return communicate(w, "put", &core::WindowOps::put, op, disp, false);
+}
+[[gnu::noinline]] Status full_get(Win& w, void* origin, std::size_t count, Dtype dtype, int target,
+                                  std::uint64_t disp) {
+  RmaOp op = make_op(PacketType::get, target, count, dtype, Op::replace, nullptr, origin);
+  return communicate(w, "get", &core::WindowOps::get, op, disp, false);
+}
+
+}  // namespace
+
 Status Window::put(const void* origin, std::size_t count, Dtype dtype, int target,
                    std::uint64_t disp) {
-  std::size_t bytes = 0;
-  if (std::byte* to = core::fast_address(*w_, target, disp, count, dtype, bytes); to && origin)
-      [[likely]] {
-    std::memcpy(to, origin, bytes);
-    w_->engine.count_direct(w_->id, DirectOp::put);
+  if (core::fast_copy(*w_, DirectOp::put, origin, nullptr, target, disp, count, dtype)) [[likely]]
     return Status::ok();
-  }
-  RmaOp op = make_op(PacketType::put, target, count, dtype, Op::replace, origin);
-  return communicate(*w_, "put", &core::WindowOps::put, op, disp, false);
+  return full_put(*w_, origin, count, dtype, target, disp);
 }
 
 Status Window::get(void* origin, std::size_t count, Dtype dtype, int target, std::uint64_t disp) {
-  std::size_t bytes = 0;
-  if (const std::byte* from = core::fast_address(*w_, target, disp, count, dtype, bytes);
-      from && origin) [[likely]] {
-    std::memcpy(origin, from, bytes);
-    w_->engine.count_direct(w_->id, DirectOp::get);
+  if (core::fast_copy(*w_, DirectOp::get, nullptr, origin, target, disp, count, dtype)) [[likely]]
     return Status::ok();
-  }
-  RmaOp op = make_op(PacketType::get, target, count, dtype, Op::replace, nullptr, origin);
-  return communicate(*w_, "get", &core::WindowOps::get, op, disp, false);
+  return full_get(*w_, origin, count, dtype, target, disp);
 }
 
 Status Window::accumulate(const void* origin, std::size_t count, Dtype dtype, int target,

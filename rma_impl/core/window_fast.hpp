@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "core/win.hpp"
 #include "progress/engine.hpp"
@@ -40,6 +41,23 @@ inline constexpr std::size_t kFastOpBytes = 64 * 1024;
   // A call that must poll on entry (progress by calls) takes the full path, which polls.
   if (w.engine.wants_call_progress(false, false)) return nullptr;
   return p.mapped + offset;
+}
+
+// A put (`origin` to the target) or a get (the target to `result`) done here, counted as the
+// table's slot counts it; false when the op must take the full path. `kind` is a constant at
+// each call, so the other direction folds away.
+[[gnu::always_inline]] inline bool fast_copy(Win& w, DirectOp kind, const void* origin,
+                                             void* result, int target, std::uint64_t disp,
+                                             std::size_t count, Dtype dtype) {
+  std::size_t bytes = 0;
+  std::byte* at = fast_address(w, target, disp, count, dtype, bytes);
+  if (!at || !(kind == DirectOp::put ? origin : result)) return false;
+  if (kind == DirectOp::put)
+    std::memcpy(at, origin, bytes);
+  else
+    std::memcpy(result, at, bytes);
+  w.engine.count_direct(w.id, kind);
+  return true;
 }
 
 // Records where the table lets the generic layer copy for it: each peer's mapped memory, from
