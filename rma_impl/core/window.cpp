@@ -46,6 +46,11 @@ bool accumulate_like(PacketType k) {
     return {ErrorClass::buffer, where(w, call, op.target) + ": null result buffer"};
   if (op.kind == PacketType::compare_and_swap && !op.compare)
     return {ErrorClass::buffer, where(w, call, op.target) + ": null compare value"};
+  std::uint64_t bytes = 0;  // RmaOp::bytes() from here on: it cannot wrap
+  if (__builtin_mul_overflow(op.count, size_of(op.dtype), &bytes)) [[unlikely]]
+    return {ErrorClass::count, where(w, call, op.target) + ": " + std::to_string(op.count) +
+                                   " elements of " + std::string(to_string(op.dtype)) +
+                                   " are more bytes than a 64-bit size holds"};
   RMA_TRY(w.epochs.can_access(call, op.target, request_based));
   if (op.target == proc_null) return Status::ok();
   if (w.flavor == Flavor::dynamic) {
@@ -55,10 +60,10 @@ bool accumulate_like(PacketType k) {
   const core::PeerWin& p = w.peers[static_cast<std::size_t>(op.target)];
   const auto unit = static_cast<std::uint64_t>(p.disp_unit);
   std::uint64_t offset = 0;
-  if (!p.holds(disp, op.bytes(), offset))
+  if (!p.holds(disp, bytes, offset))
     return {ErrorClass::rma_range, where(w, call, op.target) + ": displacement " +
                                        std::to_string(disp) + " (x" + std::to_string(unit) +
-                                       " bytes) + " + std::to_string(op.bytes()) +
+                                       " bytes) + " + std::to_string(bytes) +
                                        " bytes is past the end of the target's " +
                                        std::to_string(p.size) + "-byte window"};
   op.disp = offset;

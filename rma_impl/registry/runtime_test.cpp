@@ -256,7 +256,8 @@ TEST(Direct, SmallPutsAndGetsInALockEpochKeepEveryCheck) {
       EXPECT_EQ(got, 7u);
       EXPECT_EQ(cls(win.put(&v, 1, Dtype::u64, 1, 8)), ErrorClass::rma_range);
       EXPECT_EQ(cls(win.put(&v, 2, Dtype::u64, 1, 7)), ErrorClass::rma_range);
-      EXPECT_EQ(cls(win.put(&v, SIZE_MAX / 4, Dtype::u64, 1, 0)), ErrorClass::rma_range);
+      EXPECT_EQ(cls(win.put(&v, SIZE_MAX / 4, Dtype::u64, 1, 0)), ErrorClass::count);
+      EXPECT_EQ(cls(win.put(&v, SIZE_MAX / 16, Dtype::u64, 1, 0)), ErrorClass::rma_range);
       EXPECT_EQ(cls(win.put(nullptr, 1, Dtype::u64, 1, 0)), ErrorClass::buffer);
       EXPECT_EQ(cls(win.get(nullptr, 1, Dtype::u64, 1, 0)), ErrorClass::buffer);
       EXPECT_EQ(cls(win.put(&v, 1, Dtype::u64, 0, 0)), ErrorClass::rma_sync);  // not locked
@@ -279,6 +280,43 @@ TEST(Direct, SmallPutsAndGetsInALockEpochKeepEveryCheck) {
     std::uint64_t v = 0;
     EXPECT_EQ(win.put(&v, 1, Dtype::u64, 0, 0).error_class(), ErrorClass::win);
   }));
+}
+
+// A count whose bytes do not fit in 64 bits is a COUNT error on both paths and in every
+// call, also when the product wraps to a size the window holds (SIZE_MAX / 8 + 2 elements of
+// eight bytes wrap to 8 bytes), and nothing moves.
+TEST(Runtime, CountWhoseBytesWrapIsACountError) {
+  for (const Path path : {Path::am, Path::direct}) {
+    ASSERT_TRUE(run_job(2, {.default_path = path}, [path](Runtime& rt) {
+      auto w = rt.create_window({.flavor = Flavor::allocate, .size = 64});
+      ASSERT_TRUE(w);
+      Window& win = *w.value();
+      ASSERT_EQ(win.path(), path);
+      std::memset(win.base(), 0, 64);
+      ASSERT_TRUE(rt.barrier());
+      if (rt.rank() == 0) {
+        const std::size_t wraps = SIZE_MAX / 8 + 2;
+        std::uint64_t v = 9, got = 0;
+        const auto cls = [](const Status& s) { return s.error_class(); };
+        ASSERT_TRUE(win.lock(LockType::exclusive, 1));
+        EXPECT_EQ(cls(win.put(&v, wraps, Dtype::u64, 1, 0)), ErrorClass::count);
+        EXPECT_EQ(cls(win.get(&got, wraps, Dtype::u64, 1, 0)), ErrorClass::count);
+        EXPECT_EQ(cls(win.accumulate(&v, wraps, Dtype::u64, 1, 0, Op::sum)), ErrorClass::count);
+        EXPECT_EQ(cls(win.get_accumulate(&v, &got, wraps, Dtype::u64, 1, 0, Op::sum)),
+                  ErrorClass::count);
+        EXPECT_EQ(cls(win.rput(&v, wraps, Dtype::u64, 1, 0).status()), ErrorClass::count);
+        EXPECT_EQ(cls(win.put(&v, SIZE_MAX / 4 + 1, Dtype::i32, 1, 0)), ErrorClass::count);
+        ASSERT_TRUE(win.unlock(1));
+      }
+      ASSERT_TRUE(rt.barrier());
+      if (rt.rank() == 1) {
+        std::uint64_t first = 1;
+        std::memcpy(&first, win.base(), 8);
+        EXPECT_EQ(first, 0u) << "a wrapped count moved data";
+      }
+      ASSERT_TRUE(win.free());
+    }));
+  }
 }
 
 // With progress by calls (no agent), a rank looping on direct puts still polls in each of
