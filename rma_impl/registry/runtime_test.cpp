@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/window_fast.hpp"
 #include "testing/thread_job.hpp"
 
 namespace rma {
@@ -317,6 +318,67 @@ TEST(Runtime, CountWhoseBytesWrapIsACountError) {
       ASSERT_TRUE(win.free());
     }));
   }
+}
+
+// Which calls take the fast path (core::fast_address non-null): an op to the one target this
+// rank holds the lock of, on the shm direct path, with the agent running; never in a
+// lock_all, fence or PSCW epoch, on the am path, or with progress by calls, where the full
+// call is the one that knows the rules (and polls).
+TEST(Direct, FastPathOnlyInALockEpochOfItsTarget) {
+  const auto fast = [](Window& win, int target, std::size_t count = 1) {
+    std::size_t bytes = 0;
+    return core::fast_address(win.impl(), target, 0, count, Dtype::u64, bytes) != nullptr;
+  };
+  ASSERT_TRUE(run_job(2, {}, [&fast](Runtime& rt) {
+    auto d = rt.create_window(
+        {.flavor = Flavor::allocate, .size = 1 << 17, .info = {{"path", "direct"}}});
+    auto a = rt.create_window({.flavor = Flavor::allocate, .size = 64});
+    ASSERT_TRUE(d && a);
+    Window& dw = *d.value();
+    Window& aw = *a.value();
+    ASSERT_EQ(dw.path(), Path::direct);
+    const int peer = 1 - rt.rank();
+    EXPECT_FALSE(fast(dw, peer)) << "no epoch";
+    ASSERT_TRUE(dw.lock(LockType::shared, peer));
+    EXPECT_TRUE(fast(dw, peer)) << "lock epoch";
+    EXPECT_FALSE(fast(dw, rt.rank())) << "a target not locked";
+    EXPECT_FALSE(fast(dw, proc_null));
+    EXPECT_FALSE(fast(dw, peer, 0)) << "nothing to copy";
+    EXPECT_FALSE(fast(dw, peer, core::kFastOpBytes / 8 + 1)) << "past the fast path's size";
+    ASSERT_TRUE(dw.unlock(peer));
+    EXPECT_FALSE(fast(dw, peer)) << "after unlock";
+    ASSERT_TRUE(dw.lock_all());
+    EXPECT_FALSE(fast(dw, peer)) << "lock_all epoch";
+    ASSERT_TRUE(dw.unlock_all());
+    ASSERT_TRUE(dw.fence());
+    EXPECT_FALSE(fast(dw, peer)) << "fence epoch";
+    ASSERT_TRUE(dw.fence(assert_nosucceed));
+    const int group[] = {peer};
+    ASSERT_TRUE(dw.post(group));
+    ASSERT_TRUE(dw.start(group));
+    EXPECT_FALSE(fast(dw, peer)) << "PSCW epoch";
+    ASSERT_TRUE(dw.complete());
+    ASSERT_TRUE(dw.wait());
+    ASSERT_EQ(aw.path(), Path::am);
+    ASSERT_TRUE(aw.lock(LockType::shared, peer));
+    EXPECT_FALSE(fast(aw, peer)) << "am path";
+    ASSERT_TRUE(aw.unlock(peer));
+    ASSERT_TRUE(rt.barrier());
+    ASSERT_TRUE(dw.free());
+    ASSERT_TRUE(aw.free());
+  }));
+  ASSERT_TRUE(run_job(2, {.progress = ProgressMode::calls}, [&fast](Runtime& rt) {
+    auto d =
+        rt.create_window({.flavor = Flavor::allocate, .size = 8, .info = {{"path", "direct"}}});
+    ASSERT_TRUE(d);
+    Window& dw = *d.value();
+    const int peer = 1 - rt.rank();
+    ASSERT_TRUE(dw.lock(LockType::shared, peer));
+    EXPECT_FALSE(fast(dw, peer)) << "progress by calls: every call polls";
+    ASSERT_TRUE(dw.unlock(peer));
+    ASSERT_TRUE(rt.barrier());
+    ASSERT_TRUE(dw.free());
+  }));
 }
 
 // With progress by calls (no agent), a rank looping on direct puts still polls in each of
