@@ -212,6 +212,9 @@ rma::Layout layout_side(lua_State* L, int t, const char* side, const Buffer* b, 
     l.count = static_cast<std::uint64_t>(n);
   }
   lua_pop(L, 1);
+  if (!l.in_limits())
+    raise_error(L, rma::ErrorClass::count, name,
+                std::string(side) + " layout " + l.describe() + " spans 2^48 bytes or more");
   if (l.elements() && (l.data_lo() < 0 || l.data_hi() > static_cast<std::int64_t>(b->bytes())))
     raise_error(L, rma::ErrorClass::buffer, name,
                 std::string(side) + " layout " + l.describe() + " touches bytes " +

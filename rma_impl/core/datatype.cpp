@@ -5,6 +5,7 @@
 #include "rma/datatype.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
 #include <utility>
 
@@ -467,6 +468,15 @@ std::int64_t Layout::data_hi() const {
   if (count == 0 || type->elements() == 0) return 0;
   const auto span = static_cast<std::int64_t>(count - 1) * type->extent();
   return type->true_lb() + type->true_extent() + std::max<std::int64_t>(0, span);
+}
+
+bool Layout::in_limits() const {
+  if (count == 0) return true;
+  const auto extent = static_cast<std::uint64_t>(std::abs(type->extent()));
+  const std::uint64_t per =
+      std::max({type->packed_size(), extent, static_cast<std::uint64_t>(type->true_extent())});
+  const auto limit = static_cast<std::uint64_t>(kLimit);
+  return count < limit && (per == 0 || count <= (limit - 1) / per);
 }
 
 std::string Layout::describe() const {

@@ -198,6 +198,22 @@ TEST(Layout, SignatureMatchAcrossDifferentShapes) {
   EXPECT_EQ(b.signature(), "i32*6");
 }
 
+TEST(Layout, CountsPastTheLimitsAreOutOfThem) {
+  const TypeRef u64 = Datatype::basic(Dtype::u64);
+  auto vec = Datatype::vector(2, 1, 4, u64);  // 16 bytes of data over an extent of 40
+  ASSERT_TRUE(vec);
+  ASSERT_EQ(vec.value()->extent(), 40);
+  const std::uint64_t limit = std::uint64_t{1} << 48;
+  EXPECT_TRUE((Layout{0, u64}.in_limits()));
+  EXPECT_TRUE((Layout{limit / 8 - 1, u64}.in_limits()));
+  EXPECT_FALSE((Layout{limit / 8, u64}.in_limits()));
+  EXPECT_TRUE((Layout{(limit - 1) / 40, vec.value()}.in_limits()));
+  EXPECT_FALSE((Layout{(limit - 1) / 40 + 1, vec.value()}.in_limits()))
+      << "the span counts, not the data";
+  EXPECT_FALSE((Layout{SIZE_MAX / 8 + 2, u64}.in_limits())) << "wraps to 8 bytes";
+  EXPECT_FALSE((Layout{SIZE_MAX, u64}.in_limits()));
+}
+
 TEST(Layout, DataRangeAndOverlap) {
   Layout v{2, Datatype::vector(2, 1, 3, i32).value()};  // extent 16: data 0,12,16,28
   EXPECT_EQ(v.data_lo(), 0);

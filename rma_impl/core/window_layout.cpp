@@ -42,6 +42,17 @@ Status type_error(const Win& w, const char* call, int target, const std::string&
   return {ErrorClass::type, where(w, call, target) + ": " + what};
 }
 
+// Before anything reads a layout's size: past the limits a count would wrap them.
+Status check_counts(const Win& w, const char* call, const Sides& s) {
+  const Layout* sides[] = {s.o, s.r, s.t};
+  const char* names[] = {"origin", "result", "target"};
+  for (int k = 0; k < 3; ++k)
+    if (sides[k] && sides[k]->type && !sides[k]->in_limits())
+      return {ErrorClass::count, where(w, call, s.target) + ": the " + names[k] + " layout " +
+                                     sides[k]->describe() + " spans 2^48 bytes or more"};
+  return Status::ok();
+}
+
 Status check_types(const Win& w, const char* call, const Sides& s) {
   const Layout* sides[] = {s.o, s.r, s.t};
   const char* names[] = {"origin", "result", "target"};
@@ -162,6 +173,7 @@ Status communicate(Win& w, const char* name, Slot core::WindowOps::*slot, const 
   Entry e(w, name, s.target, false);
   RMA_TRY(e.usable());
   RMA_TRY(w.rt.check_peer(name, s.target, true));
+  RMA_TRY(check_counts(w, name, s));
   RMA_TRY(check_types(w, name, s));
   if (s.o && s.o->elements() && !s.origin && s.kind != PacketType::get_accumulate)
     return {ErrorClass::buffer, where(w, name, s.target) + ": null origin buffer"};

@@ -285,7 +285,7 @@ TEST(Direct, SmallPutsAndGetsInALockEpochKeepEveryCheck) {
 
 // A count whose bytes do not fit in 64 bits is a COUNT error on both paths and in every
 // call, also when the product wraps to a size the window holds (SIZE_MAX / 8 + 2 elements of
-// eight bytes wrap to 8 bytes), and nothing moves.
+// eight bytes wrap to 8 bytes), and nothing moves; so is a layout past 2^48 bytes.
 TEST(Runtime, CountWhoseBytesWrapIsACountError) {
   for (const Path path : {Path::am, Path::direct}) {
     ASSERT_TRUE(run_job(2, {.default_path = path}, [path](Runtime& rt) {
@@ -307,6 +307,18 @@ TEST(Runtime, CountWhoseBytesWrapIsACountError) {
                   ErrorClass::count);
         EXPECT_EQ(cls(win.rput(&v, wraps, Dtype::u64, 1, 0).status()), ErrorClass::count);
         EXPECT_EQ(cls(win.put(&v, SIZE_MAX / 4 + 1, Dtype::i32, 1, 0)), ErrorClass::count);
+        // The same counts in layouts (core/window_layout.cpp), which used to wrap their
+        // ranges and loop over the pieces without end.
+        const TypeRef u64 = Datatype::basic(Dtype::u64);
+        auto vec = Datatype::vector(2, 1, 2, u64);  // extent 24
+        ASSERT_TRUE(vec);
+        const Layout huge{wraps, u64}, one{1, u64};
+        const Layout huge_vec{SIZE_MAX / 24 + 2, vec.value()};
+        EXPECT_EQ(cls(win.put(&v, huge, 1, 0, huge)), ErrorClass::count);
+        EXPECT_EQ(cls(win.put(&v, one, 1, 0, huge)), ErrorClass::count);
+        EXPECT_EQ(cls(win.get(&got, huge, 1, 0, one)), ErrorClass::count);
+        EXPECT_EQ(cls(win.put(&v, huge_vec, 1, 0, huge_vec)), ErrorClass::count);
+        EXPECT_EQ(cls(win.accumulate(&v, huge, 1, 0, huge, Op::sum)), ErrorClass::count);
         ASSERT_TRUE(win.unlock(1));
       }
       ASSERT_TRUE(rt.barrier());
