@@ -190,9 +190,18 @@ void read_arg(lua_State* L, int idx, Parsed& p, const char* name) {
 constexpr std::string_view kLayoutFields[] = {"origin_type",  "origin_count", "target_type",
                                               "target_count", "result_type",  "result_count"};
 
+// COUNT for a layout whose count would wrap its size or range (rma::Layout::in_limits).
+void check_limits(lua_State* L, const rma::Layout& l, const char* side, const char* name) {
+  if (!l.in_limits())
+    raise_error(L, rma::ErrorClass::count, name,
+                std::string(side) + " layout " + l.describe() +
+                    " reaches 2^48 bytes or more of data or span");
+}
+
 // One side of a layout table: `<side>_type` (default: the buffer's dtype) and
 // `<side>_count` (default: 1 with a type, else the buffer's element count), checked to stay
 // inside the buffer.
+
 rma::Layout layout_side(lua_State* L, int t, const char* side, const Buffer* b, const char* name) {
   const std::string tkey = std::string(side) + "_type", ckey = std::string(side) + "_count";
   rma::Layout l;
@@ -212,9 +221,7 @@ rma::Layout layout_side(lua_State* L, int t, const char* side, const Buffer* b, 
     l.count = static_cast<std::uint64_t>(n);
   }
   lua_pop(L, 1);
-  if (!l.in_limits())
-    raise_error(L, rma::ErrorClass::count, name,
-                std::string(side) + " layout " + l.describe() + " spans 2^48 bytes or more");
+  check_limits(L, l, side, name);
   if (l.elements() && (l.data_lo() < 0 || l.data_hi() > static_cast<std::int64_t>(b->bytes())))
     raise_error(L, rma::ErrorClass::buffer, name,
                 std::string(side) + " layout " + l.describe() + " touches bytes " +
@@ -272,6 +279,7 @@ void read_layout(lua_State* L, Parsed& p, const char* name) {
         rma::Layout{from.elements(), rma::Datatype::basic(basic.value_or(rma::Dtype::u8))};
   }
   lua_pop(L, 1);
+  check_limits(L, c.target_layout, "target", name);
 }
 
 // Single elements, read once the dtype is known; a nil operand is fine for no_op.

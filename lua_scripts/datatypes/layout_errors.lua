@@ -3,8 +3,8 @@
 -- accumulate's types must be built from one basic type (TYPE); no byte may be written twice
 -- where data lands — a put's target, a get's local buffer, a get_accumulate's result (TYPE);
 -- a target layout must stay inside the target's window, below its start too (a negative
--- stride at disp 0), else RMA_RANGE; an origin layout inside its buffer (BUFFER), and below
--- 2^48 bytes of span, the limit of every type, else COUNT. A freed
+-- stride at disp 0), else RMA_RANGE; an origin layout inside its buffer (BUFFER); a layout
+-- whose count takes its data or span to 2^48 bytes or more is COUNT. A freed
 -- type's handle is unusable (ARG); constructors refuse a negative count (COUNT) and a
 -- subarray outside its array (ARG). A failed call changes nothing: afterwards the window
 -- holds its sentinel except where the one valid call of the epoch (the same negative stride,
@@ -45,11 +45,13 @@ return {
     rma.expect_error("RMA_RANGE", function() win:get(rma.buffer(2, "i32"), t, 0, { target_type = down }) end)
     rma.expect_error("RMA_RANGE", function() win:put(four, t, 15, { target_type = c4 }) end)
     rma.expect_error("BUFFER", function() win:put(four, t, 0, { origin_type = c8, target_type = c8 }) end)
-    -- 2^60 instances of 16 bytes: a size that wraps 64 bits, so no range can be checked.
+    -- 2^60 instances of 16 bytes: a size that wraps 64 bits, so no range can be checked;
+    -- on either side.
     rma.expect_error("COUNT", function()
       win:put(four, t, 0, { origin_type = c4, origin_count = 1 << 60, target_type = c4,
                             target_count = 1 << 60 })
     end)
+    rma.expect_error("COUNT", function() win:put(four, t, 0, { target_type = c4, target_count = 1 << 60 }) end)
     -- One basic type for accumulate: a struct of an i32 and an f32 against the same struct.
     local mixed = rma.type_struct({ 1, 1 }, { 0, 4 }, { "i32", "f32" })
     rma.expect_error("TYPE", function()

@@ -472,11 +472,10 @@ std::int64_t Layout::data_hi() const {
 
 bool Layout::in_limits() const {
   if (count == 0) return true;
-  const auto extent = static_cast<std::uint64_t>(std::abs(type->extent()));
-  const std::uint64_t per =
-      std::max({type->packed_size(), extent, static_cast<std::uint64_t>(type->true_extent())});
   const auto limit = static_cast<std::uint64_t>(kLimit);
-  return count < limit && (per == 0 || count <= (limit - 1) / per);
+  const auto extent = static_cast<std::uint64_t>(std::abs(type->extent()));
+  return (type->packed_size() == 0 || count <= (limit - 1) / type->packed_size()) &&
+         (extent == 0 || count - 1 <= (limit - 1) / extent);
 }
 
 std::string Layout::describe() const {
@@ -488,6 +487,7 @@ std::string Layout::signature() const {
 }
 
 bool same_signature(const Layout& a, const Layout& b) {
+  if (a.elements() != b.elements()) return false;  // before any work that grows with a count
   if (a.type->basic_type() && b.type->basic_type())
     return a.elements() == b.elements() &&
            (a.elements() == 0 || *a.type->basic_type() == *b.type->basic_type());

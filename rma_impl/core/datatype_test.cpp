@@ -201,15 +201,21 @@ TEST(Layout, SignatureMatchAcrossDifferentShapes) {
 TEST(Layout, CountsPastTheLimitsAreOutOfThem) {
   const TypeRef u64 = Datatype::basic(Dtype::u64);
   auto vec = Datatype::vector(2, 1, 4, u64);  // 16 bytes of data over an extent of 40
-  ASSERT_TRUE(vec);
+  auto sparse = Datatype::resized(u64, 0, std::int64_t{1} << 40);
+  auto empty = Datatype::contiguous(0, u64);
+  ASSERT_TRUE(vec && sparse && empty);
   ASSERT_EQ(vec.value()->extent(), 40);
   const std::uint64_t limit = std::uint64_t{1} << 48;
   EXPECT_TRUE((Layout{0, u64}.in_limits()));
   EXPECT_TRUE((Layout{limit / 8 - 1, u64}.in_limits()));
-  EXPECT_FALSE((Layout{limit / 8, u64}.in_limits()));
-  EXPECT_TRUE((Layout{(limit - 1) / 40, vec.value()}.in_limits()));
-  EXPECT_FALSE((Layout{(limit - 1) / 40 + 1, vec.value()}.in_limits()))
-      << "the span counts, not the data";
+  EXPECT_FALSE((Layout{limit / 8, u64}.in_limits())) << "2^48 bytes of data";
+  EXPECT_TRUE((Layout{(limit - 1) / 40 + 1, vec.value()}.in_limits()));
+  EXPECT_FALSE((Layout{(limit - 1) / 40 + 2, vec.value()}.in_limits()))
+      << "the extents' distance counts, not only the data";
+  EXPECT_TRUE((Layout{1, sparse.value()}.in_limits())) << "one instance adds no distance";
+  EXPECT_TRUE((Layout{256, sparse.value()}.in_limits()));
+  EXPECT_FALSE((Layout{257, sparse.value()}.in_limits()));
+  EXPECT_TRUE((Layout{SIZE_MAX, empty.value()}.in_limits())) << "nothing to wrap";
   EXPECT_FALSE((Layout{SIZE_MAX / 8 + 2, u64}.in_limits())) << "wraps to 8 bytes";
   EXPECT_FALSE((Layout{SIZE_MAX, u64}.in_limits()));
 }

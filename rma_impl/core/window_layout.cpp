@@ -42,22 +42,26 @@ Status type_error(const Win& w, const char* call, int target, const std::string&
   return {ErrorClass::type, where(w, call, target) + ": " + what};
 }
 
-// Before anything reads a layout's size: past the limits a count would wrap them.
-Status check_counts(const Win& w, const char* call, const Sides& s) {
-  const Layout* sides[] = {s.o, s.r, s.t};
+// Before anything reads a layout's size: a type on every side, and counts that cannot wrap
+// it. The origin of a no_op get_accumulate is not read, so not checked.
+Status check_layouts(const Win& w, const char* call, const Sides& s) {
+  const bool no_origin = s.kind == PacketType::get_accumulate && s.op == Op::no_op;
+  const Layout* sides[] = {no_origin ? nullptr : s.o, s.r, s.t};
   const char* names[] = {"origin", "result", "target"};
-  for (int k = 0; k < 3; ++k)
-    if (sides[k] && sides[k]->type && !sides[k]->in_limits())
+  for (int k = 0; k < 3; ++k) {
+    if (!sides[k]) continue;
+    if (!sides[k]->type) return type_error(w, call, s.target, "a layout without a type");
+    if (!sides[k]->in_limits())
       return {ErrorClass::count, where(w, call, s.target) + ": the " + names[k] + " layout " +
-                                     sides[k]->describe() + " spans 2^48 bytes or more"};
+                                     sides[k]->describe() +
+                                     " reaches 2^48 bytes or more of data or span"};
+  }
   return Status::ok();
 }
 
 Status check_types(const Win& w, const char* call, const Sides& s) {
   const Layout* sides[] = {s.o, s.r, s.t};
   const char* names[] = {"origin", "result", "target"};
-  for (const Layout* l : sides)
-    if (l && !l->type) return type_error(w, call, s.target, "a layout without a type");
   auto match = [&](const Layout* a, const char* an) -> Status {
     if (!a || same_signature(*a, *s.t)) return Status::ok();
     return type_error(w, call, s.target,
@@ -173,21 +177,23 @@ Status communicate(Win& w, const char* name, Slot core::WindowOps::*slot, const 
   Entry e(w, name, s.target, false);
   RMA_TRY(e.usable());
   RMA_TRY(w.rt.check_peer(name, s.target, true));
-  RMA_TRY(check_counts(w, name, s));
+  RMA_TRY(check_layouts(w, name, s));
+  // The range before the type rules: their work grows with the layouts' counts, which a
+  // target inside the window bounds (a dynamic window's target checks its own).
+  Result<std::int64_t> base = std::int64_t{0};
+  const bool moves = s.target != proc_null && s.t->elements() != 0;
+  if (moves && !(base = check_range(w, name, s))) return base.status();
   RMA_TRY(check_types(w, name, s));
   if (s.o && s.o->elements() && !s.origin && s.kind != PacketType::get_accumulate)
     return {ErrorClass::buffer, where(w, name, s.target) + ": null origin buffer"};
   if (s.r && s.r->elements() && !s.result)
     return {ErrorClass::buffer, where(w, name, s.target) + ": null result buffer"};
   RMA_TRY(w.epochs.can_access(name, s.target, request != nullptr));
-  if (s.target == proc_null || s.t->elements() == 0) {
-    w.epochs.did_access();
+  w.epochs.did_access();
+  if (!moves) {
     if (request) request->done = true;
     return Status::ok();
   }
-  auto base = check_range(w, name, s);
-  if (!base) return base.status();
-  w.epochs.did_access();
   if (!(dense(s.o) && dense(s.r) && dense(s.t)) && takes_whole(w, slot, s))
     return issue_whole(w, e.call, slot, s, *base, request);
   const bool has_origin = s.origin && s.o;

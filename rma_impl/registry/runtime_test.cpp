@@ -319,6 +319,14 @@ TEST(Runtime, CountWhoseBytesWrapIsACountError) {
         EXPECT_EQ(cls(win.get(&got, huge, 1, 0, one)), ErrorClass::count);
         EXPECT_EQ(cls(win.put(&v, huge_vec, 1, 0, huge_vec)), ErrorClass::count);
         EXPECT_EQ(cls(win.accumulate(&v, huge, 1, 0, huge, Op::sum)), ErrorClass::count);
+        // In the limits but past the window: the range is checked before the type rules,
+        // whose work grows with the count (2^45 signature runs here, a hang before).
+        const std::int64_t ones[] = {1, 1}, at[] = {0, 4};
+        const TypeRef members[] = {Datatype::basic(Dtype::i32), Datatype::basic(Dtype::f32)};
+        auto pair = Datatype::struct_(ones, at, members);
+        ASSERT_TRUE(pair);
+        const Layout pairs{std::uint64_t{1} << 44, pair.value()};
+        EXPECT_EQ(cls(win.put(&v, pairs, 1, 0, pairs)), ErrorClass::rma_range);
         ASSERT_TRUE(win.unlock(1));
       }
       ASSERT_TRUE(rt.barrier());

@@ -172,9 +172,10 @@ struct Layout {
   // The byte range [lo, hi) the layout's data occupies, relative to its buffer's start.
   std::int64_t data_lo() const;
   std::int64_t data_hi() const;
-  // Whether `count` instances stay below the 2^48 bytes (of data and of span) that every
-  // type here stays below; only then do bytes(), elements(), data_lo() and data_hi() not
-  // overflow. The calls check it first, and a layout past it is a COUNT error.
+  // Whether `count` instances keep their data, and the distance their extents add, below
+  // 2^48 bytes (a type's own data stays below that, its bounds near it); only then do
+  // bytes(), elements(), data_lo() and data_hi() not overflow. The calls check it first,
+  // and a layout past it is a COUNT error.
   bool in_limits() const;
   // "2 x vector(4, 1, 8, i32)"
   std::string describe() const;
