@@ -483,15 +483,39 @@ std::string Layout::describe() const {
 }
 
 std::string Layout::signature() const {
-  return runs_text(repeat(type->signature_runs(), count));
+  const std::vector<SignatureRun>& one = type->signature_runs();
+  if (count <= 1 || one.size() <= 1) return runs_text(repeat(one, count));
+  return std::to_string(count) + " x (" + runs_text(one) + ")";  // not `count` times over
 }
 
+namespace {
+
+// `a` then `b`, runs merged where they meet: the encoding stays canonical, so two sequences
+// are the same exactly when their runs are.
+std::vector<SignatureRun> joined(const std::vector<SignatureRun>& a,
+                                 const std::vector<SignatureRun>& b) {
+  std::vector<SignatureRun> all;
+  for (const auto* side : {&a, &b})
+    for (const SignatureRun& r : *side) {
+      if (r.count == 0) continue;
+      if (!all.empty() && all.back().dtype == r.dtype)
+        all.back().count += r.count;
+      else
+        all.push_back(r);
+    }
+  return all;
+}
+
+}  // namespace
+
+// A^m = B^n for sequences A, B exactly when both are powers of one sequence, that is when
+// AB = BA, and they have as many elements: one instance of each is compared, whatever the
+// counts.
 bool same_signature(const Layout& a, const Layout& b) {
-  if (a.elements() != b.elements()) return false;  // before any work that grows with a count
-  if (a.type->basic_type() && b.type->basic_type())
-    return a.elements() == b.elements() &&
-           (a.elements() == 0 || *a.type->basic_type() == *b.type->basic_type());
-  return repeat(a.type->signature_runs(), a.count) == repeat(b.type->signature_runs(), b.count);
+  if (a.elements() != b.elements()) return false;
+  if (a.elements() == 0) return true;
+  const std::vector<SignatureRun>&x = a.type->signature_runs(), &y = b.type->signature_runs();
+  return joined(x, y) == joined(y, x);
 }
 
 bool overlaps(const Layout& l) {
@@ -501,6 +525,7 @@ bool overlaps(const Layout& l) {
   // Instances whose data ranges cannot meet need only one instance checked.
   const bool apart = std::abs(t.extent()) >= t.true_extent();
   if (apart || copies <= 1) return copies && t.overlaps_itself();
+  if (t.extent() == 0) return true;  // every instance on the same bytes
   const std::uint64_t walk = copies;
   for (std::uint64_t i = 0; i < walk; ++i)
     for (const TypeBlock& b : t.blocks()) {

@@ -198,6 +198,27 @@ TEST(Layout, SignatureMatchAcrossDifferentShapes) {
   EXPECT_EQ(b.signature(), "i32*6");
 }
 
+// Compared one instance each, whatever the counts: (i32, f32) x 4 and (i32, f32, i32, f32)
+// x 2 match; (f32, i32) x 4, and (i32, f32, i32) x 2 against (i32, f32) x 3, do not.
+TEST(Layout, SignaturesOfManyInstancesMatchWithoutExpanding) {
+  const std::int64_t ones[] = {1, 1}, at[] = {0, 4}, four[] = {1, 1, 1, 1}, at4[] = {0, 4, 8, 12},
+                     three[] = {1, 1, 1}, at3[] = {0, 4, 8};
+  const TypeRef f32 = basic(Dtype::f32);
+  const TypeRef if_[] = {i32, f32}, fi[] = {f32, i32}, ifif[] = {i32, f32, i32, f32},
+                ifi[] = {i32, f32, i32};
+  const TypeRef p = Datatype::struct_(ones, at, if_).value();
+  const TypeRef q = Datatype::struct_(ones, at, fi).value();
+  const TypeRef pp = Datatype::struct_(four, at4, ifif).value();
+  const TypeRef t3 = Datatype::struct_(three, at3, ifi).value();
+  EXPECT_TRUE(same_signature(Layout{4, p}, Layout{2, pp}));
+  EXPECT_FALSE(same_signature(Layout{4, p}, Layout{4, q}));
+  EXPECT_FALSE(same_signature(Layout{3, p}, Layout{2, t3})) << "6 elements each, other order";
+  const std::uint64_t huge = std::uint64_t{1} << 44;
+  EXPECT_TRUE(same_signature(Layout{2 * huge, p}, Layout{huge, pp}));
+  EXPECT_EQ((Layout{huge, p}.signature()), "17592186044416 x (i32*1,f32*1)");
+  EXPECT_EQ((Layout{3, i32}.signature()), "i32*3");
+}
+
 TEST(Layout, CountsPastTheLimitsAreOutOfThem) {
   const TypeRef u64 = Datatype::basic(Dtype::u64);
   auto vec = Datatype::vector(2, 1, 4, u64);  // 16 bytes of data over an extent of 40
@@ -218,6 +239,12 @@ TEST(Layout, CountsPastTheLimitsAreOutOfThem) {
   EXPECT_TRUE((Layout{SIZE_MAX, empty.value()}.in_limits())) << "nothing to wrap";
   EXPECT_FALSE((Layout{SIZE_MAX / 8 + 2, u64}.in_limits())) << "wraps to 8 bytes";
   EXPECT_FALSE((Layout{SIZE_MAX, u64}.in_limits()));
+}
+
+TEST(Layout, InstancesOnTheSameBytesOverlapWithoutAWalk) {
+  const TypeRef still = Datatype::resized(i32, 0, 0).value();
+  EXPECT_TRUE(overlaps(Layout{std::uint64_t{1} << 47, still}));
+  EXPECT_FALSE(overlaps(Layout{1, still}));
 }
 
 TEST(Layout, DataRangeAndOverlap) {

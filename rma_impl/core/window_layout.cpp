@@ -43,10 +43,9 @@ Status type_error(const Win& w, const char* call, int target, const std::string&
 }
 
 // Before anything reads a layout's size: a type on every side, and counts that cannot wrap
-// it. The origin of a no_op get_accumulate is not read, so not checked.
+// it.
 Status check_layouts(const Win& w, const char* call, const Sides& s) {
-  const bool no_origin = s.kind == PacketType::get_accumulate && s.op == Op::no_op;
-  const Layout* sides[] = {no_origin ? nullptr : s.o, s.r, s.t};
+  const Layout* sides[] = {s.o, s.r, s.t};
   const char* names[] = {"origin", "result", "target"};
   for (int k = 0; k < 3; ++k) {
     if (!sides[k]) continue;
@@ -178,8 +177,7 @@ Status communicate(Win& w, const char* name, Slot core::WindowOps::*slot, const 
   RMA_TRY(e.usable());
   RMA_TRY(w.rt.check_peer(name, s.target, true));
   RMA_TRY(check_layouts(w, name, s));
-  // The range before the type rules: their work grows with the layouts' counts, which a
-  // target inside the window bounds (a dynamic window's target checks its own).
+  // The range before the type rules, which read the layouts' data.
   Result<std::int64_t> base = std::int64_t{0};
   const bool moves = s.target != proc_null && s.t->elements() != 0;
   if (moves && !(base = check_range(w, name, s))) return base.status();
@@ -253,7 +251,7 @@ Sides make(PacketType kind, const void* origin, const Layout& o, int target, std
 Sides make_get_accumulate(const void* origin, const Layout& o, void* result, const Layout& r,
                           int target, std::uint64_t disp, const Layout& t, Op op) {
   Sides s = make(PacketType::get_accumulate, origin, o, target, disp, t, op);
-  if (op == Op::no_op) s.origin = nullptr;
+  if (op == Op::no_op) s.origin = nullptr, s.o = nullptr;  // MPI ignores both
   s.result = result;
   s.r = &r;
   return s;

@@ -327,6 +327,13 @@ TEST(Runtime, CountWhoseBytesWrapIsACountError) {
         ASSERT_TRUE(pair);
         const Layout pairs{std::uint64_t{1} << 44, pair.value()};
         EXPECT_EQ(cls(win.put(&v, pairs, 1, 0, pairs)), ErrorClass::rma_range);
+        // In the window, every instance on the same 8 bytes: overlapping, found at once.
+        auto still = Datatype::resized(pair.value(), 0, 0);
+        ASSERT_TRUE(still);
+        const Layout stacked{std::uint64_t{1} << 44, still.value()};
+        EXPECT_EQ(cls(win.put(&v, stacked, 1, 0, stacked)), ErrorClass::type);
+        // A no_op get_accumulate ignores its origin layout, even one without a type.
+        EXPECT_TRUE(win.get_accumulate(nullptr, Layout{}, &got, one, 1, 0, one, Op::no_op));
         ASSERT_TRUE(win.unlock(1));
       }
       ASSERT_TRUE(rt.barrier());
