@@ -415,14 +415,23 @@ Result<TypeRef> Datatype::resized(const TypeRef& old, std::int64_t lb, std::int6
   return TypeRef(new Datatype(std::move(t)));
 }
 
+namespace {
+
+// Appends `count` elements of `dtype`, merged into the last run when it has that type: the
+// encoding stays canonical, so two sequences are the same exactly when their runs are.
+void append_run(std::vector<SignatureRun>& runs, Dtype dtype, std::uint64_t count) {
+  if (count == 0) return;
+  if (!runs.empty() && runs.back().dtype == dtype)
+    runs.back().count += count;
+  else
+    runs.push_back({dtype, count});
+}
+
+}  // namespace
+
 std::vector<SignatureRun> Datatype::signature_runs() const {
   std::vector<SignatureRun> runs;
-  for (const TypeBlock& b : blocks_) {
-    if (!runs.empty() && runs.back().dtype == b.dtype)
-      runs.back().count += b.count;
-    else
-      runs.push_back({b.dtype, b.count});
-  }
+  for (const TypeBlock& b : blocks_) append_run(runs, b.dtype, b.count);
   return runs;
 }
 
@@ -434,22 +443,6 @@ std::string runs_text(const std::vector<SignatureRun>& runs) {
   for (const SignatureRun& r : runs)
     s += (s.empty() ? "" : ",") + std::string(to_string(r.dtype)) + "*" + std::to_string(r.count);
   return s;
-}
-
-// The runs of `count` instances of a signature, merged where one instance ends as the next
-// begins.
-std::vector<SignatureRun> repeat(const std::vector<SignatureRun>& one, std::uint64_t count) {
-  if (one.empty() || count == 0) return {};
-  if (one.size() == 1) return {{one[0].dtype, one[0].count * count}};
-  std::vector<SignatureRun> all;
-  for (std::uint64_t i = 0; i < count; ++i)
-    for (const SignatureRun& r : one) {
-      if (!all.empty() && all.back().dtype == r.dtype)
-        all.back().count += r.count;
-      else
-        all.push_back(r);
-    }
-  return all;
 }
 
 }  // namespace
@@ -483,26 +476,20 @@ std::string Layout::describe() const {
 }
 
 std::string Layout::signature() const {
-  const std::vector<SignatureRun>& one = type->signature_runs();
-  if (count <= 1 || one.size() <= 1) return runs_text(repeat(one, count));
+  const std::vector<SignatureRun> one = type->signature_runs();
+  if (count == 0 || one.empty()) return runs_text({});
+  if (one.size() == 1) return runs_text({{one[0].dtype, one[0].count * count}});
+  if (count == 1) return runs_text(one);
   return std::to_string(count) + " x (" + runs_text(one) + ")";  // not `count` times over
 }
 
 namespace {
 
-// `a` then `b`, runs merged where they meet: the encoding stays canonical, so two sequences
-// are the same exactly when their runs are.
 std::vector<SignatureRun> joined(const std::vector<SignatureRun>& a,
                                  const std::vector<SignatureRun>& b) {
   std::vector<SignatureRun> all;
   for (const auto* side : {&a, &b})
-    for (const SignatureRun& r : *side) {
-      if (r.count == 0) continue;
-      if (!all.empty() && all.back().dtype == r.dtype)
-        all.back().count += r.count;
-      else
-        all.push_back(r);
-    }
+    for (const SignatureRun& r : *side) append_run(all, r.dtype, r.count);
   return all;
 }
 
