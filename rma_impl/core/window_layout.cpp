@@ -67,13 +67,12 @@ Status check_types(const Win& w, const char* call, const Sides& s) {
                       std::string(an) + " signature " + a->signature() +
                           " does not match target signature " + s.t->signature());
   };
-  const bool no_origin = s.kind == PacketType::get_accumulate && s.op == Op::no_op;
-  RMA_TRY(match(no_origin ? nullptr : s.o, "origin"));
+  RMA_TRY(match(s.o, "origin"));  // null for a no_op get_accumulate (make_get_accumulate)
   RMA_TRY(match(s.r, "result"));
   if (accumulate_like(s.kind)) {
     for (int k = 0; k < 3; ++k) {
       const Layout* l = sides[k];
-      if (!l || (k == 0 && no_origin) || l->elements() == 0) continue;
+      if (!l || l->elements() == 0) continue;
       if (!l->type->basic_type())
         return type_error(w, call, s.target,
                           std::string(names[k]) + " type " + l->type->describe() +
