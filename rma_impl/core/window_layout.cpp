@@ -176,6 +176,8 @@ Status communicate(Win& w, const char* name, Slot core::WindowOps::*slot, const 
   RMA_TRY(e.usable());
   RMA_TRY(w.rt.check_peer(name, s.target, true));
   RMA_TRY(check_layouts(w, name, s));
+  // The epoch before the range, as a call without layouts checks them (core/window.cpp).
+  RMA_TRY(w.epochs.can_access(name, s.target, request != nullptr));
   // The range before the type rules, which read the layouts' data.
   Result<std::int64_t> base = std::int64_t{0};
   const bool moves = s.target != proc_null && s.t->elements() != 0;
@@ -185,7 +187,6 @@ Status communicate(Win& w, const char* name, Slot core::WindowOps::*slot, const 
     return {ErrorClass::buffer, where(w, name, s.target) + ": null origin buffer"};
   if (s.r && s.r->elements() && !s.result)
     return {ErrorClass::buffer, where(w, name, s.target) + ": null result buffer"};
-  RMA_TRY(w.epochs.can_access(name, s.target, request != nullptr));
   w.epochs.did_access();
   if (!moves) {
     if (request) request->done = true;

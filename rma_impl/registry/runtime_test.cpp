@@ -347,6 +347,35 @@ TEST(Runtime, CountWhoseBytesWrapIsACountError) {
   }
 }
 
+// Outside an epoch a call is an RMA_SYNC error before its range is looked at, with layouts
+// as without (core/window.cpp, core/window_layout.cpp); inside one the range is RMA_RANGE.
+TEST(Runtime, OutsideAnEpochTheEpochIsCheckedBeforeTheRange) {
+  for (const Path path : {Path::am, Path::direct}) {
+    ASSERT_TRUE(run_job(2, {.default_path = path}, [](Runtime& rt) {
+      auto w = rt.create_window({.flavor = Flavor::allocate, .size = 64});
+      ASSERT_TRUE(w);
+      Window& win = *w.value();
+      if (rt.rank() == 0) {
+        std::uint64_t v[16] = {};
+        const auto cls = [](const Status& s) { return s.error_class(); };
+        const Layout past{16, Datatype::basic(Dtype::u64)}, in{1, Datatype::basic(Dtype::u64)};
+        EXPECT_EQ(cls(win.put(v, 16, Dtype::u64, 1, 0)), ErrorClass::rma_sync);
+        EXPECT_EQ(cls(win.put(v, past, 1, 0, past)), ErrorClass::rma_sync);
+        EXPECT_EQ(cls(win.get(v, past, 1, 0, past)), ErrorClass::rma_sync);
+        EXPECT_EQ(cls(win.accumulate(v, past, 1, 0, past, Op::sum)), ErrorClass::rma_sync);
+        EXPECT_EQ(cls(win.put(v, in, 1, 0, in)), ErrorClass::rma_sync);
+        ASSERT_TRUE(win.lock(LockType::shared, 1));
+        EXPECT_EQ(cls(win.put(v, 16, Dtype::u64, 1, 0)), ErrorClass::rma_range);
+        EXPECT_EQ(cls(win.put(v, past, 1, 0, past)), ErrorClass::rma_range);
+        EXPECT_EQ(cls(win.get(v, past, 1, 0, past)), ErrorClass::rma_range);
+        ASSERT_TRUE(win.unlock(1));
+      }
+      ASSERT_TRUE(rt.barrier());
+      ASSERT_TRUE(win.free());
+    }));
+  }
+}
+
 // Which calls take the fast path (core::fast_address non-null): an op to the one target this
 // rank holds the lock of, on the shm direct path, with the agent running; never in a
 // lock_all, fence or PSCW epoch, on the am path, or with progress by calls, where the full
