@@ -12,10 +12,26 @@
 namespace rma {
 namespace {
 
-// Bytes and counts stay below 2^48, so sums of a few of them never overflow.
+// Bytes and counts stay below 2^48, so sums of a few of them never overflow: every type's
+// bounds (lb, ub, true lb and ub) and data size stay below it, and so does every argument
+// before it is added to them.
 constexpr std::int64_t kLimit = std::int64_t{1} << 48;
 // Runs in one type's flat list: beyond it a constructor fails instead of eating memory.
 constexpr std::size_t kMaxBlocks = std::size_t{1} << 24;
+// Copies a constructor lays out one by one (runs that merge still cost a step each): beyond
+// it a constructor fails instead of running for minutes.
+constexpr std::uint64_t kMaxSteps = std::uint64_t{1} << 26;
+
+// |x| >= 2^48, without std::abs (undefined for INT64_MIN).
+constexpr bool beyond(std::int64_t x) {
+  return x <= -kLimit || x >= kLimit;
+}
+// Whether |n| steps of `step` bytes go 2^48 bytes or further, without multiplying (neither
+// may be INT64_MIN: callers test beyond() first).
+constexpr bool too_far(std::int64_t n, std::int64_t step) {
+  const auto mag = [](std::int64_t x) { return x < 0 ? -x : x; };
+  return step && mag(n) >= kLimit / mag(step);
+}
 
 Status bad(const std::string& call, const std::string& what) {
   return {ErrorClass::arg, "type_" + call + ": " + what};
@@ -66,18 +82,27 @@ struct Datatype::Builder {
   // where any copy has them, they alone count).
   bool any = false, any_explicit = false;
   std::int64_t lo = 0, hi = 0, xlo = 0, xhi = 0;
+  std::uint64_t data = 0;   // bytes laid so far
+  std::uint64_t steps = 0;  // copies laid one by one so far
 
   explicit Builder(std::string c) : call(std::move(c)) {}
 
   // `copies` copies of `old`, the first at byte `disp`, each `step` bytes after the last.
   Status add(const Datatype& old, std::int64_t disp, std::int64_t copies, std::int64_t step) {
     if (copies <= 0) return Status::ok();
-    const std::int64_t span = (copies - 1) * step;
-    if (std::abs(disp) >= kLimit || std::abs(step) >= kLimit || copies >= kLimit ||
-        (step && copies >= kLimit / std::abs(step)) || std::abs(disp + span) >= kLimit)
+    if (beyond(disp) || beyond(step) || copies >= kLimit || too_far(copies, step) ||
+        beyond(disp + (copies - 1) * step))
       return bad(call, "displacements beyond 2^48 bytes");
+    const std::int64_t span = (copies - 1) * step;
     const std::int64_t l = disp + old.lb_ + std::min<std::int64_t>(0, span);
     const std::int64_t h = disp + old.ub() + std::max<std::int64_t>(0, span);
+    if (beyond(l) || beyond(h) || beyond(disp + old.true_lb_ + std::min<std::int64_t>(0, span)) ||
+        beyond(disp + old.true_ub_ + std::max<std::int64_t>(0, span)))
+      return bad(call, "bounds beyond 2^48 bytes");
+    const auto n = static_cast<std::uint64_t>(copies);
+    if (old.size_ && n > (static_cast<std::uint64_t>(kLimit) - 1 - data) / old.size_)
+      return bad(call, "2^48 bytes of data or more");
+    data += n * old.size_;
     if (old.explicit_bounds_) {
       xlo = any_explicit ? std::min(xlo, l) : l;
       xhi = any_explicit ? std::max(xhi, h) : h;
@@ -90,7 +115,10 @@ struct Datatype::Builder {
     t.explicit_bounds_ = t.explicit_bounds_ || old.explicit_bounds_;
     t.align_ = std::max(t.align_, old.align_);
     if (old.dense_ && step == old.extent_ && step > 0)  // one run, however many copies
-      return append({disp, old.elements_ * static_cast<std::uint64_t>(copies), *old.basic_});
+      return append({disp, old.elements_ * n, *old.basic_});
+    steps += n;
+    if (steps > kMaxSteps)
+      return bad(call, "more than " + std::to_string(kMaxSteps) + " copies to lay out one by one");
     for (std::int64_t k = 0; k < copies; ++k)
       for (const TypeBlock& b : old.blocks_)
         RMA_TRY(append({disp + k * step + b.offset, b.count, b.dtype}));
@@ -132,8 +160,6 @@ struct Datatype::Builder {
       if (t.basic_ && *t.basic_ != b.dtype) t.mixed_ = true;
       if (!t.basic_) t.basic_ = b.dtype;
     }
-    if (t.size_ >= static_cast<std::uint64_t>(kLimit))
-      return bad(call, "more than 2^48 bytes of data");
     if (t.mixed_) t.basic_.reset();
     t.true_lb_ = tl;
     t.true_ub_ = th;
@@ -224,8 +250,18 @@ Result<TypeRef> Datatype::hvector(std::int64_t count, std::int64_t blocklength,
   RMA_TRY(check_count("hvector", "count", count));
   RMA_TRY(check_count("hvector", "blocklength", blocklength));
   Builder b("hvector");
-  for (std::int64_t i = 0; i < count; ++i)
-    RMA_TRY(b.add(*old, i * stride_bytes, blocklength, old->extent_));
+  if (count > 1 && blocklength > 0 && (beyond(stride_bytes) || too_far(count - 1, stride_bytes)))
+    return bad("hvector", "stride " + std::to_string(stride_bytes) + " beyond 2^48 bytes");
+  std::int64_t row = 0;  // a block's bytes, when old is dense
+  if (blocklength > 0 && old->dense_ && !__builtin_mul_overflow(blocklength, old->extent_, &row) &&
+      stride_bytes == row) {
+    // Blocks end to end: one add instead of a step per block.
+    if (count >= kLimit / blocklength) return bad("hvector", "2^48 bytes of data or more");
+    RMA_TRY(b.add(*old, 0, count * blocklength, old->extent_));
+  } else if (blocklength > 0) {
+    for (std::int64_t i = 0; i < count; ++i)
+      RMA_TRY(b.add(*old, i * stride_bytes, blocklength, old->extent_));
+  }
   return built(b.finish("hvector(" + std::to_string(count) + ", " + std::to_string(blocklength) +
                         ", " + std::to_string(stride_bytes) + ", " + old->text_ + ")"),
                Code::hvector, {count, blocklength, stride_bytes}, {old});
@@ -234,8 +270,7 @@ Result<TypeRef> Datatype::hvector(std::int64_t count, std::int64_t blocklength,
 Result<TypeRef> Datatype::vector(std::int64_t count, std::int64_t blocklength, std::int64_t stride,
                                  const TypeRef& old) {
   RMA_TRY(check_old("vector", old));
-  if (std::abs(stride) >= kLimit ||
-      (old->extent_ && std::abs(stride) >= kLimit / std::abs(old->extent_)))
+  if (beyond(stride) || too_far(stride, old->extent_))
     return bad("vector", "stride " + std::to_string(stride) + " beyond 2^48 bytes");
   auto t = built(hvector(count, blocklength, stride * old->extent_, old), Code::vector,
                  {count, blocklength, stride}, {old});
@@ -262,8 +297,7 @@ namespace {
 std::optional<std::vector<std::int64_t>> scaled(Datatype::Ints d, std::int64_t extent) {
   std::vector<std::int64_t> v;
   for (std::int64_t x : d) {
-    if (std::abs(x) >= kLimit || (extent && std::abs(x) >= kLimit / std::abs(extent)))
-      return std::nullopt;
+    if (beyond(x) || too_far(x, extent)) return std::nullopt;
     v.push_back(x * extent);
   }
   return v;
@@ -316,14 +350,16 @@ Result<TypeRef> Datatype::subarray(Ints sizes, Ints subsizes, Ints starts, Order
     return bad("subarray", std::to_string(n) + " sizes, " + std::to_string(subsizes.size()) +
                                " subsizes and " + std::to_string(starts.size()) +
                                " starts: they must be as many");
+  // The dimension k-th fastest in storage.
+  const auto dim = [&](std::size_t k) { return order == Order::c ? n - 1 - k : k; };
   // Element strides per dimension, in the storage order.
   std::vector<std::int64_t> stride(n);
   std::int64_t total = 1;
   for (std::size_t k = 0; k < n; ++k) {
-    const std::size_t d = order == Order::c ? n - 1 - k : k;  // fastest first
+    const std::size_t d = dim(k);
     if (sizes[d] <= 0)
       return bad("subarray", "sizes[" + std::to_string(d + 1) + "] must be positive");
-    if (subsizes[d] < 0 || starts[d] < 0 || starts[d] + subsizes[d] > sizes[d])
+    if (subsizes[d] < 0 || starts[d] < 0 || subsizes[d] > sizes[d] - starts[d])
       return bad("subarray", "dimension " + std::to_string(d + 1) + ": start " +
                                  std::to_string(starts[d]) + " + subsize " +
                                  std::to_string(subsizes[d]) + " is outside 0.." +
@@ -335,19 +371,25 @@ Result<TypeRef> Datatype::subarray(Ints sizes, Ints subsizes, Ints starts, Order
   const std::int64_t ext = old->extent_;
   if (ext && std::abs(total) >= kLimit / std::abs(ext))
     return bad("subarray", "more than 2^48 bytes");
-  const std::size_t inner = order == Order::c ? n - 1 : 0;
+  // The run: the fastest dimension's subsize, times the next ones' while every faster
+  // dimension is whole (its rows then lie end to end).
+  std::size_t folded = 1;
+  std::int64_t run = subsizes[dim(0)];
+  while (folded < n && starts[dim(folded - 1)] == 0 &&
+         subsizes[dim(folded - 1)] == sizes[dim(folded - 1)])
+    run *= subsizes[dim(folded++)];
   Builder b("subarray");
-  // Every index of the outer dimensions, in storage order; a run of the inner one each.
+  // Every index of the dimensions not folded, in storage order; a run each.
   std::vector<std::int64_t> idx(n, 0);
   bool empty = false;
   for (std::size_t d = 0; d < n; ++d) empty = empty || subsizes[d] == 0;
   while (!empty) {
     std::int64_t at = 0;
     for (std::size_t d = 0; d < n; ++d) at += (starts[d] + idx[d]) * stride[d];
-    RMA_TRY(b.add(*old, at * ext, subsizes[inner], ext));
-    std::size_t k = 1;  // advance the outer index, fastest outer dimension first
+    RMA_TRY(b.add(*old, at * ext, run, ext));
+    std::size_t k = folded;  // advance the outer index, fastest outer dimension first
     for (; k < n; ++k) {
-      const std::size_t d = order == Order::c ? n - 1 - k : k;
+      const std::size_t d = dim(k);
       if (++idx[d] < subsizes[d]) break;
       idx[d] = 0;
     }
@@ -398,8 +440,8 @@ Result<TypeRef> Datatype::struct_(Ints blocklengths, Ints byte_displacements,
 
 Result<TypeRef> Datatype::resized(const TypeRef& old, std::int64_t lb, std::int64_t extent) {
   RMA_TRY(check_old("resized", old));
-  if (std::abs(lb) >= kLimit || std::abs(extent) >= kLimit)
-    return bad("resized", "lb or extent beyond 2^48 bytes");
+  if (beyond(lb) || beyond(extent) || beyond(lb + extent))
+    return bad("resized", "lb, extent or ub beyond 2^48 bytes");
   Datatype t = *old;
   t.kind_ = Kind::derived;
   t.lb_ = lb;

@@ -143,6 +143,54 @@ TEST(Datatype, BadArgumentsAreNamed) {
   EXPECT_FALSE(Datatype::indexed(bl, d, i32));
 }
 
+// Arguments at the edges of 64 bits fail with ARG instead of wrapping (INT64_MIN has no
+// absolute value), and huge types that are one run are built at once instead of a step per
+// block (these hung before).
+TEST(Datatype, ExtremeArgumentsFailAndHugeRunsBuildAtOnce) {
+  const TypeRef u8 = Datatype::basic(Dtype::u8);
+  const auto fails = [](const Result<TypeRef>& r) {
+    return !r && r.status().error_class() == ErrorClass::arg;
+  };
+  const std::int64_t one[] = {1}, min[] = {INT64_MIN};
+  EXPECT_TRUE(fails(Datatype::hindexed(one, min, u8)));
+  EXPECT_TRUE(fails(Datatype::vector(2, 1, INT64_MIN, u8)));
+  EXPECT_TRUE(fails(Datatype::vector(2, 1, -(std::int64_t{1} << 46), Datatype::basic(Dtype::f64))));
+  EXPECT_TRUE(fails(Datatype::hvector(3, 1, std::int64_t{1} << 62, u8)));
+  EXPECT_TRUE(fails(Datatype::resized(u8, INT64_MIN, 1)));
+  EXPECT_TRUE(fails(Datatype::resized(u8, std::int64_t{1} << 47, std::int64_t{1} << 47)));
+  const std::int64_t sizes[] = {INT64_MAX}, sub[] = {2}, start[] = {INT64_MAX};
+  EXPECT_FALSE(Datatype::subarray(sizes, sub, start, Order::c, u8));
+  // Bounds that nesting pushes past 2^48.
+  const std::int64_t far[] = {std::int64_t{1} << 47};
+  const TypeRef u8s[] = {u8};
+  auto once = Datatype::struct_(one, far, u8s);
+  ASSERT_TRUE(once);
+  const TypeRef once_t[] = {once.value()};
+  EXPECT_TRUE(fails(Datatype::struct_(one, far, once_t)));
+  // 2^17 overlapping copies of 2^47 bytes: 2^64 bytes, which wrapped to 0.
+  auto big = Datatype::contiguous(std::int64_t{1} << 47, u8);
+  ASSERT_TRUE(big);
+  auto narrow = Datatype::resized(big.value(), 0, 1);
+  ASSERT_TRUE(narrow);
+  EXPECT_TRUE(fails(Datatype::contiguous(std::int64_t{1} << 17, narrow.value())));
+  // One run of 2^40 bytes, as an hvector and as a 3-d subarray taken whole.
+  auto row = Datatype::hvector(std::int64_t{1} << 40, 1, 1, u8);
+  ASSERT_TRUE(row);
+  EXPECT_EQ(row.value()->blocks().size(), 1u);
+  EXPECT_EQ(row.value()->packed_size(), std::uint64_t{1} << 40);
+  const std::int64_t cube[] = {1 << 14, 1 << 13, 1 << 13}, zero[] = {0, 0, 0};
+  for (const Order o : {Order::c, Order::fortran}) {
+    auto whole = Datatype::subarray(cube, cube, zero, o, u8);
+    ASSERT_TRUE(whole);
+    EXPECT_EQ(whole.value()->blocks().size(), 1u);
+    EXPECT_EQ(whole.value()->packed_size(), std::uint64_t{1} << 40);
+  }
+  // Nothing in each block: an empty type, however many blocks.
+  auto none = Datatype::hvector(std::int64_t{1} << 40, 0, 8, u8);
+  ASSERT_TRUE(none);
+  EXPECT_EQ(none.value()->packed_size(), 0u);
+}
+
 void expect_same_map(const TypeRef& a, const TypeRef& b) {
   ASSERT_EQ(a->blocks().size(), b->blocks().size()) << a->describe();
   for (std::size_t i = 0; i < a->blocks().size(); ++i) {
