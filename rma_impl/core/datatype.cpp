@@ -87,6 +87,13 @@ struct Datatype::Builder {
 
   explicit Builder(std::string c) : call(std::move(c)) {}
 
+  // Whether copies of `old` laid `step` bytes apart are one run: one block as long as the
+  // step (a dense type, or one with a single block away from its bounds).
+  static bool one_run(const Datatype& old, std::int64_t step) {
+    return old.blocks_.size() == 1 && step > 0 &&
+           static_cast<std::uint64_t>(step) == old.blocks_[0].count * size_of(old.blocks_[0].dtype);
+  }
+
   // `copies` copies of `old`, the first at byte `disp`, each `step` bytes after the last.
   Status add(const Datatype& old, std::int64_t disp, std::int64_t copies, std::int64_t step) {
     if (copies <= 0) return Status::ok();
@@ -114,8 +121,11 @@ struct Datatype::Builder {
     }
     t.explicit_bounds_ = t.explicit_bounds_ || old.explicit_bounds_;
     t.align_ = std::max(t.align_, old.align_);
-    if (old.dense_ && step == old.extent_ && step > 0)  // one run, however many copies
-      return append({disp, old.elements_ * n, *old.basic_});
+    if (old.blocks_.empty()) return Status::ok();  // bounds, and nothing to lay
+    if (one_run(old, step)) {                      // however many copies
+      const TypeBlock& b = old.blocks_[0];
+      return append({disp + b.offset, b.count * n, b.dtype});
+    }
     steps += n;
     if (steps > kMaxSteps)
       return bad(call, "more than " + std::to_string(kMaxSteps) + " copies to lay out one by one");
@@ -252,9 +262,9 @@ Result<TypeRef> Datatype::hvector(std::int64_t count, std::int64_t blocklength,
   Builder b("hvector");
   if (count > 1 && blocklength > 0 && (beyond(stride_bytes) || too_far(count - 1, stride_bytes)))
     return bad("hvector", "stride " + std::to_string(stride_bytes) + " beyond 2^48 bytes");
-  std::int64_t row = 0;  // a block's bytes, when old is dense
-  if (blocklength > 0 && old->dense_ && !__builtin_mul_overflow(blocklength, old->extent_, &row) &&
-      stride_bytes == row) {
+  std::int64_t row = 0;  // a block's bytes, when its copies are one run
+  if (count > 0 && blocklength > 0 && Builder::one_run(*old, old->extent_) &&
+      !__builtin_mul_overflow(blocklength, old->extent_, &row) && stride_bytes == row) {
     // Blocks end to end: one add instead of a step per block.
     if (count >= kLimit / blocklength) return bad("hvector", "2^48 bytes of data or more");
     RMA_TRY(b.add(*old, 0, count * blocklength, old->extent_));
@@ -547,24 +557,53 @@ bool same_signature(const Layout& a, const Layout& b) {
   return joined(x, y) == joined(y, x);
 }
 
-bool overlaps(const Layout& l) {
+namespace {
+
+// Blocks of one instance and of the instance `d` extents on never share a byte? `sorted` are
+// the instance's spans by start, disjoint (the type does not overlap itself).
+bool apart_at(const std::vector<std::pair<std::int64_t, std::int64_t>>& sorted,
+              std::int64_t shift) {
+  // A merge of the spans with their shifted copies: some pair meets when one starts before
+  // the other ends.
+  std::size_t i = 0, j = 0;
+  while (i < sorted.size() && j < sorted.size()) {
+    const auto& a = sorted[i];
+    const std::pair<std::int64_t, std::int64_t> b{sorted[j].first + shift,
+                                                  sorted[j].second + shift};
+    if (a.first < b.second && b.first < a.second) return false;
+    (a.second <= b.second ? i : j)++;
+  }
+  return true;
+}
+
+}  // namespace
+
+Overlap overlaps(const Layout& l) {
   const Datatype& t = *l.type;
-  std::vector<std::pair<std::int64_t, std::int64_t>> spans;
-  const std::uint64_t copies = t.blocks().size() == 0 ? 0 : l.count;
-  // Instances whose data ranges cannot meet need only one instance checked.
-  const bool apart = std::abs(t.extent()) >= t.true_extent();
-  if (apart || copies <= 1) return copies && t.overlaps_itself();
-  if (t.extent() == 0) return true;  // every instance on the same bytes
-  const std::uint64_t walk = copies;
-  for (std::uint64_t i = 0; i < walk; ++i)
-    for (const TypeBlock& b : t.blocks()) {
-      const std::int64_t at = static_cast<std::int64_t>(i) * t.extent() + b.offset;
-      spans.emplace_back(at, at + static_cast<std::int64_t>(b.count * size_of(b.dtype)));
-    }
-  std::sort(spans.begin(), spans.end());
-  for (std::size_t i = 1; i < spans.size(); ++i)
-    if (spans[i].first < spans[i - 1].second) return true;
-  return false;
+  if (t.blocks().empty() || l.count == 0) return Overlap::none;
+  if (t.overlaps_itself()) return Overlap::some;
+  // Instances i and i + d meet exactly when instances 0 and d do, and only while d extents
+  // are shorter than the true extent: so d runs from 1 to the smaller of count - 1 and that
+  // reach, each d one merge of the instance's spans with their shifted copies.
+  const std::int64_t ext = t.extent() < 0 ? -t.extent() : t.extent();
+  if (ext == 0) return l.count > 1 ? Overlap::some : Overlap::none;
+  const std::uint64_t reach =
+      ext >= t.true_extent() ? 0 : static_cast<std::uint64_t>((t.true_extent() - 1) / ext);
+  const std::uint64_t last = std::min<std::uint64_t>(l.count - 1, reach);
+  if (last == 0) return Overlap::none;
+  // Spans compared, about a second; most overlaps show at the first distances.
+  constexpr std::uint64_t kMaxWork = std::uint64_t{1} << 28;
+  const std::uint64_t most = std::max<std::uint64_t>(1, kMaxWork / t.blocks().size());
+  std::vector<std::pair<std::int64_t, std::int64_t>> sorted;
+  sorted.reserve(t.blocks().size());
+  for (const TypeBlock& b : t.blocks())
+    sorted.emplace_back(b.offset, b.offset + static_cast<std::int64_t>(b.count * size_of(b.dtype)));
+  std::sort(sorted.begin(), sorted.end());
+  for (std::uint64_t d = 1; d <= last; ++d) {
+    if (d > most) return Overlap::unknown;
+    if (!apart_at(sorted, static_cast<std::int64_t>(d) * t.extent())) return Overlap::some;
+  }
+  return Overlap::none;
 }
 
 }  // namespace rma

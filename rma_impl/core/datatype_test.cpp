@@ -189,6 +189,17 @@ TEST(Datatype, ExtremeArgumentsFailAndHugeRunsBuildAtOnce) {
   auto none = Datatype::hvector(std::int64_t{1} << 40, 0, 8, u8);
   ASSERT_TRUE(none);
   EXPECT_EQ(none.value()->packed_size(), 0u);
+  EXPECT_TRUE(Datatype::hvector(0, std::int64_t{1} << 49, std::int64_t{1} << 49, u8));
+  // Copies that are one run, or nothing, whatever the old type's bounds: built at once.
+  const std::int64_t one_at[] = {1};
+  const TypeRef olds[] = {Datatype::hindexed(one, one_at, u8).value(),
+                          Datatype::resized(u8, -1, 1).value(),
+                          Datatype::contiguous(0, u8).value()};
+  for (const TypeRef& old : olds) {
+    auto many = Datatype::contiguous(std::int64_t{1} << 27, old);
+    ASSERT_TRUE(many) << old->describe() << ": " << many.status().message();
+    EXPECT_LE(many.value()->blocks().size(), 1u);
+  }
 }
 
 void expect_same_map(const TypeRef& a, const TypeRef& b) {
@@ -291,20 +302,43 @@ TEST(Layout, CountsPastTheLimitsAreOutOfThem) {
 
 TEST(Layout, InstancesOnTheSameBytesOverlapWithoutAWalk) {
   const TypeRef still = Datatype::resized(i32, 0, 0).value();
-  EXPECT_TRUE(overlaps(Layout{std::uint64_t{1} << 47, still}));
-  EXPECT_FALSE(overlaps(Layout{1, still}));
+  EXPECT_EQ(overlaps(Layout{std::uint64_t{1} << 47, still}), Overlap::some);
+  EXPECT_EQ(overlaps(Layout{1, still}), Overlap::none);
+}
+
+// Instances that interleave are checked distance by distance, not instance by instance: the
+// work does not grow with the count (2^40 instances walked before, a hang).
+TEST(Layout, InterleavedInstancesAreCheckedByDistance) {
+  const TypeRef u8 = basic(Dtype::u8);
+  auto pair = Datatype::resized(Datatype::contiguous(2, u8).value(), 0, 1);  // 2 bytes every 1
+  ASSERT_TRUE(pair);
+  EXPECT_EQ(overlaps(Layout{std::uint64_t{1} << 40, pair.value()}), Overlap::some);
+  EXPECT_EQ(overlaps(Layout{1, pair.value()}), Overlap::none);
+  // Bytes 0 and 5 every byte: instance 5 meets instance 0, no nearer one does.
+  const std::int64_t ones[] = {1, 1}, at[] = {0, 5};
+  auto gap = Datatype::resized(Datatype::hindexed(ones, at, u8).value(), 0, 1);
+  ASSERT_TRUE(gap);
+  EXPECT_EQ(overlaps(Layout{5, gap.value()}), Overlap::none);
+  EXPECT_EQ(overlaps(Layout{6, gap.value()}), Overlap::some);
+  EXPECT_EQ(overlaps(Layout{std::uint64_t{1} << 40, gap.value()}), Overlap::some);
+  // Bytes 0 and 2^40 every byte: 2^40 instances never meet, too far to check.
+  const std::int64_t far[] = {0, std::int64_t{1} << 40};
+  auto wide = Datatype::resized(Datatype::hindexed(ones, far, u8).value(), 0, 1);
+  ASSERT_TRUE(wide);
+  EXPECT_EQ(overlaps(Layout{std::uint64_t{1} << 39, wide.value()}), Overlap::unknown);
+  EXPECT_EQ(overlaps(Layout{3, wide.value()}), Overlap::none);
 }
 
 TEST(Layout, DataRangeAndOverlap) {
   Layout v{2, Datatype::vector(2, 1, 3, i32).value()};  // extent 16: data 0,12,16,28
   EXPECT_EQ(v.data_lo(), 0);
   EXPECT_EQ(v.data_hi(), 32);
-  EXPECT_FALSE(overlaps(v));
+  EXPECT_EQ(overlaps(v), Overlap::none);
   // Resized to 4 bytes: instance i at 4i, data at 4i and 4i+12: instance 3 meets instance 0.
   Layout r{4, Datatype::resized(Datatype::vector(2, 1, 3, i32).value(), 0, 4).value()};
-  EXPECT_TRUE(overlaps(r));
+  EXPECT_EQ(overlaps(r), Overlap::some);
   Layout r3{3, r.type};  // 0,12 / 4,16 / 8,20: interleaved, disjoint
-  EXPECT_FALSE(overlaps(r3));
+  EXPECT_EQ(overlaps(r3), Overlap::none);
 }
 
 std::vector<core::Piece> pieces(std::vector<const Layout*> sides) {

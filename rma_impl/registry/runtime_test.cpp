@@ -332,6 +332,14 @@ TEST(Runtime, CountWhoseBytesWrapIsACountError) {
         ASSERT_TRUE(still);
         const Layout stacked{std::uint64_t{1} << 44, still.value()};
         EXPECT_EQ(cls(win.put(&v, stacked, 1, 0, stacked)), ErrorClass::type);
+        // Instances that interleave too far to check within bounded work: UNSUPPORTED.
+        const std::int64_t far[] = {0, std::int64_t{1} << 40};
+        const TypeRef u8 = Datatype::basic(Dtype::u8);
+        auto wide = Datatype::resized(Datatype::hindexed(ones, far, u8).value(), 0, 1);
+        ASSERT_TRUE(wide);
+        const Layout spread{std::uint64_t{1} << 39, wide.value()};
+        const Layout one_byte{std::uint64_t{1} << 40, Datatype::resized(u8, 0, 0).value()};
+        EXPECT_EQ(cls(win.get(&got, spread, 1, 0, one_byte)), ErrorClass::unsupported);
         // A no_op get_accumulate ignores its origin layout, even one without a type.
         EXPECT_TRUE(win.get_accumulate(nullptr, Layout{}, &got, one, 1, 0, one, Op::no_op));
         ASSERT_TRUE(win.unlock(1));
@@ -347,8 +355,9 @@ TEST(Runtime, CountWhoseBytesWrapIsACountError) {
   }
 }
 
-// Outside an epoch a call is an RMA_SYNC error before its range is looked at, with layouts
-// as without (core/window.cpp, core/window_layout.cpp); inside one the range is RMA_RANGE.
+// Calls with layouts check in the order calls without them do (core/window.cpp,
+// core/window_layout.cpp): the op and the buffers, then the epoch, then the range. So outside
+// an epoch a call is RMA_SYNC before its range is looked at, but OP or BUFFER before that.
 TEST(Runtime, OutsideAnEpochTheEpochIsCheckedBeforeTheRange) {
   for (const Path path : {Path::am, Path::direct}) {
     ASSERT_TRUE(run_job(2, {.default_path = path}, [](Runtime& rt) {
@@ -364,6 +373,11 @@ TEST(Runtime, OutsideAnEpochTheEpochIsCheckedBeforeTheRange) {
         EXPECT_EQ(cls(win.get(v, past, 1, 0, past)), ErrorClass::rma_sync);
         EXPECT_EQ(cls(win.accumulate(v, past, 1, 0, past, Op::sum)), ErrorClass::rma_sync);
         EXPECT_EQ(cls(win.put(v, in, 1, 0, in)), ErrorClass::rma_sync);
+        const Layout f64{1, Datatype::basic(Dtype::f64)};
+        EXPECT_EQ(cls(win.accumulate(v, 1, Dtype::f64, 1, 0, Op::band)), ErrorClass::op);
+        EXPECT_EQ(cls(win.accumulate(v, f64, 1, 0, f64, Op::band)), ErrorClass::op);
+        EXPECT_EQ(cls(win.put(nullptr, 1, Dtype::u64, 1, 0)), ErrorClass::buffer);
+        EXPECT_EQ(cls(win.put(nullptr, in, 1, 0, in)), ErrorClass::buffer);
         ASSERT_TRUE(win.lock(LockType::shared, 1));
         EXPECT_EQ(cls(win.put(v, 16, Dtype::u64, 1, 0)), ErrorClass::rma_range);
         EXPECT_EQ(cls(win.put(v, past, 1, 0, past)), ErrorClass::rma_range);

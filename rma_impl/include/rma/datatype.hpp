@@ -185,7 +185,10 @@ struct Layout {
 
 // Whether two layouts carry the same sequence of basic types.
 bool same_signature(const Layout& a, const Layout& b);
-// Whether any byte of the layout is written twice (MPI forbids it where data is received).
-bool overlaps(const Layout& l);
+// Whether any byte of the layout is written twice (MPI forbids it where data is received);
+// unknown when deciding it would take more than about 2^28 comparisons (instances that
+// interleave over a type of many runs).
+enum class Overlap : unsigned char { none, some, unknown };
+Overlap overlaps(const Layout& l);
 
 }  // namespace rma
