@@ -104,7 +104,7 @@ struct Datatype::Builder {
     const std::int64_t l = disp + old.lb_ + std::min<std::int64_t>(0, span);
     const std::int64_t h = disp + old.ub() + std::max<std::int64_t>(0, span);
     if (beyond(l) || beyond(h) || beyond(disp + old.true_lb_ + std::min<std::int64_t>(0, span)) ||
-        beyond(disp + old.true_ub_ + std::max<std::int64_t>(0, span)))
+        beyond(disp + old.copy_ub_ + std::max<std::int64_t>(0, span)))
       return bad(call, "bounds beyond 2^48 bytes");
     const auto n = static_cast<std::uint64_t>(copies);
     if (old.size_ && n > (static_cast<std::uint64_t>(kLimit) - 1 - data) / old.size_)
@@ -155,7 +155,7 @@ struct Datatype::Builder {
     t.text_ = std::move(text);
     t.lb_ = any_explicit ? xlo : any ? lo : 0;
     t.extent_ = any_explicit ? xhi - xlo : any ? hi - lo : 0;
-    std::int64_t tl = 0, th = 0;
+    std::int64_t tl = 0, th = 0, cu = 0;
     bool first = true;
     for (TypeBlock& b : t.blocks_) {
       b.pos = t.size_;
@@ -163,6 +163,7 @@ struct Datatype::Builder {
       const auto end = b.offset + bytes - static_cast<std::int64_t>(tail_padding(b.dtype));
       tl = first ? b.offset : std::min(tl, b.offset);
       th = first ? end : std::max(th, end);
+      cu = first ? b.offset + bytes : std::max(cu, b.offset + bytes);
       first = false;
       t.size_ += static_cast<std::uint64_t>(bytes);
       t.mpi_size_ += b.count * data_size(b.dtype);
@@ -173,6 +174,7 @@ struct Datatype::Builder {
     if (t.mixed_) t.basic_.reset();
     t.true_lb_ = tl;
     t.true_ub_ = th;
+    t.copy_ub_ = cu;
     const auto& r = t.blocks_;
     bool uniform = r.size() >= 2;
     for (std::size_t i = 1; uniform && i < r.size(); ++i)
@@ -207,6 +209,7 @@ TypeRef Datatype::basic(Dtype d) {
       t->elements_ = 1;
       t->extent_ = static_cast<std::int64_t>(size_of(dt));
       t->true_ub_ = static_cast<std::int64_t>(size_of(dt) - tail_padding(dt));
+      t->copy_ub_ = static_cast<std::int64_t>(size_of(dt));
       t->basic_ = dt;
       t->dense_ = true;
       t->align_ = alignment_of(dt);
@@ -512,7 +515,7 @@ std::int64_t Layout::data_lo() const {
 std::int64_t Layout::data_hi() const {
   if (count == 0 || type->elements() == 0) return 0;
   const auto span = static_cast<std::int64_t>(count - 1) * type->extent();
-  return type->true_lb() + type->true_extent() + std::max<std::int64_t>(0, span);
+  return type->true_lb() + type->copied_extent() + std::max<std::int64_t>(0, span);
 }
 
 bool Layout::in_limits() const {
@@ -583,12 +586,12 @@ Overlap overlaps(const Layout& l) {
   if (t.blocks().empty() || l.count == 0) return Overlap::none;
   if (t.overlaps_itself()) return Overlap::some;
   // Instances i and i + d meet exactly when instances 0 and d do, and only while d extents
-  // are shorter than the true extent: so d runs from 1 to the smaller of count - 1 and that
-  // reach, each d one merge of the instance's spans with their shifted copies.
+  // are shorter than the bytes one instance writes: so d runs from 1 to the smaller of count - 1
+  // and that reach, each d one merge of the instance's spans with their shifted copies.
   const std::int64_t ext = t.extent() < 0 ? -t.extent() : t.extent();
   if (ext == 0) return l.count > 1 ? Overlap::some : Overlap::none;
-  const std::uint64_t reach =
-      ext >= t.true_extent() ? 0 : static_cast<std::uint64_t>((t.true_extent() - 1) / ext);
+  const std::int64_t bytes = t.copied_extent();  // a pair's padding is written too
+  const std::uint64_t reach = ext >= bytes ? 0 : static_cast<std::uint64_t>((bytes - 1) / ext);
   const std::uint64_t last = std::min<std::uint64_t>(l.count - 1, reach);
   if (last == 0) return Overlap::none;
   // Spans compared, about a second; most overlaps show at the first distances.

@@ -327,6 +327,14 @@ TEST(Layout, InterleavedInstancesAreCheckedByDistance) {
   ASSERT_TRUE(wide);
   EXPECT_EQ(overlaps(Layout{std::uint64_t{1} << 39, wide.value()}), Overlap::unknown);
   EXPECT_EQ(overlaps(Layout{3, wide.value()}), Overlap::none);
+  // A long_int's copy writes its 4 bytes of tail padding: instances 12 bytes apart meet.
+  const TypeRef long_int = basic(Dtype::long_int);
+  for (const std::int64_t step : {12, -12}) {
+    auto packed = Datatype::resized(long_int, 0, step);
+    ASSERT_TRUE(packed);
+    EXPECT_EQ(overlaps(Layout{2, packed.value()}), Overlap::some) << step;
+  }
+  EXPECT_EQ((Layout{1, long_int}.data_hi()), 16);
 }
 
 TEST(Layout, DataRangeAndOverlap) {

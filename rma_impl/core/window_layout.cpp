@@ -42,14 +42,24 @@ Status type_error(const Win& w, const char* call, int target, const std::string&
   return {ErrorClass::type, where(w, call, target) + ": " + what};
 }
 
-// Before anything reads a layout's size: a type on every side, and counts that cannot wrap
-// it.
-Status check_layouts(const Win& w, const char* call, const Sides& s) {
+// Before anything reads a layout: a type on every side.
+Status check_present(const Win& w, const char* call, const Sides& s) {
+  for (const Layout* l : {s.o, s.r, s.t})
+    if (l && !l->type) return type_error(w, call, s.target, "a layout without a type");
+  return Status::ok();
+}
+
+// Whether the layout carries data, without the product that may wrap before check_limits.
+bool carries(const Layout* l) {
+  return l && l->count != 0 && l->type->elements() != 0;
+}
+
+// Before anything reads a layout's size: counts that cannot wrap it.
+Status check_limits(const Win& w, const char* call, const Sides& s) {
   const Layout* sides[] = {s.o, s.r, s.t};
   const char* names[] = {"origin", "result", "target"};
   for (int k = 0; k < 3; ++k) {
     if (!sides[k]) continue;
-    if (!sides[k]->type) return type_error(w, call, s.target, "a layout without a type");
     if (!sides[k]->in_limits())
       return {ErrorClass::count, where(w, call, s.target) + ": the " + names[k] + " layout " +
                                      sides[k]->describe() +
@@ -59,14 +69,14 @@ Status check_layouts(const Win& w, const char* call, const Sides& s) {
 }
 
 // An accumulate's rules on each side's type, which a call without layouts checks first too
-// (core/window.cpp): one basic type, and the op defined for it.
+// (core/window.cpp), whatever the count: one basic type, and the op defined for it.
 Status check_op_types(const Win& w, const char* call, const Sides& s) {
   if (!accumulate_like(s.kind)) return Status::ok();
   const Layout* sides[] = {s.o, s.r, s.t};
   const char* names[] = {"origin", "result", "target"};
   for (int k = 0; k < 3; ++k) {
     const Layout* l = sides[k];
-    if (!l || l->elements() == 0) continue;
+    if (!l || l->type->elements() == 0) continue;
     if (!l->type->basic_type())
       return type_error(w, call, s.target,
                         std::string(names[k]) + " type " + l->type->describe() +
@@ -188,15 +198,16 @@ Status communicate(Win& w, const char* name, Slot core::WindowOps::*slot, const 
   Entry e(w, name, s.target, false);
   RMA_TRY(e.usable());
   RMA_TRY(w.rt.check_peer(name, s.target, true));
-  RMA_TRY(check_layouts(w, name, s));
+  RMA_TRY(check_present(w, name, s));
   // In the order a call without layouts checks (core/window.cpp): the op, the buffers, the
-  // epoch, the range; then the rules that read the layouts' runs, whose work the range
-  // bounds.
+  // count, the epoch, the range; then the rules that read the layouts' runs, whose work the
+  // range bounds. (A no_op get_accumulate has no origin here: make_get_accumulate.)
   RMA_TRY(check_op_types(w, name, s));
-  if (s.o && s.o->elements() && !s.origin && s.kind != PacketType::get_accumulate)
+  if (carries(s.o) && !s.origin)
     return {ErrorClass::buffer, where(w, name, s.target) + ": null origin buffer"};
-  if (s.r && s.r->elements() && !s.result)
+  if (carries(s.r) && !s.result)
     return {ErrorClass::buffer, where(w, name, s.target) + ": null result buffer"};
+  RMA_TRY(check_limits(w, name, s));
   RMA_TRY(w.epochs.can_access(name, s.target, request != nullptr));
   Result<std::int64_t> base = std::int64_t{0};
   const bool moves = s.target != proc_null && s.t->elements() != 0;

@@ -390,6 +390,45 @@ TEST(Runtime, OutsideAnEpochTheEpochIsCheckedBeforeTheRange) {
   }
 }
 
+// In an epoch too, a call with layouts answers as the call without them: OP whatever the
+// count, BUFFER for a null origin of any accumulate, RMA_RANGE for the bytes a pair's copy
+// writes (its tail padding included), on both paths.
+TEST(Runtime, LayoutCallsAnswerAsPlainCalls) {
+  for (const Path path : {Path::am, Path::direct}) {
+    ASSERT_TRUE(run_job(2, {.default_path = path}, [](Runtime& rt) {
+      auto w = rt.create_window({.flavor = Flavor::allocate, .size = 64});
+      ASSERT_TRUE(w);
+      Window& win = *w.value();
+      if (rt.rank() == 0) {
+        std::uint64_t v[4] = {}, res[4] = {};
+        const auto cls = [](const Status& s) { return s.error_class(); };
+        const TypeRef f64 = Datatype::basic(Dtype::f64), i32 = Datatype::basic(Dtype::i32);
+        const std::size_t wraps = SIZE_MAX / 8 + 2;
+        ASSERT_TRUE(win.lock(LockType::exclusive, 1));
+        EXPECT_EQ(cls(win.accumulate(v, 0, Dtype::f64, 1, 0, Op::band)), ErrorClass::op);
+        EXPECT_EQ(cls(win.accumulate(v, Layout{0, f64}, 1, 0, Layout{0, f64}, Op::band)),
+                  ErrorClass::op);
+        EXPECT_EQ(cls(win.accumulate(v, wraps, Dtype::f64, 1, 0, Op::band)), ErrorClass::op);
+        EXPECT_EQ(cls(win.accumulate(v, Layout{wraps, f64}, 1, 0, Layout{wraps, f64}, Op::band)),
+                  ErrorClass::op);
+        const Layout one{1, i32};
+        EXPECT_EQ(cls(win.get_accumulate(nullptr, res, 1, Dtype::i32, 1, 0, Op::sum)),
+                  ErrorClass::buffer);
+        EXPECT_EQ(cls(win.get_accumulate(nullptr, one, res, one, 1, 0, one, Op::sum)),
+                  ErrorClass::buffer);
+        // A long_int is 12 bytes of data and 16 copied: at byte 52 it ends past 64.
+        const Layout pair{1, Datatype::basic(Dtype::long_int)};
+        EXPECT_EQ(cls(win.put(v, 1, Dtype::long_int, 1, 52)), ErrorClass::rma_range);
+        EXPECT_EQ(cls(win.put(v, pair, 1, 52, pair)), ErrorClass::rma_range);
+        EXPECT_TRUE(win.put(v, pair, 1, 48, pair));
+        ASSERT_TRUE(win.unlock(1));
+      }
+      ASSERT_TRUE(rt.barrier());
+      ASSERT_TRUE(win.free());
+    }));
+  }
+}
+
 // Which calls take the fast path (core::fast_address non-null): an op to the one target this
 // rank holds the lock of, on the shm direct path, with the agent running; never in a
 // lock_all, fence or PSCW epoch, on the am path, or with progress by calls, where the full
