@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <thread>
 #include <vector>
 
@@ -239,6 +240,25 @@ TEST(Direct, LockPutUnlockSendsNoPacketAndCountsTheRemoteOperations) {
   }));
 }
 
+ErrorClass cls(const Status& s) {
+  return s.error_class();
+}
+
+// Runs `body(win)` on rank 0 of a 2-rank job over a 64-byte allocated window, once on each
+// path; rank 1 waits in a barrier.
+void on_both_paths(const std::function<void(Window&)>& body) {
+  for (const Path path : {Path::am, Path::direct}) {
+    ASSERT_TRUE(run_job(2, {.default_path = path}, [&body](Runtime& rt) {
+      auto w = rt.create_window({.flavor = Flavor::allocate, .size = 64});
+      ASSERT_TRUE(w);
+      Window& win = *w.value();
+      if (rt.rank() == 0) body(win);
+      ASSERT_TRUE(rt.barrier());
+      ASSERT_TRUE(win.free());
+    }));
+  }
+}
+
 // Small contiguous puts and gets in a lock epoch skip the full call (core/window_fast.hpp):
 // every check the full call makes still holds, each failure with its own class.
 TEST(Direct, SmallPutsAndGetsInALockEpochKeepEveryCheck) {
@@ -248,7 +268,6 @@ TEST(Direct, SmallPutsAndGetsInALockEpochKeepEveryCheck) {
     Window& win = *w.value();
     if (rt.rank() == 0) {
       std::uint64_t v = 7, got = 0;
-      const auto cls = [](const Status& s) { return s.error_class(); };
       const Counters before = rt.counters();
       EXPECT_EQ(cls(win.put(&v, 1, Dtype::u64, 1, 0)), ErrorClass::rma_sync);  // no epoch
       ASSERT_TRUE(win.lock(LockType::exclusive, 1));
@@ -298,7 +317,6 @@ TEST(Runtime, CountWhoseBytesWrapIsACountError) {
       if (rt.rank() == 0) {
         const std::size_t wraps = SIZE_MAX / 8 + 2;
         std::uint64_t v = 9, got = 0;
-        const auto cls = [](const Status& s) { return s.error_class(); };
         ASSERT_TRUE(win.lock(LockType::exclusive, 1));
         EXPECT_EQ(cls(win.put(&v, wraps, Dtype::u64, 1, 0)), ErrorClass::count);
         EXPECT_EQ(cls(win.get(&got, wraps, Dtype::u64, 1, 0)), ErrorClass::count);
@@ -359,74 +377,54 @@ TEST(Runtime, CountWhoseBytesWrapIsACountError) {
 // core/window_layout.cpp): the op and the buffers, then the epoch, then the range. So outside
 // an epoch a call is RMA_SYNC before its range is looked at, but OP or BUFFER before that.
 TEST(Runtime, OutsideAnEpochTheEpochIsCheckedBeforeTheRange) {
-  for (const Path path : {Path::am, Path::direct}) {
-    ASSERT_TRUE(run_job(2, {.default_path = path}, [](Runtime& rt) {
-      auto w = rt.create_window({.flavor = Flavor::allocate, .size = 64});
-      ASSERT_TRUE(w);
-      Window& win = *w.value();
-      if (rt.rank() == 0) {
-        std::uint64_t v[16] = {};
-        const auto cls = [](const Status& s) { return s.error_class(); };
-        const Layout past{16, Datatype::basic(Dtype::u64)}, in{1, Datatype::basic(Dtype::u64)};
-        EXPECT_EQ(cls(win.put(v, 16, Dtype::u64, 1, 0)), ErrorClass::rma_sync);
-        EXPECT_EQ(cls(win.put(v, past, 1, 0, past)), ErrorClass::rma_sync);
-        EXPECT_EQ(cls(win.get(v, past, 1, 0, past)), ErrorClass::rma_sync);
-        EXPECT_EQ(cls(win.accumulate(v, past, 1, 0, past, Op::sum)), ErrorClass::rma_sync);
-        EXPECT_EQ(cls(win.put(v, in, 1, 0, in)), ErrorClass::rma_sync);
-        const Layout f64{1, Datatype::basic(Dtype::f64)};
-        EXPECT_EQ(cls(win.accumulate(v, 1, Dtype::f64, 1, 0, Op::band)), ErrorClass::op);
-        EXPECT_EQ(cls(win.accumulate(v, f64, 1, 0, f64, Op::band)), ErrorClass::op);
-        EXPECT_EQ(cls(win.put(nullptr, 1, Dtype::u64, 1, 0)), ErrorClass::buffer);
-        EXPECT_EQ(cls(win.put(nullptr, in, 1, 0, in)), ErrorClass::buffer);
-        ASSERT_TRUE(win.lock(LockType::shared, 1));
-        EXPECT_EQ(cls(win.put(v, 16, Dtype::u64, 1, 0)), ErrorClass::rma_range);
-        EXPECT_EQ(cls(win.put(v, past, 1, 0, past)), ErrorClass::rma_range);
-        EXPECT_EQ(cls(win.get(v, past, 1, 0, past)), ErrorClass::rma_range);
-        ASSERT_TRUE(win.unlock(1));
-      }
-      ASSERT_TRUE(rt.barrier());
-      ASSERT_TRUE(win.free());
-    }));
-  }
+  on_both_paths([](Window& win) {
+    std::uint64_t v[16] = {};
+    const Layout past{16, Datatype::basic(Dtype::u64)}, in{1, Datatype::basic(Dtype::u64)};
+    EXPECT_EQ(cls(win.put(v, 16, Dtype::u64, 1, 0)), ErrorClass::rma_sync);
+    EXPECT_EQ(cls(win.put(v, past, 1, 0, past)), ErrorClass::rma_sync);
+    EXPECT_EQ(cls(win.get(v, past, 1, 0, past)), ErrorClass::rma_sync);
+    EXPECT_EQ(cls(win.accumulate(v, past, 1, 0, past, Op::sum)), ErrorClass::rma_sync);
+    EXPECT_EQ(cls(win.put(v, in, 1, 0, in)), ErrorClass::rma_sync);
+    const Layout f64{1, Datatype::basic(Dtype::f64)};
+    EXPECT_EQ(cls(win.accumulate(v, 1, Dtype::f64, 1, 0, Op::band)), ErrorClass::op);
+    EXPECT_EQ(cls(win.accumulate(v, f64, 1, 0, f64, Op::band)), ErrorClass::op);
+    EXPECT_EQ(cls(win.put(nullptr, 1, Dtype::u64, 1, 0)), ErrorClass::buffer);
+    EXPECT_EQ(cls(win.put(nullptr, in, 1, 0, in)), ErrorClass::buffer);
+    ASSERT_TRUE(win.lock(LockType::shared, 1));
+    EXPECT_EQ(cls(win.put(v, 16, Dtype::u64, 1, 0)), ErrorClass::rma_range);
+    EXPECT_EQ(cls(win.put(v, past, 1, 0, past)), ErrorClass::rma_range);
+    EXPECT_EQ(cls(win.get(v, past, 1, 0, past)), ErrorClass::rma_range);
+    ASSERT_TRUE(win.unlock(1));
+  });
 }
 
 // In an epoch too, a call with layouts answers as the call without them: OP whatever the
 // count, BUFFER for a null origin of any accumulate, RMA_RANGE for the bytes a pair's copy
 // writes (its tail padding included), on both paths.
 TEST(Runtime, LayoutCallsAnswerAsPlainCalls) {
-  for (const Path path : {Path::am, Path::direct}) {
-    ASSERT_TRUE(run_job(2, {.default_path = path}, [](Runtime& rt) {
-      auto w = rt.create_window({.flavor = Flavor::allocate, .size = 64});
-      ASSERT_TRUE(w);
-      Window& win = *w.value();
-      if (rt.rank() == 0) {
-        std::uint64_t v[4] = {}, res[4] = {};
-        const auto cls = [](const Status& s) { return s.error_class(); };
-        const TypeRef f64 = Datatype::basic(Dtype::f64), i32 = Datatype::basic(Dtype::i32);
-        const std::size_t wraps = SIZE_MAX / 8 + 2;
-        ASSERT_TRUE(win.lock(LockType::exclusive, 1));
-        EXPECT_EQ(cls(win.accumulate(v, 0, Dtype::f64, 1, 0, Op::band)), ErrorClass::op);
-        EXPECT_EQ(cls(win.accumulate(v, Layout{0, f64}, 1, 0, Layout{0, f64}, Op::band)),
-                  ErrorClass::op);
-        EXPECT_EQ(cls(win.accumulate(v, wraps, Dtype::f64, 1, 0, Op::band)), ErrorClass::op);
-        EXPECT_EQ(cls(win.accumulate(v, Layout{wraps, f64}, 1, 0, Layout{wraps, f64}, Op::band)),
-                  ErrorClass::op);
-        const Layout one{1, i32};
-        EXPECT_EQ(cls(win.get_accumulate(nullptr, res, 1, Dtype::i32, 1, 0, Op::sum)),
-                  ErrorClass::buffer);
-        EXPECT_EQ(cls(win.get_accumulate(nullptr, one, res, one, 1, 0, one, Op::sum)),
-                  ErrorClass::buffer);
-        // A long_int is 12 bytes of data and 16 copied: at byte 52 it ends past 64.
-        const Layout pair{1, Datatype::basic(Dtype::long_int)};
-        EXPECT_EQ(cls(win.put(v, 1, Dtype::long_int, 1, 52)), ErrorClass::rma_range);
-        EXPECT_EQ(cls(win.put(v, pair, 1, 52, pair)), ErrorClass::rma_range);
-        EXPECT_TRUE(win.put(v, pair, 1, 48, pair));
-        ASSERT_TRUE(win.unlock(1));
-      }
-      ASSERT_TRUE(rt.barrier());
-      ASSERT_TRUE(win.free());
-    }));
-  }
+  on_both_paths([](Window& win) {
+    std::uint64_t v[4] = {}, res[4] = {};
+    const TypeRef f64 = Datatype::basic(Dtype::f64), i32 = Datatype::basic(Dtype::i32);
+    const std::size_t wraps = SIZE_MAX / 8 + 2;
+    ASSERT_TRUE(win.lock(LockType::exclusive, 1));
+    EXPECT_EQ(cls(win.accumulate(v, 0, Dtype::f64, 1, 0, Op::band)), ErrorClass::op);
+    EXPECT_EQ(cls(win.accumulate(v, Layout{0, f64}, 1, 0, Layout{0, f64}, Op::band)),
+              ErrorClass::op);
+    EXPECT_EQ(cls(win.accumulate(v, wraps, Dtype::f64, 1, 0, Op::band)), ErrorClass::op);
+    EXPECT_EQ(cls(win.accumulate(v, Layout{wraps, f64}, 1, 0, Layout{wraps, f64}, Op::band)),
+              ErrorClass::op);
+    const Layout one{1, i32};
+    EXPECT_EQ(cls(win.get_accumulate(nullptr, res, 1, Dtype::i32, 1, 0, Op::sum)),
+              ErrorClass::buffer);
+    EXPECT_EQ(cls(win.get_accumulate(nullptr, one, res, one, 1, 0, one, Op::sum)),
+              ErrorClass::buffer);
+    // A long_int is 12 bytes of data and 16 copied: at byte 52 it ends past 64.
+    const Layout pair{1, Datatype::basic(Dtype::long_int)};
+    EXPECT_EQ(cls(win.put(v, 1, Dtype::long_int, 1, 52)), ErrorClass::rma_range);
+    EXPECT_EQ(cls(win.put(v, pair, 1, 52, pair)), ErrorClass::rma_range);
+    EXPECT_TRUE(win.put(v, pair, 1, 48, pair));
+    ASSERT_TRUE(win.unlock(1));
+  });
 }
 
 // Which calls take the fast path (core::fast_address non-null): an op to the one target this
