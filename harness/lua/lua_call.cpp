@@ -201,7 +201,6 @@ void check_limits(lua_State* L, const rma::Layout& l, const char* side, const ch
 // One side of a layout table: `<side>_type` (default: the buffer's dtype) and
 // `<side>_count` (default: 1 with a type, else the buffer's element count), checked to stay
 // inside the buffer.
-
 rma::Layout layout_side(lua_State* L, int t, const char* side, const Buffer* b, const char* name) {
   const std::string tkey = std::string(side) + "_type", ckey = std::string(side) + "_count";
   rma::Layout l;

@@ -33,6 +33,18 @@ constexpr bool too_far(std::int64_t n, std::int64_t step) {
   return step && mag(n) >= kLimit / mag(step);
 }
 
+using Span = std::pair<std::int64_t, std::int64_t>;  // bytes [first, second)
+
+// One instance's runs as spans, a pair type's padding included (copies write it), by start.
+std::vector<Span> sorted_spans(const std::vector<TypeBlock>& blocks) {
+  std::vector<Span> spans;
+  spans.reserve(blocks.size());
+  for (const TypeBlock& b : blocks)
+    spans.emplace_back(b.offset, b.offset + static_cast<std::int64_t>(b.count * size_of(b.dtype)));
+  std::sort(spans.begin(), spans.end());
+  return spans;
+}
+
 Status bad(const std::string& call, const std::string& what) {
   return {ErrorClass::arg, "type_" + call + ": " + what};
 }
@@ -184,11 +196,7 @@ struct Datatype::Builder {
       t.uniform_bytes_ = r[0].count * size_of(r[0].dtype);
       t.uniform_stride_ = r[1].offset - r[0].offset;
     }
-    std::vector<std::pair<std::int64_t, std::int64_t>> spans;  // once, not at every op
-    for (const TypeBlock& b : t.blocks_)
-      spans.emplace_back(b.offset,
-                         b.offset + static_cast<std::int64_t>(b.count * size_of(b.dtype)));
-    std::sort(spans.begin(), spans.end());
+    const std::vector<Span> spans = sorted_spans(t.blocks_);  // once, not at every op
     for (std::size_t i = 1; i < spans.size() && !t.overlaps_one_; ++i)
       t.overlaps_one_ = spans[i].first < spans[i - 1].second;
     t.dense_ = t.blocks_.size() == 1 && t.blocks_[0].offset == 0 && t.lb_ == 0 &&
@@ -564,15 +572,13 @@ namespace {
 
 // Blocks of one instance and of the instance `d` extents on never share a byte? `sorted` are
 // the instance's spans by start, disjoint (the type does not overlap itself).
-bool apart_at(const std::vector<std::pair<std::int64_t, std::int64_t>>& sorted,
-              std::int64_t shift) {
+bool apart_at(const std::vector<Span>& sorted, std::int64_t shift) {
   // A merge of the spans with their shifted copies: some pair meets when one starts before
   // the other ends.
   std::size_t i = 0, j = 0;
   while (i < sorted.size() && j < sorted.size()) {
     const auto& a = sorted[i];
-    const std::pair<std::int64_t, std::int64_t> b{sorted[j].first + shift,
-                                                  sorted[j].second + shift};
+    const Span b{sorted[j].first + shift, sorted[j].second + shift};
     if (a.first < b.second && b.first < a.second) return false;
     (a.second <= b.second ? i : j)++;
   }
@@ -597,11 +603,7 @@ Overlap overlaps(const Layout& l) {
   // Spans compared, about a second; most overlaps show at the first distances.
   constexpr std::uint64_t kMaxWork = std::uint64_t{1} << 28;
   const std::uint64_t most = std::max<std::uint64_t>(1, kMaxWork / t.blocks().size());
-  std::vector<std::pair<std::int64_t, std::int64_t>> sorted;
-  sorted.reserve(t.blocks().size());
-  for (const TypeBlock& b : t.blocks())
-    sorted.emplace_back(b.offset, b.offset + static_cast<std::int64_t>(b.count * size_of(b.dtype)));
-  std::sort(sorted.begin(), sorted.end());
+  const std::vector<Span> sorted = sorted_spans(t.blocks());
   for (std::uint64_t d = 1; d <= last; ++d) {
     if (d > most) return Overlap::unknown;
     if (!apart_at(sorted, static_cast<std::int64_t>(d) * t.extent())) return Overlap::some;
