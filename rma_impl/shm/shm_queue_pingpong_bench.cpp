@@ -5,7 +5,9 @@
 // as a multiple of the floor measured in the same benchmark just before it (the machine's two
 // virtual cores move between placements with several times different handoff costs). The
 // rungs split the am path's round trip: the transport's own, then what the engine adds.
-// Run: ./build/bench/rma_micro_bench --benchmark_filter=PingPong
+// The Loopback rungs run the same round trips with both ranks in one thread: no second core,
+// no handoff, every line in one cache, so they time the rungs' software alone.
+// Run: ./build/bench/rma_micro_bench --benchmark_filter='PingPong|Loopback'
 #include <benchmark/benchmark.h>
 #include <sched.h>
 #include <signal.h>
@@ -461,5 +463,77 @@ void BM_PingPongEngine(benchmark::State& state) {
   time_round_trips(state, floor, round_trip, stop_child);
 }
 BENCHMARK(BM_PingPongEngine)->UseRealTime();
+
+// The rungs above with both ranks in this thread, one after the other: rank 0 sends, rank 1
+// takes the packet and answers, rank 0 takes the answer. No line moves between cores, so
+// each figure is the rung's software alone, the part of its round trip above that no
+// placement changes.
+void BM_LoopbackMailbox(benchmark::State& state) {
+  std::vector<rma::shm::MailboxSlot> slots(4);
+  rma::shm::Mailboxes a(slots.data(), 2, 0), b(slots.data(), 2, 1);
+  const PacketHeader h = rma::progress::make_header(rma::PacketType::put);
+  const std::byte payload[8]{};
+  bool answered = false;
+  const auto answer = [&](int, const PacketHeader&, std::span<const std::byte>) {
+    answered = b.try_post(0, h, payload);
+  };
+  const auto take = [](int, const PacketHeader&, std::span<const std::byte>) {};
+  for (auto _ : state) {
+    answered = false;
+    if (!a.try_post(1, h, payload) || b.take_all(answer, 1) != 1 || !answered ||
+        a.take_all(take, 1) != 1) {
+      state.SkipWithError("a packet did not arrive at once");
+      break;
+    }
+  }
+}
+BENCHMARK(BM_LoopbackMailbox);
+
+// Both ranks' transports in this process, or the benchmark skipped.
+Transports loopback_transports(benchmark::State& state) {
+  auto t = rma::testing::shm_transports(2, "rma_micro_bench." + std::to_string(::getpid()));
+  if (!t) {
+    state.SkipWithError(("shm transport: " + t.status().message()).c_str());
+    return {};
+  }
+  return std::move(t.value());
+}
+
+void BM_LoopbackTransport(benchmark::State& state) {
+  Transports t = loopback_transports(state);
+  if (t.empty()) return;
+  const PacketHeader h = rma::progress::make_header(rma::PacketType::put);
+  const std::byte payload[8]{};
+  EchoSink echo(t[1].get()), take(nullptr);
+  for (auto _ : state) {
+    if (!t[0]->try_send(1, h, payload) || t[1]->poll(echo, 64) != 1 || t[0]->poll(take, 64) != 1) {
+      state.SkipWithError("a packet did not arrive at once");
+      break;
+    }
+  }
+}
+BENCHMARK(BM_LoopbackTransport);
+
+// Each send is eager (it completes once its packet is out) and each recv finds its message
+// in its first poll, so no wait ever idles and nothing blocks the one thread.
+void BM_LoopbackEngine(benchmark::State& state) {
+  Transports t = loopback_transports(state);
+  if (t.empty()) return;
+  EngineRank r0(std::move(t[0])), r1(std::move(t[1]));
+  rma::progress::EngineLock l0(r0.engine.mutex()), l1(r1.engine.mutex());
+  constexpr int kTag = 1;
+  std::byte buf[8]{};
+  std::size_t n = 0;
+  for (auto _ : state) {
+    if (!r0.p2p.send(l0, 1, buf, sizeof buf, kTag) ||
+        !r1.p2p.recv(l1, 0, buf, sizeof buf, kTag, &n) ||
+        !r1.p2p.send(l1, 0, buf, sizeof buf, kTag) ||
+        !r0.p2p.recv(l0, 1, buf, sizeof buf, kTag, &n)) {
+      state.SkipWithError("the engine's send or recv failed");
+      break;
+    }
+  }
+}
+BENCHMARK(BM_LoopbackEngine);
 
 }  // namespace
