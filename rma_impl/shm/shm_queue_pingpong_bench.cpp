@@ -362,18 +362,23 @@ class EchoSink final : public rma::progress::PacketSink {
 
 using Transports = std::vector<std::unique_ptr<rma::progress::Transport>>;
 
+// Both ranks' transports, made in this process; none, the benchmark skipped, on failure.
+Transports both_transports(benchmark::State& state) {
+  auto t = rma::testing::shm_transports(2, "rma_micro_bench." + std::to_string(::getpid()));
+  if (!t) {
+    state.SkipWithError(("shm transport: " + t.status().message()).c_str());
+    return {};
+  }
+  return std::move(t.value());
+}
+
 // The floor, then both ranks' transports, made in this process before the fork (the child
 // keeps rank 1's, over the same shared segment); false, the benchmark skipped, on failure.
 bool floor_and_transports(benchmark::State& state, PingPong& pp, double& floor, Transports& out) {
   floor = floor_us(pp, kFloorRounds);
   if (floor <= 0) return false;
-  auto t = rma::testing::shm_transports(2, "rma_micro_bench." + std::to_string(::getpid()));
-  if (!t) {
-    state.SkipWithError(("shm transport: " + t.status().message()).c_str());
-    return false;
-  }
-  out = std::move(t.value());
-  return true;
+  out = both_transports(state);
+  return !out.empty();
 }
 
 void BM_PingPongTransport(benchmark::State& state) {
@@ -491,16 +496,6 @@ void BM_LoopbackMailbox(benchmark::State& state) {
 }
 BENCHMARK(BM_LoopbackMailbox);
 
-// Both ranks' transports in this process, or the benchmark skipped.
-Transports loopback_transports(benchmark::State& state) {
-  auto t = rma::testing::shm_transports(2, "rma_micro_bench." + std::to_string(::getpid()));
-  if (!t) {
-    state.SkipWithError(("shm transport: " + t.status().message()).c_str());
-    return {};
-  }
-  return std::move(t.value());
-}
-
 // Answers a packet with one try: no other thread could make room for a second.
 class AnswerOnce final : public rma::progress::PacketSink {
  public:
@@ -515,7 +510,7 @@ class AnswerOnce final : public rma::progress::PacketSink {
 };
 
 void BM_LoopbackTransport(benchmark::State& state) {
-  Transports t = loopback_transports(state);
+  Transports t = both_transports(state);
   if (t.empty()) return;
   const PacketHeader h = rma::progress::make_header(rma::PacketType::put);
   const std::byte payload[8]{};
@@ -536,7 +531,7 @@ BENCHMARK(BM_LoopbackTransport);
 // in its first poll. A recv whose message is not there would wait for ever (its peer is this
 // thread): each recv first asks its transport, and a missing message skips the benchmark.
 void BM_LoopbackEngine(benchmark::State& state) {
-  Transports t = loopback_transports(state);
+  Transports t = both_transports(state);
   if (t.empty()) return;
   EngineRank r0(std::move(t[0])), r1(std::move(t[1]));
   const auto arrived = [](EngineRank& r) { return r.engine.transport().has_incoming(); };
