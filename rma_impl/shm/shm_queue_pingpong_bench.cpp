@@ -5,6 +5,8 @@
 // as a multiple of the floor measured in the same benchmark just before it (the machine's two
 // virtual cores move between placements with several times different handoff costs). The
 // rungs split the am path's round trip: the transport's own, then what the engine adds.
+// AnswerDelay runs the mailbox rung with a stretch of work on each side before it answers:
+// how the round trip grows with the time software takes to answer.
 // The Loopback rungs run the same round trips with both ranks in one thread: no second core,
 // no handoff, every line already in this core's cache and every wait over at its first look,
 // so they give the least software each rung runs per round trip.
@@ -17,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -313,9 +316,36 @@ void BM_PingPongQueue(benchmark::State& state) {
 }
 BENCHMARK(BM_PingPongQueue)->UseRealTime();
 
-// The same packets through the pair's mailbox slots (shm_mailbox.hpp), the path the shm
-// transport takes for small packets in jobs of a few ranks.
-void BM_PingPongMailbox(benchmark::State& state) {
+// Work that touches no memory: `steps` dependent arithmetic steps the compiler cannot fold.
+[[gnu::noinline]] std::uint64_t busy(std::uint64_t steps) {
+  std::uint64_t x = steps;
+  for (std::uint64_t i = 0; i < steps; ++i) {
+    x = x * 3 + 1;
+    asm volatile("" : "+r"(x));
+  }
+  return x;
+}
+
+// busy()'s steps per nanosecond on this core: the fastest of five timed runs, so that a run
+// the scheduler interrupted does not count.
+double busy_steps_per_ns() {
+  static const double rate = [] {
+    constexpr std::uint64_t kSteps = 1 << 22;
+    double best = 0;
+    for (int run = 0; run < 5; ++run) {
+      const auto t0 = Clock::now();
+      benchmark::DoNotOptimize(busy(kSteps));
+      const double ns = std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
+      best = std::max(best, static_cast<double>(kSteps) / ns);
+    }
+    return best;
+  }();
+  return rate;
+}
+
+// 8-byte packets each way through the pair's mailbox slots; each side spends `steps` of
+// busy() between taking a packet and posting the next, as an engine spends its software.
+void mailbox_round_trips(benchmark::State& state, std::uint64_t steps) {
   PingPong pp(state);
   if (!pp.ok()) return;
   const double floor = floor_us(pp, kFloorRounds);
@@ -324,9 +354,10 @@ void BM_PingPongMailbox(benchmark::State& state) {
   for (auto& slot : s.slots) slot.word.store(0);
   const PacketHeader h = rma::progress::make_header(rma::PacketType::put);
   const std::byte payload[8]{};
-  const bool started = pp.start([&h, &payload](Shared& sh, auto give_up) {
+  const bool started = pp.start([&h, &payload, steps](Shared& sh, auto give_up) {
     rma::shm::Mailboxes box(sh.slots, 2, 1);
     const auto reply = [&](int, const PacketHeader&, std::span<const std::byte>) {
+      if (steps) benchmark::DoNotOptimize(busy(steps));
       wait_until([&] { return box.try_post(0, h, payload); }, give_up);
     };
     // In a ping-pong every acknowledgment rides on the next post (each side's post carries
@@ -335,13 +366,38 @@ void BM_PingPongMailbox(benchmark::State& state) {
   });
   if (!started) return;
   rma::shm::Mailboxes box(s.slots, 2, 0);
-  const auto take = [](int, const PacketHeader&, std::span<const std::byte>) {};
+  const auto take = [steps](int, const PacketHeader&, std::span<const std::byte>) {
+    if (steps) benchmark::DoNotOptimize(busy(steps));
+  };
   time_round_trips(state, pp, floor, [&] {
     return pp.wait([&] { return box.try_post(1, h, payload); }) &&
            pp.wait([&] { return box.take_all(take, 1) > 0; });
   });
 }
+
+// The same packets through the pair's mailbox slots (shm_mailbox.hpp), the path the shm
+// transport takes for small packets in jobs of a few ranks.
+void BM_PingPongMailbox(benchmark::State& state) {
+  mailbox_round_trips(state, 0);
+}
 BENCHMARK(BM_PingPongMailbox)->UseRealTime();
+
+// The mailbox round trip with a stretch of work of state.range(0) nanoseconds on each side
+// between taking a packet and posting the next: what a transport's round trip costs once
+// software answers it, by how long that software takes (`answer_ns`, as measured for the
+// work alone), without any of the software's memory traffic.
+void BM_PingPongAnswerDelay(benchmark::State& state) {
+  const double rate = busy_steps_per_ns();
+  const auto steps = static_cast<std::uint64_t>(static_cast<double>(state.range(0)) * rate + 0.5);
+  mailbox_round_trips(state, steps);
+  state.counters["answer_ns"] = static_cast<double>(steps) / rate;
+}
+BENCHMARK(BM_PingPongAnswerDelay)
+    ->ArgName("ns")
+    ->Apply([](benchmark::internal::Benchmark* b) {
+      for (int ns : {0, 10, 20, 30, 40, 60, 80, 120}) b->Arg(ns);
+    })
+    ->UseRealTime();
 
 // The whole shm transport (shm_transport.cpp: its poll over the slots and the queue, the
 // doorbell a send reads), the rung between the two above and the engine's round trip below.
