@@ -316,9 +316,10 @@ void BM_PingPongQueue(benchmark::State& state) {
 }
 BENCHMARK(BM_PingPongQueue)->UseRealTime();
 
-// Work that touches no memory: `steps` dependent arithmetic steps the compiler cannot fold.
-[[gnu::noinline]] std::uint64_t busy(std::uint64_t steps) {
-  std::uint64_t x = steps;
+// Work that touches no memory: `steps` dependent arithmetic steps from `seed` (the empty asm
+// hides `x` from the compiler, so it cannot fold the loop).
+[[gnu::noinline]] std::uint64_t busy(std::uint64_t seed, std::uint64_t steps) {
+  std::uint64_t x = seed;
   for (std::uint64_t i = 0; i < steps; ++i) {
     x = x * 3 + 1;
     asm volatile("" : "+r"(x));
@@ -326,21 +327,23 @@ BENCHMARK(BM_PingPongQueue)->UseRealTime();
   return x;
 }
 
-// busy()'s steps per nanosecond on this core: the fastest of five timed runs, so that a run
-// the scheduler interrupted does not count.
-double busy_steps_per_ns() {
-  static const double rate = [] {
-    constexpr std::uint64_t kSteps = 1 << 22;
-    double best = 0;
-    for (int run = 0; run < 5; ++run) {
-      const auto t0 = Clock::now();
-      benchmark::DoNotOptimize(busy(kSteps));
-      const double ns = std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
-      best = std::max(best, static_cast<double>(kSteps) / ns);
-    }
-    return best;
-  }();
-  return rate;
+// Nanoseconds per call of busy(steps) on this core with the other one idle, the fastest of
+// five timed runs so that one the scheduler interrupted does not count. Each call starts
+// from the last one's result, so the core cannot overlap them: a call's latency, as in a
+// round trip, where the answer waits for it. (On two virtual cores of one physical core the
+// peer's spinning can slow the same call during the round trips.)
+double busy_ns(std::uint64_t steps, std::uint64_t calls) {
+  double best = 0;
+  std::uint64_t x = 0;
+  for (int run = 0; run < 5; ++run) {
+    const auto t0 = Clock::now();
+    for (std::uint64_t c = 0; c < calls; ++c) x = busy(x, steps);
+    benchmark::DoNotOptimize(x);
+    const double ns = std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
+    const double per_call = ns / static_cast<double>(calls);
+    if (run == 0 || per_call < best) best = per_call;
+  }
+  return best;
 }
 
 // 8-byte packets each way through the pair's mailbox slots; each side spends `steps` of
@@ -357,7 +360,7 @@ void mailbox_round_trips(benchmark::State& state, std::uint64_t steps) {
   const bool started = pp.start([&h, &payload, steps](Shared& sh, auto give_up) {
     rma::shm::Mailboxes box(sh.slots, 2, 1);
     const auto reply = [&](int, const PacketHeader&, std::span<const std::byte>) {
-      if (steps) benchmark::DoNotOptimize(busy(steps));
+      if (steps) benchmark::DoNotOptimize(busy(steps, steps));
       wait_until([&] { return box.try_post(0, h, payload); }, give_up);
     };
     // In a ping-pong every acknowledgment rides on the next post (each side's post carries
@@ -367,7 +370,7 @@ void mailbox_round_trips(benchmark::State& state, std::uint64_t steps) {
   if (!started) return;
   rma::shm::Mailboxes box(s.slots, 2, 0);
   const auto take = [steps](int, const PacketHeader&, std::span<const std::byte>) {
-    if (steps) benchmark::DoNotOptimize(busy(steps));
+    if (steps) benchmark::DoNotOptimize(busy(steps, steps));
   };
   time_round_trips(state, pp, floor, [&] {
     return pp.wait([&] { return box.try_post(1, h, payload); }) &&
@@ -382,21 +385,29 @@ void BM_PingPongMailbox(benchmark::State& state) {
 }
 BENCHMARK(BM_PingPongMailbox)->UseRealTime();
 
-// The mailbox round trip with a stretch of work of state.range(0) nanoseconds on each side
-// between taking a packet and posting the next: what a transport's round trip costs once
-// software answers it, by how long that software takes (`answer_ns`, as measured for the
-// work alone), without any of the software's memory traffic.
+// The mailbox round trip with a stretch of work of about state.range(0) nanoseconds on each
+// side between taking a packet and posting the next: how a transport's round trip grows
+// with the time the software above it takes to answer, without any of that software's
+// memory traffic. `answer_ns` is one stretch's time, call included, timed alone before the
+// round trips. ns:0 runs no work: BM_PingPongMailbox's loop, with one test of `steps` more.
 void BM_PingPongAnswerDelay(benchmark::State& state) {
-  const double rate = busy_steps_per_ns();
-  const auto steps = static_cast<std::uint64_t>(static_cast<double>(state.range(0)) * rate + 0.5);
+  const double steps_per_ns = static_cast<double>(1 << 22) / busy_ns(1 << 22, 1);
+  const auto steps =
+      static_cast<std::uint64_t>(static_cast<double>(state.range(0)) * steps_per_ns + 0.5);
+  const double answer_ns = steps ? busy_ns(steps, 100000) : 0;
   mailbox_round_trips(state, steps);
-  state.counters["answer_ns"] = static_cast<double>(steps) / rate;
+  state.counters["answer_ns"] = answer_ns;
 }
 BENCHMARK(BM_PingPongAnswerDelay)
     ->ArgName("ns")
-    ->Apply([](benchmark::internal::Benchmark* b) {
-      for (int ns : {0, 10, 20, 30, 40, 60, 80, 120}) b->Arg(ns);
-    })
+    ->Arg(0)
+    ->Arg(10)
+    ->Arg(20)
+    ->Arg(30)
+    ->Arg(40)
+    ->Arg(60)
+    ->Arg(80)
+    ->Arg(120)
     ->UseRealTime();
 
 // The whole shm transport (shm_transport.cpp: its poll over the slots and the queue, the
