@@ -327,11 +327,11 @@ BENCHMARK(BM_PingPongQueue)->UseRealTime();
   return x;
 }
 
-// Nanoseconds per call of busy(steps) on this core with the other one idle, the fastest of
-// five timed runs so that one the scheduler interrupted does not count. Each call starts
-// from the last one's result, so the core cannot overlap them: a call's latency, as in a
-// round trip, where the answer waits for it. (On two virtual cores of one physical core the
-// peer's spinning can slow the same call during the round trips.)
+// Nanoseconds per call of busy(steps), timed in the parent before the pair starts (not
+// pinned), the fastest of five timed runs so that one the scheduler interrupted does not
+// count. Each call starts from the last one's result, so the core cannot overlap them: a
+// call's latency, as in a round trip, where the answer waits for it. (On two virtual cores
+// of one physical core the peer's spinning can slow the same call during the round trips.)
 double busy_ns(std::uint64_t steps, std::uint64_t calls) {
   double best = 0;
   std::uint64_t x = 0;
@@ -391,9 +391,13 @@ BENCHMARK(BM_PingPongMailbox)->UseRealTime();
 // memory traffic. `answer_ns` is one stretch's time, call included, timed alone before the
 // round trips. ns:0 runs no work: BM_PingPongMailbox's loop, with one test of `steps` more.
 void BM_PingPongAnswerDelay(benchmark::State& state) {
-  const double steps_per_ns = static_cast<double>(1 << 22) / busy_ns(1 << 22, 1);
-  const auto steps =
-      static_cast<std::uint64_t>(static_cast<double>(state.range(0)) * steps_per_ns + 0.5);
+  const auto ns = static_cast<double>(state.range(0));
+  std::uint64_t steps = 0;
+  if (ns > 0) {
+    constexpr std::uint64_t kCalibration = 1 << 22;
+    const double steps_per_ns = static_cast<double>(kCalibration) / busy_ns(kCalibration, 1);
+    steps = static_cast<std::uint64_t>(ns * steps_per_ns + 0.5);
+  }
   const double answer_ns = steps ? busy_ns(steps, 100000) : 0;
   mailbox_round_trips(state, steps);
   state.counters["answer_ns"] = answer_ns;
