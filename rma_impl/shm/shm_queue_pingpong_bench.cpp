@@ -6,7 +6,8 @@
 // virtual cores move between placements with several times different handoff costs). The
 // rungs split the am path's round trip: the transport's own, then what the engine adds.
 // AnswerDelay runs the mailbox rung with a stretch of work on each side before it answers:
-// how the round trip grows with the time software takes to answer.
+// how the round trip grows with the time software takes to answer; UnevenAnswer gives the
+// two sides stretches of different lengths.
 // The Loopback rungs run the same round trips with both ranks in one thread: no second core,
 // no handoff, every line already in this core's cache and every wait over at its first look,
 // so they give the least software each rung runs per round trip.
@@ -345,9 +346,12 @@ double busy_ns(std::uint64_t steps, std::uint64_t calls) {
   return best;
 }
 
-// 8-byte packets each way through the pair's mailbox slots; each side spends `steps` of
-// busy() between taking a packet and posting the next, as an engine spends its software.
-void mailbox_round_trips(benchmark::State& state, std::uint64_t steps) {
+// 8-byte packets each way through the pair's mailbox slots. Rank 0 (the timed side, an
+// origin) spends `origin_steps` of busy() between taking an answer and posting its next
+// packet, rank 1 (a target) `target_steps` between taking a packet and answering it, as an
+// engine spends its software.
+void mailbox_round_trips(benchmark::State& state, std::uint64_t origin_steps,
+                         std::uint64_t target_steps) {
   PingPong pp(state);
   if (!pp.ok()) return;
   const double floor = floor_us(pp, kFloorRounds);
@@ -356,10 +360,10 @@ void mailbox_round_trips(benchmark::State& state, std::uint64_t steps) {
   for (auto& slot : s.slots) slot.word.store(0);
   const PacketHeader h = rma::progress::make_header(rma::PacketType::put);
   const std::byte payload[8]{};
-  const bool started = pp.start([&h, &payload, steps](Shared& sh, auto give_up) {
+  const bool started = pp.start([&h, &payload, target_steps](Shared& sh, auto give_up) {
     rma::shm::Mailboxes box(sh.slots, 2, 1);
     const auto reply = [&](int, const PacketHeader&, std::span<const std::byte>) {
-      if (steps) benchmark::DoNotOptimize(busy(steps, steps));
+      if (target_steps) benchmark::DoNotOptimize(busy(target_steps, target_steps));
       wait_until([&] { return box.try_post(0, h, payload); }, give_up);
     };
     // In a ping-pong every acknowledgment rides on the next post (each side's post carries
@@ -368,8 +372,8 @@ void mailbox_round_trips(benchmark::State& state, std::uint64_t steps) {
   });
   if (!started) return;
   rma::shm::Mailboxes box(s.slots, 2, 0);
-  const auto take = [steps](int, const PacketHeader&, std::span<const std::byte>) {
-    if (steps) benchmark::DoNotOptimize(busy(steps, steps));
+  const auto take = [origin_steps](int, const PacketHeader&, std::span<const std::byte>) {
+    if (origin_steps) benchmark::DoNotOptimize(busy(origin_steps, origin_steps));
   };
   time_round_trips(state, pp, floor, [&] {
     return pp.wait([&] { return box.try_post(1, h, payload); }) &&
@@ -380,9 +384,23 @@ void mailbox_round_trips(benchmark::State& state, std::uint64_t steps) {
 // The same packets through the pair's mailbox slots (shm_mailbox.hpp), the path the shm
 // transport takes for small packets in jobs of a few ranks.
 void BM_PingPongMailbox(benchmark::State& state) {
-  mailbox_round_trips(state, 0);
+  mailbox_round_trips(state, 0, 0);
 }
 BENCHMARK(BM_PingPongMailbox)->UseRealTime();
+
+// A stretch of busy() of about `ns` nanoseconds: its steps, and one call's time measured
+// alone (call included), both 0 for 0 ns.
+struct Stretch {
+  std::uint64_t steps = 0;
+  double ns = 0;
+};
+Stretch stretch_of(double ns) {
+  if (ns <= 0) return {};
+  constexpr std::uint64_t kCalibration = 1 << 22;
+  const double steps_per_ns = static_cast<double>(kCalibration) / busy_ns(kCalibration, 1);
+  const auto steps = static_cast<std::uint64_t>(ns * steps_per_ns + 0.5);
+  return {steps, steps ? busy_ns(steps, 100000) : 0};
+}
 
 // The mailbox round trip with a stretch of work of about state.range(0) nanoseconds on each
 // side between taking a packet and posting the next: how a transport's round trip grows
@@ -390,16 +408,9 @@ BENCHMARK(BM_PingPongMailbox)->UseRealTime();
 // memory traffic. `answer_ns` is one stretch's time, call included, timed alone before the
 // round trips. ns:0 runs no work: BM_PingPongMailbox's loop, with one test of `steps` more.
 void BM_PingPongAnswerDelay(benchmark::State& state) {
-  const auto ns = static_cast<double>(state.range(0));
-  std::uint64_t steps = 0;
-  if (ns > 0) {
-    constexpr std::uint64_t kCalibration = 1 << 22;
-    const double steps_per_ns = static_cast<double>(kCalibration) / busy_ns(kCalibration, 1);
-    steps = static_cast<std::uint64_t>(ns * steps_per_ns + 0.5);
-  }
-  const double answer_ns = steps ? busy_ns(steps, 100000) : 0;
-  mailbox_round_trips(state, steps);
-  state.counters["answer_ns"] = answer_ns;
+  const Stretch work = stretch_of(static_cast<double>(state.range(0)));
+  mailbox_round_trips(state, work.steps, work.steps);
+  state.counters["answer_ns"] = work.ns;
 }
 BENCHMARK(BM_PingPongAnswerDelay)
     ->ArgName("ns")
@@ -411,6 +422,29 @@ BENCHMARK(BM_PingPongAnswerDelay)
     ->Arg(60)
     ->Arg(80)
     ->Arg(120)
+    ->UseRealTime();
+
+// The same with the sides' answers apart, as in an am lock-put-unlock: the origin runs the
+// next epoch's calls between the acknowledgment and its next packet, the target only applies
+// the put before it acknowledges. `origin_answer_ns` and `target_answer_ns` are measured as
+// `answer_ns` is.
+void BM_PingPongUnevenAnswer(benchmark::State& state) {
+  const Stretch origin = stretch_of(static_cast<double>(state.range(0)));
+  const Stretch target = stretch_of(static_cast<double>(state.range(1)));
+  mailbox_round_trips(state, origin.steps, target.steps);
+  state.counters["origin_answer_ns"] = origin.ns;
+  state.counters["target_answer_ns"] = target.ns;
+}
+BENCHMARK(BM_PingPongUnevenAnswer)
+    ->ArgNames({"origin_ns", "target_ns"})
+    ->Args({10, 0})
+    ->Args({20, 0})
+    ->Args({40, 0})
+    ->Args({80, 0})
+    ->Args({150, 0})
+    ->Args({0, 40})
+    ->Args({150, 40})
+    ->Args({150, 70})
     ->UseRealTime();
 
 // The whole shm transport (shm_transport.cpp: its poll over the slots and the queue, the
