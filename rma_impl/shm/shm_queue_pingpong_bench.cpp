@@ -388,16 +388,21 @@ void BM_PingPongMailbox(benchmark::State& state) {
 }
 BENCHMARK(BM_PingPongMailbox)->UseRealTime();
 
+// busy()'s steps per nanosecond in this process, timed once per benchmark so that the stretches
+// of one benchmark share a rate.
+double busy_steps_per_ns() {
+  constexpr std::uint64_t kCalibration = 1 << 22;
+  return static_cast<double>(kCalibration) / busy_ns(kCalibration, 1);
+}
+
 // A stretch of busy() of about `ns` nanoseconds: its steps, and one call's time measured
-// alone (call included), both 0 for 0 ns.
+// alone in this process (call included), both 0 for 0 ns.
 struct Stretch {
   std::uint64_t steps = 0;
   double ns = 0;
 };
-Stretch stretch_of(double ns) {
+Stretch stretch_of(double ns, double steps_per_ns) {
   if (ns <= 0) return {};
-  constexpr std::uint64_t kCalibration = 1 << 22;
-  const double steps_per_ns = static_cast<double>(kCalibration) / busy_ns(kCalibration, 1);
   const auto steps = static_cast<std::uint64_t>(ns * steps_per_ns + 0.5);
   return {steps, steps ? busy_ns(steps, 100000) : 0};
 }
@@ -406,9 +411,10 @@ Stretch stretch_of(double ns) {
 // side between taking a packet and posting the next: how a transport's round trip grows
 // with the time the software above it takes to answer, without any of that software's
 // memory traffic. `answer_ns` is one stretch's time, call included, timed alone before the
-// round trips. ns:0 runs no work: BM_PingPongMailbox's loop, with one test of `steps` more.
+// round trips. ns:0 runs no work, BM_PingPongMailbox's loop exactly.
 void BM_PingPongAnswerDelay(benchmark::State& state) {
-  const Stretch work = stretch_of(static_cast<double>(state.range(0)));
+  const auto ns = static_cast<double>(state.range(0));
+  const Stretch work = stretch_of(ns, ns > 0 ? busy_steps_per_ns() : 0);
   mailbox_round_trips(state, work.steps, work.steps);
   state.counters["answer_ns"] = work.ns;
 }
@@ -427,10 +433,11 @@ BENCHMARK(BM_PingPongAnswerDelay)
 // The same with the sides' answers apart, as in an am lock-put-unlock: the origin runs the
 // next epoch's calls between the acknowledgment and its next packet, the target only applies
 // the put before it acknowledges. `origin_answer_ns` and `target_answer_ns` are measured as
-// `answer_ns` is.
+// `answer_ns` is, both in the parent (the target's stretch runs in the child).
 void BM_PingPongUnevenAnswer(benchmark::State& state) {
-  const Stretch origin = stretch_of(static_cast<double>(state.range(0)));
-  const Stretch target = stretch_of(static_cast<double>(state.range(1)));
+  const double rate = busy_steps_per_ns();
+  const Stretch origin = stretch_of(static_cast<double>(state.range(0)), rate);
+  const Stretch target = stretch_of(static_cast<double>(state.range(1)), rate);
   mailbox_round_trips(state, origin.steps, target.steps);
   state.counters["origin_answer_ns"] = origin.ns;
   state.counters["target_answer_ns"] = target.ns;
