@@ -130,6 +130,21 @@ std::map<std::string, std::string> pair_protocols(std::vector<suite::CaseSpec>& 
   return renamed;
 }
 
+// --sizes sweeps every case's `size` (worker/bench_runner.cpp), so the sizes a suite lists
+// no longer tell its cases apart: each would measure the same sizes under an id naming one
+// it does not, and their figures would share names (the gate pairs figures by name). One
+// case per configuration remains, its id without the size.
+void fold_sizes(suite::Expansion& ex) {
+  std::set<std::string> seen;
+  const auto repeated = [&](suite::CaseSpec& c) {
+    if (c.options.erase("size") > 0) c.id = suite::make_case_id(c);
+    return !seen.insert(c.id).second;
+  };
+  std::erase_if(ex.cases, repeated);
+  seen.clear();
+  std::erase_if(ex.excluded, [&](auto& e) { return repeated(e.first); });
+}
+
 // --filter, applied by the bench itself: a case is kept when its id, or the id pairing gives
 // it, contains the text (a paired id from a report then selects its case).
 void filter_cases(suite::Expansion& ex, const std::string& filter, const std::string& input) {
@@ -217,6 +232,7 @@ int bench_command(BenchArgs& args) {
   const std::string filter = std::exchange(args.run.overrides.filter, std::string());
   suite::Expansion base = expand_input(args.run);
   args.run.overrides.filter = filter;
+  if (bench.contains("sizes")) fold_sizes(base);
   filter_cases(base, filter, args.run.input);
   std::vector<mpi::MpiLaunch> mpis;
   nlohmann::json impl_contexts = nlohmann::json::array();

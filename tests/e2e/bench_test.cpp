@@ -222,6 +222,37 @@ TEST(Bench, CasesOfOneScriptHaveFiguresOfTheirOwnName) {
   EXPECT_EQ(g.exit_code, 0) << g.out << g.err;
 }
 
+// --sizes replaces the sizes a suite lists: each configuration is one case, named without a
+// size, measuring the given sizes once. Before, each listed size stayed a case that measured
+// the given sizes again, under an id naming a size it did not measure, and their figures
+// shared names.
+TEST(Bench, SizesGivenReplaceASuitesSizesWithOneCasePerConfiguration) {
+  const std::string dir = e2e::temp_dir("bench-sizes-fold");
+  const auto r =
+      e2e::run({"bench", "suites/latency_vs_pingpong.lua", "--sizes", "8,64", "--min-time", "0.001",
+                "--no-floor", "--report-dir", dir, "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const json report = e2e::read_json(dir + "/report.json");
+  std::set<std::string> ids;
+  for (const auto& c : report["cases"]) {
+    const std::string id = c["id"];
+    EXPECT_EQ(id.find("size="), std::string::npos) << id;
+    ids.insert(id);
+  }
+  // pingpong on am; lock-put-unlock on am and on direct
+  EXPECT_EQ(ids.size(), 3u) << report.dump(2);
+  std::map<std::string, std::set<std::uint64_t>> sizes;  // case -> sizes it measured
+  std::set<std::string> names;
+  for (const auto& b : report["benchmarks"]) {
+    if (b["run_type"] != "iteration") continue;
+    EXPECT_TRUE(names.insert(b["name"].get<std::string>()).second) << "duplicate " << b["name"];
+    sizes[b["case"].get<std::string>()].insert(b["size"].get<std::uint64_t>());
+  }
+  ASSERT_EQ(sizes.size(), 3u) << report["benchmarks"].dump(2);
+  for (const auto& [id, measured] : sizes)
+    EXPECT_EQ(measured, (std::set<std::uint64_t>{8, 64})) << id;
+}
+
 // A suite entry run under both am protocols is one launch per pattern: both figures are
 // recorded on windows of their own protocol and led together, their repetitions interleaved
 // (worker/bench_loop.hpp). The counts say each figure ran its own protocol.
