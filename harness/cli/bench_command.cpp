@@ -130,31 +130,54 @@ std::map<std::string, std::string> pair_protocols(std::vector<suite::CaseSpec>& 
   return renamed;
 }
 
+// The ids each case had before --sizes folded it (fold_sizes), by its id after: --filter
+// matches them too, so an id from a report of an earlier run still selects its case.
+using IdsBefore = std::map<std::string, std::vector<std::string>>;
+
+// Keeps the first case of each id, in order.
+template <class T, class IdOf>
+void drop_repeated_ids(std::vector<T>& items, std::set<std::string>& seen, IdOf id_of) {
+  std::vector<T> kept;
+  for (auto& item : items)
+    if (seen.insert(id_of(item)).second) kept.push_back(std::move(item));
+  items = std::move(kept);
+}
+
 // --sizes sweeps every case's `size` (worker/bench_runner.cpp), so the sizes a suite lists
 // no longer tell its cases apart: each would measure the same sizes under an id naming one
 // it does not, and their figures would share names (the gate pairs figures by name). One
-// case per configuration remains, its id without the size.
-void fold_sizes(suite::Expansion& ex) {
-  std::set<std::string> seen;
-  const auto repeated = [&](suite::CaseSpec& c) {
-    if (c.options.erase("size") > 0) c.id = suite::make_case_id(c);
-    return !seen.insert(c.id).second;
+// case per configuration remains, its id without the size; a configuration that runs at
+// any of its sizes runs, so none of its sizes stays among the excluded.
+IdsBefore fold_sizes(suite::Expansion& ex) {
+  IdsBefore before;
+  const auto fold = [&](suite::CaseSpec& c) {
+    const std::string was = c.id;
+    if (c.options.erase("size") == 0) return;
+    c.id = suite::make_case_id(c);
+    before[c.id].push_back(was);
   };
-  std::erase_if(ex.cases, repeated);
-  seen.clear();
-  std::erase_if(ex.excluded, [&](auto& e) { return repeated(e.first); });
+  for (auto& c : ex.cases) fold(c);
+  for (auto& e : ex.excluded) fold(e.first);
+  std::set<std::string> seen;
+  drop_repeated_ids(ex.cases, seen, [](const suite::CaseSpec& c) { return c.id; });
+  drop_repeated_ids(ex.excluded, seen, [](const auto& e) { return e.first.id; });
+  return before;
 }
 
-// --filter, applied by the bench itself: a case is kept when its id, or the id pairing gives
-// it, contains the text (a paired id from a report then selects its case).
-void filter_cases(suite::Expansion& ex, const std::string& filter, const std::string& input) {
+// --filter, applied by the bench itself: a case is kept when its id, an id it had before
+// --sizes folded it, or the id pairing gives it, contains the text (an id from a report
+// then selects its case).
+void filter_cases(suite::Expansion& ex, const std::string& filter, const std::string& input,
+                  const IdsBefore& folded) {
   if (filter.empty()) return;
   std::vector<suite::CaseSpec> copy = ex.cases;
   const auto renamed = pair_protocols(copy);
+  const auto has = [&](const std::string& id) { return id.find(filter) != std::string::npos; };
   auto matches = [&](const suite::CaseSpec& c) {
     const auto it = renamed.find(c.id);
-    return c.id.find(filter) != std::string::npos ||
-           (it != renamed.end() && it->second.find(filter) != std::string::npos);
+    const auto was = folded.find(c.id);
+    return has(c.id) || (it != renamed.end() && has(it->second)) ||
+           (was != folded.end() && std::any_of(was->second.begin(), was->second.end(), has));
   };
   std::erase_if(ex.cases, [&](const suite::CaseSpec& c) { return !matches(c); });
   std::erase_if(ex.excluded, [&](const auto& e) { return !matches(e.first); });
@@ -232,8 +255,8 @@ int bench_command(BenchArgs& args) {
   const std::string filter = std::exchange(args.run.overrides.filter, std::string());
   suite::Expansion base = expand_input(args.run);
   args.run.overrides.filter = filter;
-  if (bench.contains("sizes")) fold_sizes(base);
-  filter_cases(base, filter, args.run.input);
+  const IdsBefore folded = bench.contains("sizes") ? fold_sizes(base) : IdsBefore{};
+  filter_cases(base, filter, args.run.input, folded);
   std::vector<mpi::MpiLaunch> mpis;
   nlohmann::json impl_contexts = nlohmann::json::array();
   for (const auto& choice : impls) {

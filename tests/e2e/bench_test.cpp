@@ -233,13 +233,13 @@ TEST(Bench, SizesGivenReplaceASuitesSizesWithOneCasePerConfiguration) {
                 "--no-floor", "--report-dir", dir, "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const json report = e2e::read_json(dir + "/report.json");
-  std::set<std::string> ids;
+  ASSERT_EQ(report["cases"].size(), 3u) << report.dump(2);  // pingpong on am; lock-put-unlock
+  std::set<std::string> ids;                                // on am and on direct
   for (const auto& c : report["cases"]) {
     const std::string id = c["id"];
     EXPECT_EQ(id.find("size="), std::string::npos) << id;
     ids.insert(id);
   }
-  // pingpong on am; lock-put-unlock on am and on direct
   EXPECT_EQ(ids.size(), 3u) << report.dump(2);
   std::map<std::string, std::set<std::uint64_t>> sizes;  // case -> sizes it measured
   std::set<std::string> names;
@@ -251,6 +251,21 @@ TEST(Bench, SizesGivenReplaceASuitesSizesWithOneCasePerConfiguration) {
   ASSERT_EQ(sizes.size(), 3u) << report["benchmarks"].dump(2);
   for (const auto& [id, measured] : sizes)
     EXPECT_EQ(measured, (std::set<std::uint64_t>{8, 64})) << id;
+
+  // --filter still takes an id as the suite alone names it, size included, and the id
+  // without one.
+  for (const std::string filter : {"latency[shm,am,np=2,op=put,size=65536,sync=lock]",
+                                   "latency[shm,am,np=2,op=put,sync=lock]"}) {
+    const std::string one = dir + "/" + std::to_string(filter.size());
+    const auto f =
+        e2e::run({"bench", "suites/latency_vs_pingpong.lua", "--sizes", "8", "--min-time", "0.001",
+                  "--no-floor", "--filter", filter, "--report-dir", one, "--format", "json"});
+    ASSERT_EQ(f.exit_code, 0) << filter << "\n" << f.out << f.err;
+    const json r1 = e2e::read_json(one + "/report.json");
+    ASSERT_EQ(r1["cases"].size(), 1u) << r1.dump(2);
+    EXPECT_EQ(r1["cases"][0]["id"],
+              "latency_vs_pingpong/bench/latency[shm,am,np=2,op=put,sync=lock]");
+  }
 }
 
 // A suite entry run under both am protocols is one launch per pattern: both figures are
