@@ -134,7 +134,7 @@ std::map<std::string, std::string> pair_protocols(std::vector<suite::CaseSpec>& 
 // matches them too, so an id from a report of an earlier run still selects its case.
 using IdsBefore = std::map<std::string, std::vector<std::string>>;
 
-// Keeps the first case of each id, in order.
+// Keeps, in order, each item whose id is not yet in `seen` (which it adds).
 template <class T, class IdOf>
 void drop_repeated_ids(std::vector<T>& items, std::set<std::string>& seen, IdOf id_of) {
   std::vector<T> kept;
@@ -147,7 +147,8 @@ void drop_repeated_ids(std::vector<T>& items, std::set<std::string>& seen, IdOf 
 // no longer tell its cases apart: each would measure the same sizes under an id naming one
 // it does not, and their figures would share names (the gate pairs figures by name). One
 // case per configuration remains, its id without the size; a configuration that runs at
-// any of its sizes runs, so none of its sizes stays among the excluded.
+// any of its sizes runs, and none of its sizes stays among the excluded (the gate refuses an
+// id that is both run and excluded).
 IdsBefore fold_sizes(suite::Expansion& ex) {
   IdsBefore before;
   const auto fold = [&](suite::CaseSpec& c) {

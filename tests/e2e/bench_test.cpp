@@ -233,8 +233,9 @@ TEST(Bench, SizesGivenReplaceASuitesSizesWithOneCasePerConfiguration) {
                 "--no-floor", "--report-dir", dir, "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const json report = e2e::read_json(dir + "/report.json");
-  ASSERT_EQ(report["cases"].size(), 3u) << report.dump(2);  // pingpong on am; lock-put-unlock
-  std::set<std::string> ids;                                // on am and on direct
+  // pingpong on am; lock-put-unlock on am and on direct
+  ASSERT_EQ(report["cases"].size(), 3u) << report.dump(2);
+  std::set<std::string> ids;
   for (const auto& c : report["cases"]) {
     const std::string id = c["id"];
     EXPECT_EQ(id.find("size="), std::string::npos) << id;
@@ -254,9 +255,11 @@ TEST(Bench, SizesGivenReplaceASuitesSizesWithOneCasePerConfiguration) {
 
   // --filter still takes an id as the suite alone names it, size included, and the id
   // without one.
-  for (const std::string filter : {"latency[shm,am,np=2,op=put,size=65536,sync=lock]",
-                                   "latency[shm,am,np=2,op=put,sync=lock]"}) {
-    const std::string one = dir + "/" + std::to_string(filter.size());
+  const std::vector<std::string> filters{"latency[shm,am,np=2,op=put,size=65536,sync=lock]",
+                                         "latency[shm,am,np=2,op=put,sync=lock]"};
+  for (std::size_t i = 0; i < filters.size(); ++i) {
+    const std::string& filter = filters[i];
+    const std::string one = dir + "/filter" + std::to_string(i);
     const auto f =
         e2e::run({"bench", "suites/latency_vs_pingpong.lua", "--sizes", "8", "--min-time", "0.001",
                   "--no-floor", "--filter", filter, "--report-dir", one, "--format", "json"});
@@ -266,6 +269,21 @@ TEST(Bench, SizesGivenReplaceASuitesSizesWithOneCasePerConfiguration) {
     EXPECT_EQ(r1["cases"][0]["id"],
               "latency_vs_pingpong/bench/latency[shm,am,np=2,op=put,sync=lock]");
   }
+}
+
+// A configuration a suite runs at one size and excludes at another is, under --sizes, one
+// case that runs, not also an excluded one of the same id (the gate refuses a report that
+// has an id twice).
+TEST(Bench, SizesGivenRunAConfigurationExcludedAtOneOfItsSizes) {
+  const std::string dir = e2e::temp_dir("bench-sizes-excluded");
+  const auto r =
+      e2e::run({"bench", "tests/e2e/scripts/bench_sizes_excluded_suite.lua", "--sizes", "8",
+                "--min-time", "0.001", "--no-floor", "--report-dir", dir, "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const json report = e2e::read_json(dir + "/report.json");
+  ASSERT_EQ(report["cases"].size(), 1u) << report.dump(2);
+  EXPECT_EQ(report["cases"][0]["id"], "sizes_excluded/bench/latency[shm,am,np=2,op=put,sync=lock]");
+  EXPECT_EQ(report["cases"][0]["status"], "pass") << report["cases"][0].dump(2);
 }
 
 // A suite entry run under both am protocols is one launch per pattern: both figures are
