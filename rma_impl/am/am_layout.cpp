@@ -112,19 +112,22 @@ void AmWin::execute_layout_op(int src, const progress::PacketHeader& h, const La
   // Applies bytes [off, off + d.size()) of the op's data to window memory.
   auto apply = [mem, l, op, dtype, es, put = h.type == PacketType::put](
                    std::uint64_t off, std::span<const std::byte> d) {
-    core::for_each_run(l, off, d.size(), [&](std::int64_t at, std::uint64_t pos, std::uint64_t n) {
-      const std::byte* in = d.data() + (pos - off);
-      if (put)
-        std::memcpy(mem + at, in, n);
-      else
-        (void)core::reduce(core::faulty(op), dtype, mem + at, in, n / es);
-    });
+    const auto runs = put ? core::RunBytes::data : core::RunBytes::whole;
+    core::for_each_run(l, off, d.size(), runs,
+                       [&](std::int64_t at, std::uint64_t pos, std::uint64_t n) {
+                         const std::byte* in = d.data() + (pos - off);
+                         if (put)
+                           std::memcpy(mem + at, in, n);
+                         else
+                           (void)core::reduce(core::faulty(op), dtype, mem + at, in, n / es);
+                       });
   };
   auto old_values = [mem, l](std::uint64_t off, std::uint64_t n) {
     std::vector<std::byte> v(n);
-    core::for_each_run(l, off, n, [&](std::int64_t at, std::uint64_t pos, std::uint64_t k) {
-      std::memcpy(v.data() + (pos - off), mem + at, k);
-    });
+    core::for_each_run(l, off, n, core::RunBytes::whole,
+                       [&](std::int64_t at, std::uint64_t pos, std::uint64_t k) {
+                         std::memcpy(v.data() + (pos - off), mem + at, k);
+                       });
     return v;
   };
   switch (h.type) {
@@ -183,24 +186,28 @@ Status AmWin::apply_local_layout(core::RmaOp& op, std::byte* mem) {
   auto* result = static_cast<std::byte*>(op.result);
   const auto* origin = static_cast<const std::byte*>(op.origin);
   Status st;
-  core::for_each_run(l, 0, l.bytes(), [&](std::int64_t at, std::uint64_t pos, std::uint64_t n) {
-    switch (op.kind) {
-      case PacketType::put:
-        std::memmove(mem + at, origin + pos, n);
-        break;
-      case PacketType::get:
-        std::memmove(result + pos, mem + at, n);
-        break;
-      case PacketType::accumulate:
-        if (st) st = core::reduce(core::faulty(op.op), op.dtype, mem + at, origin + pos, n / es);
-        break;
-      default:
-        if (st)
-          st =
-              core::fetch_reduce(core::faulty(op.op), op.dtype, mem + at,
-                                 op.op == Op::no_op ? nullptr : origin + pos, result + pos, n / es);
-    }
-  });
+  const bool copy = op.kind == PacketType::put || op.kind == PacketType::get;
+  const auto runs = copy ? core::RunBytes::data : core::RunBytes::whole;
+  core::for_each_run(
+      l, 0, l.bytes(), runs, [&](std::int64_t at, std::uint64_t pos, std::uint64_t n) {
+        switch (op.kind) {
+          case PacketType::put:
+            std::memmove(mem + at, origin + pos, n);
+            break;
+          case PacketType::get:
+            std::memmove(result + pos, mem + at, n);
+            break;
+          case PacketType::accumulate:
+            if (st)
+              st = core::reduce(core::faulty(op.op), op.dtype, mem + at, origin + pos, n / es);
+            break;
+          default:
+            if (st)
+              st = core::fetch_reduce(core::faulty(op.op), op.dtype, mem + at,
+                                      op.op == Op::no_op ? nullptr : origin + pos, result + pos,
+                                      n / es);
+        }
+      });
   return st;
 }
 

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "am/am_win.hpp"
+#include "core/element_copy.hpp"
 #include "core/fault.hpp"
 #include "core/reduce.hpp"
 #include "core/runtime_impl.hpp"
@@ -143,11 +144,15 @@ Status AmWin::apply_local(core::Call& c, core::RmaOp& op) {
   }
   switch (op.kind) {
     case PacketType::put:
-      std::memmove(mem, op.origin,
-                   core::fault(core::Fault::put_short) && op.bytes() ? op.bytes() - 1 : op.bytes());
+      if (core::has_padding(op.dtype)) [[unlikely]]
+        core::copy_data(mem, op.origin, op.bytes(), op.dtype);
+      else
+        std::memmove(
+            mem, op.origin,
+            core::fault(core::Fault::put_short) && op.bytes() ? op.bytes() - 1 : op.bytes());
       break;
     case PacketType::get:
-      std::memmove(op.result, mem, op.bytes());
+      core::copy_data(op.result, mem, op.bytes(), op.dtype);
       break;
     case PacketType::accumulate:
       RMA_TRY(core::reduce(core::faulty(op.op), op.dtype, mem, op.origin, op.count));

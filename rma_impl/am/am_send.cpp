@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "am/am_win.hpp"
+#include "core/element_copy.hpp"
 #include "core/fault.hpp"
 #include "core/runtime_impl.hpp"
 
@@ -154,17 +155,20 @@ void AmWin::expect_response(AmOp& a, progress::PacketHeader& h) {
   const std::size_t bytes = a.op.bytes();
   if (bytes <= w_.rt.eager_limit() && !a.rndv) return;
   AmOp* op = &a;
+  // A pair's padding is not written, so its bytes cannot land in one copy.
+  auto* dest = core::has_padding(a.op.dtype) ? nullptr : static_cast<std::byte*>(a.op.result);
   a.st.response_bulk = w_.rt.bulk().expect(
       bytes,
       [op](std::uint64_t off, std::span<const std::byte> d) {
-        std::memcpy(static_cast<std::byte*>(op->op.result) + off, d.data(), d.size());
+        core::copy_data(static_cast<std::byte*>(op->op.result) + off, d.data(), d.size(),
+                        op->op.dtype, off);
       },
       [this, op] {
         waiting_.erase(op->st.cookie);
         op->st.response_done = true;
         on_local_complete(op);
       },
-      static_cast<std::byte*>(a.op.result));
+      dest);
   h.aux = a.st.response_bulk;
 }
 

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "am/am_win.hpp"
+#include "core/element_copy.hpp"
 #include "core/fault.hpp"
 #include "core/reduce.hpp"
 #include "core/runtime_impl.hpp"
@@ -325,7 +326,7 @@ void AmWin::execute_op(int src, const progress::PacketHeader& h,
     case PacketType::get_accumulate:
       return execute_get_accumulate(src, h, reply, mem, payload);
     case PacketType::fetch_and_op: {
-      alignas(16) std::byte old[16];  // a pair is up to 16 bytes
+      alignas(16) std::byte old[16]{};  // a pair is up to 16 bytes; its padding stays 0
       (void)core::fetch_reduce(core::faulty(op), dtype, mem,
                                payload.empty() ? nullptr : payload.data(), old, 1);
       e_.send(src, reply, {old, size_of(dtype)});
@@ -356,20 +357,24 @@ void AmWin::execute_write(int src, const progress::PacketHeader& h, std::byte* m
   const std::size_t bytes = h.count * size_of(dtype);
   const bool is_put = h.type == PacketType::put;
   if (h.flags & progress::flag_rndv) {
+    // A pair's padding is not written, so its bytes cannot land in one copy.
+    std::byte* dest = is_put && !core::has_padding(dtype) ? mem : nullptr;
     const std::uint64_t id = w_.rt.bulk().expect(
         bytes,
         [mem, is_put, op, dtype](std::uint64_t off, std::span<const std::byte> d) {
           if (is_put)
-            std::memcpy(mem + off, d.data(), d.size());
+            core::copy_data(mem + off, d.data(), d.size(), dtype, off);
           else
             (void)core::reduce(core::faulty(op), dtype, mem + off, d.data(),
                                d.size() / size_of(dtype));
         },
-        [this, src, h] { complete_at_target(src, h); }, is_put ? mem : nullptr);
-    send_cts(src, h, id, is_put ? mem : nullptr);
+        [this, src, h] { complete_at_target(src, h); }, dest);
+    send_cts(src, h, id, dest);
     return;
   }
-  if (is_put)
+  if (is_put && core::has_padding(dtype)) [[unlikely]]
+    core::copy_data(mem, payload.data(), bytes, dtype);
+  else if (is_put)
     std::memcpy(mem, payload.data(),
                 core::fault(core::Fault::put_short) && bytes ? bytes - 1 : bytes);
   else
@@ -450,7 +455,8 @@ void AmWin::on_response(int src, const progress::PacketHeader& h,
   } else if (h.flags & progress::flag_rndv) {
     return;  // the data streams into the bulk registered at issue; it completes the op
   } else {
-    std::memcpy(a->op.result, payload.data(), std::min(payload.size(), a->op.bytes()));
+    core::copy_data(a->op.result, payload.data(), std::min(payload.size(), a->op.bytes()),
+                    a->op.dtype);
   }
   waiting_.erase(it);
   a->st.response_done = true;

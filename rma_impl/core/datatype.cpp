@@ -35,7 +35,8 @@ constexpr bool too_far(std::int64_t n, std::int64_t step) {
 
 using Span = std::pair<std::int64_t, std::int64_t>;  // bytes [first, second)
 
-// One instance's runs as spans, a pair type's padding included (copies write it), by start.
+// One instance's runs as spans, a pair type's padding included (the overlap check counts
+// it, though no call writes it), by start.
 std::vector<Span> sorted_spans(const std::vector<TypeBlock>& blocks) {
   std::vector<Span> spans;
   spans.reserve(blocks.size());
@@ -116,7 +117,7 @@ struct Datatype::Builder {
     const std::int64_t l = disp + old.lb_ + std::min<std::int64_t>(0, span);
     const std::int64_t h = disp + old.ub() + std::max<std::int64_t>(0, span);
     if (beyond(l) || beyond(h) || beyond(disp + old.true_lb_ + std::min<std::int64_t>(0, span)) ||
-        beyond(disp + old.copy_ub_ + std::max<std::int64_t>(0, span)))
+        beyond(disp + old.padded_ub_ + std::max<std::int64_t>(0, span)))
       return bad(call, "bounds beyond 2^48 bytes");
     const auto n = static_cast<std::uint64_t>(copies);
     if (old.size_ && n > (static_cast<std::uint64_t>(kLimit) - 1 - data) / old.size_)
@@ -186,7 +187,7 @@ struct Datatype::Builder {
     if (t.mixed_) t.basic_.reset();
     t.true_lb_ = tl;
     t.true_ub_ = th;
-    t.copy_ub_ = cu;
+    t.padded_ub_ = cu;
     const auto& r = t.blocks_;
     bool uniform = r.size() >= 2;
     for (std::size_t i = 1; uniform && i < r.size(); ++i)
@@ -217,7 +218,7 @@ TypeRef Datatype::basic(Dtype d) {
       t->elements_ = 1;
       t->extent_ = static_cast<std::int64_t>(size_of(dt));
       t->true_ub_ = static_cast<std::int64_t>(size_of(dt) - tail_padding(dt));
-      t->copy_ub_ = static_cast<std::int64_t>(size_of(dt));
+      t->padded_ub_ = static_cast<std::int64_t>(size_of(dt));
       t->basic_ = dt;
       t->dense_ = true;
       t->align_ = alignment_of(dt);
@@ -523,7 +524,7 @@ std::int64_t Layout::data_lo() const {
 std::int64_t Layout::data_hi() const {
   if (count == 0 || type->elements() == 0) return 0;
   const auto span = static_cast<std::int64_t>(count - 1) * type->extent();
-  return type->true_lb() + type->copied_extent() + std::max<std::int64_t>(0, span);
+  return type->true_lb() + type->padded_extent() + std::max<std::int64_t>(0, span);
 }
 
 bool Layout::in_limits() const {
@@ -596,7 +597,7 @@ Overlap overlaps(const Layout& l) {
   // and that reach, each d one merge of the instance's spans with their shifted copies.
   const std::int64_t ext = t.extent() < 0 ? -t.extent() : t.extent();
   if (ext == 0) return l.count > 1 ? Overlap::some : Overlap::none;
-  const std::int64_t bytes = t.copied_extent();  // a pair's padding is written too
+  const std::int64_t bytes = t.padded_extent();  // a pair's padding counts too
   const std::uint64_t reach = ext >= bytes ? 0 : static_cast<std::uint64_t>((bytes - 1) / ext);
   const std::uint64_t last = std::min<std::uint64_t>(l.count - 1, reach);
   if (last == 0) return Overlap::none;

@@ -381,11 +381,59 @@ TEST(Layout, RunsOfAStreamRangeStartMidRun) {
   // 16-23 at 40, then 24-31 at 48, ...  Bytes 10..30 start inside the second run.
   Layout l{2, Datatype::vector(3, 2, 5, i32).value()};
   std::vector<std::array<std::int64_t, 3>> got;
-  core::for_each_run(l, 10, 20, [&](std::int64_t at, std::uint64_t pos, std::uint64_t n) {
-    got.push_back({at, static_cast<std::int64_t>(pos), static_cast<std::int64_t>(n)});
-  });
+  core::for_each_run(
+      l, 10, 20, core::RunBytes::data, [&](std::int64_t at, std::uint64_t pos, std::uint64_t n) {
+        got.push_back({at, static_cast<std::int64_t>(pos), static_cast<std::int64_t>(n)});
+      });
   const std::vector<std::array<std::int64_t, 3>> want = {{22, 10, 6}, {40, 16, 8}, {48, 24, 6}};
   EXPECT_EQ(got, want);
+}
+
+// Runs as a write copies them leave out a pair's padding; as a reduction takes them, whole.
+TEST(Layout, PairRunsLeaveOutThePaddingWhenData) {
+  // vector(2, 2, 3, short_int): elements at 0, 8 and 24, 32 (extent 8, the stream 8 a pair).
+  Layout l{1, Datatype::vector(2, 2, 3, Datatype::basic(Dtype::short_int)).value()};
+  using Run = std::array<std::int64_t, 3>;
+  std::vector<Run> data, whole;
+  auto into = [](std::vector<Run>& v) {
+    return [&v](std::int64_t at, std::uint64_t pos, std::uint64_t n) {
+      v.push_back({at, static_cast<std::int64_t>(pos), static_cast<std::int64_t>(n)});
+    };
+  };
+  core::for_each_run(l, 3, 26, core::RunBytes::data, into(data));  // stream bytes 3..28
+  core::for_each_run(l, 3, 26, core::RunBytes::whole, into(whole));
+  const std::vector<Run> want_data = {{4, 4, 4},   {8, 8, 2},   {12, 12, 4}, {24, 16, 2},
+                                      {28, 20, 4}, {32, 24, 2}, {36, 28, 1}};
+  const std::vector<Run> want_whole = {{3, 3, 13}, {24, 16, 13}};
+  EXPECT_EQ(data, want_data);
+  EXPECT_EQ(whole, want_whole);
+}
+
+// An op to a rank's own window may copy between overlapping stretches of it.
+TEST(Layout, CopyDataBetweenOverlappingBuffersCopiesEveryElementOnce) {
+  std::vector<std::byte> mem(5 * 8);
+  for (std::size_t i = 0; i < mem.size(); ++i) mem[i] = static_cast<std::byte>(i);
+  const std::vector<std::byte> before = mem;
+  core::copy_data(mem.data() + 8, mem.data(), 3 * 8, Dtype::short_int);  // 3 elements up one
+  for (std::size_t i = 8; i < 4 * 8; ++i) {
+    const std::size_t k = i % 8;
+    const bool data = k < 2 || k >= 4;
+    EXPECT_EQ(mem[i], data ? before[i - 8] : before[i]) << "byte " << i;
+  }
+}
+
+TEST(Layout, CopyDataKeepsEveryPairsPadding) {
+  for (Dtype t : {Dtype::short_int, Dtype::long_int, Dtype::double_int, Dtype::int2}) {
+    const std::size_t es = size_of(t), n = 3 * es;
+    std::vector<std::byte> src(n, std::byte{1}), dst(n, std::byte{0xaa});
+    // From byte 1 on, as a rendezvous fragment that starts inside an element copies.
+    core::copy_data(dst.data() + 1, src.data() + 1, n - 1, t, 1);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t k = i % es;
+      const bool data = i >= 1 && (t == Dtype::short_int ? (k < 2 || k >= 4) : k < data_size(t));
+      EXPECT_EQ(dst[i], data ? std::byte{1} : std::byte{0xaa}) << to_string(t) << " byte " << i;
+    }
+  }
 }
 
 TEST(Layout, PiecesSplitAtBasicTypeChanges) {

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <span>
 
+#include "core/element_copy.hpp"
 #include "rma/datatype.hpp"
 #include "rma/status.hpp"
 
@@ -95,9 +96,12 @@ namespace rma::core {
 // The runs of `l` that hold bytes [from, from + len) of its packed stream (its data in
 // signature order): fn(at, pos, n) for each, `at` the run's byte offset in the layout's
 // memory, `pos` its offset in the stream, `n` its bytes. Rendezvous fragments and whole ops
-// alike are applied this way.
+// alike are applied this way. A copy that writes takes `RunBytes::data`: a pair run then
+// comes in pieces that leave out its padding (element_copy.hpp); a reduction, which needs
+// whole elements and writes only their data itself, and a read take `RunBytes::whole`.
+enum class RunBytes { data, whole };
 template <class F>
-void for_each_run(const Layout& l, std::uint64_t from, std::uint64_t len, F&& fn) {
+void for_each_run(const Layout& l, std::uint64_t from, std::uint64_t len, RunBytes bytes, F&& fn) {
   const Datatype& t = *l.type;
   if (t.packed_size() == 0 || len == 0) return;
   const std::uint64_t end = from + len;
@@ -115,21 +119,37 @@ void for_each_run(const Layout& l, std::uint64_t from, std::uint64_t len, F&& fn
       const std::uint64_t pos = base + b.pos, n = b.count * size_of(b.dtype);
       if (pos >= end) return;
       const std::uint64_t lo = std::max(pos, from), hi = std::min(pos + n, end);
-      if (lo < hi) fn(shift + b.offset + static_cast<std::int64_t>(lo - pos), lo, hi - lo);
+      if (lo >= hi) continue;
+      if (bytes == RunBytes::whole || !has_padding(b.dtype)) {
+        fn(shift + b.offset + static_cast<std::int64_t>(lo - pos), lo, hi - lo);
+        continue;
+      }
+      for_each_data_span(b.dtype, lo - pos, hi - pos, [&](std::uint64_t a, std::uint64_t z) {
+        fn(shift + b.offset + static_cast<std::int64_t>(a), pos + a, z - a);
+      });
     }
   }
 }
 
+// True when some run of `t` is of a pair type with padding.
+inline bool has_padding(const Datatype& t) {
+  if (auto b = t.basic_type()) return has_padding(*b);
+  return std::any_of(t.blocks().begin(), t.blocks().end(),
+                     [](const TypeBlock& b) { return has_padding(b.dtype); });
+}
+
 // Gathers the layout's data at `base` into `out` (its packed stream), or scatters it back.
 inline void pack(const Layout& l, const std::byte* base, std::byte* out) {
-  for_each_run(l, 0, l.bytes(), [&](std::int64_t at, std::uint64_t pos, std::uint64_t n) {
-    std::memcpy(out + pos, base + at, n);
-  });
+  for_each_run(l, 0, l.bytes(), RunBytes::whole,
+               [&](std::int64_t at, std::uint64_t pos, std::uint64_t n) {
+                 std::memcpy(out + pos, base + at, n);
+               });
 }
 inline void unpack(const Layout& l, const std::byte* in, std::byte* base) {
-  for_each_run(l, 0, l.bytes(), [&](std::int64_t at, std::uint64_t pos, std::uint64_t n) {
-    std::memcpy(base + at, in + pos, n);
-  });
+  for_each_run(l, 0, l.bytes(), RunBytes::data,
+               [&](std::int64_t at, std::uint64_t pos, std::uint64_t n) {
+                 std::memcpy(base + at, in + pos, n);
+               });
 }
 
 }  // namespace rma::core

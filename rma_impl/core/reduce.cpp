@@ -3,6 +3,7 @@
 #include "core/reduce.hpp"
 
 #include <concepts>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -125,6 +126,17 @@ struct Replace {
   }
 };
 
+// Writes one element: a pair's value and index, never its padding (element_copy.hpp).
+template <class T>
+inline void store(std::byte* to, const T& v) {
+  if constexpr (is_pair_v<T>) {
+    std::memcpy(to + offsetof(T, value), &v.value, sizeof v.value);
+    std::memcpy(to + offsetof(T, index), &v.index, sizeof v.index);
+  } else {
+    std::memcpy(to, &v, sizeof(T));
+  }
+}
+
 // One element: inputs are read before anything is written, so this is correct however the
 // buffers overlap (result == origin, origin == target, ...).
 template <class T, bool kFetch, class F>
@@ -133,9 +145,9 @@ inline void element(F f, std::byte* target, const std::byte* origin, std::byte* 
   T b;
   std::memcpy(&a, target, sizeof(T));
   std::memcpy(&b, origin, sizeof(T));
-  if constexpr (kFetch) std::memcpy(result, &a, sizeof(T));
+  if constexpr (kFetch) store(result, a);
   a = f(a, b);
-  std::memcpy(target, &a, sizeof(T));
+  store(target, a);
 }
 
 // N elements whose buffers are known not to overlap. The fixed trip count and the restrict
@@ -150,9 +162,9 @@ inline void block(F f, std::byte* __restrict target, const std::byte* __restrict
     T b;
     std::memcpy(&a, target + j * sizeof(T), sizeof(T));
     std::memcpy(&b, origin + j * sizeof(T), sizeof(T));
-    if constexpr (kFetch) std::memcpy(result + j * sizeof(T), &a, sizeof(T));
+    if constexpr (kFetch) store(result + j * sizeof(T), a);
     a = f(a, b);
-    std::memcpy(target + j * sizeof(T), &a, sizeof(T));
+    store(target + j * sizeof(T), a);
   }
 }
 
@@ -235,7 +247,15 @@ Status run_op(Op op, std::byte* target, const std::byte* origin, std::byte* resu
     case Op::replace:
       return apply_if_defined<T, kFetch>(Replace{}, op, target, origin, result, count);
     case Op::no_op:
-      if constexpr (kFetch) std::memcpy(result, target, count * sizeof(T));
+      if constexpr (kFetch && is_pair_v<T>) {
+        for (std::size_t i = 0; i < count; ++i) {
+          T a;
+          std::memcpy(&a, target + i * sizeof(T), sizeof(T));
+          store(result + i * sizeof(T), a);
+        }
+      } else if constexpr (kFetch) {
+        std::memcpy(result, target, count * sizeof(T));
+      }
       return Status::ok();
     case Op::maxloc:
       return apply_if_defined<T, kFetch>(MaxLoc{}, op, target, origin, result, count);

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/element_copy.hpp"
 #include "core/win.hpp"
 #include "progress/engine.hpp"
 
@@ -49,6 +50,7 @@ inline constexpr std::size_t kFastOpBytes = 64 * 1024;
 [[gnu::always_inline]] inline bool fast_copy(Win& w, DirectOp kind, const void* origin,
                                              void* result, int target, std::uint64_t disp,
                                              std::size_t count, Dtype dtype) {
+  if (has_padding(dtype)) return false;  // the table's slot copies data only
   std::size_t bytes = 0;
   std::byte* at = fast_address(w, target, disp, count, dtype, bytes);
   if (!at || !(kind == DirectOp::put ? origin : result)) return false;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "am/am_ops.hpp"
+#include "core/element_copy.hpp"
 #include "core/layout.hpp"
 #include "core/runtime_impl.hpp"
 #include "core/window_ops.hpp"
@@ -195,9 +196,12 @@ Status native_layout(Call& c, RmaOp& op, bool write) {
   };
   Status st;
   core::for_each_run(
-      op.derived->target, 0, op.bytes(), [&](std::int64_t at, std::uint64_t pos, std::uint64_t n) {
+      op.derived->target, 0, op.bytes(), core::RunBytes::data,
+      [&](std::int64_t at, std::uint64_t pos, std::uint64_t n) {
         if (!st) return;
-        if (runs.size() == limit || (bytes && bytes + n > max_bytes)) st = issue();
+        // One local iov per call: a gap in the stream (a pair's padding) starts a new call.
+        if (runs.size() == limit || (bytes && (bytes + n > max_bytes || pos != first + bytes)))
+          st = issue();
         if (runs.empty()) first = pos;
         runs.push_back(
             fi_rma_iov{p.addr + static_cast<std::uint64_t>(static_cast<std::int64_t>(op.disp) + at),
@@ -208,15 +212,21 @@ Status native_layout(Call& c, RmaOp& op, bool write) {
   return st;
 }
 
+// A pair with padding goes by packets: one native write or read moves every byte of its
+// range, and the padding must keep what it held (core/element_copy.hpp).
 Status direct_put(Call& c, RmaOp& op) {
   if (op.has_target_layout()) [[unlikely]]
     return native_layout(c, op, true);
+  if (core::has_padding(op.dtype)) [[unlikely]]
+    return fallback(c, op);
   if (keep_in_deferred_epoch(c, op)) return Status::ok();
   return native_rma(c, op, true);
 }
 Status direct_get(Call& c, RmaOp& op) {
   if (op.has_target_layout()) [[unlikely]]
     return native_layout(c, op, false);
+  if (core::has_padding(op.dtype)) [[unlikely]]
+    return fallback(c, op);
   if (keep_in_deferred_epoch(c, op)) return Status::ok();
   return native_rma(c, op, false);
 }

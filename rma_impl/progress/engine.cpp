@@ -11,6 +11,7 @@
 
 #include "progress/cpu_relax.hpp"
 #include "rma/trace.hpp"
+#include "rma/types.hpp"
 
 namespace rma::progress {
 namespace {
@@ -23,6 +24,14 @@ constexpr auto kRoomNap = std::chrono::microseconds(50);
 // A parked agent's check interval grows to at most this many times its first, and 50 ms.
 constexpr int kParkBackoff = 16;
 constexpr auto kParkLongest = std::chrono::microseconds(50000);
+
+// A stream's fragments hold whole elements of every dtype, so a receiver that reduces
+// fragment by fragment never starts inside one: their size is a multiple of the largest
+// element (a 16-byte pair). The transports' payloads for 9 ranks and more are not.
+constexpr std::size_t kLargestElement = size_of(Dtype::long_int);
+std::size_t fragment_bytes(std::size_t max_payload) {
+  return max_payload >= kLargestElement ? max_payload - max_payload % kLargestElement : max_payload;
+}
 
 }  // namespace
 
@@ -513,7 +522,7 @@ bool Engine::drain_one(int dst) {
     } else if (it.stream) {
       // Fragments of a large transfer: the ring (or bounce buffers) bound what is in flight.
       while (it.offset < it.data.size() || it.data.empty()) {
-        std::size_t n = std::min(max_payload_, it.data.size() - it.offset);
+        std::size_t n = std::min(fragment_bytes(max_payload_), it.data.size() - it.offset);
         PacketHeader fh = it.h;
         fh.aux = it.offset;
         fh.count = n;

@@ -418,7 +418,7 @@ TEST(Runtime, LayoutCallsAnswerAsPlainCalls) {
               ErrorClass::buffer);
     EXPECT_EQ(cls(win.get_accumulate(nullptr, one, res, one, 1, 0, one, Op::sum)),
               ErrorClass::buffer);
-    // A long_int is 12 bytes of data and 16 copied: at byte 52 it ends past 64.
+    // A long_int is 12 bytes of data; range checks count its 16: at byte 52 it ends past 64.
     const Layout pair{1, Datatype::basic(Dtype::long_int)};
     EXPECT_EQ(cls(win.put(v, 1, Dtype::long_int, 1, 52)), ErrorClass::rma_range);
     EXPECT_EQ(cls(win.put(v, pair, 1, 52, pair)), ErrorClass::rma_range);

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "am/am_ops.hpp"
+#include "core/element_copy.hpp"
 #include "core/fault.hpp"
 #include "core/layout.hpp"
 #include "core/reduce.hpp"
@@ -84,15 +85,17 @@ Status direct_layout(Call& c, RmaOp& op) {
   auto* stream = put ? const_cast<std::byte*>(in) : out;
   if (!l.type) {  // contiguous there: only the result side was packed
     copy_bytes(out, mem, op.bytes());
-  } else if (l.count == 1 && l.type->uniform_bytes() && copy_uniform(put, *l.type, mem, stream)) {
+  } else if (l.count == 1 && l.type->uniform_bytes() && !core::has_padding(*l.type) &&
+             copy_uniform(put, *l.type, mem, stream)) {
     // done: the common strided case
   } else {
-    core::for_each_run(l, 0, op.bytes(), [&](std::int64_t at, std::uint64_t pos, std::uint64_t n) {
-      if (put)
-        std::memcpy(mem + at, in + pos, n);
-      else
-        std::memcpy(out + pos, mem + at, n);
-    });
+    core::for_each_run(l, 0, op.bytes(), core::RunBytes::data,
+                       [&](std::int64_t at, std::uint64_t pos, std::uint64_t n) {
+                         if (put)
+                           std::memcpy(mem + at, in + pos, n);
+                         else
+                           std::memcpy(out + pos, mem + at, n);
+                       });
   }
   if (d.unpack_to)
     core::unpack(d.unpack, d.packed_result.data(), static_cast<std::byte*>(d.unpack_to));
@@ -106,8 +109,11 @@ Status direct_put(Call& c, RmaOp& op) {
     return direct_layout(c, op);
   RMA_TRY(core::await_access(c, op.target));
   const std::size_t bytes = op.bytes();
-  copy_bytes(target_address(c, op), op.origin,
-             core::fault(core::Fault::put_short) && bytes ? bytes - 1 : bytes);
+  if (core::has_padding(op.dtype)) [[unlikely]]
+    core::copy_data(target_address(c, op), op.origin, bytes, op.dtype);
+  else
+    copy_bytes(target_address(c, op), op.origin,
+               core::fault(core::Fault::put_short) && bytes ? bytes - 1 : bytes);
   count(c, DirectOp::put);
   finish(op);
   return Status::ok();
@@ -117,7 +123,10 @@ Status direct_get(Call& c, RmaOp& op) {
   if (op.has_target_layout() || op.unpacks()) [[unlikely]]
     return direct_layout(c, op);
   RMA_TRY(core::await_access(c, op.target));
-  copy_bytes(op.result, target_address(c, op), op.bytes());
+  if (core::has_padding(op.dtype)) [[unlikely]]
+    core::copy_data(op.result, target_address(c, op), op.bytes(), op.dtype);
+  else
+    copy_bytes(op.result, target_address(c, op), op.bytes());
   count(c, DirectOp::get);
   finish(op);
   return Status::ok();

@@ -279,8 +279,9 @@ std::size_t queue_bytes_for(int ranks) {
 
 std::size_t max_payload_for(int ranks) {
   // The per-pair rings this transport had before were 256 KiB up to 8 ranks, 64 KiB up to 32,
-  // 32 KiB above, and a packet could carry half a ring: the same limits keep every fragment
-  // count (and so every message count) as it was.
+  // 32 KiB above, and a packet could carry half a ring: the same limits kept every fragment
+  // count (and so every message count) as it was. The engine cuts streams at a multiple of
+  // 16 bytes of this (engine.cpp), which from 9 ranks on is a little less.
   const std::size_t old_ring = ranks <= 8 ? 256 * 1024 : ranks <= 32 ? 64 * 1024 : 32 * 1024;
   return std::min<std::size_t>(64 * 1024, (old_ring / 2 - 56) & ~std::size_t{7});
 }

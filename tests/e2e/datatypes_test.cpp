@@ -38,6 +38,23 @@ TEST(Datatypes, PassiveTargetPortsPassOnFabricAmAndDirect) {
   EXPECT_GE(report["cases"].size(), 20u);
 }
 
+// A pair's padding where the shm suite does not go: fabric's paths (its direct path sends a
+// plain op of such pairs by packets, and a layout op one native call per stretch), and 9 shm
+// ranks, whose packets are not a multiple of 16 bytes while a fragment must hold whole pairs.
+TEST(Datatypes, PairPaddingKeepsOnFabricAndWithNineRanks) {
+  const std::string dir = e2e::temp_dir("dt-pad-fabric");
+  auto r = run({"run", "suites/datatypes.lua", "--backend", "fabric", "--provider", "tcp;ofi_rxm",
+                "--filter", "count=8200,dtype=long_int", "--report-dir", dir},
+               240);  // 4 cases: about 8 s on a quiet 2-core machine
+  EXPECT_EQ(r.exit_code, 0) << last_line(r.out) << "\n" << r.err;
+  EXPECT_EQ(e2e::read_json(dir + "/report.json")["cases"].size(), 4u);
+  // 2100 pairs: the first fragment (32,712 B before the cut) ended inside pair 2044.
+  auto nine = run({"run", "lua_scripts/datatypes/pairs/pair_padding.lua", "-n", "9", "--path", "am",
+                   "-o", "dtype=long_int", "-o", "count=2100", "--timeout", "120"},
+                  180);
+  EXPECT_EQ(nine.exit_code, 0) << nine.out << nine.err;
+}
+
 // The report's counts of one case of tests/e2e/scripts/datatype_packets.lua.
 json packets(const std::string& layout) {
   const std::string dir = e2e::temp_dir("dt-packets-" + layout);

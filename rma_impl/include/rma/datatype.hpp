@@ -82,9 +82,10 @@ class Datatype {
   std::int64_t extent() const { return extent_; }
   std::int64_t true_lb() const { return true_lb_; }
   std::int64_t true_extent() const { return true_ub_ - true_lb_; }
-  // The true extent with a pair type's tail padding (long_int, double_int): copies move an
-  // element whole, so these are the bytes a path writes, which range and overlap checks use.
-  std::int64_t copied_extent() const { return copy_ub_ - true_lb_; }
+  // The true extent with a pair type's tail padding (long_int, double_int), which range and
+  // overlap checks count: conservative, since no call writes a pair's padding
+  // (core/element_copy.hpp).
+  std::int64_t padded_extent() const { return padded_ub_ - true_lb_; }
   std::uint64_t elements() const { return elements_; }  // basic elements in one instance
   // The basic type every element has, if they all have one (accumulate needs it).
   std::optional<Dtype> basic_type() const { return basic_; }
@@ -148,7 +149,7 @@ class Datatype {
   std::uint64_t elements_ = 0;
   std::int64_t lb_ = 0, extent_ = 0;
   std::int64_t true_lb_ = 0, true_ub_ = 0;
-  std::int64_t copy_ub_ = 0;  // true_ub_ with a pair's tail padding
+  std::int64_t padded_ub_ = 0;  // true_ub_ with a pair's tail padding
   std::optional<Dtype> basic_;
   bool mixed_ = false;         // elements of more than one basic type
   bool overlaps_one_ = false;  // one instance writes some byte twice
@@ -174,7 +175,7 @@ struct Layout {
   std::uint64_t bytes() const { return count * type->packed_size(); }  // packed
   std::uint64_t elements() const { return count * type->elements(); }
   // The byte range [lo, hi) the layout's data occupies, relative to its buffer's start (with
-  // a pair type's tail padding, which copies write: Datatype::copied_extent).
+  // a pair type's tail padding, which range checks count: Datatype::padded_extent).
   std::int64_t data_lo() const;
   std::int64_t data_hi() const;
   // Whether `count` instances keep their data, and the distance their extents add, below
