@@ -1,4 +1,4 @@
--- Library defect reproducer (docs/conformance-mpi.md, defect 23): Debian's Open MPI 4.1.4 with
+-- Library defect reproducer (docs/conformance-mpi.md, defect 24): Debian's Open MPI 4.1.4 with
 -- its default one-sided component, osc/rdma, does not apply an accumulate on MPI_SHORT_INT
 -- (the pair type with a hole inside: value in bytes 0-1, index in 4-7) through a derived
 -- target type, and returns no error: the target keeps its pairs. Rank 0 accumulates its
