@@ -436,6 +436,41 @@ TEST(Layout, CopyDataKeepsEveryPairsPadding) {
   }
 }
 
+// Whole elements go by copies of fixed sizes, parts at either end stretch by stretch: every
+// split of a stream, into separate buffers and shifted within one buffer both ways, copies
+// the data bytes as they were before the copy and nothing else.
+TEST(Layout, CopyDataMatchesByteByByteAtEverySplitAndShift) {
+  for (Dtype t : {Dtype::short_int, Dtype::long_int, Dtype::double_int}) {
+    const std::size_t es = size_of(t), len = 6 * es;
+    auto is_data = [&](std::size_t pos) {
+      const std::size_t k = pos % es;
+      return t == Dtype::short_int ? (k < 2 || k >= 4) : k < data_size(t);
+    };
+    for (std::size_t at = 0; at < 2 * es; at += 3)
+      for (std::size_t n : {std::size_t{0}, es - 1, es, 3 * es + 5, 4 * es - at % es}) {
+        const auto e = static_cast<std::ptrdiff_t>(es);
+        for (std::ptrdiff_t shift :
+             {std::ptrdiff_t{0}, -e, std::ptrdiff_t{-3}, e, std::ptrdiff_t{5}}) {
+          // One buffer: the source at `base`, the destination `shift` bytes on (0: apart).
+          const std::size_t base = 2 * es;
+          std::vector<std::byte> mem(base + len + 2 * es), other(mem.size(), std::byte{0xee});
+          for (std::size_t i = 0; i < mem.size(); ++i) mem[i] = static_cast<std::byte>(i * 7);
+          const std::vector<std::byte> before = mem;
+          std::vector<std::byte>& out = shift == 0 ? other : mem;
+          const std::size_t to = base + static_cast<std::size_t>(shift);
+          const std::vector<std::byte> out_before = out;
+          core::copy_data(out.data() + to, mem.data() + base, n, t, at);
+          for (std::size_t i = 0; i < out.size(); ++i) {
+            const bool copied = i >= to && i < to + n && is_data(at + (i - to));
+            const std::byte want = copied ? before[base + (i - to)] : out_before[i];
+            ASSERT_EQ(out[i], want) << to_string(t) << " at " << at << " n " << n << " shift "
+                                    << shift << " byte " << i;
+          }
+        }
+      }
+  }
+}
+
 TEST(Layout, PiecesSplitAtBasicTypeChanges) {
   const std::int64_t bl[] = {1, 2}, d[] = {0, 8};
   const TypeRef types[] = {f64, i32};
