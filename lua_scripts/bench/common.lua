@@ -1,6 +1,7 @@
 -- Shared by the benchmark patterns: windows of every flavor, the op under test, and what
 -- each synchronization mode costs in messages on the am path (docs/message-counts.md).
 local counts = require("counts")  -- protocol, hold budget (lib/)
+local typemap = require("typemap")  -- a dtype's extent (lib/)
 
 local M = {}
 
@@ -33,13 +34,20 @@ function M.op(ctx, op)
   else rma.fail("unknown op '" .. op .. "'") end
 end
 
-function M.dtype(op) return (op == "put" or op == "get") and "u8" or "i64" end
+-- The element dtype of `op`: put and get move `dtype` (u8 unless the script's option says),
+-- the accumulate family i64.
+function M.dtype(op, dtype)
+  if op == "put" or op == "get" then return dtype or "u8" end
+  return "i64"
+end
 
--- Bytes one op moves (fetch_and_op / compare_and_swap: one i64).
-function M.op_bytes(op, size)
+-- Bytes one op moves: `size` rounded down to whole elements of its dtype, one at least
+-- (fetch_and_op / compare_and_swap: one i64).
+function M.op_bytes(op, size, dtype)
   if op == "fetch_and_op" or op == "compare_and_swap" then return 8 end
-  if M.dtype(op) == "i64" then return math.max(8, size // 8 * 8) end
-  return size
+  local one = typemap.basic(M.dtype(op, dtype))
+  local extent = one.ub - one.lb
+  return math.max(extent, size // extent * extent)
 end
 
 -- flush and flush_local keep one lock_all epoch open across the iterations: rank 0 takes it

@@ -6,6 +6,7 @@
 -- `rmabench bench lua_scripts/bench/latency.lua -o op=get --sync lock,flush --sizes 1:1M`;
 -- run as a case it checks the data and the messages of one iteration.
 local common = require("common")
+local typemap = require("typemap")
 
 return {
   ranks = 2,
@@ -13,17 +14,22 @@ return {
     op = {"put | get | accumulate | get_accumulate | fetch_and_op | compare_and_swap", "put"},
     sync = {"lock | flush | flush_local | lock_all | pscw | fence", "lock"},
     size = {"bytes per operation", 8},
+    dtype = {"element dtype of put and get (a pair too); the accumulate family moves i64", "u8"},
     flavor = {"create | allocate | dynamic | shared", "allocate"},
   },
   setup = function(ctx)
     if rma.size < 2 then rma.skip("needs an origin and a target") end
     local op = rma.opt.op
-    ctx.bytes = common.op_bytes(op, rma.opt.size)
+    if not (typemap.BASIC[rma.opt.dtype] or typemap.PAIR[rma.opt.dtype]) then
+      rma.fail("-o dtype=" .. rma.opt.dtype .. ": not a dtype (i8 ... f64, or a pair such as long_int)")
+    end
+    ctx.bytes = common.op_bytes(op, rma.opt.size, rma.opt.dtype)
     ctx.win, ctx.disp = common.window(rma.opt.flavor, math.max(ctx.bytes, 8))
-    local dtype = common.dtype(op)
-    local count = ctx.bytes // (dtype == "i64" and 8 or 1)
-    ctx.data = rma.buffer(count, dtype):fill(1)
-    ctx.result = rma.buffer(count, dtype)
+    ctx.dtype = common.dtype(op, rma.opt.dtype)
+    local count = ctx.bytes // common.op_bytes(op, 1, rma.opt.dtype)  -- bytes of one element
+    ctx.data = rma.buffer(count, ctx.dtype)
+    if typemap.PAIR[ctx.dtype] then ctx.data:fill(1, 1) else ctx.data:fill(1) end  -- (value, index)
+    ctx.result = rma.buffer(count, ctx.dtype)
     common.open_held(ctx, op)   -- flush modes: the epoch (and its lock) spans the iterations
   end,
   run = function(ctx)
@@ -31,11 +37,12 @@ return {
   end,
   check = function(ctx)
     if rma.rank == 1 and rma.opt.op == "put" and rma.opt.flavor ~= "dynamic" then
-      rma.expect_eq(ctx.win:local_buffer():sub(0, ctx.bytes), ctx.data, "the put arrived")
+      rma.expect_eq(ctx.win:local_buffer(ctx.dtype):sub(0, #ctx.data), ctx.data, "the put arrived")
     end
   end,
   teardown = common.teardown,
   messages = function()
-    return { total = common.am_messages(rma.opt.op, rma.opt.sync, common.op_bytes(rma.opt.op, rma.opt.size)) }
+    return { total = common.am_messages(rma.opt.op, rma.opt.sync,
+                                          common.op_bytes(rma.opt.op, rma.opt.size, rma.opt.dtype)) }
   end,
 }
