@@ -112,14 +112,11 @@ void AmWin::execute_layout_op(int src, const progress::PacketHeader& h, const La
   // Applies bytes [off, off + d.size()) of the op's data to window memory.
   auto apply = [mem, l, op, dtype, es, put = h.type == PacketType::put](
                    std::uint64_t off, std::span<const std::byte> d) {
-    const auto runs = put ? core::RunBytes::data : core::RunBytes::whole;
-    core::for_each_run(l, off, d.size(), runs,
+    if (put) return core::copy_into(l, off, d.size(), d.data(), mem);
+    core::for_each_run(l, off, d.size(), core::RunBytes::whole,
                        [&](std::int64_t at, std::uint64_t pos, std::uint64_t n) {
                          const std::byte* in = d.data() + (pos - off);
-                         if (put)
-                           std::memcpy(mem + at, in, n);
-                         else
-                           (void)core::reduce(core::faulty(op), dtype, mem + at, in, n / es);
+                         (void)core::reduce(core::faulty(op), dtype, mem + at, in, n / es);
                        });
   };
   auto old_values = [mem, l](std::uint64_t off, std::uint64_t n) {
@@ -185,28 +182,25 @@ Status AmWin::apply_local_layout(core::RmaOp& op, std::byte* mem) {
   const std::size_t es = size_of(op.dtype);
   auto* result = static_cast<std::byte*>(op.result);
   const auto* origin = static_cast<const std::byte*>(op.origin);
+  if (op.kind == PacketType::put) {
+    core::copy_into(l, 0, l.bytes(), origin, mem);
+    return Status::ok();
+  }
+  if (op.kind == PacketType::get) {
+    core::copy_out(l, 0, l.bytes(), mem, result);
+    return Status::ok();
+  }
   Status st;
-  const bool copy = op.kind == PacketType::put || op.kind == PacketType::get;
-  const auto runs = copy ? core::RunBytes::data : core::RunBytes::whole;
   core::for_each_run(
-      l, 0, l.bytes(), runs, [&](std::int64_t at, std::uint64_t pos, std::uint64_t n) {
-        switch (op.kind) {
-          case PacketType::put:
-            std::memmove(mem + at, origin + pos, n);
-            break;
-          case PacketType::get:
-            std::memmove(result + pos, mem + at, n);
-            break;
-          case PacketType::accumulate:
-            if (st)
-              st = core::reduce(core::faulty(op.op), op.dtype, mem + at, origin + pos, n / es);
-            break;
-          default:
-            if (st)
-              st = core::fetch_reduce(core::faulty(op.op), op.dtype, mem + at,
-                                      op.op == Op::no_op ? nullptr : origin + pos, result + pos,
-                                      n / es);
-        }
+      l, 0, l.bytes(), core::RunBytes::whole,
+      [&](std::int64_t at, std::uint64_t pos, std::uint64_t n) {
+        if (!st) return;
+        if (op.kind == PacketType::accumulate)
+          st = core::reduce(core::faulty(op.op), op.dtype, mem + at, origin + pos, n / es);
+        else
+          st =
+              core::fetch_reduce(core::faulty(op.op), op.dtype, mem + at,
+                                 op.op == Op::no_op ? nullptr : origin + pos, result + pos, n / es);
       });
   return st;
 }

@@ -409,6 +409,42 @@ TEST(Layout, PairRunsLeaveOutThePaddingWhenData) {
   EXPECT_EQ(whole, want_whole);
 }
 
+// copy_into and copy_out write what a layout's runs walked with `RunBytes::data`, each piece
+// copied alone, write: every fragment [from, from + len) of the stream, on layouts of padded
+// pairs (short_int, long_int) and of a struct that mixes a pair with a scalar.
+TEST(Layout, CopyIntoAndOutWriteWhatDataRunsWrite) {
+  const std::int64_t bl[] = {2, 1}, d[] = {0, 40};
+  const TypeRef mixed[] = {Datatype::basic(Dtype::long_int), Datatype::basic(Dtype::i32)};
+  const std::vector<Layout> layouts = {
+      {2, Datatype::vector(2, 2, 3, Datatype::basic(Dtype::short_int)).value()},
+      {3, Datatype::vector(2, 1, 2, Datatype::basic(Dtype::long_int)).value()},
+      {2, Datatype::struct_(bl, d, mixed).value()},
+  };
+  for (const Layout& l : layouts) {
+    const std::uint64_t bytes = l.bytes();
+    const auto span = static_cast<std::size_t>(l.data_hi());
+    std::vector<std::byte> stream(bytes);
+    for (std::size_t i = 0; i < stream.size(); ++i) stream[i] = static_cast<std::byte>(i + 1);
+    for (std::uint64_t from = 0; from < bytes; ++from)
+      for (std::uint64_t len = 1; from + len <= bytes; ++len) {
+        std::vector<std::byte> want(span, std::byte{0xaa}), got = want;
+        core::for_each_run(l, from, len, core::RunBytes::data,
+                           [&](std::int64_t at, std::uint64_t pos, std::uint64_t n) {
+                             std::memcpy(want.data() + at, stream.data() + pos, n);
+                           });
+        core::copy_into(l, from, len, stream.data() + from, got.data());
+        ASSERT_EQ(got, want) << l.describe() << " into, from " << from << " len " << len;
+        std::vector<std::byte> out_want(bytes, std::byte{0xbb}), out_got = out_want;
+        core::for_each_run(l, from, len, core::RunBytes::data,
+                           [&](std::int64_t at, std::uint64_t pos, std::uint64_t n) {
+                             std::memcpy(out_want.data() + pos, want.data() + at, n);
+                           });
+        core::copy_out(l, from, len, want.data(), out_got.data() + from);
+        ASSERT_EQ(out_got, out_want) << l.describe() << " out, from " << from << " len " << len;
+      }
+  }
+}
+
 // An op to a rank's own window may copy between overlapping stretches of it.
 TEST(Layout, CopyDataBetweenOverlappingBuffersCopiesEveryElementOnce) {
   std::vector<std::byte> mem(5 * 8);

@@ -94,14 +94,11 @@ Status for_each_piece(std::span<const Layout* const> sides, F&& fn) {
 namespace rma::core {
 
 // The runs of `l` that hold bytes [from, from + len) of its packed stream (its data in
-// signature order): fn(at, pos, n) for each, `at` the run's byte offset in the layout's
-// memory, `pos` its offset in the stream, `n` its bytes. Rendezvous fragments and whole ops
-// alike are applied this way. A copy that writes takes `RunBytes::data`: a pair run then
-// comes in pieces that leave out its padding (element_copy.hpp); a reduction, which needs
-// whole elements and writes only their data itself, and a read take `RunBytes::whole`.
-enum class RunBytes { data, whole };
+// signature order): fn(at, pos, n, dtype, within) for each, `at` the run's byte offset in the
+// layout's memory, `pos` its offset in the stream, `n` its bytes, `dtype` its elements' and
+// `within` how far into the run it starts (a rendezvous fragment may start inside one).
 template <class F>
-void for_each_run(const Layout& l, std::uint64_t from, std::uint64_t len, RunBytes bytes, F&& fn) {
+void for_each_typed_run(const Layout& l, std::uint64_t from, std::uint64_t len, F&& fn) {
   const Datatype& t = *l.type;
   if (t.packed_size() == 0 || len == 0) return;
   const std::uint64_t end = from + len;
@@ -120,15 +117,47 @@ void for_each_run(const Layout& l, std::uint64_t from, std::uint64_t len, RunByt
       if (pos >= end) return;
       const std::uint64_t lo = std::max(pos, from), hi = std::min(pos + n, end);
       if (lo >= hi) continue;
-      if (bytes == RunBytes::whole || !has_padding(b.dtype)) {
-        fn(shift + b.offset + static_cast<std::int64_t>(lo - pos), lo, hi - lo);
-        continue;
-      }
-      for_each_data_span(b.dtype, lo - pos, hi - pos, [&](std::uint64_t a, std::uint64_t z) {
-        fn(shift + b.offset + static_cast<std::int64_t>(a), pos + a, z - a);
-      });
+      fn(shift + b.offset + static_cast<std::int64_t>(lo - pos), lo, hi - lo, b.dtype, lo - pos);
     }
   }
+}
+
+// The same runs as fn(at, pos, n). A copy that writes takes `RunBytes::data`: a pair run then
+// comes in pieces that leave out its padding (element_copy.hpp); a reduction, which needs
+// whole elements and writes only their data itself, and a read take `RunBytes::whole`.
+// Rendezvous fragments and whole ops alike are applied this way.
+enum class RunBytes { data, whole };
+template <class F>
+void for_each_run(const Layout& l, std::uint64_t from, std::uint64_t len, RunBytes bytes, F&& fn) {
+  for_each_typed_run(
+      l, from, len,
+      [&](std::int64_t at, std::uint64_t pos, std::uint64_t n, Dtype t, std::uint64_t within) {
+        if (bytes == RunBytes::whole || !has_padding(t)) return fn(at, pos, n);
+        for_each_data_span(t, within, within + n, [&](std::uint64_t a, std::uint64_t z) {
+          fn(at + static_cast<std::int64_t>(a - within), pos + (a - within), z - a);
+        });
+      });
+}
+
+// Bytes [from, from + len) of the layout's packed stream, `stream` pointing at byte `from`,
+// written to the layout's memory at `base` (copy_into) or read from it (copy_out), data only:
+// a pair run goes by copy_data's fixed-size moves, not stretch by stretch. A run's source and
+// destination may overlap (an op to this rank's own window).
+inline void copy_into(const Layout& l, std::uint64_t from, std::uint64_t len,
+                      const std::byte* stream, std::byte* base) {
+  for_each_typed_run(
+      l, from, len,
+      [&](std::int64_t at, std::uint64_t pos, std::uint64_t n, Dtype t, std::uint64_t within) {
+        copy_data(base + at, stream + (pos - from), n, t, within);
+      });
+}
+inline void copy_out(const Layout& l, std::uint64_t from, std::uint64_t len, const std::byte* base,
+                     std::byte* stream) {
+  for_each_typed_run(
+      l, from, len,
+      [&](std::int64_t at, std::uint64_t pos, std::uint64_t n, Dtype t, std::uint64_t within) {
+        copy_data(stream + (pos - from), base + at, n, t, within);
+      });
 }
 
 // True when some run of `t` is of a pair type with padding.
@@ -146,10 +175,7 @@ inline void pack(const Layout& l, const std::byte* base, std::byte* out) {
                });
 }
 inline void unpack(const Layout& l, const std::byte* in, std::byte* base) {
-  for_each_run(l, 0, l.bytes(), RunBytes::data,
-               [&](std::int64_t at, std::uint64_t pos, std::uint64_t n) {
-                 std::memcpy(base + at, in + pos, n);
-               });
+  copy_into(l, 0, l.bytes(), in, base);
 }
 
 }  // namespace rma::core

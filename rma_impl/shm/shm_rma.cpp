@@ -89,13 +89,10 @@ Status direct_layout(Call& c, RmaOp& op) {
              copy_uniform(put, *l.type, mem, stream)) {
     // done: the common strided case
   } else {
-    core::for_each_run(l, 0, op.bytes(), core::RunBytes::data,
-                       [&](std::int64_t at, std::uint64_t pos, std::uint64_t n) {
-                         if (put)
-                           std::memcpy(mem + at, in + pos, n);
-                         else
-                           std::memcpy(out + pos, mem + at, n);
-                       });
+    if (put)
+      core::copy_into(l, 0, op.bytes(), in, mem);
+    else
+      core::copy_out(l, 0, op.bytes(), mem, out);
   }
   if (d.unpack_to)
     core::unpack(d.unpack, d.packed_result.data(), static_cast<std::byte*>(d.unpack_to));
