@@ -137,5 +137,9 @@ return {
     { script = "datatypes/pairs/pair_padding.lua", ranks = {2}, tags = {"pairs"},
       options = { dtype = {"short_int", "long_int", "double_int"}, count = {3, 8200},
                   layout = {"contiguous", "vector"} } },
+    -- pairs 12 bytes apart, each one's first bytes in the tail padding of the one before: MPI
+    -- allows it, since no data byte is written twice (no MPICH original); 3000 by rendezvous
+    { script = "datatypes/pairs/pair_tail_data.lua", ranks = {2}, tags = {"pairs"},
+      options = { dtype = {"long_int", "double_int"}, count = {5, 3000} } },
   },
 }

@@ -291,12 +291,16 @@ function typemap.signature(m, count)
 end
 
 -- Whether two data bytes of count × type coincide (MPI forbids that where data is received).
+-- A run spans its elements up to its last one's index: a pair's tail padding holds no data,
+-- while padding between a run's pairs counts (as the implementation's check, conservative).
 function typemap.overlaps(m, count)
   local rs = typemap.runs(m, count)
   local iv = {}
   for _, r in ipairs(rs) do
-    local s = PAIR[r[3]] and PAIR[r[3]].extent or BASIC[r[3]].size
-    iv[#iv + 1] = { r[1], r[1] + r[2] * s }
+    local p = PAIR[r[3]]
+    local s = p and p.extent or BASIC[r[3]].size
+    local tail = p and p.extent - (p.index_at + 4) or 0
+    iv[#iv + 1] = { r[1], r[1] + r[2] * s - tail }
   end
   table.sort(iv, function(a, b) return a[1] < b[1] end)
   for i = 2, #iv do if iv[i][1] < iv[i - 1][2] then return true end end

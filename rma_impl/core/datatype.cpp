@@ -35,13 +35,15 @@ constexpr bool too_far(std::int64_t n, std::int64_t step) {
 
 using Span = std::pair<std::int64_t, std::int64_t>;  // bytes [first, second)
 
-// One instance's runs as spans, a pair type's padding included (the overlap check counts
-// it, though no call writes it), by start.
+// One instance's runs as spans of the bytes a copy may write, by start: a run's last pair
+// ends at its index, since no call writes the tail padding after it and MPI lets other data
+// lie there. Padding between a run's pairs still counts (a conservative check).
 std::vector<Span> sorted_spans(const std::vector<TypeBlock>& blocks) {
   std::vector<Span> spans;
   spans.reserve(blocks.size());
   for (const TypeBlock& b : blocks)
-    spans.emplace_back(b.offset, b.offset + static_cast<std::int64_t>(b.count * size_of(b.dtype)));
+    spans.emplace_back(b.offset, b.offset + static_cast<std::int64_t>(b.count * size_of(b.dtype) -
+                                                                      tail_padding(b.dtype)));
   std::sort(spans.begin(), spans.end());
   return spans;
 }
@@ -597,7 +599,7 @@ Overlap overlaps(const Layout& l) {
   // and that reach, each d one merge of the instance's spans with their shifted copies.
   const std::int64_t ext = t.extent() < 0 ? -t.extent() : t.extent();
   if (ext == 0) return l.count > 1 ? Overlap::some : Overlap::none;
-  const std::int64_t bytes = t.padded_extent();  // a pair's padding counts too
+  const std::int64_t bytes = t.true_extent();  // the spans' reach, a last pair's padding out
   const std::uint64_t reach = ext >= bytes ? 0 : static_cast<std::uint64_t>((bytes - 1) / ext);
   const std::uint64_t last = std::min<std::uint64_t>(l.count - 1, reach);
   if (last == 0) return Overlap::none;

@@ -327,13 +327,25 @@ TEST(Layout, InterleavedInstancesAreCheckedByDistance) {
   ASSERT_TRUE(wide);
   EXPECT_EQ(overlaps(Layout{std::uint64_t{1} << 39, wide.value()}), Overlap::unknown);
   EXPECT_EQ(overlaps(Layout{3, wide.value()}), Overlap::none);
-  // A long_int's copy writes its 4 bytes of tail padding: instances 12 bytes apart meet.
+  // No copy writes a long_int's 4 bytes of tail padding, so another instance's data may lie
+  // there (MPI counts data bytes only): instances 12 bytes apart do not meet, 8 apart do.
   const TypeRef long_int = basic(Dtype::long_int);
-  for (const std::int64_t step : {12, -12}) {
+  for (const std::int64_t step : {12, -12, 8, -8}) {
     auto packed = Datatype::resized(long_int, 0, step);
     ASSERT_TRUE(packed);
-    EXPECT_EQ(overlaps(Layout{2, packed.value()}), Overlap::some) << step;
+    EXPECT_EQ(overlaps(Layout{3, packed.value()}), step % 12 ? Overlap::some : Overlap::none)
+        << step;
   }
+  // Nor within one instance: an i32 in a long_int's tail padding, or in its index.
+  const std::int64_t two[] = {1, 1};
+  const TypeRef members[] = {long_int, i32};
+  for (const std::int64_t i32_at : {12, 8}) {
+    const std::int64_t offsets[] = {0, i32_at};
+    auto s = Datatype::struct_(two, offsets, members);
+    ASSERT_TRUE(s);
+    EXPECT_EQ(s.value()->overlaps_itself(), i32_at != 12) << i32_at;
+  }
+  // The range check still counts the padding (docs/datatypes.md).
   EXPECT_EQ((Layout{1, long_int}.data_hi()), 16);
 }
 

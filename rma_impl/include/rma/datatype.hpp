@@ -82,9 +82,9 @@ class Datatype {
   std::int64_t extent() const { return extent_; }
   std::int64_t true_lb() const { return true_lb_; }
   std::int64_t true_extent() const { return true_ub_ - true_lb_; }
-  // The true extent with a pair type's tail padding (long_int, double_int), which range and
-  // overlap checks count: conservative, since no call writes a pair's padding
-  // (core/element_copy.hpp).
+  // The true extent with a pair type's tail padding (long_int, double_int), which range
+  // checks count: conservative, since no call writes a pair's padding (core/element_copy.hpp),
+  // but a reduction reads whole pairs. Overlap checks leave a run's last padding out.
   std::int64_t padded_extent() const { return padded_ub_ - true_lb_; }
   std::uint64_t elements() const { return elements_; }  // basic elements in one instance
   // The basic type every element has, if they all have one (accumulate needs it).
