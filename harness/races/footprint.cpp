@@ -48,8 +48,8 @@ Runs layout_runs(const rma::Layout& l) {
   Runs out;
   const rma::Datatype& t = *l.type;
   if (l.count == 0 || t.size() == 0) return out;
-  if (t.dense()) {
-    out.runs.push_back({0, l.count * t.size()});
+  if (t.dense()) {  // size() is MPI's, a pair's padding left out: the elements span more
+    out.runs.push_back({0, l.count * t.packed_size()});
     return out;
   }
   const std::uint64_t es = t.basic_type() ? rma::size_of(*t.basic_type()) : 1;
