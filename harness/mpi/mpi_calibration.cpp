@@ -211,6 +211,12 @@ CalibrationConfig calibration_config(const json& e) {
                 " (only wait: the target in a barrier)";
     return c;
   }
+  // The C loop takes the op, sync, size and flavor; any other option (a put of long_int
+  // pairs) would be timed as something else.
+  if (const std::string v = text_of(e, "variant"); !v.empty()) {
+    c.why_not = "no plain-C calibration with " + v + " (the C loop takes op, sync, size, flavor)";
+    return c;
+  }
   if (e.value("ranks", 0) != 2) {
     c.why_not = "no plain-C calibration on " + std::to_string(e.value("ranks", 0)) + " ranks";
     return c;

@@ -38,6 +38,9 @@ TEST(Calibration, LatencyFiguresMapToTheProgramsArguments) {
                                               "--flavor", "allocate"}));
   EXPECT_NE(calibration_config(replayed("bench/latency", "compute")).why_not, "");
   EXPECT_NE(calibration_config(replayed("bench/fence_ring")).why_not, "");
+  json pairs = replayed();  // -o dtype=long_int: the C loop would time a put of bytes
+  pairs["variant"] = "dtype=long_int";
+  EXPECT_NE(calibration_config(pairs).why_not.find("dtype=long_int"), std::string::npos);
 }
 
 TEST(Calibration, PingPongFiguresTimeTheSameSendRecvRoundTrip) {

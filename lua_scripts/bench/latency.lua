@@ -20,8 +20,19 @@ return {
   setup = function(ctx)
     if rma.size < 2 then rma.skip("needs an origin and a target") end
     local op = rma.opt.op
-    if not (typemap.BASIC[rma.opt.dtype] or typemap.PAIR[rma.opt.dtype]) then
-      rma.fail("-o dtype=" .. rma.opt.dtype .. ": not a dtype (i8 ... f64, or a pair such as long_int)")
+    local dt = rma.opt.dtype
+    if not (typemap.BASIC[dt] or typemap.PAIR[dt]) then
+      rma.fail("-o dtype=" .. dt .. ": not a dtype (i8 ... f64, or a pair such as long_int)")
+    end
+    if dt ~= "u8" then  -- a figure is named by its size: it must be what moves
+      if op ~= "put" and op ~= "get" then
+        rma.fail("-o dtype=" .. dt .. ": only put and get take a dtype (the accumulate family moves i64)")
+      end
+      local one = common.op_bytes(op, 1, dt)
+      if rma.opt.size == 0 or rma.opt.size % one ~= 0 then
+        rma.fail(string.format("-o dtype=%s: size %d is not a whole number of %d-byte elements, one at least",
+                               dt, rma.opt.size, one))
+      end
     end
     ctx.bytes = common.op_bytes(op, rma.opt.size, rma.opt.dtype)
     ctx.win, ctx.disp = common.window(rma.opt.flavor, math.max(ctx.bytes, 8))
