@@ -494,8 +494,8 @@ TEST(Layout, CopyDataMatchesByteByByteAtEverySplitAndShift) {
       const std::size_t k = pos % es;
       return t == Dtype::short_int ? (k < 2 || k >= 4) : k < data_size(t);
     };
-    for (std::size_t at = 0; at < 2 * es; at += 3)
-      for (std::size_t n : {std::size_t{0}, es - 1, es, 3 * es + 5, 4 * es - at % es}) {
+    for (std::size_t at = 0; at < 2 * es; ++at)
+      for (std::size_t n = 0; n <= 4 * es; ++n) {
         const auto e = static_cast<std::ptrdiff_t>(es);
         for (std::ptrdiff_t shift :
              {std::ptrdiff_t{0}, -e, std::ptrdiff_t{-3}, e, std::ptrdiff_t{5}}) {

@@ -17,6 +17,13 @@ struct Pair {
   V value;
   std::int32_t index;
 };
+// The pair dtypes' sizes (types.hpp) are these structs' on every ABI we build for; code that
+// steps through pairs by sizeof relies on it.
+static_assert(sizeof(Pair<std::int16_t>) == size_of(Dtype::short_int) &&
+              sizeof(Pair<std::int32_t>) == size_of(Dtype::int2) &&
+              sizeof(Pair<std::int64_t>) == size_of(Dtype::long_int) &&
+              sizeof(Pair<float>) == size_of(Dtype::float_int) &&
+              sizeof(Pair<double>) == size_of(Dtype::double_int));
 template <class T>
 inline constexpr bool is_pair_v = false;
 template <class V>
