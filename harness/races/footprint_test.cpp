@@ -31,9 +31,10 @@ TEST(RaceFootprint, BlocksThatTouchMerge) {
             (std::vector<std::pair<std::int64_t, std::uint64_t>>{{0, 32}}));
   EXPECT_EQ(pairs(layout_runs({3, i32})),
             (std::vector<std::pair<std::int64_t, std::uint64_t>>{{0, 12}}));
-  // Pairs: 3 long_int span 48 bytes, though MPI's size counts 12 of each 16.
+  // Pairs: 3 long_int span 44 bytes (MPI's size counts 12 of each 16; the last pair's tail
+  // padding is never written).
   EXPECT_EQ(pairs(layout_runs({3, Datatype::basic(Dtype::long_int)})),
-            (std::vector<std::pair<std::int64_t, std::uint64_t>>{{0, 48}}));
+            (std::vector<std::pair<std::int64_t, std::uint64_t>>{{0, 44}}));
   // Two instances of a vector whose extent ends where the next one's first block starts.
   EXPECT_EQ(pairs(layout_runs({2, Datatype::vector(2, 1, 2, i32).value()})),
             (std::vector<std::pair<std::int64_t, std::uint64_t>>{{0, 4}, {8, 8}, {20, 4}}));

@@ -291,8 +291,9 @@ function typemap.signature(m, count)
 end
 
 -- Whether two data bytes of count × type coincide (MPI forbids that where data is received).
--- A run spans its elements up to its last one's index: a pair's tail padding holds no data,
--- while padding between a run's pairs counts (as the implementation's check, conservative).
+-- A run spans its elements up to its last one's index: a pair's tail padding holds no data.
+-- Pair runs are never merged here, so this is MPI's rule pair by pair; the implementation
+-- merges adjacent pairs into one run and counts the padding between them (it may refuse more).
 function typemap.overlaps(m, count)
   local rs = typemap.runs(m, count)
   local iv = {}

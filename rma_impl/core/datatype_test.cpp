@@ -421,9 +421,9 @@ TEST(Layout, PairRunsLeaveOutThePaddingWhenData) {
   EXPECT_EQ(whole, want_whole);
 }
 
-// copy_into and copy_out write what a layout's runs walked with `RunBytes::data`, each piece
-// copied alone, write: every fragment [from, from + len) of the stream, on layouts of padded
-// pairs (short_int, long_int) and of a struct that mixes a pair with a scalar.
+// copy_into and copy_out write the bytes that a layout's runs walked with `RunBytes::data`
+// and copied piece by piece write: every fragment [from, from + len) of the stream, on layouts of
+// padded pairs (short_int, long_int) and of a struct that mixes a pair with a scalar.
 TEST(Layout, CopyIntoAndOutWriteWhatDataRunsWrite) {
   const std::int64_t bl[] = {2, 1}, d[] = {0, 40};
   const TypeRef mixed[] = {Datatype::basic(Dtype::long_int), Datatype::basic(Dtype::i32)};
