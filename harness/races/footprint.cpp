@@ -48,10 +48,11 @@ Runs layout_runs(const rma::Layout& l) {
   Runs out;
   const rma::Datatype& t = *l.type;
   if (l.count == 0 || t.size() == 0) return out;
-  // A run ends at its last pair's index: the tail padding after it is never written and may
-  // hold other data (MPI counts data bytes only); padding between a run's pairs counts.
-  if (t.dense()) {  // size() is MPI's, a pair's padding left out: the elements span more
-    out.runs.push_back({0, l.count * t.packed_size() - rma::tail_padding(*t.basic_type())});
+  // A run ends at its last pair's index (TypeBlock::data_reach); padding between a run's
+  // pairs counts. A dense layout is one run of its basic type.
+  if (t.dense()) {
+    out.runs.push_back(
+        {0, rma::TypeBlock{0, l.count * t.elements(), *t.basic_type()}.data_reach()});
     return out;
   }
   const std::uint64_t es = t.basic_type() ? rma::size_of(*t.basic_type()) : 1;
@@ -60,8 +61,7 @@ Runs layout_runs(const rma::Layout& l) {
   for (std::uint64_t i = 0; i < l.count && !more; ++i)
     for (const rma::TypeBlock& b : t.blocks()) {
       const std::int64_t at = static_cast<std::int64_t>(i) * t.extent() + b.offset;
-      const std::uint64_t len =
-          b.count == 0 ? 0 : b.count * rma::size_of(b.dtype) - rma::tail_padding(b.dtype);
+      const std::uint64_t len = b.data_reach();
       if (len == 0) continue;
       // Types lay their runs out in order mostly: extend the last one where it ends.
       if (!v.empty() && v.back().off + static_cast<std::int64_t>(v.back().len) == at) {

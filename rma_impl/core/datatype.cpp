@@ -42,8 +42,7 @@ std::vector<Span> sorted_spans(const std::vector<TypeBlock>& blocks) {
   std::vector<Span> spans;
   spans.reserve(blocks.size());
   for (const TypeBlock& b : blocks)
-    spans.emplace_back(b.offset, b.offset + static_cast<std::int64_t>(b.count * size_of(b.dtype) -
-                                                                      tail_padding(b.dtype)));
+    spans.emplace_back(b.offset, b.offset + static_cast<std::int64_t>(b.data_reach()));
   std::sort(spans.begin(), spans.end());
   return spans;
 }
@@ -175,7 +174,7 @@ struct Datatype::Builder {
     for (TypeBlock& b : t.blocks_) {
       b.pos = t.size_;
       const auto bytes = static_cast<std::int64_t>(b.count * size_of(b.dtype));
-      const auto end = b.offset + bytes - static_cast<std::int64_t>(tail_padding(b.dtype));
+      const auto end = b.offset + static_cast<std::int64_t>(b.data_reach());
       tl = first ? b.offset : std::min(tl, b.offset);
       th = first ? end : std::max(th, end);
       cu = first ? b.offset + bytes : std::max(cu, b.offset + bytes);

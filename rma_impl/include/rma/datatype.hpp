@@ -41,6 +41,12 @@ struct TypeBlock {
   std::uint64_t count = 0;
   Dtype dtype = Dtype::u8;
   std::uint64_t pos = 0;
+
+  // Bytes from `offset` to the end of the run's data: its last pair's tail padding is left
+  // out (no call writes it, and MPI lets other data lie there).
+  std::uint64_t data_reach() const {
+    return count == 0 ? 0 : count * size_of(dtype) - tail_padding(dtype);
+  }
 };
 
 // One run of a signature: `count` basic elements of `dtype` in a row.
