@@ -41,12 +41,16 @@ function M.dtype(op, dtype)
   return "i64"
 end
 
+-- Bytes of one element of `op`'s dtype (its extent: a pair with its padding).
+function M.element_bytes(op, dtype)
+  return typemap.extent(typemap.basic(M.dtype(op, dtype)))
+end
+
 -- Bytes one op moves: `size` rounded down to whole elements of its dtype, one at least
 -- (bytes: `size` itself; fetch_and_op / compare_and_swap: one i64).
 function M.op_bytes(op, size, dtype)
   if op == "fetch_and_op" or op == "compare_and_swap" then return 8 end
-  local one = typemap.basic(M.dtype(op, dtype))
-  local extent = one.ub - one.lb
+  local extent = M.element_bytes(op, dtype)
   if extent == 1 then return size end  -- bytes: as asked, 0 too
   return math.max(extent, size // extent * extent)
 end

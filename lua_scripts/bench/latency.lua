@@ -28,7 +28,7 @@ return {
       if op ~= "put" and op ~= "get" then
         rma.fail("-o dtype=" .. dt .. ": only put and get take a dtype (the accumulate family moves i64)")
       end
-      local one = common.op_bytes(op, 1, dt)
+      local one = common.element_bytes(op, dt)
       if rma.opt.size == 0 or rma.opt.size % one ~= 0 then
         rma.fail(string.format("-o dtype=%s: size %d is not a whole number of %d-byte elements, one at least",
                                dt, rma.opt.size, one))
@@ -37,7 +37,7 @@ return {
     ctx.bytes = common.op_bytes(op, rma.opt.size, rma.opt.dtype)
     ctx.win, ctx.disp = common.window(rma.opt.flavor, math.max(ctx.bytes, 8))
     ctx.dtype = common.dtype(op, rma.opt.dtype)
-    local count = ctx.bytes // common.op_bytes(op, 1, rma.opt.dtype)  -- bytes of one element
+    local count = ctx.bytes // common.element_bytes(op, rma.opt.dtype)
     ctx.data = rma.buffer(count, ctx.dtype)
     if typemap.PAIR[ctx.dtype] then ctx.data:fill(1, 1) else ctx.data:fill(1) end  -- (value, index)
     ctx.result = rma.buffer(count, ctx.dtype)

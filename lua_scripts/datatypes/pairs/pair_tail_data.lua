@@ -25,6 +25,18 @@ local function write_pair(mem, i, fmt, v, x)
   for k = 1, STEP do mem:set(i * STEP + k - 1, s:byte(k)) end
 end
 
+-- Counts what is wrong, reporting the first three; done() asserts there was nothing.
+local function tally(what)
+  local bad = 0
+  return {
+    wrong = function(fmt, ...)
+      bad = bad + 1
+      if bad <= 3 then rma.expect(false, what .. ": " .. string.format(fmt, ...)) end
+    end,
+    done = function(things) rma.expect(bad == 0, string.format("%s: %d bad %s", what, bad, things)) end,
+  }
+end
+
 return {
   ranks = 2,
   options = {
@@ -66,46 +78,32 @@ return {
           win:unlock(target)
           packed:free()
           if op == "get" or op == "get_accumulate" then
-            local bad = 0
+            local t = tally(string.format("%s to rank %d", op, target))
             for i = 0, n - 1 do
               local v, x = result:get(i)
               if v ~= i + 10 or x ~= i then
-                bad = bad + 1
-                if bad <= 3 then
-                  rma.expect(false, string.format("%s to rank %d: result %d is (%s, %s), want (%d, %d)",
-                                                  op, target, i, tostring(v), tostring(x), i + 10, i))
-                end
+                t.wrong("result %d is (%s, %s), want (%d, %d)", i, tostring(v), tostring(x), i + 10, i)
               end
             end
-            rma.expect(bad == 0, string.format("%s to rank %d: %d bad results", op, target, bad))
+            t.done("results")
           end
         end
         rma.barrier()
         if rma.rank == target then
           win:lock(target, "exclusive")
           local mem = win:local_buffer("u8")
-          local bad = 0
+          local t = tally(string.format("%s to rank %d", op, target))
           for i = 0, n - 1 do
             local v, x = read_pair(mem, i, fmt)
             local wv = op == "get" and i + 10 or i + 100  -- maxloc: the origin's is larger
             if v ~= wv or x ~= i then
-              bad = bad + 1
-              if bad <= 3 then
-                rma.expect(false, string.format("%s to rank %d: pair %d is (%s, %s), want (%d, %d)",
-                                                op, target, i, tostring(v), tostring(x), wv, i))
-              end
+              t.wrong("pair %d is (%s, %s), want (%d, %d)", i, tostring(v), tostring(x), wv, i)
             end
           end
           for k = STEP * n, ctx.bytes - 1 do
-            if mem:get(k) ~= SENTINEL then
-              bad = bad + 1
-              if bad <= 3 then
-                rma.expect(false, string.format("%s to rank %d: byte %d after the pairs is 0x%02x",
-                                                op, target, k, mem:get(k)))
-              end
-            end
+            if mem:get(k) ~= SENTINEL then t.wrong("byte %d after the pairs is 0x%02x", k, mem:get(k)) end
           end
-          rma.expect(bad == 0, string.format("%s to rank %d: %d bad pairs or bytes", op, target, bad))
+          t.done("pairs or bytes")
           win:unlock(target)
         end
         rma.barrier()
