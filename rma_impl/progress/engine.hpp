@@ -394,6 +394,12 @@ class WaitLoop {
   // kStepsWithoutPause times for nothing (see be_awake()).
   void be_awake();
   unsigned idle_steps_ = 0;
+  // After silent traffic (Transport::silent_traffic) sleeps come in slices that start at
+  // kFirstQuietSlice and double up to the tuning's sleep slice: a sleeper that silent
+  // accesses reach mid-sleep costs each of them a wake-up until its slice ends, so the
+  // slowed stretch stays within the quiet time before it. Zero: the whole slice.
+  static constexpr std::chrono::microseconds kFirstQuietSlice{1000};
+  std::chrono::microseconds quiet_slice_{0};
   bool awake_ = false;
   bool marked_blocked_ = false;
   std::chrono::steady_clock::time_point idle_since_;

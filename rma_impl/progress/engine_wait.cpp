@@ -156,6 +156,14 @@ WaitLoop::Next WaitLoop::step() {
     lk_.lock();
     return Next::again;
   }
+  // Accesses the transport answered without a packet are traffic too: a target of a stream
+  // of remote writes that slept between them would pay a wake-up for each (udp;ofi_rxd put
+  // + flush, docs/protocol.md "Progress").
+  if (e_.transport_->silent_traffic()) {
+    idle_since_ = now;
+    quiet_slice_ = kFirstQuietSlice;
+    return Next::again;
+  }
   if (e_.waits_for_room()) {
     // Packets wait for room at a receiver, and a receiver that frees room rings nobody: nap
     // briefly instead of blocking until a packet or the sleep slice comes.
@@ -179,9 +187,12 @@ std::uint64_t WaitLoop::prepare_sleep() {
 
 void WaitLoop::sleep(std::uint64_t token) {
   Transport& t = *e_.transport_;
+  const auto slice = e_.tuning_.sleep_slice;
   lk_.unlock();
-  t.sleep(token, e_.tuning_.sleep_slice);
+  t.sleep(token, quiet_slice_.count() ? std::min(quiet_slice_, slice) : slice);
   lk_.lock();
+  // Doubled after each quiet sleep; past the whole slice, back to zero (the whole slice).
+  if (quiet_slice_.count()) quiet_slice_ = quiet_slice_ < slice ? 2 * quiet_slice_ : slice.zero();
   be_awake();
   e_.app_polling_.store(true, std::memory_order_relaxed);
   // Poll once more; if that finds work, step() polls eagerly again, else the wait goes back
