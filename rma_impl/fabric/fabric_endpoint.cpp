@@ -155,7 +155,8 @@ Status Endpoint::open_queues(const EndpointOptions& o) {
   av.count = o.av_size;
   if (int rc = fi_av_open(domain_.get(), &av, av_.out(), nullptr))
     return Status{ErrorClass::other, error_text("fi_av_open", rc)};
-  RMA_TRY(open_endpoint());
+  if (int rc = fi_endpoint(domain_.get(), info_, ep_.out(), nullptr))
+    return Status{ErrorClass::other, error_text("fi_endpoint", rc)};
   if (int rc = fi_ep_bind(ep_.get(), &cq_.get()->fid, FI_TRANSMIT | FI_RECV))
     return Status{ErrorClass::other, error_text("fi_ep_bind(cq)", rc)};
   if (int rc = fi_ep_bind(ep_.get(), &av_.get()->fid, 0))
@@ -166,23 +167,10 @@ Status Endpoint::open_queues(const EndpointOptions& o) {
 }
 
 // In sread mode a target asleep inside the provider answers a peer's put or get with no
-// completion to wake its wait loop, which then sleeps through the next one too: every
-// remote access after the first pays a wake-up (udp;ofi_rxd put + flush, 2026-12-06: 18.3
-// µs against 5.6 with the target kept awake; docs/protocol.md, "Progress"). A counter of remote
-// accesses (FI_RMA_EVENT) lets the wait loop see that traffic and stay awake while it
-// flows. Where the provider refuses it, the endpoint goes without, as before.
-Status Endpoint::open_endpoint() {
-  if (wait_mode_ == WaitMode::sread) {
-    info_->caps |= FI_RMA_EVENT;
-    if (fi_endpoint(domain_.get(), info_, ep_.out(), nullptr) == 0) return Status::ok();
-    info_->caps &= ~FI_RMA_EVENT;
-  }
-  if (int rc = fi_endpoint(domain_.get(), info_, ep_.out(), nullptr))
-    return Status{ErrorClass::other, error_text("fi_endpoint", rc)};
-  return Status::ok();
-}
-
-// Bound after the queues, before fi_enable.
+// completion to wake its wait loop, which then sleeps through the next one too: every remote
+// access after the first pays a kernel wake-up (docs/protocol.md, "Progress"). A counter of
+// remote accesses (FI_RMA_EVENT, which ofi_rxd offers) lets the wait loop see that traffic.
+// Bound after the queues, before fi_enable; where the provider refuses it, none.
 void Endpoint::count_remote_access() {
   if (!(info_->caps & FI_RMA_EVENT) || wait_mode_ != WaitMode::sread) return;
   fi_cntr_attr attr{};
@@ -193,12 +181,8 @@ void Endpoint::count_remote_access() {
     remote_access_.reset();
 }
 
-bool Endpoint::remote_access_since_last() {
-  if (!remote_access_) return false;
-  const std::uint64_t n = fi_cntr_read(remote_access_.get());
-  if (n == remote_access_seen_) return false;
-  remote_access_seen_ = n;
-  return true;
+std::uint64_t Endpoint::remote_accesses() const {
+  return remote_access_ ? fi_cntr_read(remote_access_.get()) : 0;
 }
 
 std::string Endpoint::provider() const {

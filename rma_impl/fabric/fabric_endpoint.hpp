@@ -78,10 +78,10 @@ class Endpoint {
   std::string provider() const;  // "tcp;ofi_rxm"
   std::string domain_name() const;
   WaitMode wait_mode() const { return wait_mode_; }
-  // Whether the provider applied a peer's RMA to this rank's memory since the last call:
-  // traffic that leaves no completion (sread mode only, where the provider counts it for an
-  // FI_RMA_EVENT counter; always false elsewhere). Not thread-safe: one caller at a time.
-  bool remote_access_since_last();
+  // How many peers' RMA accesses the provider has applied to this rank's memory: traffic
+  // that leaves no completion. Counted in sread mode only, where the provider offers an
+  // FI_RMA_EVENT counter; 0 elsewhere. Reading it runs the provider's progress.
+  std::uint64_t remote_accesses() const;
   int wait_fd() const { return wait_fd_; }
   // The provider promised send-after-send order (FI_ORDER_SAS) on this endpoint.
   bool ordered() const { return ordered_ >= 1; }
@@ -107,7 +107,6 @@ class Endpoint {
  private:
   explicit Endpoint(const Api& api) : api_(api) {}
   Status open_queues(const EndpointOptions& o);
-  Status open_endpoint();
   void count_remote_access();
 
   const Api& api_;
@@ -118,7 +117,6 @@ class Endpoint {
   Fid<fid_av> av_;
   Fid<fid_ep> ep_;
   Fid<fid_cntr> remote_access_;  // remote reads and writes applied here; may be absent
-  std::uint64_t remote_access_seen_ = 0;
   WaitMode wait_mode_ = WaitMode::none;
   int wait_fd_ = -1;
   int ordered_ = 0;  // 2: SAS and atomic orders, 1: SAS, 0: none

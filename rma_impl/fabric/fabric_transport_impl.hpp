@@ -142,7 +142,7 @@ class TransportImpl final : public FabricTransport {
     if (ep_->wait_mode() != WaitMode::none) return std::chrono::microseconds(0);
     return std::chrono::ceil<std::chrono::milliseconds>(kNap);
   }
-  bool silent_traffic() override { return ep_->remote_access_since_last(); }
+  std::uint64_t silent_traffic() const override { return ep_->remote_accesses(); }
   bool try_send(int dst, const progress::PacketHeader& h,
                 std::span<const std::byte> payload) override;
   int poll(progress::PacketSink& sink, int max_packets) override;

@@ -394,10 +394,13 @@ class WaitLoop {
   // kStepsWithoutPause times for nothing (see be_awake()).
   void be_awake();
   unsigned idle_steps_ = 0;
-  // After silent traffic (Transport::silent_traffic) sleeps come in slices that start at
-  // kFirstQuietSlice and double up to the tuning's sleep slice: a sleeper that silent
-  // accesses reach mid-sleep costs each of them a wake-up until its slice ends, so the
-  // slowed stretch stays within the quiet time before it. Zero: the whole slice.
+  // Silent traffic (Transport::silent_traffic) as read when this wait's idle clock started;
+  // a later reading that differs is traffic. After it, sleeps come in slices that start at a
+  // twentieth of the tuning's sleep slice (at least kFirstQuietSlice) and double up to it: a
+  // sleeper that silent accesses reach mid-sleep costs each of them a wake-up until its slice
+  // ends, so the slowed stretch stays within about the quiet time before it, while an
+  // oversubscribed node's long slices still wake little. Zero: the whole slice.
+  std::uint64_t silent_seen_ = 0;
   static constexpr std::chrono::microseconds kFirstQuietSlice{1000};
   std::chrono::microseconds quiet_slice_{0};
   bool awake_ = false;

@@ -130,6 +130,7 @@ WaitLoop::Next WaitLoop::step() {
   const auto now = Clock::now();
   if (idle_steps_ == kPollOnlySteps) {
     idle_since_ = now;
+    silent_seen_ = e_.transport_->silent_traffic();
     // A wait that lasts is worth reporting (state dumps); a short one is not worth a lock.
     if (!marked_blocked_) {
       e_.calls_.set_blocked(why_.text());
@@ -159,9 +160,10 @@ WaitLoop::Next WaitLoop::step() {
   // Accesses the transport answered without a packet are traffic too: a target of a stream
   // of remote writes that slept between them would pay a wake-up for each (udp;ofi_rxd put
   // + flush, docs/protocol.md "Progress").
-  if (e_.transport_->silent_traffic()) {
+  if (const std::uint64_t silent = e_.transport_->silent_traffic(); silent != silent_seen_) {
+    silent_seen_ = silent;
     idle_since_ = now;
-    quiet_slice_ = kFirstQuietSlice;
+    quiet_slice_ = std::max(kFirstQuietSlice, e_.tuning_.sleep_slice / 20);
     return Next::again;
   }
   if (e_.waits_for_room()) {
@@ -191,13 +193,15 @@ void WaitLoop::sleep(std::uint64_t token) {
   lk_.unlock();
   t.sleep(token, quiet_slice_.count() ? std::min(quiet_slice_, slice) : slice);
   lk_.lock();
-  // Doubled after each quiet sleep; past the whole slice, back to zero (the whole slice).
+  // Doubled after each sleep; past the whole slice, back to zero (the whole slice). A
+  // reading of silent traffic at the next step shortens it again.
   if (quiet_slice_.count()) quiet_slice_ = quiet_slice_ < slice ? 2 * quiet_slice_ : slice.zero();
   be_awake();
   e_.app_polling_.store(true, std::memory_order_relaxed);
-  // Poll once more; if that finds work, step() polls eagerly again, else the wait goes back
-  // to sleep at once: a sleep slice that merely timed out must not restart the spin and
-  // yield phases (with a thousand ranks on two cores those phases are all the cores do).
+  // Poll once more; if that finds work (packets, or silent traffic during the sleep), step()
+  // polls eagerly again, else the wait goes back to sleep at once: a sleep slice that merely
+  // timed out must not restart the spin and yield phases (with a thousand ranks on two cores
+  // those phases are all the cores do).
   idle_steps_ = kPollOnlySteps;
 }
 

@@ -75,11 +75,11 @@ class Transport {
   // wait past it and nap too, and the two could keep napping through every exchange.
   virtual std::chrono::microseconds nap() const { return std::chrono::microseconds(0); }
 
-  // Whether peers reached this rank's memory since the last call in a way poll() does not
-  // report (a provider applying a remote write with no completion). A wait loop counts that
-  // as traffic, so it stays awake while such accesses flow instead of sleeping through each.
-  // Called by a thread about to sleep, under the engine lock.
-  virtual bool silent_traffic() { return false; }
+  // How many times peers reached this rank's memory in a way poll() does not report (a
+  // provider applying a remote write with no completion), counted since the start; 0 when
+  // the transport counts none. A wait loop that sees it move counts that as traffic, so it
+  // stays awake while such accesses flow instead of sleeping through each.
+  virtual std::uint64_t silent_traffic() const { return 0; }
 
   // Whether a poll costs only a few loads when nothing came. In async mode, while the
   // progress agent is parked, a synchronization call on a packet window then polls on entry
