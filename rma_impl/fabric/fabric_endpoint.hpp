@@ -1,6 +1,7 @@
 // fabric_endpoint.hpp — one rank's libfabric objects: the provider entry chosen for the job,
 // its fabric and domain, a completion queue with a wait object, an address vector and an RDM
-// endpoint, plus memory registration in whatever mode the provider asks for.
+// endpoint (in sread mode with a counter of remote accesses, where the provider offers one),
+// plus memory registration in whatever mode the provider asks for.
 //
 //   auto ep = Endpoint::open(api, {.provider = "tcp;ofi_rxm", .loopback = true});
 //   auto me = (*ep)->name();                       // to publish through the bootstrap
