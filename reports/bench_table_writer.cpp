@@ -80,8 +80,8 @@ struct Cell {
   std::optional<double> queue_rt_us;
   bool from_median = false;
   Range reps;  // its repetitions' times, us
-  // An MPI's figure: the same loop in plain C with that MPI (harness/mpi/mpi_calibration.hpp),
-  // or why it has none.
+  // An MPI's figure: the same loop in plain C with that MPI, timed in the same launch
+  // (harness/worker/plain_figure.hpp), or why it has none.
   std::optional<double> plain_c_us;
   bool plain_c_from_median = false;
   std::string plain_c_why;  // error_message of a calibration without a figure
@@ -386,7 +386,8 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
     if (std::any_of(t.columns.begin(), t.columns.end(), handoff_read))
       out << "; xho: to a round trip carrying the size through shared memory";
     if (!t.calibrated.empty())
-      out << "; C us: the same loop in plain C with that MPI, xC: the replay's ratio to it";
+      out << "; C us: the same loop in plain C with that MPI, its repetitions interleaved with "
+             "the replay's in one launch; xC: the replay's ratio to it";
     out << "\n";
 
     std::vector<Group> groups{{"", {"Size"}}};

@@ -7,8 +7,8 @@
 // turn, in the order listed, in one run: the tables put them side by side against the
 // reference. A run with a figure on shared memory (the reference's shm backend, an MPI) ends
 // with the hardware floor (worker/floor_bench.hpp), measured over the sizes the run used.
-// Each MPI's cases are followed by its calibration (mpi/mpi_calibration.hpp): the same figures
-// timed by a plain C program with that MPI, which the tables read the replay against.
+// An MPI's figures are each timed beside the same loop in plain C with that MPI, in the same
+// launch (worker/plain_figure.hpp), which the tables read the replay against.
 #include <algorithm>
 #include <map>
 #include <set>
@@ -22,7 +22,6 @@
 #include "cli/provider_check.hpp"
 #include "cli/sizes.hpp"
 #include "launcher/topology.hpp"
-#include "mpi/mpi_calibration.hpp"
 #include "mpi/mpi_launch.hpp"
 
 namespace harness::cli {
@@ -190,36 +189,18 @@ bool on_shared_memory(const suite::CaseSpec& c) {
   return !c.on_reference() || c.backend == suite::kShmBackend;
 }
 
-// After the last case of each MPI (an MPI's cases are consecutive), its calibration case.
-void add_calibrations(std::vector<suite::CaseSpec>& cases) {
-  std::vector<suite::CaseSpec> out;
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    out.push_back(cases[i]);
-    const bool mpi = !cases[i].on_reference();
-    if (mpi && (i + 1 == cases.size() || cases[i + 1].impl != cases[i].impl))
-      out.push_back(mpi::calibration_case(cases[i]));
-  }
-  cases = std::move(out);
-}
-
-// Runs the cases as usual; the floor, last, gets the sizes the cases before it measured; an
-// MPI's calibration gets the figures that MPI's cases timed.
+// Runs the cases as usual; the floor, last, gets the sizes the cases before it measured.
 class BenchExecutor final : public CaseExecutor {
  public:
-  BenchExecutor(LauncherExecutor& inner, std::vector<mpi::MpiLaunch> mpis)
-      : inner_(inner), mpis_(std::move(mpis)) {}
+  explicit BenchExecutor(LauncherExecutor& inner) : inner_(inner) {}
   void on_figures(Figures f) override { inner_.on_figures(std::move(f)); }
   Executed execute(const suite::CaseSpec& spec) override {
-    if (spec.mode == suite::CaseMode::calibrate) return calibrate(spec);
     if (spec.mode != suite::CaseMode::floor) {
       Executed done = inner_.execute(spec);
-      for (const auto& b : done.outcome.benchmarks) {
+      for (const auto& b : done.outcome.benchmarks)
         if (b.is_object() && b.contains("size") && b["size"].is_number_unsigned() &&
             b["size"].get<std::uint64_t>() > 0)
           sizes_.insert(b["size"].get<std::uint64_t>());
-        if (!spec.on_reference() && b.is_object())
-          replayed_[spec.impl].push_back({b, spec.progress});
-      }
       return done;
     }
     suite::CaseSpec floor = spec;
@@ -229,20 +210,8 @@ class BenchExecutor final : public CaseExecutor {
   }
 
  private:
-  Executed calibrate(const suite::CaseSpec& spec) {
-    const auto mpi = std::find_if(mpis_.begin(), mpis_.end(),
-                                  [&](const auto& m) { return m.spelling == spec.impl; });
-    if (mpi == mpis_.end())
-      throw launcher::LaunchError("calibration of " + spec.impl + ": no such MPI");
-    Executed done;
-    done.outcome = mpi::run_calibration(spec, *mpi, replayed_[spec.impl]);
-    return done;
-  }
-
   LauncherExecutor& inner_;
-  std::vector<mpi::MpiLaunch> mpis_;
   std::set<std::uint64_t> sizes_;
-  std::map<std::string, std::vector<mpi::Replayed>> replayed_;  // per MPI spelling
 };
 
 }  // namespace
@@ -282,7 +251,6 @@ int bench_command(BenchArgs& args) {
     shared_memory |= on_shared_memory(c);
   }
   pair_protocols(plan.expansion.cases);
-  add_calibrations(plan.expansion.cases);
   if (!args.no_floor) {
     // Every two-rank reference figure also gets its floor's round trip measured just before
     // it (worker/floor_bench.hpp): on shm the cache line, on fabric a raw send/recv; the
@@ -306,7 +274,7 @@ int bench_command(BenchArgs& args) {
   launcher::Topology topology;
   plan.topology = topology.summary();
   LauncherExecutor launch(args.run, topology, true, mpis);
-  BenchExecutor executor(launch, std::move(mpis));
+  BenchExecutor executor(launch);
   return run_pipeline(args.run, plan, executor);
 }
 

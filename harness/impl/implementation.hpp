@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -59,6 +60,24 @@ class Window {
   virtual rma::Result<rma::SharedRegion> shared_query(int rank) = 0;
   // Packets and direct operations of this window; nullopt where they cannot be observed.
   virtual std::optional<rma::Counters> counters() const = 0;
+};
+
+// One benchmark pattern written directly against the library, timed beside the replay of the
+// same pattern in the same processes (worker/plain_figure.hpp), so that the harness's own cost
+// in a replayed figure can be read off.
+struct PlainPattern {
+  std::string pattern;  // "latency" (op, sync, flavor, size) or "pingpong" (size)
+  std::string op, sync, flavor;
+  std::uint64_t size = 0;
+};
+class PlainLoop {
+ public:
+  virtual ~PlainLoop() = default;
+  // Whether this rank calls the library during an iteration (else it waits in the batch's
+  // barrier, as a passive target of the replay does).
+  virtual bool active() const = 0;
+  // This rank's part of n iterations, back to back.
+  virtual void run(std::uint64_t n) = 0;
 };
 
 // One rank of the implementation under test. Used from the rank's main thread, except
@@ -122,6 +141,13 @@ class Implementation {
     c.kind = call::Kind::recv;
     c.target = src, c.result = buf, c.bytes = bytes, c.tag = tag;
     return execute(c);
+  }
+
+  // Collective: the library's own loop of `pattern`, or UNSUPPORTED with the reason (the
+  // reference has none: its replay is the only way it is driven).
+  virtual rma::Result<std::unique_ptr<PlainLoop>> plain_loop(const PlainPattern& pattern) {
+    (void)pattern;
+    return rma::Status(rma::ErrorClass::unsupported, name() + " has no plain loop");
   }
 
   // Packets this rank sent since it started; nullopt where they cannot be observed.

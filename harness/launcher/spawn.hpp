@@ -1,5 +1,5 @@
-// spawn.hpp — how the harness starts every child program (a rank, an MPI launcher, a
-// calibration program): posix_spawn in a process group (a new one, or the case's), with no
+// spawn.hpp — how the harness starts every child program (a rank, an MPI launcher, a PMIx
+// agent): posix_spawn in a process group (a new one, or the case's), with no
 // signal blocked and the ones the harness catches back at their defaults, so that a child
 // never inherits our handlers or our mask; descriptors placed with dup2, stdin optionally
 // /dev/null.

@@ -4,8 +4,9 @@
 #   rmabench-worker-<name>   the rank process `rmabench run --impl <name>` starts through the
 #                            MPI's launcher (harness/mpi/mpi_worker_main.cpp)
 #   mpi_impl_check_<name>    mpi_impl*.cpp checked on its own (a ctest test)
-#   rmabench-calibrate-<name> the plain-C figure `rmabench bench --impl <name>` reads each
-#                            replayed figure against (harness/mpi/mpi_calibrate.c), built with
+#   rmabench-calibrate-<name> a plain-C loop (harness/mpi/mpi_plain_loop.c) timed in a launch
+#                            of its own, for use by hand; the worker times the same loops beside
+#                            each replayed figure of `rmabench bench --impl <name>`. C, built with
 #                            the flags of the MPI's C wrapper (mpicc beside mpicxx) where found
 # The reference build never depends on an MPI: nothing here is required, and what is missing
 # is recorded with the reason in the catalog `rmabench info` prints (mpi/mpi_catalog.hpp).
@@ -100,26 +101,34 @@ function(_rmabench_mpi_flags wrapper out_incs out_defs out_copts out_link out_li
   set(${out_libs} "${_libs}" PARENT_SCOPE)
 endfunction()
 
-# rmabench-calibrate-<name>: C compiled with the flags the MPI's C wrapper states (mpicc where
-# mpicxx is: mpicxx.mpich -> mpicc.mpich), else the C++ wrapper's, which name the same library.
-function(_rmabench_add_calibration name cxx_wrapper)
+# The plain-C loops (mpi_plain_loop.c, the library rmabench_mpi_plain_<name> the worker links)
+# and rmabench-calibrate-<name>: C compiled with the flags the MPI's C wrapper states (mpicc
+# where mpicxx is: mpicxx.mpich -> mpicc.mpich), else the C++ wrapper's, which name the same
+# library.
+function(_rmabench_add_plain_loops name cxx_wrapper)
   string(REPLACE "mpicxx" "mpicc" _cw "${cxx_wrapper}")
   if(NOT _cw STREQUAL cxx_wrapper AND EXISTS "${_cw}")
     _rmabench_mpi_flags("${_cw}" _incs _defs _copts _link _libs)
   else()
     _rmabench_mpi_flags("${cxx_wrapper}" _incs _defs _copts _link _libs)
   endif()
+  set(_l rmabench_mpi_plain_${name})
+  add_library(${_l} STATIC ${PROJECT_SOURCE_DIR}/harness/mpi/mpi_plain_loop.c)
+  target_include_directories(${_l} SYSTEM PUBLIC ${_incs})
+  target_include_directories(${_l} PUBLIC ${PROJECT_SOURCE_DIR}/harness/mpi)
+  target_compile_definitions(${_l} PUBLIC ${_defs})
+  # rmabench_options carries C++-only warnings: the C code states its own.
+  target_compile_options(${_l} PRIVATE ${_copts} -Wall -Wextra -Wpedantic -Wshadow)
+  target_link_options(${_l} PUBLIC ${_link})
+  target_link_libraries(${_l} PUBLIC ${_libs})
+  set_target_properties(${_l} PROPERTIES C_STANDARD 11 C_STANDARD_REQUIRED ON
+                        POSITION_INDEPENDENT_CODE ON)
   set(_t rmabench-calibrate-${name})
   add_executable(${_t} ${PROJECT_SOURCE_DIR}/harness/mpi/mpi_calibrate.c)
-  target_include_directories(${_t} SYSTEM PRIVATE ${_incs})
-  target_compile_definitions(${_t} PRIVATE ${_defs})
-  # rmabench_options carries C++-only warnings: the C program states its own.
   target_compile_options(${_t} PRIVATE ${_copts} -Wall -Wextra -Wpedantic -Wshadow)
-  target_link_options(${_t} PRIVATE ${_link})
-  target_link_libraries(${_t} PRIVATE ${_libs})
+  target_link_libraries(${_t} PRIVATE ${_l})
   set_target_properties(${_t} PROPERTIES C_STANDARD 11 C_STANDARD_REQUIRED ON
                         RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR})
-  # `rmabench bench --impl <name>` runs it: building rmabench builds it.
   add_dependencies(rmabench ${_t})
 endfunction()
 
@@ -176,11 +185,12 @@ function(rmabench_add_mpi name wrapper launcher install_hint)
 
   # The implementation under test on this MPI: every file of harness/mpi/ that includes <mpi.h>.
   set(_src ${PROJECT_SOURCE_DIR}/harness/mpi)
+  _rmabench_add_plain_loops(${name} "${_wp}")
   add_library(rmabench_mpi_impl_${name} STATIC ${_src}/mpi_impl.cpp ${_src}/mpi_impl_window.cpp
-              ${_src}/mpi_impl_state.cpp ${_src}/mpi_types.cpp)
+              ${_src}/mpi_impl_state.cpp ${_src}/mpi_impl_plain.cpp ${_src}/mpi_types.cpp)
   target_include_directories(rmabench_mpi_impl_${name} PUBLIC ${PROJECT_SOURCE_DIR}/harness)
   target_link_libraries(rmabench_mpi_impl_${name} PUBLIC rma rmabench_mpi_${name}
-                        PRIVATE rmabench_options)
+                        PRIVATE rmabench_mpi_plain_${name} rmabench_options)
 
   add_executable(mpi_impl_check_${name} ${PROJECT_SOURCE_DIR}/harness/mpi/mpi_impl_check.cpp)
   target_link_libraries(mpi_impl_check_${name} PRIVATE rmabench_mpi_impl_${name} rmabench_options)
@@ -209,7 +219,6 @@ function(rmabench_add_mpi name wrapper launcher install_hint)
     set_target_properties(${_worker} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR})
     # `rmabench run --impl <name>` needs its worker: building rmabench builds it.
     add_dependencies(rmabench ${_worker})
-    _rmabench_add_calibration(${name} "${_wp}")
     # Installed where rmabench looks for them (harness/install_layout.hpp, libexec_dir).
     install(TARGETS ${_worker} rmabench-calibrate-${name} RUNTIME DESTINATION libexec/rmabench)
     _rmabench_mpi_entry(${name} true "${_wp}" "${_lp}" "${_kind}" "${_worker}" "")

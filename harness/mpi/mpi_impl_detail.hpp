@@ -22,6 +22,8 @@ namespace harness::mpi {
 
 using impl::Implementation;
 using impl::Outcome;
+using impl::PlainLoop;
+using impl::PlainPattern;
 using impl::Request;
 using impl::Window;
 
@@ -131,6 +133,7 @@ class MpiImpl final : public Implementation {
   rma::Status free_mem(void* base) override;
   rma::Status execute(const call::Call& call, Outcome* out) override;
   Bound bind(const call::Call& call) override;
+  rma::Result<std::unique_ptr<PlainLoop>> plain_loop(const PlainPattern& pattern) override;
   std::optional<rma::Counters> counters() const override { return std::nullopt; }
   rma::RankState state() const override;
   void poke() override {

@@ -12,8 +12,7 @@ using std::string_view;
 
 constexpr auto kModes = make_names<CaseMode>(pair{CaseMode::run, string_view("run")},
                                              pair{CaseMode::bench, string_view("bench")},
-                                             pair{CaseMode::floor, string_view("floor")},
-                                             pair{CaseMode::calibrate, string_view("calibrate")});
+                                             pair{CaseMode::floor, string_view("floor")});
 
 constexpr auto kBinds =
     make_names<Bind>(pair{Bind::auto_, string_view("auto")}, pair{Bind::core, string_view("core")},

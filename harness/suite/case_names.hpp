@@ -17,8 +17,8 @@
 namespace harness::suite {
 
 // What a case is run for: a conformance case, a benchmark replayed under Google Benchmark,
-// the hardware floor of a bench run (no script), or an MPI's plain-C calibration program.
-enum class CaseMode : std::uint8_t { run, bench, floor, calibrate };
+// or the hardware floor of a bench run (no script).
+enum class CaseMode : std::uint8_t { run, bench, floor };
 // The verdict a case is written to reach: the report model's (reports/model.hpp).
 using Expected = reports::Expected;
 // Whether ranks are bound to cores: auto binds when they fit.

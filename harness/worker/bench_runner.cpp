@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -10,6 +11,7 @@
 #include "rma/trace.hpp"
 #include "worker/bench_loop.hpp"
 #include "worker/floor_bench.hpp"
+#include "worker/plain_figure.hpp"
 #include "worker/script_session.hpp"
 #include "worker/trace_record.hpp"
 
@@ -120,15 +122,19 @@ class Bench {
             }
             floor = rt.value();
           }
+          Plain plain = plain_of(cfg);
           s_.phase("run (benchmark)");
           json entries = json::array();
-          rma::Status st = impl_.rank() == 0 ? lead(figures, cfg, floor, entries)
-                                             : follow(figures, target == "compute");
+          rma::Status st = impl_.rank() == 0 ? lead(figures, cfg, floor, plain, entries)
+                                             : follow(figures, plain, target == "compute");
           if (!st) {
+            // The loop's close is collective, and a peer may be gone: left to the exit.
+            static_cast<void>(plain.loop.release());
             f.where = "benchmark " + cfg.pattern;
             f.message = st.to_string();
             return s_.ended(f);
           }
+          plain.loop.reset();
           report_figures(s_.ctrl(), std::move(entries));
         }
         for (std::size_t k = 0; k < protocols.size(); ++k) {
@@ -210,25 +216,67 @@ class Bench {
     return v;
   }
 
-  // Rank 0: the loop times the replays and the entries get what ran.
+  // An MPI's plain loop of the configuration (worker/plain_figure.hpp), made on every rank
+  // (collective), or why it has none.
+  struct Plain {
+    std::unique_ptr<impl::PlainLoop> loop;
+    std::string why_not;  // an MPI's figure without one; "" on the reference
+  };
+  Plain plain_of(const Config& cfg) {
+    Plain p;
+    if (spec_.on_reference()) return p;
+    const PlainChoice c = plain_choice({cfg.pattern, cfg.op, cfg.sync, cfg.flavor, cfg.target,
+                                        variant(), cfg.has_size ? cfg.size : 0, impl_.size()});
+    p.why_not = c.why_not;
+    if (!p.why_not.empty()) return p;
+    s_.phase("plain loop (setup)");
+    auto made = impl_.plain_loop(c.pattern);
+    if (made)
+      p.loop = std::move(made.value());
+    else
+      p.why_not = made.status().message();
+    return p;
+  }
+
+  // The plain loop's batches: on a rank that calls nothing in it, none (the loop waits in
+  // the barrier, as for a replay with nothing on this rank).
+  static BenchLoop::Iteration plain_iteration(impl::PlainLoop& loop) {
+    if (!loop.active()) return {};
+    return [&loop](std::uint64_t n) {
+      loop.run(n);
+      return rma::Status::ok();
+    };
+  }
+
+  // Rank 0: the loop times the replays (and an MPI's plain loop, interleaved with them) and
+  // the entries get what ran.
   rma::Status lead(std::vector<Figure>& figures, const Config& cfg,
-                   const std::optional<FloorRoundTrips>& floor, json& entries) {
+                   const std::optional<FloorRoundTrips>& floor, Plain& plain, json& entries) {
     BenchLoop loop(impl_, s_.ctrl(), spec_.bench);
     std::vector<BenchLoop::Figure> timed;
+    const double bytes =
+        cfg.metric == "bandwidth" ? static_cast<double>(cfg.bytes_per_iteration) : 0.0;
     for (auto& fig : figures)
+      timed.push_back({name(cfg, fig),
+                       [this, &fig](std::uint64_t n) { return fig.program.replay(impl_, n); },
+                       bytes});
+    if (plain.loop)
       timed.push_back(
-          {name(cfg, fig), [this, &fig](std::uint64_t n) { return fig.program.replay(impl_, n); },
-           cfg.metric == "bandwidth" ? static_cast<double>(cfg.bytes_per_iteration) : 0.0});
+          {plain_figure_name(name(cfg, figures.front())), plain_iteration(*plain.loop), bytes});
     auto led = loop.lead(timed, cfg.target);
     if (!led) return led.status();
+    std::string replayed_run;  // the run name of the figure a plain one stands beside
+    for (auto& e : led.value().entries)
+      if (e.value("family_index", std::size_t{0}) == 0) replayed_run = e.value("run_name", "");
     for (auto& e : led.value().entries) {
       // Google Benchmark numbers the benchmarks in the order the loop registered them.
       const std::size_t k = e.value("family_index", std::size_t{0});
-      if (k >= figures.size())
+      if (k >= timed.size())
         return {rma::ErrorClass::intern, "benchmark: Google Benchmark entry of family " +
                                              std::to_string(k) + " of " +
-                                             std::to_string(figures.size())};
-      const Figure* fig = &figures[k];
+                                             std::to_string(timed.size())};
+      const bool is_plain = k == figures.size();
+      const Figure* fig = &figures[is_plain ? 0 : k];
       e["case"] = spec_.id;
       e["pattern"] = cfg.pattern;
       e["op"] = cfg.op;
@@ -251,13 +299,16 @@ class Bench {
         e["messages_expected"] = fig->expected["total"];
       if (floor) e["floor_round_trip_us"] = floor->floor_us;
       if (floor && floor->queue_us) e["queue_round_trip_us"] = *floor->queue_us;
+      if (is_plain) mark_plain_entry(e, replayed_run);
       entries.push_back(std::move(e));
     }
+    if (!plain.why_not.empty() && !entries.empty())
+      entries.push_back(no_plain_entry(entries.front(), plain.why_not));
     return rma::Status::ok();
   }
 
-  // Other ranks: replay in lockstep with rank 0's batches.
-  rma::Status follow(std::vector<Figure>& figures, bool compute) {
+  // Other ranks: replay (or run the plain loop) in lockstep with rank 0's batches.
+  rma::Status follow(std::vector<Figure>& figures, Plain& plain, bool compute) {
     BenchLoop loop(impl_, s_.ctrl(), spec_.bench);
     std::vector<BenchLoop::Iteration> its;  // empty where this rank has no call of its own
     for (auto& fig : figures) {
@@ -265,6 +316,7 @@ class Bench {
       if (!fig.program.empty())
         its.back() = [this, &fig](std::uint64_t n) { return fig.program.replay(impl_, n); };
     }
+    if (plain.loop) its.push_back(plain_iteration(*plain.loop));
     return loop.follow(its, compute);
   }
 

@@ -51,7 +51,6 @@ nlohmann::json run_by_mode(const suite::CaseSpec& spec, impl::Implementation& im
     case suite::CaseMode::floor:
       return run_floor_bench(spec, impl, ctrl, board);
     case suite::CaseMode::run:
-    case suite::CaseMode::calibrate:  // the parent runs calibrations itself; never sent here
       break;
   }
   return run_case_script(spec, impl, ctrl, board);

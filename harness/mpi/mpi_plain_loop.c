@@ -1,0 +1,256 @@
+/* mpi_plain_loop.c — the plain-C loops of mpi_plain_loop.h: set up once as the script's setup
+ * hook sets up (lua_scripts/bench/common.lua), then each iteration as common.iteration does it,
+ * with the arguments common.op passes.
+ */
+#include "mpi_plain_loop.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum op { op_put, op_get, op_accumulate, op_get_accumulate, op_fetch_and_op, op_cas };
+enum sync { sync_lock, sync_lock_all, sync_flush, sync_flush_local, sync_fence, sync_pscw };
+
+static const char* const op_names[] = {
+    "put", "get", "accumulate", "get_accumulate", "fetch_and_op", "compare_and_swap"};
+static const char* const sync_names[] = {"lock",        "lock_all", "flush",
+                                         "flush_local", "fence",    "pscw"};
+static const char* const flavor_names[] = {"create", "allocate", "shared", "dynamic"};
+
+struct rmabench_plain {
+  int pingpong;
+  enum op op;
+  enum sync sync;
+  const char* flavor;
+  long long size;
+  MPI_Comm comm;
+  int rank;
+  MPI_Win win;
+  MPI_Aint disp;
+  MPI_Group peer; /* the other rank, for start and post */
+  MPI_Datatype dtype;
+  int count;
+  void *data, *result;
+  void* attached; /* dynamic: the target's attached memory */
+  void* alloced;  /* create: the MPI_Alloc_mem memory under the window */
+};
+
+static int lookup(const char* word, const char* const* names, int n) {
+  for (int i = 0; word && i < n; ++i)
+    if (strcmp(word, names[i]) == 0) return i;
+  return -1;
+}
+
+const char* rmabench_plain_check(const struct rmabench_plain_config* c) {
+  const int pingpong = c->pattern && strcmp(c->pattern, "pingpong") == 0;
+  if (!pingpong && !(c->pattern && strcmp(c->pattern, "latency") == 0))
+    return "pattern: latency or pingpong";
+  if (c->size < 1 || c->size > (1LL << 30)) return "size: 1 to 2^30 bytes";
+  if (pingpong) return NULL;
+  if (lookup(c->op, op_names, 6) < 0) return "op: no plain loop of this op";
+  if (lookup(c->sync, sync_names, 6) < 0) return "sync: no plain loop of this synchronization";
+  if (lookup(c->flavor, flavor_names, 4) < 0) return "flavor: create, allocate, shared or dynamic";
+  return NULL;
+}
+
+/* Bytes one op moves, as common.lua's op_bytes: one i64 for the atomics, whole i64 elements
+ * for the accumulate family, the size itself for put and get. */
+static long long op_bytes(enum op op, long long size) {
+  if (op == op_fetch_and_op || op == op_cas) return 8;
+  if (op == op_put || op == op_get) return size;
+  return size / 8 * 8 < 8 ? 8 : size / 8 * 8;
+}
+
+/* Every rank makes the window (collective); rank 1's is the one ops reach. */
+static void make_window(struct rmabench_plain* b, MPI_Aint bytes) {
+  const char* f = b->flavor;
+  void* base = NULL;
+  b->disp = 0;
+  if (strcmp(f, "create") == 0) {
+    /* The harness gives a create window MPI_Alloc_mem memory (lua/lua_window.cpp). */
+    MPI_Alloc_mem(bytes, MPI_INFO_NULL, &base);
+    b->alloced = base;
+    MPI_Win_create(base, bytes, 1, MPI_INFO_NULL, b->comm, &b->win);
+  } else if (strcmp(f, "allocate") == 0) {
+    MPI_Win_allocate(bytes, 1, MPI_INFO_NULL, b->comm, &base, &b->win);
+  } else if (strcmp(f, "shared") == 0) {
+    MPI_Win_allocate_shared(bytes, 1, MPI_INFO_NULL, b->comm, &base, &b->win);
+  } else {
+    /* Rank 1 attaches its memory and tells rank 0 where it is, as common.window does. */
+    MPI_Aint addr = 0;
+    MPI_Win_create_dynamic(MPI_INFO_NULL, b->comm, &b->win);
+    b->attached = calloc(1, (size_t)bytes);
+    MPI_Win_attach(b->win, b->attached, bytes);
+    MPI_Get_address(b->attached, &addr);
+    if (b->rank == 1) MPI_Send(&addr, 1, MPI_AINT, 0, 77, b->comm);
+    if (b->rank == 0) MPI_Recv(&addr, 1, MPI_AINT, 1, 77, b->comm, MPI_STATUS_IGNORE);
+    b->disp = addr;
+  }
+}
+
+/* The op under test from rank 0 to rank 1. */
+static void issue(const struct rmabench_plain* b) {
+  static const int64_t one = 1, zero = 0;
+  switch (b->op) {
+    case op_put:
+      MPI_Put(b->data, b->count, b->dtype, 1, b->disp, b->count, b->dtype, b->win);
+      break;
+    case op_get:
+      MPI_Get(b->data, b->count, b->dtype, 1, b->disp, b->count, b->dtype, b->win);
+      break;
+    case op_accumulate:
+      MPI_Accumulate(b->data, b->count, b->dtype, 1, b->disp, b->count, b->dtype, MPI_SUM, b->win);
+      break;
+    case op_get_accumulate:
+      MPI_Get_accumulate(b->data, b->count, b->dtype, b->result, b->count, b->dtype, 1, b->disp,
+                         b->count, b->dtype, MPI_SUM, b->win);
+      break;
+    case op_fetch_and_op:
+      MPI_Fetch_and_op(&one, b->result, MPI_INT64_T, 1, b->disp, MPI_SUM, b->win);
+      break;
+    case op_cas:
+      MPI_Compare_and_swap(&zero, &zero, b->result, MPI_INT64_T, 1, b->disp, b->win);
+      break;
+  }
+}
+
+/* One round trip of bench/pingpong.lua: the same tag, the bytes sent back as received. */
+static void pingpong(const struct rmabench_plain* b) {
+  const int n = (int)b->size;
+  if (b->rank == 0) {
+    MPI_Send(b->data, n, MPI_UINT8_T, 1, 7, b->comm);
+    MPI_Recv(b->result, n, MPI_UINT8_T, 1, 7, b->comm, MPI_STATUS_IGNORE);
+  } else {
+    MPI_Recv(b->result, n, MPI_UINT8_T, 0, 7, b->comm, MPI_STATUS_IGNORE);
+    MPI_Send(b->result, n, MPI_UINT8_T, 0, 7, b->comm);
+  }
+}
+
+/* One iteration on this rank. */
+static void iteration(const struct rmabench_plain* b) {
+  const int origin = b->rank == 0;
+  if (b->pingpong) {
+    pingpong(b);
+    return;
+  }
+  switch (b->sync) {
+    case sync_lock:
+      MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 1, 0, b->win);
+      issue(b);
+      MPI_Win_unlock(1, b->win);
+      break;
+    case sync_lock_all:
+      MPI_Win_lock_all(0, b->win);
+      issue(b);
+      MPI_Win_unlock_all(b->win);
+      break;
+    case sync_flush:
+      issue(b);
+      MPI_Win_flush(1, b->win);
+      break;
+    case sync_flush_local:
+      issue(b);
+      MPI_Win_flush_local(1, b->win);
+      break;
+    case sync_fence:
+      MPI_Win_fence(MPI_MODE_NOPRECEDE, b->win);
+      if (origin) issue(b);
+      MPI_Win_fence(MPI_MODE_NOSUCCEED, b->win);
+      break;
+    case sync_pscw:
+      if (origin) {
+        MPI_Win_start(b->peer, 0, b->win);
+        issue(b);
+        MPI_Win_complete(b->win);
+      } else {
+        MPI_Win_post(b->peer, 0, b->win);
+        MPI_Win_wait(b->win);
+      }
+      break;
+  }
+}
+
+/* flush modes hold one lock_all epoch across the iterations, one op completed in it first, so
+ * that no iteration pays for the grant (common.open_held). */
+static int held(const struct rmabench_plain* b) {
+  return !b->pingpong && (b->sync == sync_flush || b->sync == sync_flush_local);
+}
+
+static void setup_window(struct rmabench_plain* b) {
+  const long long bytes = op_bytes(b->op, b->size);
+  const int atomic = b->op != op_put && b->op != op_get;
+  b->dtype = atomic ? MPI_INT64_T : MPI_UINT8_T;
+  b->count = (int)(atomic ? bytes / 8 : bytes);
+  b->data = malloc((size_t)bytes);
+  b->result = calloc(1, (size_t)bytes);
+  memset(b->data, 1, (size_t)bytes);
+  make_window(b, (MPI_Aint)(bytes < 8 ? 8 : bytes));
+  MPI_Group world;
+  const int other = 1 - b->rank;
+  MPI_Comm_group(b->comm, &world);
+  MPI_Group_incl(world, 1, &other, &b->peer);
+  MPI_Group_free(&world);
+  if (b->rank == 0 && held(b)) {
+    MPI_Win_lock_all(0, b->win);
+    issue(b);
+    MPI_Win_flush(1, b->win);
+  }
+}
+
+struct rmabench_plain* rmabench_plain_open(const struct rmabench_plain_config* c, MPI_Comm comm,
+                                           char* why, size_t why_size) {
+  const char* bad = rmabench_plain_check(c);
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  if (!bad && size != 2) bad = "runs on exactly 2 ranks";
+  if (bad) {
+    if (why_size) snprintf(why, why_size, "%s", bad);
+    return NULL;
+  }
+  struct rmabench_plain* b = calloc(1, sizeof *b);
+  b->pingpong = strcmp(c->pattern, "pingpong") == 0;
+  b->size = c->size;
+  MPI_Comm_dup(comm, &b->comm);
+  MPI_Comm_rank(b->comm, &b->rank);
+  if (b->pingpong) {
+    b->data = malloc((size_t)b->size);
+    b->result = calloc(1, (size_t)b->size);
+    memset(b->data, 1, (size_t)b->size);
+  } else {
+    b->op = (enum op)lookup(c->op, op_names, 6);
+    b->sync = (enum sync)lookup(c->sync, sync_names, 6);
+    b->flavor = flavor_names[lookup(c->flavor, flavor_names, 4)];
+    setup_window(b);
+  }
+  MPI_Barrier(b->comm);
+  return b;
+}
+
+int rmabench_plain_active(const struct rmabench_plain* b) {
+  return b->rank == 0 || b->pingpong || b->sync == sync_fence || b->sync == sync_pscw;
+}
+
+void rmabench_plain_run(const struct rmabench_plain* b, long long n) {
+  for (long long i = 0; i < n; ++i) iteration(b);
+}
+
+MPI_Comm rmabench_plain_comm(const struct rmabench_plain* b) {
+  return b->comm;
+}
+
+void rmabench_plain_close(struct rmabench_plain* b) {
+  if (!b) return;
+  if (!b->pingpong) {
+    if (b->rank == 0 && held(b)) MPI_Win_unlock_all(b->win);
+    if (b->attached) MPI_Win_detach(b->win, b->attached);
+    MPI_Group_free(&b->peer);
+    MPI_Win_free(&b->win);
+    if (b->alloced) MPI_Free_mem(b->alloced);
+  }
+  MPI_Comm_free(&b->comm);
+  free(b->attached);
+  free(b->data);
+  free(b->result);
+  free(b);
+}
