@@ -8,7 +8,7 @@
 // the run's hardware floor (pattern "floor": the cache-line round trip, memcpy and a
 // two-copy handoff round trip by size). An MPI's figure also gets, in its own column group,
 // the same loop timed in plain C with that MPI (entries with `calibration`,
-// harness/mpi/mpi_calibration.hpp) and the replay's ratio to it.
+// harness/worker/plain_figure.hpp) and the replay's ratio to it.
 //
 //   reports::write_bench_table(report.benchmarks, std::cout);
 #pragma once

@@ -2,7 +2,8 @@
 // reference (ref_implementation.cpp, over rma::Runtime) or an MPI library (an MPI worker's
 // mpi/mpi_impl.cpp). Everything the harness asks of an RMA library passes here: window
 // creation, every call of call/call.hpp through execute(), what can be observed (packet
-// counters, where the rank is blocked), and nothing else.
+// counters, where the rank is blocked), a library's own plain loop of a benchmark pattern to
+// time beside its replay, and nothing else.
 //
 // Errors are rma::Status values with MPI's error classes, whatever the library; a library
 // that cannot observe something (an MPI library's packet counts) says so with nullopt.
@@ -76,8 +77,8 @@ class PlainLoop {
   // Whether this rank calls the library during an iteration (else it waits in the batch's
   // barrier, as a passive target of the replay does).
   virtual bool active() const = 0;
-  // This rank's part of n iterations, back to back.
-  virtual void run(std::uint64_t n) = 0;
+  // This rank's part of n iterations, back to back; the first failure ends them.
+  virtual rma::Status run(std::uint64_t n) = 0;
 };
 
 // One rank of the implementation under test. Used from the rank's main thread, except

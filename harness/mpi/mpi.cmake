@@ -31,7 +31,7 @@ else()
 endif()
 
 set(_rmabench_mpi_catalog "")
-# The calibration programs are C (no harness, no C++ runtime between the loop and MPI).
+# The plain-C loops are C (no harness, no C++ runtime between the loop and MPI).
 if(RMABENCH_MPI)
   enable_language(C)
 endif()
@@ -183,7 +183,8 @@ function(rmabench_add_mpi name wrapper launcher install_hint)
   target_link_options(rmabench_mpi_${name} INTERFACE ${_link})
   target_link_libraries(rmabench_mpi_${name} INTERFACE ${_libs})
 
-  # The implementation under test on this MPI: every file of harness/mpi/ that includes <mpi.h>.
+  # The implementation under test on this MPI: every file of harness/mpi/ that includes <mpi.h>
+  # (the C loops in a library of their own, rmabench_mpi_plain_<name>, for their C flags).
   set(_src ${PROJECT_SOURCE_DIR}/harness/mpi)
   _rmabench_add_plain_loops(${name} "${_wp}")
   add_library(rmabench_mpi_impl_${name} STATIC ${_src}/mpi_impl.cpp ${_src}/mpi_impl_window.cpp

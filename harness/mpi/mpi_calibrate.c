@@ -101,8 +101,15 @@ static double batch(const struct rmabench_plain* loop, long long n) {
   MPI_Bcast(&n, 1, MPI_LONG_LONG, 0, comm);
   MPI_Barrier(comm);
   const double t0 = now_s();
-  if (rmabench_plain_active(loop)) rmabench_plain_run(loop, n);
+  const int rc = rmabench_plain_active(loop) ? rmabench_plain_run(loop, n) : MPI_SUCCESS;
   if (rank == 0) t = now_s() - t0;
+  if (rc != MPI_SUCCESS) {
+    char text[MPI_MAX_ERROR_STRING] = "";
+    int len = 0;
+    MPI_Error_string(rc, text, &len);
+    fprintf(stderr, "rmabench-calibrate: rank %d: %s\n", rank, text);
+    MPI_Abort(MPI_COMM_WORLD, 4);
+  }
   MPI_Barrier(comm);
   return t;
 }
@@ -121,7 +128,7 @@ int main(int argc, char** argv) {
   struct args a;
   memset(&a, 0, sizeof a);
   /* The launcher's proxy is this process's parent: a rank must not outlive a launcher killed
-   * at its deadline. */
+   * by its user. */
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   const int bad = parse(argc, argv, &a);
   if (bad) return bad;

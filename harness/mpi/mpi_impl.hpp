@@ -8,7 +8,9 @@
 // observable inside a library: counters() is nullopt. state() is answered from what this
 // class records around each MPI call (never by calling MPI from the control thread).
 // The code is split by topic: mpi_impl.cpp (name maps, the execute switch),
-// mpi_impl_window.cpp (windows, requests), mpi_impl_state.cpp (epochs, state, start and end).
+// mpi_impl_window.cpp (windows, requests), mpi_impl_state.cpp (epochs, state, start and end),
+// mpi_impl_plain.cpp (the plain-C loops of mpi_plain_loop.h, on a window and a communicator
+// of their own, which also return errors).
 #pragma once
 
 #include <memory>

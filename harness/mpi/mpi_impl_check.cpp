@@ -243,6 +243,50 @@ void check_shared_and_dynamic(Implementation& impl) {
   }
 }
 
+// The plain-C loops the bench times beside a replay: every sync mode and flavor opens, runs
+// and closes on both ranks (collective); a configuration the loops do not know is refused
+// with the reason on both ranks, and the job goes on.
+void check_plain_loops(Implementation& impl) {
+  for (const char* sync : {"lock", "lock_all", "flush", "flush_local", "fence", "pscw"}) {
+    for (const char* flavor : {"create", "allocate", "shared", "dynamic"}) {
+      harness::impl::PlainPattern p{"latency", "put", sync, flavor, 8};
+      auto loop = impl.plain_loop(p);
+      CHECK(loop.is_ok(), std::string(sync) + "/" + flavor + ": " + loop.status().to_string());
+      if (!loop) continue;
+      const bool active = loop.value()->active();
+      CHECK(active ==
+                (impl.rank() == 0 || std::string(sync) == "fence" || std::string(sync) == "pscw"),
+            std::string(sync) + ": active");
+      barrier(impl);
+      if (active) {
+        const rma::Status s = loop.value()->run(10);
+        CHECK(s.is_ok(), std::string(sync) + "/" + flavor + ": " + s.to_string());
+      }
+      barrier(impl);
+    }  // the loop closes here, on both ranks
+  }
+  for (const char* op :
+       {"get", "accumulate", "get_accumulate", "fetch_and_op", "compare_and_swap"}) {
+    auto loop = impl.plain_loop({"latency", op, "lock", "allocate", 64});
+    CHECK(loop.is_ok(), std::string(op) + ": " + loop.status().to_string());
+    if (loop && loop.value()->active()) CHECK(loop.value()->run(3).is_ok(), op);
+    barrier(impl);
+  }
+  {
+    auto pingpong = impl.plain_loop({"pingpong", "", "", "", 4096});
+    CHECK(pingpong.is_ok(), "pingpong: " + pingpong.status().to_string());
+    if (pingpong) CHECK(pingpong.value()->active() && pingpong.value()->run(5).is_ok(), "pingpong");
+  }  // closed on both ranks
+  auto refused = impl.plain_loop({"latency", "put", "lock", "allocate", 0});
+  CHECK(!refused.is_ok() && refused.status().error_class() == rma::ErrorClass::unsupported &&
+            refused.status().message().find("size") != std::string::npos,
+        "size 0 refused with its reason");
+  refused = impl.plain_loop({"latency", "put", "no_such_sync", "allocate", 8});
+  CHECK(!refused.is_ok() && refused.status().message().find("sync") != std::string::npos,
+        "an unknown sync refused with its reason");
+  barrier(impl);
+}
+
 }  // namespace
 
 int main() {
@@ -276,6 +320,7 @@ int main() {
     check_errors(impl, *win);
   }
   check_shared_and_dynamic(impl);
+  check_plain_loops(impl);
   const rma::Status fin = harness::mpi::finalize_mpi(impl);
   CHECK(fin.is_ok(), fin.to_string());
   if (g_rank == 0) std::printf("%s: %s\n", name.c_str(), g_failed ? "FAILED" : "all checks held");

@@ -1,6 +1,7 @@
 // mpi_impl_plain.cpp — an MPI library's plain loops (impl::PlainLoop): the C loops of
 // mpi_plain_loop.h on MPI_COMM_WORLD, which the worker times beside the replays of the same
-// pattern. Compiled per MPI, with its <mpi.h>.
+// pattern; a failing MPI call in them is a Status like any call's. Compiled per MPI, with its
+// <mpi.h>.
 #include "mpi/mpi_impl_detail.hpp"
 #include "mpi/mpi_plain_loop.h"
 
@@ -9,14 +10,20 @@ namespace {
 
 class MpiPlainLoop final : public PlainLoop {
  public:
-  explicit MpiPlainLoop(rmabench_plain* loop) : loop_(loop) {}
+  MpiPlainLoop(const MpiImpl& impl, rmabench_plain* loop) : impl_(impl), loop_(loop) {}
   ~MpiPlainLoop() override { rmabench_plain_close(loop_); }  // collective, as the open was
   MpiPlainLoop(const MpiPlainLoop&) = delete;
   MpiPlainLoop& operator=(const MpiPlainLoop&) = delete;
   bool active() const override { return rmabench_plain_active(loop_) != 0; }
-  void run(std::uint64_t n) override { rmabench_plain_run(loop_, static_cast<long long>(n)); }
+  rma::Status run(std::uint64_t n) override {
+    const int rc = rmabench_plain_run(loop_, static_cast<long long>(n));
+    if (rc == MPI_SUCCESS) [[likely]]
+      return rma::Status::ok();
+    return impl_.failure(rc, "plain-C loop", -1, -2);
+  }
 
  private:
+  const MpiImpl& impl_;
   rmabench_plain* loop_;
 };
 
@@ -29,7 +36,7 @@ rma::Result<std::unique_ptr<PlainLoop>> MpiImpl::plain_loop(const PlainPattern& 
   rmabench_plain* loop = rmabench_plain_open(&c, MPI_COMM_WORLD, why, sizeof why);
   if (!loop)
     return rma::Status(rma::ErrorClass::unsupported, "no plain-C loop: " + std::string(why));
-  return std::unique_ptr<PlainLoop>(std::make_unique<MpiPlainLoop>(loop));
+  return std::unique_ptr<PlainLoop>(std::make_unique<MpiPlainLoop>(*this, loop));
 }
 
 }  // namespace harness::mpi

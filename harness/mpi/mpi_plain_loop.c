@@ -1,6 +1,8 @@
 /* mpi_plain_loop.c — the plain-C loops of mpi_plain_loop.h: set up once as the script's setup
  * hook sets up (lua_scripts/bench/common.lua), then each iteration as common.iteration does it,
- * with the arguments common.op passes.
+ * with the arguments common.op passes. The loop's communicator and window return MPI errors
+ * (MPI_ERRORS_RETURN), as the harness's own do: inside the worker a failing call must become
+ * a figure's error, not the end of the launch and of every figure led with it.
  */
 #include "mpi_plain_loop.h"
 
@@ -17,6 +19,7 @@ static const char* const op_names[] = {
 static const char* const sync_names[] = {"lock",        "lock_all", "flush",
                                          "flush_local", "fence",    "pscw"};
 static const char* const flavor_names[] = {"create", "allocate", "shared", "dynamic"};
+#define COUNT_OF(names) ((int)(sizeof(names) / sizeof(names[0])))
 
 struct rmabench_plain {
   int pingpong;
@@ -48,9 +51,11 @@ const char* rmabench_plain_check(const struct rmabench_plain_config* c) {
     return "pattern: latency or pingpong";
   if (c->size < 1 || c->size > (1LL << 30)) return "size: 1 to 2^30 bytes";
   if (pingpong) return NULL;
-  if (lookup(c->op, op_names, 6) < 0) return "op: no plain loop of this op";
-  if (lookup(c->sync, sync_names, 6) < 0) return "sync: no plain loop of this synchronization";
-  if (lookup(c->flavor, flavor_names, 4) < 0) return "flavor: create, allocate, shared or dynamic";
+  if (lookup(c->op, op_names, COUNT_OF(op_names)) < 0) return "op: no plain loop of this op";
+  if (lookup(c->sync, sync_names, COUNT_OF(sync_names)) < 0)
+    return "sync: no plain loop of this synchronization";
+  if (lookup(c->flavor, flavor_names, COUNT_OF(flavor_names)) < 0)
+    return "flavor: create, allocate, shared or dynamic";
   return NULL;
 }
 
@@ -62,113 +67,119 @@ static long long op_bytes(enum op op, long long size) {
   return size / 8 * 8 < 8 ? 8 : size / 8 * 8;
 }
 
-/* Every rank makes the window (collective); rank 1's is the one ops reach. */
-static void make_window(struct rmabench_plain* b, MPI_Aint bytes) {
+/* Every rank makes the window (collective); rank 1's is the one ops reach. MPI_SUCCESS or
+ * the first error. */
+static int make_window(struct rmabench_plain* b, MPI_Aint bytes) {
   const char* f = b->flavor;
   void* base = NULL;
+  int rc = MPI_SUCCESS;
   b->disp = 0;
   if (strcmp(f, "create") == 0) {
     /* The harness gives a create window MPI_Alloc_mem memory (lua/lua_window.cpp). */
-    MPI_Alloc_mem(bytes, MPI_INFO_NULL, &base);
+    rc = MPI_Alloc_mem(bytes, MPI_INFO_NULL, &base);
+    if (rc != MPI_SUCCESS) return rc;
     b->alloced = base;
-    MPI_Win_create(base, bytes, 1, MPI_INFO_NULL, b->comm, &b->win);
+    rc = MPI_Win_create(base, bytes, 1, MPI_INFO_NULL, b->comm, &b->win);
   } else if (strcmp(f, "allocate") == 0) {
-    MPI_Win_allocate(bytes, 1, MPI_INFO_NULL, b->comm, &base, &b->win);
+    rc = MPI_Win_allocate(bytes, 1, MPI_INFO_NULL, b->comm, &base, &b->win);
   } else if (strcmp(f, "shared") == 0) {
-    MPI_Win_allocate_shared(bytes, 1, MPI_INFO_NULL, b->comm, &base, &b->win);
+    rc = MPI_Win_allocate_shared(bytes, 1, MPI_INFO_NULL, b->comm, &base, &b->win);
   } else {
     /* Rank 1 attaches its memory and tells rank 0 where it is, as common.window does. */
     MPI_Aint addr = 0;
-    MPI_Win_create_dynamic(MPI_INFO_NULL, b->comm, &b->win);
+    rc = MPI_Win_create_dynamic(MPI_INFO_NULL, b->comm, &b->win);
+    if (rc != MPI_SUCCESS) return rc;
+    MPI_Win_set_errhandler(b->win, MPI_ERRORS_RETURN);
     b->attached = calloc(1, (size_t)bytes);
-    MPI_Win_attach(b->win, b->attached, bytes);
-    MPI_Get_address(b->attached, &addr);
-    if (b->rank == 1) MPI_Send(&addr, 1, MPI_AINT, 0, 77, b->comm);
-    if (b->rank == 0) MPI_Recv(&addr, 1, MPI_AINT, 1, 77, b->comm, MPI_STATUS_IGNORE);
+    if (!b->attached) return MPI_ERR_NO_MEM;
+    rc = MPI_Win_attach(b->win, b->attached, bytes);
+    if (rc == MPI_SUCCESS) rc = MPI_Get_address(b->attached, &addr);
+    if (rc == MPI_SUCCESS && b->rank == 1) rc = MPI_Send(&addr, 1, MPI_AINT, 0, 77, b->comm);
+    if (rc == MPI_SUCCESS && b->rank == 0)
+      rc = MPI_Recv(&addr, 1, MPI_AINT, 1, 77, b->comm, MPI_STATUS_IGNORE);
     b->disp = addr;
+    return rc;
   }
+  if (rc != MPI_SUCCESS) return rc;
+  return MPI_Win_set_errhandler(b->win, MPI_ERRORS_RETURN);
 }
 
 /* The op under test from rank 0 to rank 1. */
-static void issue(const struct rmabench_plain* b) {
+static int issue(const struct rmabench_plain* b) {
   static const int64_t one = 1, zero = 0;
   switch (b->op) {
     case op_put:
-      MPI_Put(b->data, b->count, b->dtype, 1, b->disp, b->count, b->dtype, b->win);
-      break;
+      return MPI_Put(b->data, b->count, b->dtype, 1, b->disp, b->count, b->dtype, b->win);
     case op_get:
-      MPI_Get(b->data, b->count, b->dtype, 1, b->disp, b->count, b->dtype, b->win);
-      break;
+      return MPI_Get(b->data, b->count, b->dtype, 1, b->disp, b->count, b->dtype, b->win);
     case op_accumulate:
-      MPI_Accumulate(b->data, b->count, b->dtype, 1, b->disp, b->count, b->dtype, MPI_SUM, b->win);
-      break;
+      return MPI_Accumulate(b->data, b->count, b->dtype, 1, b->disp, b->count, b->dtype, MPI_SUM,
+                            b->win);
     case op_get_accumulate:
-      MPI_Get_accumulate(b->data, b->count, b->dtype, b->result, b->count, b->dtype, 1, b->disp,
-                         b->count, b->dtype, MPI_SUM, b->win);
-      break;
+      return MPI_Get_accumulate(b->data, b->count, b->dtype, b->result, b->count, b->dtype, 1,
+                                b->disp, b->count, b->dtype, MPI_SUM, b->win);
     case op_fetch_and_op:
-      MPI_Fetch_and_op(&one, b->result, MPI_INT64_T, 1, b->disp, MPI_SUM, b->win);
-      break;
+      return MPI_Fetch_and_op(&one, b->result, MPI_INT64_T, 1, b->disp, MPI_SUM, b->win);
     case op_cas:
-      MPI_Compare_and_swap(&zero, &zero, b->result, MPI_INT64_T, 1, b->disp, b->win);
-      break;
+      return MPI_Compare_and_swap(&zero, &zero, b->result, MPI_INT64_T, 1, b->disp, b->win);
   }
+  return MPI_ERR_OTHER;
 }
 
 /* One round trip of bench/pingpong.lua: the same tag, the bytes sent back as received. */
-static void pingpong(const struct rmabench_plain* b) {
+static int pingpong(const struct rmabench_plain* b) {
   const int n = (int)b->size;
+  int rc;
   if (b->rank == 0) {
-    MPI_Send(b->data, n, MPI_UINT8_T, 1, 7, b->comm);
-    MPI_Recv(b->result, n, MPI_UINT8_T, 1, 7, b->comm, MPI_STATUS_IGNORE);
-  } else {
-    MPI_Recv(b->result, n, MPI_UINT8_T, 0, 7, b->comm, MPI_STATUS_IGNORE);
-    MPI_Send(b->result, n, MPI_UINT8_T, 0, 7, b->comm);
+    rc = MPI_Send(b->data, n, MPI_UINT8_T, 1, 7, b->comm);
+    return rc != MPI_SUCCESS
+               ? rc
+               : MPI_Recv(b->result, n, MPI_UINT8_T, 1, 7, b->comm, MPI_STATUS_IGNORE);
   }
+  rc = MPI_Recv(b->result, n, MPI_UINT8_T, 0, 7, b->comm, MPI_STATUS_IGNORE);
+  return rc != MPI_SUCCESS ? rc : MPI_Send(b->result, n, MPI_UINT8_T, 0, 7, b->comm);
 }
 
+/* Chains calls in one iteration: the first error ends it (its code is what the caller sees). */
+#define TRY(call)                       \
+  do {                                  \
+    const int rc_ = (call);             \
+    if (rc_ != MPI_SUCCESS) return rc_; \
+  } while (0)
+
 /* One iteration on this rank. */
-static void iteration(const struct rmabench_plain* b) {
+static int iteration(const struct rmabench_plain* b) {
   const int origin = b->rank == 0;
-  if (b->pingpong) {
-    pingpong(b);
-    return;
-  }
+  if (b->pingpong) return pingpong(b);
   switch (b->sync) {
     case sync_lock:
-      MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 1, 0, b->win);
-      issue(b);
-      MPI_Win_unlock(1, b->win);
-      break;
+      TRY(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 1, 0, b->win));
+      TRY(issue(b));
+      return MPI_Win_unlock(1, b->win);
     case sync_lock_all:
-      MPI_Win_lock_all(0, b->win);
-      issue(b);
-      MPI_Win_unlock_all(b->win);
-      break;
+      TRY(MPI_Win_lock_all(0, b->win));
+      TRY(issue(b));
+      return MPI_Win_unlock_all(b->win);
     case sync_flush:
-      issue(b);
-      MPI_Win_flush(1, b->win);
-      break;
+      TRY(issue(b));
+      return MPI_Win_flush(1, b->win);
     case sync_flush_local:
-      issue(b);
-      MPI_Win_flush_local(1, b->win);
-      break;
+      TRY(issue(b));
+      return MPI_Win_flush_local(1, b->win);
     case sync_fence:
-      MPI_Win_fence(MPI_MODE_NOPRECEDE, b->win);
-      if (origin) issue(b);
-      MPI_Win_fence(MPI_MODE_NOSUCCEED, b->win);
-      break;
+      TRY(MPI_Win_fence(MPI_MODE_NOPRECEDE, b->win));
+      if (origin) TRY(issue(b));
+      return MPI_Win_fence(MPI_MODE_NOSUCCEED, b->win);
     case sync_pscw:
-      if (origin) {
-        MPI_Win_start(b->peer, 0, b->win);
-        issue(b);
-        MPI_Win_complete(b->win);
-      } else {
-        MPI_Win_post(b->peer, 0, b->win);
-        MPI_Win_wait(b->win);
+      if (!origin) {
+        TRY(MPI_Win_post(b->peer, 0, b->win));
+        return MPI_Win_wait(b->win);
       }
-      break;
+      TRY(MPI_Win_start(b->peer, 0, b->win));
+      TRY(issue(b));
+      return MPI_Win_complete(b->win);
   }
+  return MPI_ERR_OTHER;
 }
 
 /* flush modes hold one lock_all epoch across the iterations, one op completed in it first, so
@@ -177,25 +188,44 @@ static int held(const struct rmabench_plain* b) {
   return !b->pingpong && (b->sync == sync_flush || b->sync == sync_flush_local);
 }
 
-static void setup_window(struct rmabench_plain* b) {
-  const long long bytes = op_bytes(b->op, b->size);
+/* The buffers, and for a latency loop the window and the peer group: MPI_SUCCESS or the first
+ * error (MPI_ERR_NO_MEM for a buffer). */
+static int setup(struct rmabench_plain* b) {
+  const long long bytes = b->pingpong ? b->size : op_bytes(b->op, b->size);
+  b->data = malloc((size_t)bytes);
+  b->result = calloc(1, (size_t)bytes);
+  if (!b->data || !b->result) return MPI_ERR_NO_MEM;
+  memset(b->data, 1, (size_t)bytes);
+  if (b->pingpong) return MPI_SUCCESS;
   const int atomic = b->op != op_put && b->op != op_get;
   b->dtype = atomic ? MPI_INT64_T : MPI_UINT8_T;
   b->count = (int)(atomic ? bytes / 8 : bytes);
-  b->data = malloc((size_t)bytes);
-  b->result = calloc(1, (size_t)bytes);
-  memset(b->data, 1, (size_t)bytes);
-  make_window(b, (MPI_Aint)(bytes < 8 ? 8 : bytes));
+  TRY(make_window(b, (MPI_Aint)(bytes < 8 ? 8 : bytes)));
   MPI_Group world;
   const int other = 1 - b->rank;
-  MPI_Comm_group(b->comm, &world);
-  MPI_Group_incl(world, 1, &other, &b->peer);
+  TRY(MPI_Comm_group(b->comm, &world));
+  const int rc = MPI_Group_incl(world, 1, &other, &b->peer);
   MPI_Group_free(&world);
+  TRY(rc);
   if (b->rank == 0 && held(b)) {
-    MPI_Win_lock_all(0, b->win);
-    issue(b);
-    MPI_Win_flush(1, b->win);
+    TRY(MPI_Win_lock_all(0, b->win));
+    TRY(issue(b));
+    TRY(MPI_Win_flush(1, b->win));
   }
+  return MPI_SUCCESS;
+}
+
+/* "<what>: <MPI's error string>" into why. */
+static void explain(char* why, size_t why_size, const char* what, int rc) {
+  char text[MPI_MAX_ERROR_STRING] = "";
+  int len = 0;
+  if (!why_size) return;
+  if (rc == MPI_ERR_NO_MEM) {
+    snprintf(why, why_size, "%s: out of memory", what);
+    return;
+  }
+  MPI_Error_string(rc, text, &len);
+  snprintf(why, why_size, "%s: %s", what, text);
 }
 
 struct rmabench_plain* rmabench_plain_open(const struct rmabench_plain_config* c, MPI_Comm comm,
@@ -209,30 +239,52 @@ struct rmabench_plain* rmabench_plain_open(const struct rmabench_plain_config* c
     return NULL;
   }
   struct rmabench_plain* b = calloc(1, sizeof *b);
-  b->pingpong = strcmp(c->pattern, "pingpong") == 0;
-  b->size = c->size;
-  MPI_Comm_dup(comm, &b->comm);
-  MPI_Comm_rank(b->comm, &b->rank);
-  if (b->pingpong) {
-    b->data = malloc((size_t)b->size);
-    b->result = calloc(1, (size_t)b->size);
-    memset(b->data, 1, (size_t)b->size);
-  } else {
-    b->op = (enum op)lookup(c->op, op_names, 6);
-    b->sync = (enum sync)lookup(c->sync, sync_names, 6);
-    b->flavor = flavor_names[lookup(c->flavor, flavor_names, 4)];
-    setup_window(b);
+  int rc = b ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+  if (b) {
+    b->pingpong = strcmp(c->pattern, "pingpong") == 0;
+    b->size = c->size;
+    b->comm = MPI_COMM_NULL;
+    rc = MPI_Comm_dup(comm, &b->comm);
   }
-  MPI_Barrier(b->comm);
-  return b;
+  if (rc == MPI_SUCCESS) {
+    MPI_Comm_set_errhandler(b->comm, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(b->comm, &b->rank);
+    if (!b->pingpong) {
+      b->op = (enum op)lookup(c->op, op_names, COUNT_OF(op_names));
+      b->sync = (enum sync)lookup(c->sync, sync_names, COUNT_OF(sync_names));
+      b->flavor = flavor_names[lookup(c->flavor, flavor_names, COUNT_OF(flavor_names))];
+    }
+    rc = setup(b);
+  }
+  /* Both ranks learn whether both are ready, so that neither times a loop the other left. */
+  int ok = rc == MPI_SUCCESS, all = 0;
+  if (MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) all = 0;
+  if (all) {
+    MPI_Barrier(b->comm);
+    return b;
+  }
+  if (!ok)
+    explain(why, why_size, "setting up the plain loop", rc);
+  else if (why_size)
+    snprintf(why, why_size, "setting up the plain loop failed on the other rank");
+  /* What MPI made is left to MPI_Finalize: freeing it is collective, and the other rank may
+   * not hold its part. */
+  if (b) {
+    free(b->attached);
+    free(b->data);
+    free(b->result);
+    free(b);
+  }
+  return NULL;
 }
 
 int rmabench_plain_active(const struct rmabench_plain* b) {
   return b->rank == 0 || b->pingpong || b->sync == sync_fence || b->sync == sync_pscw;
 }
 
-void rmabench_plain_run(const struct rmabench_plain* b, long long n) {
-  for (long long i = 0; i < n; ++i) iteration(b);
+int rmabench_plain_run(const struct rmabench_plain* b, long long n) {
+  for (long long i = 0; i < n; ++i) TRY(iteration(b));
+  return MPI_SUCCESS;
 }
 
 MPI_Comm rmabench_plain_comm(const struct rmabench_plain* b) {

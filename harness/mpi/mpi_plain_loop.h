@@ -6,7 +6,7 @@
  * nothing during an iteration (its caller waits in a barrier).
  *
  * Two users: the MPI worker times a loop beside each replayed figure in the same launch
- * (mpi_impl.cpp's plain_loop, worker/plain_figure.hpp), and rmabench-calibrate-<mpi>
+ * (mpi_impl_plain.cpp, worker/plain_figure.hpp), and rmabench-calibrate-<mpi>
  * (mpi_calibrate.c) times one in a launch of its own.
  */
 #ifndef RMABENCH_MPI_PLAIN_LOOP_H
@@ -34,7 +34,8 @@ struct rmabench_plain;
 const char* rmabench_plain_check(const struct rmabench_plain_config* config);
 
 /* Collective over comm, which must have exactly 2 ranks: duplicates it and makes the window.
- * NULL with the reason in why[0..why_size) when the configuration is refused. */
+ * NULL on both ranks, with the reason in why[0..why_size), when the configuration is refused
+ * or setting it up failed on either rank. */
 struct rmabench_plain* rmabench_plain_open(const struct rmabench_plain_config* config,
                                            MPI_Comm comm, char* why, size_t why_size);
 
@@ -42,8 +43,9 @@ struct rmabench_plain* rmabench_plain_open(const struct rmabench_plain_config* c
  * ping-pong). */
 int rmabench_plain_active(const struct rmabench_plain* loop);
 
-/* This rank's part of n iterations, back to back. */
-void rmabench_plain_run(const struct rmabench_plain* loop, long long n);
+/* This rank's part of n iterations, back to back: MPI_SUCCESS, or the first MPI error code
+ * (which ends the batch). */
+int rmabench_plain_run(const struct rmabench_plain* loop, long long n);
 
 /* The communicator the loop works on (its own duplicate), for its caller's batch messages. */
 MPI_Comm rmabench_plain_comm(const struct rmabench_plain* loop);

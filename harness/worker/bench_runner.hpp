@@ -5,7 +5,8 @@
 // target with nothing to do, wait in the closing barrier — or compute without calling the
 // library, for the truly-passive variant). Messages per iteration are measured over every
 // batch, summed over ranks, where the implementation can observe them. Each entry names the
-// implementation that ran it (`impl`).
+// implementation that ran it (`impl`). An MPI's figure is led together with the same pattern
+// in plain C against that MPI, their repetitions interleaved (plain_figure.hpp).
 #pragma once
 
 #include <nlohmann/json.hpp>
