@@ -104,13 +104,18 @@ void take_calibration(const json& e, Cell& c) {
   c.plain_c_from_median = median;
 }
 
+// " layout=vector block=64": a case's other options, as a column name ends with them.
+std::string variant_of(const json& e) {
+  return str(e, "variant").empty() ? "" : " " + str(e, "variant");
+}
+
 // Where a figure ran: the reference's backend and path (and am protocol, where it is not the
 // default), or an MPI library by name.
 // A case's other options (`variant`, "layout=vector block=64") follow, so variants of one
 // pattern stand side by side.
 std::string column_of(const json& e) {
   const std::string impl = str(e, "impl");
-  const std::string variant = str(e, "variant").empty() ? "" : " " + str(e, "variant");
+  const std::string variant = variant_of(e);
   if (!impl.empty() && impl != "ref") return impl + variant;
   const std::string protocol = str(e, "protocol");
   return str(e, "backend") + ":" + str(e, "path") +
@@ -264,7 +269,9 @@ void write_bench_table(const json& benchmarks, std::ostream& out) {
     auto [it, added] = tables.try_emplace(k);
     if (added) order.push_back(k);
     Table& t = it->second;
-    const std::string col = is_calibration(e) ? str(e, "replayed_impl") : column_of(e);
+    // A calibration stands beside its replay, whose column names the variant too.
+    const std::string col =
+        is_calibration(e) ? str(e, "replayed_impl") + variant_of(e) : column_of(e);
     if (is_calibration(e)) {
       if (std::find(t.columns.begin(), t.columns.end(), col) == t.columns.end()) continue;
       Cell& cell = t.rows[static_cast<std::uint64_t>(num(e, "size"))][col];

@@ -395,6 +395,16 @@ TEST(BenchTable, AnMpiFigureIsReadAgainstItsPlainCCalibration) {
   const std::string none_text = table_of(none);
   EXPECT_EQ(none_text.find("C us"), std::string::npos) << none_text;
   EXPECT_NE(none_text.find("no plain-C figure"), std::string::npos) << none_text;
+  // A variant's figure (-o dtype=long_int) keeps its reason beside its own column.
+  json replayed = entry("openmpi 4.1.4 osc=sm", "mpi", "openmpi", 64, 0.07, nullptr);
+  json reason = calibration(64, nullptr);
+  replayed["variant"] = reason["variant"] = "dtype=long_int";
+  reason["error_message"] = "no plain-C loop with dtype=long_int";
+  const std::string variant_text = table_of(json::array({replayed, reason}));
+  EXPECT_NE(variant_text.find("# no plain-C figure (openmpi 4.1.4 osc=sm dtype=long_int 64): "
+                              "no plain-C loop with dtype=long_int"),
+            std::string::npos)
+      << variant_text;
 }
 
 }  // namespace
