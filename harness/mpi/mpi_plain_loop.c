@@ -37,6 +37,7 @@ struct rmabench_plain {
   void *data, *result;
   void* attached; /* dynamic: the target's attached memory */
   void* alloced;  /* create: the MPI_Alloc_mem memory under the window */
+  MPI_Aint win_bytes;
 };
 
 static int lookup(const char* word, const char* const* names, int n) {
@@ -67,37 +68,42 @@ static long long op_bytes(enum op op, long long size) {
   return size / 8 * 8 < 8 ? 8 : size / 8 * 8;
 }
 
-/* Every rank makes the window (collective); rank 1's is the one ops reach. MPI_SUCCESS or
- * the first error. */
-static int make_window(struct rmabench_plain* b, MPI_Aint bytes) {
+/* The first error of two results. C leaves the order of a call's arguments open: a call
+ * whose order matters is made in a statement of its own before. */
+static int first(int rc, int rc2) {
+  return rc != MPI_SUCCESS ? rc : rc2;
+}
+
+/* Every rank makes the window (collective); rank 1's is the one ops reach. Every rank makes
+ * every call whatever the calls before returned on it, so that neither waits in a call the
+ * other skipped. MPI_SUCCESS or the first error. */
+static int make_window(struct rmabench_plain* b) {
   const char* f = b->flavor;
   void* base = NULL;
   int rc = MPI_SUCCESS;
   b->disp = 0;
   if (strcmp(f, "create") == 0) {
     /* The harness gives a create window MPI_Alloc_mem memory (lua/lua_window.cpp). */
-    rc = MPI_Alloc_mem(bytes, MPI_INFO_NULL, &base);
-    if (rc != MPI_SUCCESS) return rc;
-    b->alloced = base;
-    rc = MPI_Win_create(base, bytes, 1, MPI_INFO_NULL, b->comm, &b->win);
+    rc = MPI_Win_create(b->alloced, b->win_bytes, 1, MPI_INFO_NULL, b->comm, &b->win);
   } else if (strcmp(f, "allocate") == 0) {
-    rc = MPI_Win_allocate(bytes, 1, MPI_INFO_NULL, b->comm, &base, &b->win);
+    rc = MPI_Win_allocate(b->win_bytes, 1, MPI_INFO_NULL, b->comm, &base, &b->win);
   } else if (strcmp(f, "shared") == 0) {
-    rc = MPI_Win_allocate_shared(bytes, 1, MPI_INFO_NULL, b->comm, &base, &b->win);
+    rc = MPI_Win_allocate_shared(b->win_bytes, 1, MPI_INFO_NULL, b->comm, &base, &b->win);
   } else {
-    /* Rank 1 attaches its memory and tells rank 0 where it is, as common.window does. */
-    MPI_Aint addr = 0;
+    /* Rank 1 attaches its memory and tells rank 0 where it is, as common.window does; the
+     * message goes whether or not the attach worked, and says which. */
+    MPI_Aint where[2] = {0, 0};
     rc = MPI_Win_create_dynamic(MPI_INFO_NULL, b->comm, &b->win);
-    if (rc != MPI_SUCCESS) return rc;
-    MPI_Win_set_errhandler(b->win, MPI_ERRORS_RETURN);
-    b->attached = calloc(1, (size_t)bytes);
-    if (!b->attached) return MPI_ERR_NO_MEM;
-    rc = MPI_Win_attach(b->win, b->attached, bytes);
-    if (rc == MPI_SUCCESS) rc = MPI_Get_address(b->attached, &addr);
-    if (rc == MPI_SUCCESS && b->rank == 1) rc = MPI_Send(&addr, 1, MPI_AINT, 0, 77, b->comm);
-    if (rc == MPI_SUCCESS && b->rank == 0)
-      rc = MPI_Recv(&addr, 1, MPI_AINT, 1, 77, b->comm, MPI_STATUS_IGNORE);
-    b->disp = addr;
+    if (rc == MPI_SUCCESS) rc = MPI_Win_set_errhandler(b->win, MPI_ERRORS_RETURN);
+    if (rc == MPI_SUCCESS) rc = MPI_Win_attach(b->win, b->attached, b->win_bytes);
+    if (rc == MPI_SUCCESS) rc = MPI_Get_address(b->attached, &where[1]);
+    where[0] = rc == MPI_SUCCESS;
+    if (b->rank == 1) rc = first(rc, MPI_Send(where, 2, MPI_AINT, 0, 77, b->comm));
+    if (b->rank == 0) {
+      rc = first(rc, MPI_Recv(where, 2, MPI_AINT, 1, 77, b->comm, MPI_STATUS_IGNORE));
+      if (!where[0]) rc = first(rc, MPI_ERR_OTHER); /* rank 1 could not attach */
+    }
+    b->disp = where[1];
     return rc;
   }
   if (rc != MPI_SUCCESS) return rc;
@@ -140,26 +146,29 @@ static int pingpong(const struct rmabench_plain* b) {
   return rc != MPI_SUCCESS ? rc : MPI_Send(b->result, n, MPI_UINT8_T, 0, 7, b->comm);
 }
 
-/* Chains calls in one iteration: the first error ends it (its code is what the caller sees). */
+/* Chains calls: the first error returns it. */
 #define TRY(call)                       \
   do {                                  \
     const int rc_ = (call);             \
     if (rc_ != MPI_SUCCESS) return rc_; \
   } while (0)
 
-/* One iteration on this rank. */
+/* One iteration on this rank. An epoch once opened is closed even when the op failed (the
+ * first error is returned), so that the other rank is not left waiting in its fence or
+ * wait and no window is freed inside an epoch. */
 static int iteration(const struct rmabench_plain* b) {
   const int origin = b->rank == 0;
+  int rc = MPI_SUCCESS;
   if (b->pingpong) return pingpong(b);
   switch (b->sync) {
     case sync_lock:
       TRY(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 1, 0, b->win));
-      TRY(issue(b));
-      return MPI_Win_unlock(1, b->win);
+      rc = issue(b);
+      return first(rc, MPI_Win_unlock(1, b->win));
     case sync_lock_all:
       TRY(MPI_Win_lock_all(0, b->win));
-      TRY(issue(b));
-      return MPI_Win_unlock_all(b->win);
+      rc = issue(b);
+      return first(rc, MPI_Win_unlock_all(b->win));
     case sync_flush:
       TRY(issue(b));
       return MPI_Win_flush(1, b->win);
@@ -168,16 +177,16 @@ static int iteration(const struct rmabench_plain* b) {
       return MPI_Win_flush_local(1, b->win);
     case sync_fence:
       TRY(MPI_Win_fence(MPI_MODE_NOPRECEDE, b->win));
-      if (origin) TRY(issue(b));
-      return MPI_Win_fence(MPI_MODE_NOSUCCEED, b->win);
+      if (origin) rc = issue(b);
+      return first(rc, MPI_Win_fence(MPI_MODE_NOSUCCEED, b->win));
     case sync_pscw:
       if (!origin) {
         TRY(MPI_Win_post(b->peer, 0, b->win));
         return MPI_Win_wait(b->win);
       }
       TRY(MPI_Win_start(b->peer, 0, b->win));
-      TRY(issue(b));
-      return MPI_Win_complete(b->win);
+      rc = issue(b);
+      return first(rc, MPI_Win_complete(b->win));
   }
   return MPI_ERR_OTHER;
 }
@@ -188,9 +197,9 @@ static int held(const struct rmabench_plain* b) {
   return !b->pingpong && (b->sync == sync_flush || b->sync == sync_flush_local);
 }
 
-/* The buffers, and for a latency loop the window and the peer group: MPI_SUCCESS or the first
- * error (MPI_ERR_NO_MEM for a buffer). */
-static int setup(struct rmabench_plain* b) {
+/* Set-up, first part, local: the buffers, and the memory a create window is made over or a
+ * dynamic window attaches. MPI_SUCCESS, MPI_ERR_NO_MEM or MPI_Alloc_mem's error. */
+static int allocate(struct rmabench_plain* b) {
   const long long bytes = b->pingpong ? b->size : op_bytes(b->op, b->size);
   b->data = malloc((size_t)bytes);
   b->result = calloc(1, (size_t)bytes);
@@ -200,7 +209,21 @@ static int setup(struct rmabench_plain* b) {
   const int atomic = b->op != op_put && b->op != op_get;
   b->dtype = atomic ? MPI_INT64_T : MPI_UINT8_T;
   b->count = (int)(atomic ? bytes / 8 : bytes);
-  TRY(make_window(b, (MPI_Aint)(bytes < 8 ? 8 : bytes)));
+  b->win_bytes = (MPI_Aint)(bytes < 8 ? 8 : bytes);
+  if (strcmp(b->flavor, "create") == 0)
+    return MPI_Alloc_mem(b->win_bytes, MPI_INFO_NULL, &b->alloced);
+  if (strcmp(b->flavor, "dynamic") == 0) {
+    b->attached = calloc(1, (size_t)b->win_bytes);
+    if (!b->attached) return MPI_ERR_NO_MEM;
+  }
+  return MPI_SUCCESS;
+}
+
+/* Set-up, second part: the window (collective), the peer group and the held epoch (local).
+ * MPI_SUCCESS or the first error. */
+static int setup(struct rmabench_plain* b) {
+  if (b->pingpong) return MPI_SUCCESS;
+  TRY(make_window(b));
   MPI_Group world;
   const int other = 1 - b->rank;
   TRY(MPI_Comm_group(b->comm, &world));
@@ -209,30 +232,42 @@ static int setup(struct rmabench_plain* b) {
   TRY(rc);
   if (b->rank == 0 && held(b)) {
     TRY(MPI_Win_lock_all(0, b->win));
-    TRY(issue(b));
-    TRY(MPI_Win_flush(1, b->win));
+    int held_rc = issue(b);
+    if (held_rc == MPI_SUCCESS) held_rc = MPI_Win_flush(1, b->win);
+    if (held_rc != MPI_SUCCESS) MPI_Win_unlock_all(b->win);
+    return held_rc;
   }
   return MPI_SUCCESS;
 }
 
+/* Whether `ok` holds on every rank of comm. */
+static int agreed(int ok, MPI_Comm comm) {
+  int all = 0;
+  return MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm) == MPI_SUCCESS && all;
+}
+
 /* "<what>: <MPI's error string>" into why. */
-static void explain(char* why, size_t why_size, const char* what, int rc) {
+static void explain(char* why, size_t why_size, int rc) {
   char text[MPI_MAX_ERROR_STRING] = "";
   int len = 0;
   if (!why_size) return;
-  if (rc == MPI_ERR_NO_MEM) {
-    snprintf(why, why_size, "%s: out of memory", what);
+  if (rc == MPI_SUCCESS) {
+    snprintf(why, why_size, "setting up the plain loop failed on the other rank");
     return;
   }
-  MPI_Error_string(rc, text, &len);
-  snprintf(why, why_size, "%s: %s", what, text);
+  if (rc == MPI_ERR_NO_MEM)
+    snprintf(text, sizeof text, "out of memory");
+  else
+    MPI_Error_string(rc, text, &len);
+  snprintf(why, why_size, "setting up the plain loop: %s", text);
 }
 
 struct rmabench_plain* rmabench_plain_open(const struct rmabench_plain_config* c, MPI_Comm comm,
                                            char* why, size_t why_size) {
   const char* bad = rmabench_plain_check(c);
-  int size = 0;
+  int size = 0, rank = 0;
   MPI_Comm_size(comm, &size);
+  MPI_Comm_rank(comm, &rank);
   if (!bad && size != 2) bad = "runs on exactly 2 ranks";
   if (bad) {
     if (why_size) snprintf(why, why_size, "%s", bad);
@@ -243,39 +278,40 @@ struct rmabench_plain* rmabench_plain_open(const struct rmabench_plain_config* c
   if (b) {
     b->pingpong = strcmp(c->pattern, "pingpong") == 0;
     b->size = c->size;
+    b->rank = rank;
     b->comm = MPI_COMM_NULL;
-    rc = MPI_Comm_dup(comm, &b->comm);
-  }
-  if (rc == MPI_SUCCESS) {
-    MPI_Comm_set_errhandler(b->comm, MPI_ERRORS_RETURN);
-    MPI_Comm_rank(b->comm, &b->rank);
     if (!b->pingpong) {
       b->op = (enum op)lookup(c->op, op_names, COUNT_OF(op_names));
       b->sync = (enum sync)lookup(c->sync, sync_names, COUNT_OF(sync_names));
       b->flavor = flavor_names[lookup(c->flavor, flavor_names, COUNT_OF(flavor_names))];
     }
-    rc = setup(b);
+    rc = allocate(b);
   }
-  /* Both ranks learn whether both are ready, so that neither times a loop the other left. */
-  int ok = rc == MPI_SUCCESS, all = 0;
-  if (MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) all = 0;
-  if (all) {
-    MPI_Barrier(b->comm);
-    return b;
+  /* Both ranks learn whether both have their memory before either enters a collective. */
+  if (!agreed(rc == MPI_SUCCESS, comm)) {
+    explain(why, why_size, rc);
+    if (b) {
+      if (b->alloced) MPI_Free_mem(b->alloced);
+      free(b->attached);
+      free(b->data);
+      free(b->result);
+      free(b);
+    }
+    return NULL;
   }
-  if (!ok)
-    explain(why, why_size, "setting up the plain loop", rc);
-  else if (why_size)
-    snprintf(why, why_size, "setting up the plain loop failed on the other rank");
-  /* What MPI made is left to MPI_Finalize: freeing it is collective, and the other rank may
-   * not hold its part. */
-  if (b) {
-    free(b->attached);
-    free(b->data);
-    free(b->result);
-    free(b);
+  rc = MPI_Comm_dup(comm, &b->comm);
+  if (rc == MPI_SUCCESS) rc = setup(b);
+  /* And whether both are ready, so that neither times a loop the other left. */
+  if (!agreed(rc == MPI_SUCCESS, comm)) {
+    explain(why, why_size, rc);
+    /* A held epoch is closed (completing its op); what MPI made, and the memory it may use,
+     * is left to MPI_Finalize: freeing it is collective, and the other rank may not hold its
+     * part. */
+    if (rc == MPI_SUCCESS && b->rank == 0 && held(b)) MPI_Win_unlock_all(b->win);
+    return NULL;
   }
-  return NULL;
+  MPI_Barrier(b->comm);
+  return b;
 }
 
 int rmabench_plain_active(const struct rmabench_plain* b) {

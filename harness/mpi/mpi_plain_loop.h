@@ -35,7 +35,8 @@ const char* rmabench_plain_check(const struct rmabench_plain_config* config);
 
 /* Collective over comm, which must have exactly 2 ranks: duplicates it and makes the window.
  * NULL on both ranks, with the reason in why[0..why_size), when the configuration is refused
- * or setting it up failed on either rank. */
+ * or setting it up failed on either rank (memory first, agreed before any collective call;
+ * then the window, every call made on both ranks whatever the one before returned). */
 struct rmabench_plain* rmabench_plain_open(const struct rmabench_plain_config* config,
                                            MPI_Comm comm, char* why, size_t why_size);
 
