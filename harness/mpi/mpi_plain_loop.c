@@ -300,6 +300,8 @@ struct rmabench_plain* rmabench_plain_open(const struct rmabench_plain_config* c
     return NULL;
   }
   rc = MPI_Comm_dup(comm, &b->comm);
+  /* A duplicate keeps its parent's handler: the standalone program's world aborts. */
+  if (rc == MPI_SUCCESS) rc = MPI_Comm_set_errhandler(b->comm, MPI_ERRORS_RETURN);
   if (rc == MPI_SUCCESS) rc = setup(b);
   /* And whether both are ready, so that neither times a loop the other left. */
   if (!agreed(rc == MPI_SUCCESS, comm)) {
