@@ -96,6 +96,13 @@ end
 -- the steady state, since setup takes any lock held across iterations.
 function M.am_messages(op, sync, bytes, n)
   n = n or 1
+  -- A zero-byte op sends nothing (MPI lets a count of 0 through): the epoch costs what an
+  -- empty one does, nothing under lock or flush, PSCW's post and `done`, fence's exchange.
+  if bytes == 0 then
+    if sync == "pscw" then return counts.total(counts.add({ done = 1 }, counts.post(1))).total end
+    if sync == "fence" then return counts.fence({}).fence_count end
+    return 0
+  end
   local eager = bytes <= rma.eager_limit
   local fetching = op == "get" or op == "get_accumulate" or op == "fetch_and_op"
                    or op == "compare_and_swap"

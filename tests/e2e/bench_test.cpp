@@ -231,6 +231,19 @@ TEST(Bench, CasesOfOneScriptHaveFiguresOfTheirOwnName) {
   EXPECT_EQ(g.exit_code, 0) << g.out << g.err;
 }
 
+// A zero-byte op sends nothing: its epoch costs what an empty one does under every sync and
+// both protocols, and the latency script declares that count (it declared the op's packets
+// before, so each of these cases failed on its message count).
+TEST(Bench, ZeroByteOpsDeclareTheCountOfAnEmptyEpoch) {
+  const std::string dir = e2e::temp_dir("bench-zero-size");
+  const auto r = e2e::run({"run", "tests/e2e/scripts/bench_zero_size_suite.lua", "--report-dir",
+                           dir, "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const json report = e2e::read_json(dir + "/report.json");
+  ASSERT_EQ(report["cases"].size(), 36u) << report.dump(2);
+  for (const auto& c : report["cases"]) EXPECT_EQ(c["status"], "pass") << c.dump(2);
+}
+
 // --sizes replaces the sizes a suite lists: each configuration is one case, named without a
 // size, measuring the given sizes once. Before, each listed size stayed a case that measured
 // the given sizes again, under an id naming a size it did not measure, and their figures
