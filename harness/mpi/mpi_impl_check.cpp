@@ -2,9 +2,13 @@
 // run under the library's launcher with 2 ranks (ctest does: `mpi_impl_check_<mpi>`), it
 // executes calls through Implementation::execute() and compares what arrived with what was
 // sent. Exit 0 when every check held on this rank; each failed check prints rank and line.
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -287,6 +291,46 @@ void check_plain_loops(Implementation& impl) {
   barrier(impl);
 }
 
+// The address space this process holds now, bytes (0 if /proc cannot tell).
+std::uint64_t address_space_now() {
+  std::ifstream statm("/proc/self/statm");
+  std::uint64_t pages = 0;
+  statm >> pages;
+  return pages * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+// A loop whose memory only one rank gets: rank 1 opens it under an address-space limit that
+// leaves room for MPI's own small allocations but not for 256 MiB of buffers. Both ranks must
+// come back refused (rank 1 out of memory, rank 0 told the other rank failed) without either
+// entering the window's collective creation: the barrier after it would hang otherwise.
+void check_plain_loop_memory_on_one_rank(Implementation& impl) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  return;  // a sanitizer's allocator has reserved its heap: a limit would not bite
+#else
+  constexpr std::uint64_t kRoom = 64 << 20;
+  rlimit before{};
+  const bool limited =
+      impl.rank() == 1 && getrlimit(RLIMIT_AS, &before) == 0 && address_space_now() > 0;
+  if (limited) {
+    rlimit tight = before;
+    tight.rlim_cur = address_space_now() + kRoom;
+    if (before.rlim_cur != RLIM_INFINITY && before.rlim_cur < tight.rlim_cur)
+      tight.rlim_cur = before.rlim_cur;
+    CHECK(setrlimit(RLIMIT_AS, &tight) == 0, "setrlimit");
+  }
+  auto loop = impl.plain_loop({"latency", "put", "lock", "allocate", 256 << 20});
+  if (limited) CHECK(setrlimit(RLIMIT_AS, &before) == 0, "setrlimit back");
+  CHECK(!loop.is_ok(), "a loop whose memory rank 1 could not get was refused");
+  if (!loop.is_ok()) {
+    const std::string why = loop.status().message();
+    CHECK(why.find(impl.rank() == 1 ? "out of memory" : "failed on the other rank") !=
+              std::string::npos,
+          "the reason: " + why);
+  }
+  barrier(impl);
+#endif
+}
+
 }  // namespace
 
 int main() {
@@ -321,6 +365,7 @@ int main() {
   }
   check_shared_and_dynamic(impl);
   check_plain_loops(impl);
+  check_plain_loop_memory_on_one_rank(impl);
   const rma::Status fin = harness::mpi::finalize_mpi(impl);
   CHECK(fin.is_ok(), fin.to_string());
   if (g_rank == 0) std::printf("%s: %s\n", name.c_str(), g_failed ? "FAILED" : "all checks held");
