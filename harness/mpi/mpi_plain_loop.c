@@ -246,6 +246,13 @@ static int agreed(int ok, MPI_Comm comm) {
   return MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm) == MPI_SUCCESS && all;
 }
 
+/* Frees what the loop allocated for itself alone (not the memory under a window). */
+static void free_own(struct rmabench_plain* b) {
+  free(b->data);
+  free(b->result);
+  free(b);
+}
+
 /* "<what>: <MPI's error string>" into why. */
 static void explain(char* why, size_t why_size, int rc) {
   char text[MPI_MAX_ERROR_STRING] = "";
@@ -293,9 +300,7 @@ struct rmabench_plain* rmabench_plain_open(const struct rmabench_plain_config* c
     if (b) {
       if (b->alloced) MPI_Free_mem(b->alloced);
       free(b->attached);
-      free(b->data);
-      free(b->result);
-      free(b);
+      free_own(b);
     }
     return NULL;
   }
@@ -306,10 +311,11 @@ struct rmabench_plain* rmabench_plain_open(const struct rmabench_plain_config* c
   /* And whether both are ready, so that neither times a loop the other left. */
   if (!agreed(rc == MPI_SUCCESS, comm)) {
     explain(why, why_size, rc);
-    /* A held epoch is closed (completing its op); what MPI made, and the memory it may use,
-     * is left to MPI_Finalize: freeing it is collective, and the other rank may not hold its
-     * part. */
+    /* A held epoch is closed (completing its op), so the origin's buffers are free to go;
+     * what MPI made, and the memory under a window, is left to MPI_Finalize: freeing it is
+     * collective, and the other rank may not hold its part. */
     if (rc == MPI_SUCCESS && b->rank == 0 && held(b)) MPI_Win_unlock_all(b->win);
+    free_own(b);
     return NULL;
   }
   MPI_Barrier(b->comm);
