@@ -23,10 +23,12 @@
 #               as srun job steps, gated against the same quick-<mpi>.json as with the
 #               library's own launcher; then ci/slurm.sh down; skipped with the reason where
 #               Slurm cannot start
-#   asan        an AddressSanitizer + UndefinedBehaviorSanitizer build, running the quick suite
+#   asan        an AddressSanitizer + UndefinedBehaviorSanitizer build (clang, the `asan`
+#               preset, assertions on), running the quick suite
 #   tsan        a ThreadSanitizer build, running the implementation's unit tests
-#   fuzz        the libFuzzer targets of fuzz/ (clang), each for RMABENCH_FUZZ_SECONDS (30, at
-#               most 60) from its committed seed corpus
+#   fuzz        the libFuzzer targets of fuzz/, built in the asan stage's build directory (its
+#               objects serve both), each for RMABENCH_FUZZ_SECONDS (30, at most 60) from its
+#               committed seed corpus
 #
 # Every stage runs even if an earlier one failed (a build failure skips what needs it); each
 # prints its result and time, JUnit files land in out/ci/junit/, the summary names every
@@ -198,8 +200,10 @@ do_tsan() {
     ./build-tsan/rma_impl/rma_impl_test --gtest_output="xml:$junit/tsan-rma-impl.xml"
 }
 
+# The fuzz targets link the libraries the asan stage compiled, with the same flags: only their
+# own files are compiled here.
 do_fuzz() {
-  cmake --preset fuzz && cmake --build --preset fuzz -j "$jobs" --target \
+  cmake --preset asan && cmake --build --preset asan -j "$jobs" --target \
     kv_wire_fuzz am_packet_fuzz report_reader_fuzz manifest_fuzz lua_api_fuzz || return 1
   local secs=${RMABENCH_FUZZ_SECONDS:-30} rc=0 t
   ((secs > 60)) && secs=60
@@ -209,7 +213,7 @@ do_fuzz() {
     mkdir -p "$work/corpus"
     (cd "$work" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
       UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-      timeout $((secs + 60)) "$root/build-fuzz/fuzz/$t" corpus "$root/fuzz/corpus/${t%_fuzz}" \
+      timeout $((secs + 60)) "$root/build-asan/fuzz/$t" corpus "$root/fuzz/corpus/${t%_fuzz}" \
       -max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
       > log.txt 2>&1) || { echo "fuzz: $t failed, see $work/log.txt"; tail -40 "$work/log.txt"; rc=1; }
     grep -h "stat::number_of_executed_units" "$work/log.txt" | sed "s/^/$t: /"
