@@ -59,4 +59,54 @@ TEST(RankResults, AWaitThatJustBeganIsNoDeadlock) {
 }
 
 }  // namespace
+// Two direct ranks whose compare_and_swap took the am slots (a provider without native
+// atomics): what each reports, with the script's declaration as rank 0 gave it.
+std::vector<json> direct_ranks(const json& declared, std::uint64_t fallback) {
+  const json counts = {{"by_type", {{"accumulate", 4 * fallback}, {"ack", 4 * fallback}}},
+                       {"direct", {{"am_fallback", fallback}}}};
+  json r0 = {{"status", "pass"},
+             {"paths", {"direct"}},
+             {"messages", counts},
+             {"iterations", 2},
+             {"expected_messages", declared}};
+  json r1 = {{"status", "pass"},
+             {"paths", {"direct"}},
+             {"messages", {{"by_type", json::object()}, {"direct", json::object()}}},
+             {"iterations", 2}};
+  return {r0, r1};
+}
+
+// A script that says its count depends on timing (a compare_and_swap retry loop) kept that
+// only on the am path: on the direct path, with ops fallen back to packets, the count was
+// gated and a second run failed against the first.
+TEST(RankResults, ADirectCaseWhoseScriptSaysVariesIsNotGatedWhenOpsFellBack) {
+  reports::CaseResult r;
+  merge_rank_results(direct_ranks("direct_varies", 6), r);
+  EXPECT_EQ(r.status, reports::Verdict::pass);
+  EXPECT_TRUE(r.messages.measured);
+  EXPECT_TRUE(r.messages.varies);
+  EXPECT_TRUE(r.messages.expected.empty());
+  EXPECT_EQ(r.messages.total, 24u);
+  EXPECT_EQ(r.messages.direct.at("am_fallback"), 3u);
+}
+
+TEST(RankResults, ADirectCaseWithoutFallbackExpectsNoPacketWhateverTheScriptSays) {
+  for (const char* declared : {"direct", "direct_varies"}) {
+    reports::CaseResult r;
+    merge_rank_results(direct_ranks(declared, 0), r);
+    EXPECT_EQ(r.status, reports::Verdict::pass) << declared;
+    EXPECT_FALSE(r.messages.varies) << declared;
+    EXPECT_EQ(r.messages.expected, (std::map<std::string, std::uint64_t>{{"total", 0}}))
+        << declared;
+  }
+}
+
+TEST(RankResults, ADirectCaseThatFellBackIsGatedWhenTheScriptDeclaredCounts) {
+  reports::CaseResult r;
+  merge_rank_results(direct_ranks("direct", 6), r);
+  EXPECT_EQ(r.status, reports::Verdict::pass);
+  EXPECT_FALSE(r.messages.varies);
+  EXPECT_TRUE(r.messages.expected.empty());
+}
+
 }  // namespace harness::launcher

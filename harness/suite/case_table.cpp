@@ -369,6 +369,7 @@ Declared declared_kind(const nlohmann::json& j) {
     const auto& s = j.get_ref<const std::string&>();
     if (s == "varies") return Declared::varies;
     if (s == "direct") return Declared::direct;
+    if (s == "direct_varies") return Declared::direct_varies;
   }
   return Declared::none;
 }
@@ -379,6 +380,8 @@ nlohmann::json declaration(Declared kind) {
       return "varies";
     case Declared::direct:
       return "direct";
+    case Declared::direct_varies:
+      return "direct_varies";
     case Declared::counts:
       return nlohmann::json::object();
     case Declared::none:

@@ -44,10 +44,12 @@ std::string read_message_counts(lua_State* L, int idx, nlohmann::json& out);
 
 // What a case declares about its packets, as a rank reports it in its result: a table of
 // counts, `varies` (not declared), or `direct` (every window on the direct path, which sends
-// none of its own). The strings exist only in these two functions and the Lua field.
-enum class Declared { none, counts, varies, direct };
+// none of its own); `direct_varies` is `direct` for a script that said `varies`, whose ops
+// that fell back to the am slots cost a count that depends on timing. The strings exist only
+// in these two functions and the Lua field.
+enum class Declared { none, counts, varies, direct, direct_varies };
 Declared declared_kind(const nlohmann::json& declaration);
-nlohmann::json declaration(Declared kind);  // `varies` or `direct`
+nlohmann::json declaration(Declared kind);  // `varies`, `direct` or `direct_varies`
 // Whether the Lua value at `idx` is the string `varies`.
 bool is_varies(lua_State* L, int idx);
 

@@ -144,13 +144,19 @@ bool ScriptSession::barrier(lua::LuaFailure& f) {
 }
 
 bool ScriptSession::declared_messages(json& out, lua::LuaFailure& f) {
-  lua_State* L = state_.get();
+  if (!script_declaration(out, f)) return false;
   // Every window on the direct path: no packet is expected, unless some op had to take the
-  // am slots (am_fallback), which the parent can tell from every rank's counters.
+  // am slots (am_fallback), which the parent can tell from every rank's counters. Whether
+  // those ops' packets depend on timing is still the script's word.
   if (!ctx_.paths.empty() && ctx_.paths == std::set<std::string>{"direct"}) {
-    out = suite::declaration(suite::Declared::direct);
-    return true;
+    const bool varies = suite::declared_kind(out) == suite::Declared::varies;
+    out = suite::declaration(varies ? suite::Declared::direct_varies : suite::Declared::direct);
   }
+  return true;
+}
+
+bool ScriptSession::script_declaration(json& out, lua::LuaFailure& f) {
+  lua_State* L = state_.get();
   lua_getfield(L, case_idx_, "messages");
   // A wrong result names the function's line: that is where the writer looks.
   std::string where = spec_.script;

@@ -50,7 +50,8 @@ class ScriptSession {
   bool call_hook(const char* name, lua::LuaFailure& f);
   bool barrier(lua::LuaFailure& f);
   // The case's declared `messages` (a table, or a function called with ctx), as JSON; the
-  // direct path's expectation (no packet) when every window ran direct.
+  // direct path's expectation (no packet) when every window ran direct, `direct_varies` when
+  // the script said `varies`.
   bool declared_messages(nlohmann::json& out, lua::LuaFailure& f);
 
   // Result messages.
@@ -63,6 +64,8 @@ class ScriptSession {
   const suite::CaseSpec& spec() const { return spec_; }
 
  private:
+  bool script_declaration(nlohmann::json& out, lua::LuaFailure& f);
+
   const suite::CaseSpec& spec_;
   impl::Implementation& impl_;
   launcher::ControlChannel& ctrl_;
