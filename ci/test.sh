@@ -6,7 +6,8 @@
 #   build       every target, warnings as errors
 #   tests       unit tests and end-to-end tests (ctest: e2e, faults, browser labels included)
 #   model       the Spin model of the am protocol (ctest -L model, docs/protocol.md)
-#   quick-*     the quick suite on shm am, shm direct and fabric tcp;ofi_rxm
+#   quick-*     the quick suite on shm am, shm direct, fabric tcp;ofi_rxm (am) and fabric
+#               udp;ofi_rxd (both paths)
 #   gate        each quick-suite report against its committed baseline (reports/baseline/)
 #   install     rmabench installed into a prefix and as a Debian package, run from elsewhere
 #               as a user who is not root, and a `git archive` build naming its revision
@@ -235,10 +236,20 @@ if [[ $built == yes ]]; then
   # before info has written all it has to say (SIGPIPE), which the output's length decides.
   info=$(./build-ci/rmabench info)
   if grep -q "^backends:.*fabric" <<<"$info"; then
+    gated=(quick-shm-am quick-shm-direct quick-fabric-am)
     stage quick-fabric-am quick quick-fabric-am --backend fabric --path am --provider "tcp;ofi_rxm"
-    stage gate do_gate quick-shm-am quick-shm-direct quick-fabric-am
+    # udp;ofi_rxd has no native fetch_and_op or compare_and_swap: its direct path hands those
+    # to the am slots, the case the other providers never reach.
+    if grep -q "^  udp;ofi_rxd$" <<<"$info"; then
+      stage quick-fabric-udp quick quick-fabric-udp --backend fabric --provider "udp;ofi_rxd"
+      gated+=(quick-fabric-udp)
+    else
+      skip quick-fabric-udp "libfabric offers no udp;ofi_rxd provider here"
+    fi
+    stage gate do_gate "${gated[@]}"
   else
     skip quick-fabric-am "the fabric backend is not built"
+    skip quick-fabric-udp "the fabric backend is not built"
     stage gate do_gate quick-shm-am quick-shm-direct
   fi
   stage install bash ci/install_check.sh
@@ -259,7 +270,7 @@ if [[ $built == yes ]]; then
     skip slurm "Slurm cannot start here: $(tail -n 1 <<<"$slurm_up")"
   fi
 else
-  for s in tests model quick-shm-am quick-shm-direct quick-fabric-am gate install quick-mpich \
+  for s in tests model quick-shm-am quick-shm-direct quick-fabric-am quick-fabric-udp gate install quick-mpich \
     quick-openmpi slurm; do skip "$s" "no build"; done
 fi
 stage asan do_asan
