@@ -351,7 +351,7 @@ double busy_ns(std::uint64_t steps, std::uint64_t calls) {
 // packet, rank 1 (a target) `target_steps` between taking a packet and answering it, as an
 // engine spends its software.
 void mailbox_round_trips(benchmark::State& state, std::uint64_t origin_steps,
-                         std::uint64_t target_steps) {
+                         std::uint64_t target_steps, bool prefetch = true) {
   PingPong pp(state);
   if (!pp.ok()) return;
   const double floor = floor_us(pp, kFloorRounds);
@@ -360,8 +360,9 @@ void mailbox_round_trips(benchmark::State& state, std::uint64_t origin_steps,
   for (auto& slot : s.slots) slot.word.store(0);
   const PacketHeader h = rma::progress::make_header(rma::PacketType::put);
   const std::byte payload[8]{};
-  const bool started = pp.start([&h, &payload, target_steps](Shared& sh, auto give_up) {
+  const bool started = pp.start([&h, &payload, target_steps, prefetch](Shared& sh, auto give_up) {
     rma::shm::Mailboxes box(sh.slots, 2, 1);
+    box.set_prefetch(prefetch);
     const auto reply = [&](int, const PacketHeader&, std::span<const std::byte>) {
       if (target_steps) benchmark::DoNotOptimize(busy(target_steps, target_steps));
       wait_until([&] { return box.try_post(0, h, payload); }, give_up);
@@ -372,6 +373,7 @@ void mailbox_round_trips(benchmark::State& state, std::uint64_t origin_steps,
   });
   if (!started) return;
   rma::shm::Mailboxes box(s.slots, 2, 0);
+  box.set_prefetch(prefetch);
   const auto take = [origin_steps](int, const PacketHeader&, std::span<const std::byte>) {
     if (origin_steps) benchmark::DoNotOptimize(busy(origin_steps, origin_steps));
   };
@@ -411,23 +413,18 @@ Stretch stretch_of(double ns, double steps_per_ns) {
 // side between taking a packet and posting the next: how a transport's round trip grows
 // with the time the software above it takes to answer, without any of that software's
 // memory traffic. `answer_ns` is one stretch's time, call included, timed alone before the
-// round trips. ns:0 runs no work, BM_PingPongMailbox's loop exactly.
+// round trips. ns:0 runs no work, BM_PingPongMailbox's loop exactly. prefetch:1 turns on
+// the slots' early request for the line of the answer's slot (Mailboxes::set_prefetch), off
+// in the transport: where it saves and where it costs.
 void BM_PingPongAnswerDelay(benchmark::State& state) {
   const auto ns = static_cast<double>(state.range(0));
   const Stretch work = stretch_of(ns, ns > 0 ? busy_steps_per_ns() : 0);
-  mailbox_round_trips(state, work.steps, work.steps);
+  mailbox_round_trips(state, work.steps, work.steps, state.range(1) != 0);
   state.counters["answer_ns"] = work.ns;
 }
 BENCHMARK(BM_PingPongAnswerDelay)
-    ->ArgName("ns")
-    ->Arg(0)
-    ->Arg(10)
-    ->Arg(20)
-    ->Arg(30)
-    ->Arg(40)
-    ->Arg(60)
-    ->Arg(80)
-    ->Arg(120)
+    ->ArgNames({"ns", "prefetch"})
+    ->ArgsProduct({{0, 10, 20, 30, 40, 60, 80, 120}, {0, 1}})
     ->UseRealTime();
 
 // The same with the sides' answers apart, as in an am lock-put-unlock: the origin runs the
