@@ -58,9 +58,9 @@ TEST(RankResults, AWaitThatJustBeganIsNoDeadlock) {
   EXPECT_FALSE(stuck_at_deadline(json(), 60));
 }
 
-}  // namespace
-// Two direct ranks whose compare_and_swap took the am slots (a provider without native
-// atomics): what each reports, with the script's declaration as rank 0 gave it.
+// Two direct ranks whose compare_and_swap took the am slots (udp;ofi_rxd, whose fetching
+// and compare atomics go by packets): what each reports, with the script's declaration as
+// rank 0 gave it.
 std::vector<json> direct_ranks(const json& declared, std::uint64_t fallback) {
   const json counts = {{"by_type", {{"accumulate", 4 * fallback}, {"ack", 4 * fallback}}},
                        {"direct", {{"am_fallback", fallback}}}};
@@ -109,4 +109,5 @@ TEST(RankResults, ADirectCaseThatFellBackIsGatedWhenTheScriptDeclaredCounts) {
   EXPECT_TRUE(r.messages.expected.empty());
 }
 
+}  // namespace
 }  // namespace harness::launcher

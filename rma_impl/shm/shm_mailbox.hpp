@@ -63,7 +63,7 @@ class Mailboxes {
 
   bool enabled() const { return slots_ != nullptr; }
   // Whether a take asks at once for the line of our slot back to its producer
-  // (prefetch_for_write): off, as the transport runs; the benchmark turns it on.
+  // (prefetch_for_write): off, as the transport runs; the benchmark measures both.
   void set_prefetch(bool on) { prefetch_ = on; }
   // Packets this rank sent through a slot (the rest went through the queues).
   std::uint64_t posts() const { return posts_.load(std::memory_order_relaxed); }
@@ -197,7 +197,7 @@ class Mailboxes {
   // holds the line (it polls it), and a store alone asks for it only when it executes.
   // Measured on a 2-core AMD EPYC guest (docs/performance-history.md, "Asking early for the
   // line of the answer's slot"): where a line takes long to cross (a queue round trip of
-  // 0.33 us) it saves a transfer, and the am lock-put-unlock went from 2.18 to 1.84 times the
+  // 0.33 us) it saves a transfer, and the am lock-put-unlock went from 2.16 to 1.85 times the
   // queue's round trip; where it crosses fast (0.09 us) src takes the line back before the
   // answer is written, the line moves twice, and the engine's send/recv went from 0.17 to
   // 0.21 us. So it is off in the transport; the benchmark shows both

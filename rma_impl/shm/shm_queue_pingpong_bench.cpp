@@ -351,7 +351,7 @@ double busy_ns(std::uint64_t steps, std::uint64_t calls) {
 // packet, rank 1 (a target) `target_steps` between taking a packet and answering it, as an
 // engine spends its software.
 void mailbox_round_trips(benchmark::State& state, std::uint64_t origin_steps,
-                         std::uint64_t target_steps, bool prefetch = true) {
+                         std::uint64_t target_steps, bool prefetch = false) {
   PingPong pp(state);
   if (!pp.ok()) return;
   const double floor = floor_us(pp, kFloorRounds);
