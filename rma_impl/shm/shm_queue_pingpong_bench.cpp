@@ -195,10 +195,31 @@ class PingPong {
   cpu_set_t saved_{};
 };
 
+// How each side stores its word: a release store (what a handoff needs), the same followed
+// by a full fence, or a seq_cst store (GCC: a locked exchange), the two ways a sender gets
+// the store-load order a doorbell's handshake asks of it.
+enum class Publish { release, fence, exchange };
+
+void publish(std::atomic<std::uint32_t>& word, std::uint32_t v, Publish how) {
+  switch (how) {
+    case Publish::release:
+      word.store(v, std::memory_order_release);
+      break;
+    case Publish::fence:
+      word.store(v, std::memory_order_release);
+      std::atomic_thread_fence(std::memory_order_seq_cst);
+      break;
+    case Publish::exchange:
+      word.store(v, std::memory_order_seq_cst);
+      break;
+  }
+}
+
 // The two words of a handoff: the parent writes `ping`, the child answers in `pong`.
 struct Handoff {
   std::atomic<std::uint32_t>& (*ping)(Shared&);
   std::atomic<std::uint32_t>& (*pong)(Shared&);
+  Publish how = Publish::release;
 };
 std::atomic<std::uint32_t>& one_line_ping(Shared& s) {
   return s.one.ping;
@@ -214,6 +235,8 @@ std::atomic<std::uint32_t>& own_line_pong(Shared& s) {
 }
 constexpr Handoff kOneLine{&one_line_ping, &one_line_pong};
 constexpr Handoff kTwoLines{&own_line_ping, &own_line_pong};
+constexpr Handoff kTwoLinesFence{&own_line_ping, &own_line_pong, Publish::fence};
+constexpr Handoff kTwoLinesExchange{&own_line_ping, &own_line_pong, Publish::exchange};
 
 // Starts the child answering `rounds` pings (0: until stopped).
 bool start_answering(PingPong& pp, Handoff w, std::uint32_t rounds) {
@@ -223,14 +246,14 @@ bool start_answering(PingPong& pp, Handoff w, std::uint32_t rounds) {
     for (std::uint32_t i = 1; rounds == 0 || i <= rounds; ++i) {
       if (!wait_until([&] { return w.ping(sh).load(std::memory_order_acquire) == i; }, give_up))
         return;
-      w.pong(sh).store(i, std::memory_order_release);
+      publish(w.pong(sh), i, w.how);
     }
   });
 }
 
 bool round_trip(PingPong& pp, Handoff w, std::uint32_t i) {
   Shared& s = pp.s();
-  w.ping(s).store(i, std::memory_order_release);
+  publish(w.ping(s), i, w.how);
   return pp.wait([&] { return w.pong(s).load(std::memory_order_acquire) == i; });
 }
 
@@ -286,6 +309,8 @@ void BM_PingPongHandoff(benchmark::State& state, Handoff w) {
 }
 BENCHMARK_CAPTURE(BM_PingPongHandoff, one_line, kOneLine)->UseRealTime();
 BENCHMARK_CAPTURE(BM_PingPongHandoff, two_lines, kTwoLines)->UseRealTime();
+BENCHMARK_CAPTURE(BM_PingPongHandoff, two_lines_fence, kTwoLinesFence)->UseRealTime();
+BENCHMARK_CAPTURE(BM_PingPongHandoff, two_lines_exchange, kTwoLinesExchange)->UseRealTime();
 
 // An 8-byte packet each way through the two processes' receive queues; the reply is written
 // while the request is handled, before its cells are cleared, as the engine does.
