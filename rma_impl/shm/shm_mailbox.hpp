@@ -25,6 +25,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -32,6 +33,7 @@
 #include <vector>
 
 #include "progress/packet.hpp"
+#include "shm/shm_answer_prefetch.hpp"
 #include "shm/shm_queue.hpp"
 
 namespace rma::shm {
@@ -59,14 +61,17 @@ class Mailboxes {
         consumed_(static_cast<std::size_t>(ranks)),
         queued_(static_cast<std::size_t>(ranks)),
         taken_(static_cast<std::size_t>(ranks)),
-        shadow_(static_cast<std::size_t>(ranks)) {}
+        shadow_(static_cast<std::size_t>(ranks)),
+        prefetch_(ranks) {}
 
   bool enabled() const { return slots_ != nullptr; }
   // Whether a take asks at once for the line of our slot back to its producer
-  // (prefetch_for_write): off, as the transport runs; the benchmark measures both.
-  void set_prefetch(bool on) { prefetch_ = on; }
+  // (prefetch_for_write): adaptive, as the transport runs; the benchmark measures all three.
+  void set_prefetch(AnswerPrefetch::Mode m) { prefetch_.set_mode(m); }
   // Packets this rank sent through a slot (the rest went through the queues).
   std::uint64_t posts() const { return posts_.load(std::memory_order_relaxed); }
+  // Takes that asked early for the line of the answer's slot.
+  std::uint64_t prefetches() const { return prefetches_.load(std::memory_order_relaxed); }
 
   // Producer: posts into the slot to dst when the packet fits, dst has sent us something
   // since our last post, and the slot is free; false sends the packet to the queue instead
@@ -86,6 +91,8 @@ class Mailboxes {
       }
       return false;
     }
+    const bool timed = prefetch_.timing(d);
+    const auto start = timed ? Clock::now() : Clock::time_point{};
     MailboxSlot& out = slot(me_, dst);
     std::memcpy(out.bytes, &h, sizeof h);
     if (!payload.empty()) std::memcpy(out.bytes + sizeof h, payload.data(), payload.size());
@@ -97,6 +104,11 @@ class Mailboxes {
     publish(d, static_cast<std::uint64_t>(payload.size()) |
                    std::uint64_t{posted_[d]} << kPostedShift |
                    (queued_[d] & 0xffffu) << kQueuedShift);
+    // The seq_cst store returns once this core owns the slot's lines: the time is how long
+    // they took to come from dst.
+    if (timed)
+      prefetch_.timed(
+          d, std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
     return true;
   }
   // Producer: the mark a queue record to dst carries, and the count after it was written.
@@ -162,6 +174,7 @@ class Mailboxes {
   }
 
  private:
+  using Clock = std::chrono::steady_clock;
   static constexpr unsigned kPostedShift = 8, kAckShift = 9, kQueuedShift = 16;
   static std::uint64_t bit(int r) { return std::uint64_t{1} << r; }
   static std::uint8_t posted_bit(std::uint64_t w) {
@@ -195,13 +208,10 @@ class Mailboxes {
   // Asks for the line holding our slot's word to src in the state a store needs, while the
   // packet just taken from src is handled: our next packet to src goes into that slot, src
   // holds the line (it polls it), and a store alone asks for it only when it executes.
-  // Measured on a 2-core AMD EPYC guest (docs/performance-history.md, "Asking early for the
-  // line of the answer's slot"): where a line takes long to cross (a queue round trip of
-  // 0.33 us) it saves a transfer, and the am lock-put-unlock went from 2.16 to 1.85 times the
-  // queue's round trip; where it crosses fast (0.09 us) src takes the line back before the
-  // answer is written, the line moves twice, and the engine's send/recv went from 0.17 to
-  // 0.21 us. So it is off in the transport; the benchmark shows both
-  // (BM_PingPongAnswerDelay/prefetch:0 and :1).
+  // Where a line takes long to cross it saves a transfer; where it crosses fast src takes
+  // the line back before the answer is written and the line moves twice. AnswerPrefetch
+  // decides per peer from the time posts wait for the line; BM_PingPongAnswerDelay's
+  // prefetch:0, :1 and :2 show off, on and that decision.
   static void prefetch_for_write(const MailboxSlot* p) {
 #if defined(__x86_64__) || defined(__i386__)
     asm volatile("prefetchw %0" : : "m"(p->word));
@@ -228,7 +238,10 @@ class Mailboxes {
   [[gnu::noinline]] void hand_over(int src, const MailboxSlot& in, std::uint64_t w,
                                    std::uint8_t had, F& fn) {
     const auto s = static_cast<std::size_t>(src);
-    if (prefetch_) prefetch_for_write(&slot(me_, src));
+    if (prefetch_.at_take(s)) {
+      prefetch_for_write(&slot(me_, src));
+      prefetches_.store(prefetches_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    }
     // The whole slot, a copy of fixed size (a few vector moves) instead of a header and then
     // a loop over the payload's bytes: the producer writes none of it before our
     // acknowledgment, so the bytes past the payload are only stale, never torn.
@@ -252,8 +265,9 @@ class Mailboxes {
   std::vector<std::atomic<std::uint64_t>> taken_;    // queue records we took from each peer
   std::vector<std::uint64_t> shadow_;                // our last word in the slot to each peer
   std::uint64_t pending_acks_ = 0;                   // peers whose posts we took, unacknowledged
-  bool prefetch_ = false;
+  AnswerPrefetch prefetch_;
   std::atomic<std::uint64_t> posts_{0};
+  std::atomic<std::uint64_t> prefetches_{0};
 };
 
 static_assert(kMailboxRanks <= 64, "pending acknowledgments are a 64-bit mask");

@@ -375,8 +375,9 @@ double busy_ns(std::uint64_t steps, std::uint64_t calls) {
 // origin) spends `origin_steps` of busy() between taking an answer and posting its next
 // packet, rank 1 (a target) `target_steps` between taking a packet and answering it, as an
 // engine spends its software.
-void mailbox_round_trips(benchmark::State& state, std::uint64_t origin_steps,
-                         std::uint64_t target_steps, bool prefetch = false) {
+void mailbox_round_trips(
+    benchmark::State& state, std::uint64_t origin_steps, std::uint64_t target_steps,
+    rma::shm::AnswerPrefetch::Mode prefetch = rma::shm::AnswerPrefetch::Mode::off) {
   PingPong pp(state);
   if (!pp.ok()) return;
   const double floor = floor_us(pp, kFloorRounds);
@@ -406,6 +407,9 @@ void mailbox_round_trips(benchmark::State& state, std::uint64_t origin_steps,
     return pp.wait([&] { return box.try_post(1, h, payload); }) &&
            pp.wait([&] { return box.take_all(take, 1) > 0; });
   });
+  if (state.iterations() > 0)
+    state.counters["early"] =
+        static_cast<double>(box.prefetches()) / static_cast<double>(state.iterations());
 }
 
 // The same packets through the pair's mailbox slots (shm_mailbox.hpp), the path the shm
@@ -439,17 +443,20 @@ Stretch stretch_of(double ns, double steps_per_ns) {
 // with the time the software above it takes to answer, without any of that software's
 // memory traffic. `answer_ns` is one stretch's time, call included, timed alone before the
 // round trips. ns:0 runs no work, BM_PingPongMailbox's loop exactly. prefetch:1 turns on
-// the slots' early request for the line of the answer's slot (Mailboxes::set_prefetch), off
-// in the transport: where it saves and where it costs.
+// the slots' early request for the line of the answer's slot (Mailboxes::set_prefetch),
+// prefetch:2 leaves it to the per-peer decision the transport runs with (AnswerPrefetch):
+// where the request saves, where it costs, and whether the decision finds the cheaper.
+// Counter `early`: the timed side's share of takes that made the request.
 void BM_PingPongAnswerDelay(benchmark::State& state) {
   const auto ns = static_cast<double>(state.range(0));
   const Stretch work = stretch_of(ns, ns > 0 ? busy_steps_per_ns() : 0);
-  mailbox_round_trips(state, work.steps, work.steps, state.range(1) != 0);
+  mailbox_round_trips(state, work.steps, work.steps,
+                      static_cast<rma::shm::AnswerPrefetch::Mode>(state.range(1)));
   state.counters["answer_ns"] = work.ns;
 }
 BENCHMARK(BM_PingPongAnswerDelay)
     ->ArgNames({"ns", "prefetch"})
-    ->ArgsProduct({{0, 10, 20, 30, 40, 60, 80, 120}, {0, 1}})
+    ->ArgsProduct({{0, 10, 20, 30, 40, 60, 80, 120}, {0, 1, 2}})
     ->UseRealTime();
 
 // The same with the sides' answers apart, as in an am lock-put-unlock: the origin runs the

@@ -211,6 +211,7 @@ class ShmTransport final : public progress::Transport {
   void add_counters(Counters& c) const override {
     c.transport["doorbell_rings"] += rings_.load(std::memory_order_relaxed);
     c.transport["mailbox_posts"] += mailboxes_.posts();
+    c.transport["mailbox_prefetches"] += mailboxes_.prefetches();
     if (auto n = reads_.load(std::memory_order_relaxed)) c.transport["single_copy_reads"] += n;
     if (auto n = writes_.load(std::memory_order_relaxed)) c.transport["single_copy_writes"] += n;
     if (auto n = refused_.load(std::memory_order_relaxed)) c.transport["single_copy_refused"] += n;
