@@ -23,11 +23,12 @@ namespace rma::shm {
 
 class AnswerPrefetch {
  public:
+  // In this order: BM_PingPongAnswerDelay's prefetch:0, :1 and :2.
   enum class Mode : std::uint8_t { off, on, adaptive };
 
   // A publication that waited longer than this for its line found it far. Timed so on the
   // 2-core AMD EPYC guest of docs/performance.md (clock reads included), the posts of
-  // BM_PingPongEngine waited 40-60 ns where the cores' lines cross fast (one-line round trip
+  // BM_PingPongEngine waited 30-69 ns where the cores' lines cross fast (one-line round trip
   // 0.06 us) and mostly 100-340 ns where they cross slowly (0.45 us). The smoothing keeps
   // the scattered short waits of a far peer and the rare long ones of a near peer from
   // deciding (docs/performance-history.md has the histograms).
@@ -58,8 +59,9 @@ class AnswerPrefetch {
   void timed(std::size_t dst, std::int64_t ns) {
     Peer& p = peers_[dst];
     p.probing = false;
-    // A rank preempted between the clock's reads must not decide alone: clamped, one such
-    // time moves a near peer's average by at most a quarter of 2 * kFarNs.
+    // A rank preempted between the clock's reads reads a long wait: clamped, one such time
+    // moves the average by at most a quarter of 2 * kFarNs, so a near peer averaging above
+    // 53 ns may read far until the next probe, kProbeEvery takes later.
     ns = std::clamp<std::int64_t>(ns, 0, 2 * kFarNs);
     p.wait_ns = p.sampled ? p.wait_ns + (ns - p.wait_ns) / 4 : ns;
     p.sampled = true;

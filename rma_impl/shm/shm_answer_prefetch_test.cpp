@@ -1,6 +1,7 @@
 // AnswerPrefetch's decision from the times it is given (no clock here): off and on are fixed,
-// adaptive asks early only for peers whose posts waited long, times one post in every
-// kProbeEvery without asking, and follows a peer whose lines come faster or slower later.
+// adaptive asks early only for peers whose posts waited long, skips the request at one take
+// in every kProbeEvery and times the post after it, and follows a peer whose lines come
+// faster or slower later.
 #include "shm/shm_answer_prefetch.hpp"
 
 #include <gtest/gtest.h>
