@@ -51,7 +51,7 @@ class AnswerPrefetch {
       p.probing = true;
       return false;
     }
-    return p.far;
+    return p.wait_ns > kFarNs;
   }
   // Whether the next post to dst is to be timed (and then reported to timed()).
   bool timing(std::size_t dst) const { return mode_ == Mode::adaptive && peers_[dst].probing; }
@@ -65,9 +65,8 @@ class AnswerPrefetch {
     ns = std::clamp<std::int64_t>(ns, 0, 2 * kFarNs);
     p.wait_ns = p.sampled ? p.wait_ns + (ns - p.wait_ns) / 4 : ns;
     p.sampled = true;
-    p.far = p.wait_ns > kFarNs;
   }
-  bool far(std::size_t peer) const { return peers_[peer].far; }
+  bool far(std::size_t peer) const { return peers_[peer].wait_ns > kFarNs; }
 
  private:
   struct Peer {
@@ -75,7 +74,6 @@ class AnswerPrefetch {
     std::uint32_t until_probe = kProbeEvery;
     bool probing = true;  // the first post is timed
     bool sampled = false;
-    bool far = false;
   };
   std::vector<Peer> peers_;
   Mode mode_ = Mode::adaptive;
