@@ -18,6 +18,9 @@ using testing::run_job;
 
 // Not a multiple of a fragment or a page: the last piece of either is partial.
 constexpr std::size_t kBytes = 256 * 1024 + 8;
+// Above the eager limit, within one fragment and below three times the single-copy size
+// (16 KiB by default): one packet as a fragment, one rank's copy otherwise.
+constexpr std::size_t kOneFragment = 40 * 1024 + 8;
 
 std::uint8_t pattern(int who, std::size_t i) {
   return static_cast<std::uint8_t>((i * 7 + static_cast<std::size_t>(who) * 31 + i / 4096) & 0xff);
@@ -29,43 +32,43 @@ struct Outcome {
 
 // Rank 0 puts twice into rank 1's window in one lock epoch (reusing its buffer after a
 // flush_local, which waits for the first put's data to be out of it) and gets a third range
-// back; the ranks check what arrived. Returns the two ranks' counts together.
-Outcome transfers(const char* mode) {
+// back, `bytes` each; the ranks check what arrived. Returns the two ranks' counts together.
+Outcome transfers(const char* mode, std::size_t bytes = kBytes) {
   ::setenv("RMA_SINGLE_COPY", mode, 1);
   Outcome out;
   std::mutex mu;
   EXPECT_TRUE(run_job(2, {}, [&](Runtime& rt) {
-    auto w = rt.create_window({.flavor = Flavor::allocate, .size = 3 * kBytes});
+    auto w = rt.create_window({.flavor = Flavor::allocate, .size = 3 * bytes});
     ASSERT_TRUE(w);
     Window& win = *w.value();
     ASSERT_EQ(win.path(), Path::am);
     auto* mem = static_cast<std::uint8_t*>(win.base());
-    for (std::size_t i = 0; i < 3 * kBytes; ++i) mem[i] = pattern(rt.rank(), i);
+    for (std::size_t i = 0; i < 3 * bytes; ++i) mem[i] = pattern(rt.rank(), i);
     ASSERT_TRUE(rt.barrier());
     const Counters before = rt.counters();
     ASSERT_TRUE(rt.barrier());  // counted from here on both ranks
     if (rt.rank() == 0) {
-      std::vector<std::uint8_t> buf(kBytes), got(kBytes);
-      for (std::size_t i = 0; i < kBytes; ++i) buf[i] = pattern(7, i);
+      std::vector<std::uint8_t> buf(bytes), got(bytes);
+      for (std::size_t i = 0; i < bytes; ++i) buf[i] = pattern(7, i);
       ASSERT_TRUE(win.lock(LockType::exclusive, 1));
-      ASSERT_TRUE(win.put(buf.data(), kBytes, Dtype::u8, 1, 0));
+      ASSERT_TRUE(win.put(buf.data(), bytes, Dtype::u8, 1, 0));
       ASSERT_TRUE(win.flush_local(1));
-      for (std::size_t i = 0; i < kBytes; ++i) buf[i] = pattern(8, i);
-      ASSERT_TRUE(win.put(buf.data(), kBytes, Dtype::u8, 1, kBytes));
+      for (std::size_t i = 0; i < bytes; ++i) buf[i] = pattern(8, i);
+      ASSERT_TRUE(win.put(buf.data(), bytes, Dtype::u8, 1, bytes));
       ASSERT_TRUE(win.unlock(1));
       ASSERT_TRUE(win.lock(LockType::shared, 1));
-      ASSERT_TRUE(win.get(got.data(), kBytes, Dtype::u8, 1, 2 * kBytes));
+      ASSERT_TRUE(win.get(got.data(), bytes, Dtype::u8, 1, 2 * bytes));
       ASSERT_TRUE(win.unlock(1));
-      for (std::size_t i = 0; i < kBytes; ++i)
-        if (got[i] != pattern(1, 2 * kBytes + i)) {
+      for (std::size_t i = 0; i < bytes; ++i)
+        if (got[i] != pattern(1, 2 * bytes + i)) {
           ADD_FAILURE() << mode << ": get byte " << i;
           break;
         }
     }
     ASSERT_TRUE(rt.barrier());
     if (rt.rank() == 1)
-      for (std::size_t i = 0; i < 2 * kBytes; ++i)
-        if (mem[i] != (i < kBytes ? pattern(7, i) : pattern(8, i - kBytes))) {
+      for (std::size_t i = 0; i < 2 * bytes; ++i)
+        if (mem[i] != (i < bytes ? pattern(7, i) : pattern(8, i - bytes))) {
           ADD_FAILURE() << mode << ": put byte " << i;
           break;
         }
@@ -116,6 +119,19 @@ TEST(SingleCopy, RefusedCopyFallsBackToFragments) {
   // transfer's two parts take as many fragments as the whole here.
   EXPECT_EQ(refused.refused, 4u);
   EXPECT_EQ(refused.data, 3 * kFragments + 2 + 3);
+}
+
+TEST(SingleCopy, TransfersWithinOneFragmentMoveInOneCopyToo) {
+  const Outcome fragments = transfers("off", kOneFragment);
+  const Outcome one = transfers("on", kOneFragment);
+  EXPECT_EQ(one.rma, fragments.rma);
+  EXPECT_EQ(fragments.data, 3u);
+  // Not shared: rank 0 writes each put where the cts says and reads the get's reply it was
+  // offered. Per put a note; the get's offer and its answer.
+  EXPECT_EQ(one.writes, 2u);
+  EXPECT_EQ(one.reads, 1u);
+  EXPECT_EQ(one.data, 2u + 2);
+  EXPECT_EQ(one.refused, 0u);
 }
 
 }  // namespace

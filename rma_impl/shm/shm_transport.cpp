@@ -67,13 +67,17 @@ struct Layout {
 // tracer: see allow_peers).
 // RMA_SINGLE_COPY=off turns it off; =refuse keeps offering but refuses every copy as the
 // kernel would (EPERM), to test the fallback. RMA_SINGLE_COPY_MIN: the smallest transfer
-// copied so (bytes); by default one more than a packet's payload: a transfer that fits one
-// fragment costs one packet, and measured at 64 KiB (one fragment with two ranks) the copy
-// did not beat it (a get's offer and answer cost more than the copy saves).
+// copied so (bytes); by default 16 KiB, the default eager limit, so that every transfer that
+// goes by rendezvous at the default settings is copied once (never above a packet's payload
+// plus one). A fragment is copied twice, into the queue by one core and out by the other,
+// and from 17 to 64 KiB that took 1.4-3.3x as long as the single copy with its syscalls, for
+// puts and gets alike (docs/performance-history.md, "Rendezvous transfers in one copy").
 struct SingleCopy {
   std::size_t min = 0;  // 0: off
   bool refuse = false;
 };
+
+constexpr std::size_t kSingleCopyMin = 16 * 1024;
 
 SingleCopy single_copy_from_env(std::size_t max_payload) {
   SingleCopy sc;
@@ -81,7 +85,7 @@ SingleCopy single_copy_from_env(std::size_t max_payload) {
   const std::string_view m = mode ? mode : "on";
   if (m == "off" || m == "0") return sc;
   sc.refuse = m == "refuse";
-  sc.min = max_payload + 1;
+  sc.min = std::min<std::size_t>(kSingleCopyMin, max_payload + 1);
   if (const char* v = std::getenv("RMA_SINGLE_COPY_MIN"); v && *v)
     sc.min = std::max<std::size_t>(1, std::strtoull(v, nullptr, 10));
   return sc;
