@@ -67,11 +67,13 @@ struct Layout {
 // tracer: see allow_peers).
 // RMA_SINGLE_COPY=off turns it off; =refuse keeps offering but refuses every copy as the
 // kernel would (EPERM), to test the fallback. RMA_SINGLE_COPY_MIN: the smallest transfer
-// copied so (bytes); by default 16 KiB, the default eager limit, so that every transfer that
-// goes by rendezvous at the default settings is copied once (never above a packet's payload
-// plus one). A fragment is copied twice, into the queue by one core and out by the other,
-// and from 17 to 64 KiB that took 1.4-3.3x as long as the single copy with its syscalls, for
-// puts and gets alike (docs/performance-history.md, "Rendezvous transfers in one copy").
+// copied so (bytes); by default 16 KiB, the default eager limit (RuntimeConfig in
+// include/rma/runtime.hpp), so that at the default settings every put's data and get's reply
+// that goes by rendezvous, and may be copied so (docs/protocol.md), is copied once (never
+// above a packet's payload plus one). A fragment is copied twice, into the queue by one core
+// and out by the other, and from 20 to 64 KiB that took 1.5-3.1x as long as the single copy
+// with its syscalls, round by round, for puts and gets alike
+// (docs/performance-history.md, "Rendezvous transfers in one copy").
 struct SingleCopy {
   std::size_t min = 0;  // 0: off
   bool refuse = false;
