@@ -79,15 +79,13 @@ struct SingleCopy {
   bool refuse = false;
 };
 
-constexpr std::size_t kSingleCopyMin = 16 * 1024;
-
 SingleCopy single_copy_from_env(std::size_t max_payload) {
   SingleCopy sc;
   const char* mode = std::getenv("RMA_SINGLE_COPY");
   const std::string_view m = mode ? mode : "on";
   if (m == "off" || m == "0") return sc;
   sc.refuse = m == "refuse";
-  sc.min = std::min<std::size_t>(kSingleCopyMin, max_payload + 1);
+  sc.min = std::min<std::size_t>(RuntimeConfig{}.eager_limit, max_payload + 1);
   if (const char* v = std::getenv("RMA_SINGLE_COPY_MIN"); v && *v)
     sc.min = std::max<std::size_t>(1, std::strtoull(v, nullptr, 10));
   return sc;
