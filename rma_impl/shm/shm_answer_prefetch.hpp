@@ -51,7 +51,7 @@ class AnswerPrefetch {
       p.probing = true;
       return false;
     }
-    return p.wait_ns > kFarNs;
+    return far(src);
   }
   // Whether the next post to dst is to be timed (and then reported to timed()).
   bool timing(std::size_t dst) const { return mode_ == Mode::adaptive && peers_[dst].probing; }
