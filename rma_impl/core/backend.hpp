@@ -21,10 +21,18 @@ class Backend {
   // Local: can this rank's memory for the window be mapped by every rank?
   virtual bool can_map(const WindowConfig& cfg, const WindowInfo& info) const = 0;
   // Collective: gives the window memory every rank maps (w.base, w.size, w.memory, the
-  // peers' memory in w.backend) for the direct path or for a shared window. The table and
-  // the path are the core's business, not the backend's.
+  // peers' memory in w.backend) for the direct path, for a shared window, or for an am
+  // window where maps_am_windows() says so. The table and the path are the core's business,
+  // not the backend's.
   virtual Status map_window(Call& c, const WindowConfig& cfg, const WindowInfo& info,
                             bool direct) = 0;
+  // Local: should this rank's memory for an am window that every rank can map be mapped all
+  // the same? The backend's transport then moves large transfers through the mapping. The
+  // window is mapped only where every rank says yes.
+  virtual bool maps_am_window(const WindowConfig& cfg) const {
+    (void)cfg;
+    return false;
+  }
   // MPI_Alloc_mem: memory a `create` window can map on the direct path.
   virtual Result<void*> alloc_mem(std::size_t bytes) = 0;
   virtual Status free_mem(void* base) = 0;

@@ -471,7 +471,9 @@ Result<SharedRegion> Window::shared_query(int rank) {
   RMA_TRY(e.usable());
   RMA_TRY(w_->rt.check_peer("shared_query", rank, false));
   if (rank == w_->rank()) return SharedRegion{w_->base, w_->size, w_->disp_unit, w_->memory};
-  if (w_->backend) return w_->backend->shared_query(rank);
+  // An am window may be mapped too, for the transport's copies: not the user's to load from.
+  if (w_->backend && (w_->path == Path::direct || w_->flavor == Flavor::shared))
+    return w_->backend->shared_query(rank);
   return Status{
       ErrorClass::rma_flavor,
       where(*w_, "shared_query", rank) +

@@ -24,12 +24,13 @@ struct Offer {
   int disp_unit = 1;
   bool can_direct = false;
   bool can_map = false;
+  bool map_am = false;  // maps it on the am path too (Backend::maps_am_window)
   Path path = Path::am;
   std::string error;  // a local failure, class name first
 
   std::string encode() const {
     std::ostringstream o;
-    o << size << ' ' << disp_unit << ' ' << can_direct << ' ' << can_map << ' '
+    o << size << ' ' << disp_unit << ' ' << can_direct << ' ' << can_map << ' ' << map_am << ' '
       << static_cast<int>(path) << ' ' << error;
     return o.str();
   }
@@ -37,7 +38,7 @@ struct Offer {
     std::istringstream in(s);
     Offer f;
     int p = 0;
-    in >> f.size >> f.disp_unit >> f.can_direct >> f.can_map >> p;
+    in >> f.size >> f.disp_unit >> f.can_direct >> f.can_map >> f.map_am >> p;
     f.path = static_cast<Path>(p);
     std::getline(in, f.error);
     if (!f.error.empty() && f.error[0] == ' ') f.error.erase(0, 1);
@@ -60,6 +61,7 @@ Status check_config(const RuntimeConfig& rc, const WindowConfig& cfg, Win& w, Ba
   offer.path = w.info.path;
   offer.can_map = backend && backend->can_map(cfg, w.info);
   offer.can_direct = offer.can_map && has_direct;
+  offer.map_am = offer.can_map && backend->maps_am_window(cfg);
   if (cfg.flavor == Flavor::shared && !offer.can_map)
     return {ErrorClass::rma_flavor,
             "window: shared windows need memory every rank can map; backend " + rc.backend +
@@ -108,7 +110,7 @@ Result<rma::Window*> RuntimeImpl::create_window(const WindowConfig& cfg) {
     return fail(Status{cls, "window: rank " + std::to_string(r) + " could not create it: " +
                                 e.substr(space == std::string::npos ? e.size() : space + 1)});
   }
-  bool all_direct = true;
+  bool all_direct = true, all_map_am = true;
   for (std::size_t r = 0; r < offers.size(); ++r) {
     if (offers[r].path != requested)
       return fail(Status{ErrorClass::info, "window: ranks ask for different paths (" +
@@ -116,6 +118,7 @@ Result<rma::Window*> RuntimeImpl::create_window(const WindowConfig& cfg) {
                                                std::string(to_string(offers[r].path)) +
                                                " on rank " + std::to_string(r) + ")"});
     all_direct = all_direct && offers[r].can_direct;
+    all_map_am = all_map_am && offers[r].map_am;
   }
   if (requested == Path::direct && !all_direct) {
     std::size_t r = 0;
@@ -133,7 +136,8 @@ Result<rma::Window*> RuntimeImpl::create_window(const WindowConfig& cfg) {
     win.peers[r] = {offers[r].size, offers[r].disp_unit};
 
   Call call{win, lk, "window"};
-  if (direct || cfg.flavor == Flavor::shared) {
+  const bool mapped = direct || cfg.flavor == Flavor::shared || all_map_am;
+  if (mapped) {
     Status s = backend_->map_window(call, cfg, win.info, direct);
     if (!s) return fail(s);
   } else if (cfg.flavor == Flavor::allocate) {
@@ -146,7 +150,7 @@ Result<rma::Window*> RuntimeImpl::create_window(const WindowConfig& cfg) {
   if (cfg.flavor == Flavor::create) win.base = static_cast<std::byte*>(cfg.base);
   // No rank returns (and sends an op) before every rank's memory is in place. (Mapping
   // ends with the same barrier.)
-  if (!direct && cfg.flavor != Flavor::shared) {
+  if (!mapped) {
     Status s = p2p_.barrier(lk);
     if (!s) return fail(s);
   }

@@ -72,7 +72,8 @@ void BulkRegistry::take_in_place(int src, const PacketHeader& h,
     std::memcpy(&addr, payload.data(), sizeof addr);
     std::byte* dest = it->second.dest + h.aux;
     // A whole large offer: the sender writes the last third meanwhile (Engine::on_split).
-    if (h.aux == 0) own = std::min<std::uint64_t>(engine_->shared_copy_split(h.count), h.count);
+    if (h.aux == 0)
+      own = std::min<std::uint64_t>(engine_->shared_copy_split(h.count, src, addr), h.count);
     if (own < h.count)
       engine_->answer_split(src, h.cookie, own, reinterpret_cast<std::uint64_t>(dest + own));
     err = engine_->transport().read_peer(src, addr, {dest, own});

@@ -345,7 +345,8 @@ void Engine::send_stream(int dst, const PacketHeader& h, std::span<const std::by
 // already, the offer included, so `done` comes once both parts are in.
 void Engine::write_in_place(int dst, const PacketHeader& h, std::span<const std::byte> data,
                             SendDone* done, std::uint64_t to) {
-  const std::size_t head = h.cookie & kBulkInPlace ? shared_copy_split(data.size()) : data.size();
+  const std::size_t head =
+      h.cookie & kBulkInPlace ? shared_copy_split(data.size(), dst, to) : data.size();
   OutItem item;
   item.h = h;
   item.h.type = PacketType::data;

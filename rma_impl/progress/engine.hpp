@@ -179,12 +179,16 @@ class Engine final : public PacketSink {
   }
   // Where the copy of a large transfer is split between the two ranks (`bytes`: not split):
   // from three times the single-copy size, about the first two thirds, in whole pages, go
-  // to the rank that copies against the window's memory (the origin of a put or get), the
-  // rest to the other, which copies from or into memory the kernel pins in 4 KiB pages
-  // (docs/protocol.md). Too small for a page on either side, it is not split.
-  std::size_t shared_copy_split(std::size_t bytes) const {
+  // to the rank that copies against the window's memory (the origin of a put or get, at
+  // `address` of `peer`), the rest to the other, which copies from or into memory the
+  // kernel pins in 4 KiB pages (docs/protocol.md). Where this rank maps that window memory
+  // its part is a memcpy, and sharing pays only from six times the single-copy size. Too
+  // small for a page on either side, it is not split.
+  std::size_t shared_copy_split(std::size_t bytes, int peer, std::uint64_t address) const {
     constexpr std::size_t kPage = 4096;
-    if (!single_copy_min_ || bytes < 3 * single_copy_min_) return bytes;
+    if (!single_copy_min_) return bytes;
+    const std::size_t from = transport_->maps_peer(peer, address, bytes) ? 6 : 3;
+    if (bytes < from * single_copy_min_) return bytes;
     const std::size_t split = bytes / 3 * 2 & ~(kPage - 1);
     return split == 0 || split >= bytes ? bytes : split;
   }

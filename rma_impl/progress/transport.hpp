@@ -102,6 +102,12 @@ class Transport {
     (void)peer, (void)addr, (void)from;
     return ENOSYS;
   }
+  // Whether this rank maps the `n` bytes at `addr` of `peer`'s process, so that a copy of
+  // them is a memcpy here rather than a system call.
+  virtual bool maps_peer(int peer, std::uint64_t addr, std::size_t n) const {
+    (void)peer, (void)addr, (void)n;
+    return false;
+  }
 
   // PROC_FAILED naming the peer when the transport knows it is gone.
   virtual Status peer_status(int peer) const = 0;

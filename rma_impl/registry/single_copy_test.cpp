@@ -27,18 +27,22 @@ std::uint8_t pattern(int who, std::size_t i) {
 }
 
 struct Outcome {
-  std::uint64_t rma = 0, data = 0, reads = 0, writes = 0, refused = 0;
+  std::uint64_t rma = 0, data = 0, reads = 0, writes = 0, mapped = 0, refused = 0;
 };
 
 // Rank 0 puts twice into rank 1's window in one lock epoch (reusing its buffer after a
 // flush_local, which waits for the first put's data to be out of it) and gets a third range
 // back, `bytes` each; the ranks check what arrived. Returns the two ranks' counts together.
-Outcome transfers(const char* mode, std::size_t bytes = kBytes) {
+// The window's memory is the runtime's (allocate), which every rank maps and the origin
+// copies through, or plain memory of the rank's own (create), which it copies with system
+// calls.
+Outcome transfers(const char* mode, std::size_t bytes = kBytes, Flavor flavor = Flavor::allocate) {
   ::setenv("RMA_SINGLE_COPY", mode, 1);
   Outcome out;
   std::mutex mu;
   EXPECT_TRUE(run_job(2, {}, [&](Runtime& rt) {
-    auto w = rt.create_window({.flavor = Flavor::allocate, .size = 3 * bytes});
+    std::vector<std::uint8_t> own(flavor == Flavor::create ? 3 * bytes : 0);
+    auto w = rt.create_window({.flavor = flavor, .size = 3 * bytes, .base = own.data()});
     ASSERT_TRUE(w);
     Window& win = *w.value();
     ASSERT_EQ(win.path(), Path::am);
@@ -79,6 +83,7 @@ Outcome transfers(const char* mode, std::size_t bytes = kBytes) {
       out.data += d.sent[index(PacketType::data)];
       out.reads += d.transport["single_copy_reads"];
       out.writes += d.transport["single_copy_writes"];
+      out.mapped += d.transport["single_copy_mapped"];
       out.refused += d.transport["single_copy_refused"];
     }
     ASSERT_TRUE(rt.barrier());
@@ -105,6 +110,35 @@ TEST(SingleCopy, LargePutsAndGetMoveInOneCopy) {
   // Per put a note, an offer and its answer; the get's offer, split answer, note and answer.
   EXPECT_EQ(one.data, 2u * 3 + 4);
   EXPECT_EQ(one.refused, 0u);
+  // Rank 0's parts go through its mapping of rank 1's window; rank 1's parts are in rank 0's
+  // own buffers, which nobody maps.
+  EXPECT_EQ(one.mapped, 2u + 1);
+}
+
+TEST(SingleCopy, UnmappedWindowMemoryIsCopiedWithSystemCalls) {
+  const Outcome one = transfers("on", kBytes, Flavor::create);
+  EXPECT_EQ(one.rma, transfers("off", kBytes, Flavor::create).rma);
+  EXPECT_EQ(one.writes, 2u + 1);
+  EXPECT_EQ(one.reads, 2u + 1);
+  EXPECT_EQ(one.data, 2u * 3 + 4);
+  EXPECT_EQ(one.mapped, 0u);
+  EXPECT_EQ(one.refused, 0u);
+}
+
+// 64 KiB is four times the single-copy size: shared where the origin's part is a system
+// call, not where it is a memcpy through the mapping (from six times).
+TEST(SingleCopy, MappedCopiesAreSharedOnlyFromSixTimesTheThreshold) {
+  constexpr std::size_t kFour = 64 * 1024 + 8;
+  const Outcome mapped = transfers("on", kFour);
+  EXPECT_EQ(mapped.writes, 2u);
+  EXPECT_EQ(mapped.reads, 1u);
+  EXPECT_EQ(mapped.mapped, 3u);
+  EXPECT_EQ(mapped.data, 2u + 2);
+  const Outcome calls = transfers("on", kFour, Flavor::create);
+  EXPECT_EQ(calls.writes, 2u + 1);
+  EXPECT_EQ(calls.reads, 2u + 1);
+  EXPECT_EQ(calls.mapped, 0u);
+  EXPECT_EQ(calls.data, 2u * 3 + 4);
 }
 
 TEST(SingleCopy, RefusedCopyFallsBackToFragments) {
@@ -132,6 +166,7 @@ TEST(SingleCopy, TransfersWithinOneFragmentMoveInOneCopyToo) {
   EXPECT_EQ(one.reads, 1u);
   EXPECT_EQ(one.data, 2u + 2);
   EXPECT_EQ(one.refused, 0u);
+  EXPECT_EQ(one.mapped, 3u);
 }
 
 }  // namespace

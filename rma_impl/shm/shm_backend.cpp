@@ -2,7 +2,8 @@
 // contiguously unless alloc_shared_noncontig), or an MPI_Alloc_mem segment the user's create
 // window lies in; plus one control segment per window for the direct path's shared words.
 // Names are exchanged with the runtime's allgather and unlinked as soon as every rank has
-// mapped them.
+// mapped them. am windows are mapped too where they can be, and their peers' memory handed
+// to the transport, which copies large transfers through it (map_peer_ranges).
 #include "shm/shm_backend.hpp"
 
 #include <map>
@@ -39,6 +40,16 @@ class ShmBackend final : public core::Backend {
 
   Status map_window(core::Call& c, const WindowConfig& cfg, const core::WindowInfo& info,
                     bool direct) override;
+  // Only where the transport copies single (RMA_SINGLE_COPY is not off), else the mapping
+  // serves nothing; and an allocate window only while its segment would take at most half
+  // of what /dev/shm has free, so that the am path keeps working, with system calls, where
+  // /dev/shm is small (a container's 64 MiB, say) and the direct path would not.
+  bool maps_am_window(const WindowConfig& cfg) const override {
+    if (rt_.engine().transport().single_copy_min() == 0) return false;
+    if (cfg.flavor != Flavor::allocate) return true;
+    const auto free = shm_free_bytes();
+    return !free || cfg.size <= *free / 2;
+  }
 
   Result<void*> alloc_mem(std::size_t bytes) override {
     const std::string name = "/" + rt_.config().name_prefix + ".mem" + std::to_string(next_mem_++) +
@@ -83,8 +94,10 @@ class ShmBackend final : public core::Backend {
     return shared;
   }
 
-  // Every rank's memory, from the "name offset" each rank told the others.
+  // Every rank's memory, from the "name offset address" each rank told the others.
   Status map_peers(const core::Win& w, const std::vector<std::string>& told, ShmWin& state);
+  // An am window's peers' memory, for the transport's single copies (0 address: unknown).
+  void map_for_copies(const core::Win& w, const std::vector<std::string>& told, ShmWin& state);
   // The direct path's shared words: rank 0's control segment, created (`own`) or opened.
   Status set_up_control(ShmWin& state, const std::shared_ptr<Segment>& own,
                         const std::string& prefix, const ControlLayout& layout, std::size_t region,
@@ -114,6 +127,7 @@ Status ShmBackend::map_window(core::Call& c, const WindowConfig& cfg, const core
   std::shared_ptr<Segment> own_ctl, own_data;
   std::size_t my_offset = 0;
   std::string data_name;
+  std::uint64_t my_address = 0;  // where this rank's window memory is, when known yet
   if (me == 0 && direct) {
     auto s = Segment::create(prefix + ".ctl", layout.total);
     if (!s) return s.status();
@@ -141,21 +155,25 @@ Status ShmBackend::map_window(core::Call& c, const WindowConfig& cfg, const core
     if (!s) return s.status();
     own_data = std::make_shared<Segment>(std::move(s.value()));
     data_name = own_data->name();
+    my_address = reinterpret_cast<std::uint64_t>(own_data->data());
   } else {  // create, over an alloc_mem segment
     const Alloc* a = find_alloc(cfg.base, cfg.size);
     if (a) {
       data_name = a->seg->name();
       my_offset = static_cast<std::size_t>(static_cast<std::byte*>(cfg.base) -
                                            static_cast<std::byte*>(a->seg->data()));
+      my_address = reinterpret_cast<std::uint64_t>(cfg.base);
     }
   }
   if (own_data) mapped_[own_data->name()] = own_data;
 
-  auto all = rt_.p2p().allgather(c.lk, data_name + " " + std::to_string(my_offset));
+  auto all = rt_.p2p().allgather(
+      c.lk, data_name + " " + std::to_string(my_offset) + " " + std::to_string(my_address));
   if (!all) return all.status();
 
   auto state = std::make_unique<ShmWin>();
   RMA_TRY(map_peers(w, *all, *state));
+  if (!direct) map_for_copies(w, *all, *state);
   if (direct) {
     RMA_TRY(set_up_control(*state, own_ctl, prefix, layout, region, n));
     state->locks = &w.locks;
@@ -193,6 +211,22 @@ Status ShmBackend::map_peers(const core::Win& w, const std::vector<std::string>&
     pm.keeper = std::shared_ptr<void>(seg.value(), pm.base);
   }
   return Status::ok();
+}
+
+void ShmBackend::map_for_copies(const core::Win& w, const std::vector<std::string>& told,
+                                ShmWin& state) {
+  std::vector<PeerRange> ranges;
+  for (int r = 0; r < w.ranks(); ++r) {
+    std::istringstream in(told[static_cast<std::size_t>(r)]);
+    std::string name;
+    std::size_t offset = 0;
+    std::uint64_t address = 0;
+    in >> name >> offset >> address;
+    const PeerMemory& pm = state.peers[static_cast<std::size_t>(r)];
+    if (r != w.rank() && address && pm.base && pm.size)
+      ranges.push_back({r, address, pm.size, pm.base});
+  }
+  if (!ranges.empty()) state.copy_ranges = map_peer_ranges(rt_.engine().transport(), ranges);
 }
 
 Status ShmBackend::set_up_control(ShmWin& state, const std::shared_ptr<Segment>& own,

@@ -24,11 +24,9 @@ Status sys_error(const std::string& what, const std::string& name) {
 // at the same moment may each see room the other takes; the check is for the common
 // mistake, a window or a job larger than /dev/shm.)
 Status check_room(const std::string& name, std::size_t bytes) {
-  struct statvfs fs {};
-  // No /dev/shm to ask (let shm_open say), or a tmpfs without a size limit (no blocks).
-  if (::statvfs("/dev/shm", &fs) != 0 || fs.f_blocks == 0) return Status::ok();
-  const auto avail = static_cast<std::size_t>(fs.f_bavail) * fs.f_frsize;
-  if (avail >= bytes) return Status::ok();
+  const auto free = shm_free_bytes();
+  if (!free || *free >= bytes) return Status::ok();
+  const std::size_t avail = *free;
   // KiB, the need rounded up: a small window against a nearly full /dev/shm would read
   // "needs 0 MiB, 0 MiB free" in MiB.
   return {ErrorClass::other, "shm segment " + name + " needs " +
@@ -39,6 +37,13 @@ Status check_room(const std::string& name, std::size_t bytes) {
 }
 
 }  // namespace
+
+std::optional<std::size_t> shm_free_bytes() {
+  struct statvfs fs {};
+  // No /dev/shm to ask (let shm_open say), or a tmpfs without a size limit (no blocks).
+  if (::statvfs("/dev/shm", &fs) != 0 || fs.f_blocks == 0) return std::nullopt;
+  return static_cast<std::size_t>(fs.f_bavail) * fs.f_frsize;
+}
 
 Result<Segment> Segment::create(const std::string& name, std::size_t bytes) {
   RMA_TRY(check_room(name, bytes));

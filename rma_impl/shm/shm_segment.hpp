@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 
 #include "rma/status.hpp"
@@ -35,5 +36,8 @@ class Segment {
   std::size_t size_ = 0;
   bool owner_ = false;
 };
+
+// Bytes /dev/shm has free for new segments; nullopt where it sets no limit or cannot say.
+std::optional<std::size_t> shm_free_bytes();
 
 }  // namespace rma::shm

@@ -10,11 +10,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <mutex>
 #include <new>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "shm/shm_copy.hpp"
 #include "shm/shm_doorbell.hpp"
 #include "shm/shm_mailbox.hpp"
 #include "shm/shm_queue.hpp"
@@ -62,9 +64,11 @@ struct Layout {
 };
 
 // Single-copy transfers (Transport::read_peer, write_peer): one rank copies to or from a
-// peer's memory with process_vm_readv / _writev, which needs the same uid and ptrace
-// permission over the peer (Yama's ptrace_scope 1 allows it only where the peer named a
-// tracer: see allow_peers).
+// peer's memory, with a memcpy where it maps that memory (an am window's, MappedRanges),
+// else with process_vm_readv / _writev, which needs the same uid and ptrace permission over
+// the peer (Yama's ptrace_scope 1 allows it only where the peer named a tracer: see
+// allow_peers). The system call cost a 64 KiB copy twice a memcpy on the Intel guest of
+// docs/performance.md (docs/protocol.md).
 // RMA_SINGLE_COPY=off turns it off; =refuse keeps offering but refuses every copy as the
 // kernel would (EPERM), to test the fallback. RMA_SINGLE_COPY_MIN: the smallest transfer
 // copied so (bytes); by default 16 KiB, the default eager limit (RuntimeConfig in
@@ -99,6 +103,43 @@ void allow_peers() {
   int v = 0;
   if (scope >> v && v == 1) (void)::prctl(PR_SET_PTRACER, static_cast<unsigned long>(::getppid()));
 }
+
+// Peers' memory mapped here (map_peer_ranges), a few ranges per am window. Windows come and
+// go on the user's thread while the progress agent may copy; both hold the engine's lock
+// today, and the lock of its own keeps this safe without relying on that.
+class MappedRanges {
+ public:
+  std::uint64_t add(std::vector<PeerRange> ranges) {
+    std::lock_guard g(mu_);
+    const std::uint64_t id = ++last_id_;
+    for (PeerRange& r : ranges) entries_.push_back({r, id});
+    return id;
+  }
+  void remove(std::uint64_t id) {
+    std::lock_guard g(mu_);
+    std::erase_if(entries_, [id](const Entry& e) { return e.id == id; });
+  }
+  // Where `n` bytes at `address` of `peer` are mapped here, or null.
+  std::byte* find(int peer, std::uint64_t address, std::size_t n) const {
+    std::lock_guard g(mu_);
+    for (const Entry& e : entries_) {
+      const PeerRange& r = e.range;
+      if (r.peer == peer && address >= r.address && n <= r.size &&
+          address - r.address <= r.size - n)
+        return r.local + (address - r.address);
+    }
+    return nullptr;
+  }
+
+ private:
+  struct Entry {
+    PeerRange range;
+    std::uint64_t id;
+  };
+  mutable std::mutex mu_;
+  std::vector<Entry> entries_;
+  std::uint64_t last_id_ = 0;
+};
 
 class ShmTransport final : public progress::Transport {
  public:
@@ -204,6 +245,10 @@ class ShmTransport final : public progress::Transport {
     return copy_peer(peer, addr, const_cast<std::byte*>(from.data()), from.size(), true);
   }
 
+  bool maps_peer(int peer, std::uint64_t addr, std::size_t n) const override {
+    return mapped_.find(peer, addr, n) != nullptr;
+  }
+
   Status peer_status(int peer) const override {
     pid_t pid = pids_[peer];
     if (pid > 0 && ::kill(pid, 0) != 0 && errno == ESRCH)
@@ -219,7 +264,11 @@ class ShmTransport final : public progress::Transport {
     if (auto n = reads_.load(std::memory_order_relaxed)) c.transport["single_copy_reads"] += n;
     if (auto n = writes_.load(std::memory_order_relaxed)) c.transport["single_copy_writes"] += n;
     if (auto n = refused_.load(std::memory_order_relaxed)) c.transport["single_copy_refused"] += n;
+    if (auto n = mapped_copies_.load(std::memory_order_relaxed))
+      c.transport["single_copy_mapped"] += n;
   }
+
+  MappedRanges& mapped() { return mapped_; }
 
  private:
   static Mailboxes mailboxes_of(Segment& seg, const Layout& l, int rank) {
@@ -229,9 +278,20 @@ class ShmTransport final : public progress::Transport {
         l.ranks, rank);
   }
   Doorbell& me() { return bells_[rank_]; }
-  // One process_vm_readv / _writev (more if the kernel copies less at a time).
+  // A memcpy where this rank maps the peer's memory, else one process_vm_readv / _writev
+  // (more if the kernel copies less at a time).
   int copy_peer(int peer, std::uint64_t addr, std::byte* local_bytes, std::size_t n, bool write) {
-    int err = single_copy_.refuse ? EPERM : 0;
+    if (single_copy_.refuse) {
+      refused_.fetch_add(1, std::memory_order_relaxed);
+      return EPERM;
+    }
+    if (std::byte* there = mapped_.find(peer, addr, n)) {
+      write ? copy_bytes(there, local_bytes, n) : copy_bytes(local_bytes, there, n);
+      (write ? writes_ : reads_).fetch_add(1, std::memory_order_relaxed);
+      mapped_copies_.fetch_add(1, std::memory_order_relaxed);
+      return 0;
+    }
+    int err = 0;
     for (std::size_t done = 0; !err && done < n;) {
       iovec local{local_bytes + done, n - done};
       iovec remote{reinterpret_cast<void*>(addr + done), n - done};
@@ -270,11 +330,20 @@ class ShmTransport final : public progress::Transport {
   static constexpr int kAckAfterIdlePolls = 32;
   int idle_polls_ = 0;  // polls in a row that found nothing (engine lock)
   std::atomic<std::uint64_t> rings_{0};
-  // Single copies done (reads, writes) and refused.
-  std::atomic<std::uint64_t> reads_{0}, writes_{0}, refused_{0};
+  // Single copies done (reads, writes; of them, through a mapping) and refused.
+  std::atomic<std::uint64_t> reads_{0}, writes_{0}, mapped_copies_{0}, refused_{0};
+  MappedRanges mapped_;
 };
 
 }  // namespace
+
+std::shared_ptr<void> map_peer_ranges(progress::Transport& t, std::vector<PeerRange> ranges) {
+  auto* shm = dynamic_cast<ShmTransport*>(&t);
+  if (!shm) return nullptr;
+  MappedRanges& m = shm->mapped();
+  const std::uint64_t id = m.add(std::move(ranges));
+  return std::shared_ptr<void>(nullptr, [&m, id](void*) { m.remove(id); });
+}
 
 std::size_t queue_bytes_for(int ranks) {
   if (ranks <= 8) return 512 * 1024;

@@ -5,7 +5,10 @@
 // it; after a bootstrap fence the name is unlinked, so nothing outlives the job.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "progress/transport.hpp"
 #include "rma/bootstrap.hpp"
@@ -21,5 +24,19 @@ Result<std::unique_ptr<progress::Transport>> create_transport(bootstrap::Bootstr
 std::size_t queue_bytes_for(int ranks);
 // Largest packet payload for a job of `ranks` ranks.
 std::size_t max_payload_for(int ranks);
+
+// A peer's window memory that this rank maps too: `size` bytes at `address` in the peer's
+// process are `local` here.
+struct PeerRange {
+  int peer = 0;
+  std::uint64_t address = 0;
+  std::size_t size = 0;
+  std::byte* local = nullptr;
+};
+// Tells the shm transport `t` about mapped peer memory (am windows, shm_backend.cpp): a
+// single copy that lies wholly in one of these ranges is a memcpy through the mapping, not a
+// system call. The ranges are forgotten when the returned token goes (the window is freed);
+// null if `t` is not the shm transport.
+std::shared_ptr<void> map_peer_ranges(progress::Transport& t, std::vector<PeerRange> ranges);
 
 }  // namespace rma::shm

@@ -1,5 +1,6 @@
 // shm_win.hpp — the shm backend's direct path: windows whose memory every rank maps, so
-// RMA is loads, stores and CPU atomics instead of packets.
+// RMA is loads, stores and CPU atomics instead of packets. (An am window mapped for the
+// transport's copies has a ShmWin too, with its peers' memory and no control words.)
 //
 // put and get are copies into and out of the peer's mapped memory. Accumulate-style ops use
 // lock-free CPU atomics where one instruction does the op on an aligned element (integer sum,
@@ -19,6 +20,7 @@
 #include "core/direct_sync.hpp"
 #include "core/win.hpp"
 #include "shm/shm_segment.hpp"
+#include "shm/shm_transport.hpp"
 #include "shm/shm_words.hpp"
 
 namespace rma::shm {
@@ -44,6 +46,8 @@ struct PeerMemory {
 class ShmWin final : public core::BackendWin {
  public:
   std::vector<PeerMemory> peers;
+  // An am window's peers' memory as the transport knows it (map_peer_ranges), until freed.
+  std::shared_ptr<void> copy_ranges;
   std::shared_ptr<Segment> control;
   ControlLayout layout;
   std::size_t region_size = 4096;
