@@ -22,8 +22,9 @@ class Backend {
   virtual bool can_map(const WindowConfig& cfg, const WindowInfo& info) const = 0;
   // Collective: gives the window memory every rank maps (w.base, w.size, w.memory, the
   // peers' memory in w.backend) for the direct path, for a shared window, or for an am
-  // window where maps_am_windows() says so. The table and the path are the core's business,
-  // not the backend's.
+  // window where every rank's maps_am_window() says so. The table and the path are the
+  // core's business, not the backend's. Memory is in place (w.base) before the last barrier
+  // of the exchange: a peer that leaves it first may send an am op at once.
   virtual Status map_window(Call& c, const WindowConfig& cfg, const WindowInfo& info,
                             bool direct) = 0;
   // Local: should this rank's memory for an am window that every rank can map be mapped all

@@ -58,6 +58,10 @@ class BackendWin {
     return Status{ErrorClass::rma_flavor,
                   "shared_query: rank " + std::to_string(rank) + "'s memory is not mapped here"};
   }
+  // The window is being freed, its epochs all closed: drop what lower layers keep of its
+  // peers' memory before the ranks' last barrier, so that no peer can reuse that memory
+  // while this rank still knows it by address.
+  virtual void freeing() {}
 };
 
 struct PeerWin {

@@ -484,6 +484,7 @@ Status Window::free() {
   Entry e(*w_, "free", -1);
   RMA_TRY(e.usable());
   RMA_TRY(w_->epochs.can_free());
+  if (w_->backend) w_->backend->freeing();
   RMA_TRY(w_->ops->free(e.call));
   w_->rt.forget_window(*w_);
   return Status::ok();

@@ -136,6 +136,9 @@ Result<rma::Window*> RuntimeImpl::create_window(const WindowConfig& cfg) {
     win.peers[r] = {offers[r].size, offers[r].disp_unit};
 
   Call call{win, lk, "window"};
+  // Memory in place before the last barrier: a peer that leaves it first may send an op at
+  // once, and this rank may take it while it waits.
+  if (cfg.flavor == Flavor::create) win.base = static_cast<std::byte*>(cfg.base);
   const bool mapped = direct || cfg.flavor == Flavor::shared || all_map_am;
   if (mapped) {
     Status s = backend_->map_window(call, cfg, win.info, direct);
@@ -147,7 +150,6 @@ Result<rma::Window*> RuntimeImpl::create_window(const WindowConfig& cfg) {
                          "window: cannot allocate " + std::to_string(cfg.size) + " bytes"});
     win.base = static_cast<std::byte*>(win.memory.get());
   }
-  if (cfg.flavor == Flavor::create) win.base = static_cast<std::byte*>(cfg.base);
   // No rank returns (and sends an op) before every rank's memory is in place. (Mapping
   // ends with the same barrier.)
   if (!mapped) {

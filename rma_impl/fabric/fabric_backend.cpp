@@ -97,6 +97,12 @@ Status FabricBackend::map_window(core::Call& c, const WindowConfig& cfg, const c
   } else {
     mine = "ok 0 0 0";
   }
+  // In place before the exchange: a peer that leaves it first may send an op falling back
+  // to the am slots at once.
+  if (cfg.flavor == Flavor::allocate) {
+    w.base = base;
+    w.memory = std::move(memory);
+  }
   auto all = rt_.p2p().allgather(c.lk, mine);
   if (!all) return all.status();
   for (std::size_t r = 0; r < all->size(); ++r) {
@@ -111,10 +117,6 @@ Status FabricBackend::map_window(core::Call& c, const WindowConfig& cfg, const c
     }
     FabricWin::Peer& p = state->peers[r];
     in >> p.addr >> p.key >> p.vaddr;
-  }
-  if (cfg.flavor == Flavor::allocate) {
-    w.base = base;
-    w.memory = std::move(memory);
   }
   w.backend = std::move(state);
   return Status::ok();

@@ -336,11 +336,12 @@ void Engine::send_stream(int dst, const PacketHeader& h, std::span<const std::by
 }
 
 // A large transfer whose receiver said where it goes. From three times the single-copy
-// size, the receiver's core copies the last third while this one writes the rest: the tail
-// is offered in place first, so that both copies run at once. A third, because the
-// receiver reads from this rank's memory, which the kernel pins page by page, and the
-// sender writes into window memory in huge pages (core/memory.cpp): measured at 1 MiB,
-// halves took 11.5 us written and 22 us read. The head is written before anything queued
+// size (six through a mapping: shared_copy_split), the receiver's core copies the last
+// third while this one writes the rest: the tail is offered in place first, so that both
+// copies run at once. A third, because the receiver reads from this rank's memory, which
+// the kernel pins page by page, and the sender writes into window memory in huge pages
+// (core/memory.cpp) or through a mapping: measured at 1 MiB with system calls, halves took
+// 11.5 us written and 22 us read. The head is written before anything queued
 // after the cts could reach the receiver, and its news goes in order behind what is queued
 // already, the offer included, so `done` comes once both parts are in.
 void Engine::write_in_place(int dst, const PacketHeader& h, std::span<const std::byte> data,

@@ -163,7 +163,8 @@ class Engine final : public PacketSink {
   // transport can reach peers' memory (Transport::single_copy_min) and `data` is that large:
   // - with `to` (where the receiver's cts said the data goes, in_place_address), the data
   //   is written there at once and one packet says so; from three times the single-copy
-  //   size, the receiver copies the last third out itself meanwhile (write_in_place);
+  //   size (six where this rank maps that memory: shared_copy_split), the receiver copies
+  //   the last third out itself meanwhile (write_in_place);
   // - else, if the receiver named its destination (kBulkInPlace in h.cookie, the bulk id),
   //   one packet offers `data` in place and the receiver copies it out itself; done->sent()
   //   then waits for its answer, and so do the packets queued to `dst` after it, which keeps

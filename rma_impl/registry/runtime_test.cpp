@@ -590,5 +590,34 @@ TEST(Direct, DynamicWindowsCannotBeDirect) {
   }));
 }
 
+// A zero-size create window owns no memory to map, wherever its base points; on shm every
+// path maps create windows of zero size (the am path too, for its copies), and rank 1's
+// window beside rank 0's alloc_mem memory is mapped as well.
+TEST(Runtime, ZeroSizeCreateWindowsOnEveryPath) {
+  ASSERT_TRUE(run_job(2, {}, [](Runtime& rt) {
+    auto mem = rt.alloc_mem(64);
+    ASSERT_TRUE(mem);
+    for (const char* path : {"am", "direct"}) {
+      void* base = rt.rank() == 0 ? mem.value() : nullptr;
+      const std::size_t size = rt.rank() == 0 ? 64 : 0;
+      auto w = rt.create_window(
+          {.flavor = Flavor::create, .size = size, .base = base, .info = {{"path", path}}});
+      ASSERT_TRUE(w) << path << ": " << w.status().message();
+      std::uint64_t v = 7;
+      Window& win = *w.value();
+      for (Status s :
+           {win.lock(LockType::exclusive, 0), win.put(&v, 1, Dtype::u64, 0, 0), win.unlock(0)})
+        EXPECT_TRUE(s) << path << ": " << s.message();  // EXPECT: both ranks go on alike
+      ASSERT_TRUE(rt.barrier());
+      if (rt.rank() == 0) {
+        EXPECT_EQ(*static_cast<std::uint64_t*>(mem.value()), 7u) << path;
+      }
+      ASSERT_TRUE(rt.barrier());
+      ASSERT_TRUE(win.free());
+    }
+    ASSERT_TRUE(rt.free_mem(mem.value()));
+  }));
+}
+
 }  // namespace
 }  // namespace rma

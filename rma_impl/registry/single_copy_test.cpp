@@ -1,7 +1,8 @@
 // Large am transfers over shm in one copy (Engine::send_stream, bulk.hpp): the same puts and
 // get arrive with the same RMA packets whether one rank copies the data to or from the
-// other's memory, the transport may not (RMA_SINGLE_COPY=off), or the kernel refuses the
-// copy (=refuse plays that), which falls back to fragments, in order, for the rest of the job.
+// other's memory (through a mapping of the window or with a system call), the transport may
+// not (RMA_SINGLE_COPY=off), or the kernel refuses the system call (=refuse plays that),
+// which falls back to fragments, in order, for the rest of the job.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -101,7 +102,7 @@ TEST(SingleCopy, LargePutsAndGetMoveInOneCopy) {
   EXPECT_EQ(one.rma, fragments.rma);  // the same protocol: only what carries the bytes differs
   EXPECT_EQ(fragments.reads, 0u);
   EXPECT_EQ(fragments.data, 3 * kFragments);
-  // Each transfer is over three times the single-copy size, and both ranks copy: rank 0
+  // Each transfer is over six times the single-copy size, and both ranks copy: rank 0
   // writes the first two thirds of each put where the cts says while rank 1 reads the last
   // third it was offered; of the get's reply rank 0 reads the first two thirds it was
   // offered while rank 1 writes the rest where rank 0's split answer says.
@@ -142,8 +143,8 @@ TEST(SingleCopy, MappedCopiesAreSharedOnlyFromSixTimesTheThreshold) {
 }
 
 TEST(SingleCopy, RefusedCopyFallsBackToFragments) {
-  const Outcome fragments = transfers("off");
-  const Outcome refused = transfers("refuse");
+  const Outcome fragments = transfers("off", kBytes, Flavor::create);
+  const Outcome refused = transfers("refuse", kBytes, Flavor::create);
   EXPECT_EQ(refused.rma, fragments.rma);
   EXPECT_EQ(refused.reads + refused.writes, 0u);
   // Each rank's first copy each way is refused and fragments follow: the first put's
@@ -153,6 +154,19 @@ TEST(SingleCopy, RefusedCopyFallsBackToFragments) {
   // transfer's two parts take as many fragments as the whole here.
   EXPECT_EQ(refused.refused, 4u);
   EXPECT_EQ(refused.data, 3 * kFragments + 2 + 3);
+}
+
+// The kernel refuses the system calls but the origin maps the window: its parts go through
+// the mapping, the target's parts (in rank 0's own buffers) fall back to fragments.
+TEST(SingleCopy, RefusedCallsLeaveTheMappedCopies) {
+  const Outcome refused = transfers("refuse");
+  EXPECT_EQ(refused.rma, transfers("off").rma);
+  // The first put's head and the get's head through the mapping; the first put's tail (read
+  // by rank 1) and the get's tail (written by rank 1) refused. The refusal of the put's tail
+  // turns single copies to rank 1 off for rank 0, so the second put goes in fragments.
+  EXPECT_EQ(refused.mapped, 2u);
+  EXPECT_EQ(refused.reads + refused.writes, 2u);
+  EXPECT_EQ(refused.refused, 2u);
 }
 
 TEST(SingleCopy, TransfersWithinOneFragmentMoveInOneCopyToo) {

@@ -41,14 +41,15 @@ class ShmBackend final : public core::Backend {
   Status map_window(core::Call& c, const WindowConfig& cfg, const core::WindowInfo& info,
                     bool direct) override;
   // Only where the transport copies single (RMA_SINGLE_COPY is not off), else the mapping
-  // serves nothing; and an allocate window only while its segment would take at most half
-  // of what /dev/shm has free, so that the am path keeps working, with system calls, where
+  // serves nothing; and an allocate window only while every rank's segment of this size
+  // together would take at most half of what /dev/shm has free (segments reserve their
+  // pages: Segment::create), so that the am path keeps working, with system calls, where
   // /dev/shm is small (a container's 64 MiB, say) and the direct path would not.
   bool maps_am_window(const WindowConfig& cfg) const override {
     if (rt_.engine().transport().single_copy_min() == 0) return false;
     if (cfg.flavor != Flavor::allocate) return true;
     const auto free = shm_free_bytes();
-    return !free || cfg.size <= *free / 2;
+    return !free || cfg.size <= *free / 2 / static_cast<std::size_t>(rt_.size());
   }
 
   Result<void*> alloc_mem(std::size_t bytes) override {
@@ -96,8 +97,8 @@ class ShmBackend final : public core::Backend {
 
   // Every rank's memory, from the "name offset address" each rank told the others.
   Status map_peers(const core::Win& w, const std::vector<std::string>& told, ShmWin& state);
-  // An am window's peers' memory, for the transport's single copies (0 address: unknown).
-  void map_for_copies(const core::Win& w, const std::vector<std::string>& told, ShmWin& state);
+  // An am window's peers' memory, for the transport's single copies.
+  void hand_to_transport(const core::Win& w, ShmWin& state);
   // The direct path's shared words: rank 0's control segment, created (`own`) or opened.
   Status set_up_control(ShmWin& state, const std::shared_ptr<Segment>& own,
                         const std::string& prefix, const ControlLayout& layout, std::size_t region,
@@ -115,6 +116,7 @@ Status ShmBackend::map_window(core::Call& c, const WindowConfig& cfg, const core
   const int n = w.ranks();
   const int me = w.rank();
   const std::string prefix = "/" + rt_.config().name_prefix + ".w" + std::to_string(w.id);
+  std::erase_if(mapped_, [](const auto& m) { return m.second.expired(); });
 
   const std::size_t region = info.region_size;
   std::size_t largest = 0;
@@ -123,16 +125,25 @@ Status ShmBackend::map_window(core::Call& c, const WindowConfig& cfg, const core
       round_up(std::max<std::size_t>(largest, 1), region) / region, 1, kMaxStripes);
   const ControlLayout layout(n, stripes);
 
-  // What this rank creates, and what it tells the others: control and data segment names.
+  // What this rank creates, and what it tells the others: its data segment's name (or "-"
+  // for none), where its memory starts in it and in this process; or, after a "!", why it
+  // could not create what it should, so that every rank fails alike.
   std::shared_ptr<Segment> own_ctl, own_data;
+  std::string error;
+  auto make = [&](const std::string& name, std::size_t bytes) {
+    std::shared_ptr<Segment> made;
+    if (!error.empty()) return made;
+    auto s = Segment::create(name, bytes);
+    if (s)
+      made = std::make_shared<Segment>(std::move(s.value()));
+    else
+      error = s.status().message();
+    return made;
+  };
   std::size_t my_offset = 0;
-  std::string data_name;
-  std::uint64_t my_address = 0;  // where this rank's window memory is, when known yet
-  if (me == 0 && direct) {
-    auto s = Segment::create(prefix + ".ctl", layout.total);
-    if (!s) return s.status();
-    own_ctl = std::make_shared<Segment>(std::move(s.value()));
-  }
+  std::string data_name = "-";
+  std::uint64_t my_address = 0;  // 0 where not known before every rank has mapped
+  if (me == 0 && direct) own_ctl = make(prefix + ".ctl", layout.total);
   const bool contiguous = !info.alloc_shared_noncontig;
   std::vector<std::size_t> offsets(static_cast<std::size_t>(n), 0);
   std::size_t total = 0;
@@ -142,53 +153,51 @@ Status ShmBackend::map_window(core::Call& c, const WindowConfig& cfg, const core
     total += contiguous ? sz : round_up(sz, 4096);
   }
   if (cfg.flavor == Flavor::shared) {
-    if (me == 0) {
-      auto s = Segment::create(prefix + ".shared", std::max<std::size_t>(total, 64));
-      if (!s) return s.status();
-      own_data = std::make_shared<Segment>(std::move(s.value()));
-    }
+    if (me == 0) own_data = make(prefix + ".shared", std::max<std::size_t>(total, 64));
     data_name = prefix + ".shared";
     my_offset = offsets[static_cast<std::size_t>(me)];
   } else if (cfg.flavor == Flavor::allocate) {
-    auto s =
-        Segment::create(prefix + ".r" + std::to_string(me), std::max<std::size_t>(cfg.size, 64));
-    if (!s) return s.status();
-    own_data = std::make_shared<Segment>(std::move(s.value()));
-    data_name = own_data->name();
-    my_address = reinterpret_cast<std::uint64_t>(own_data->data());
-  } else {  // create, over an alloc_mem segment
-    const Alloc* a = find_alloc(cfg.base, cfg.size);
-    if (a) {
-      data_name = a->seg->name();
-      my_offset = static_cast<std::size_t>(static_cast<std::byte*>(cfg.base) -
-                                           static_cast<std::byte*>(a->seg->data()));
-      my_address = reinterpret_cast<std::uint64_t>(cfg.base);
+    own_data = make(prefix + ".r" + std::to_string(me), std::max<std::size_t>(cfg.size, 64));
+    if (own_data) {
+      data_name = own_data->name();
+      my_address = reinterpret_cast<std::uint64_t>(own_data->data());
     }
+  } else if (const Alloc* a = find_alloc(cfg.base, cfg.size)) {  // create, over alloc_mem
+    data_name = a->seg->name();
+    my_offset = static_cast<std::size_t>(static_cast<std::byte*>(cfg.base) -
+                                         static_cast<std::byte*>(a->seg->data()));
+    my_address = reinterpret_cast<std::uint64_t>(cfg.base);
   }
   if (own_data) mapped_[own_data->name()] = own_data;
 
-  auto all = rt_.p2p().allgather(
-      c.lk, data_name + " " + std::to_string(my_offset) + " " + std::to_string(my_address));
+  auto all = rt_.p2p().allgather(c.lk, error.empty() ? data_name + " " + std::to_string(my_offset) +
+                                                           " " + std::to_string(my_address)
+                                                     : "! " + error);
   if (!all) return all.status();
+  for (std::size_t r = 0; r < all->size(); ++r)
+    if ((*all)[r].starts_with('!'))
+      return {ErrorClass::other, "window: rank " + std::to_string(r) +
+                                     " could not set up its shared memory: " + (*all)[r].substr(2)};
 
   auto state = std::make_unique<ShmWin>();
   RMA_TRY(map_peers(w, *all, *state));
-  if (!direct) map_for_copies(w, *all, *state);
   if (direct) {
     RMA_TRY(set_up_control(*state, own_ctl, prefix, layout, region, n));
     state->locks = &w.locks;
+  } else {
+    hand_to_transport(w, *state);
   }
-  // Every rank has mapped everything: the names can go.
-  RMA_TRY(rt_.p2p().barrier(c.lk));
-  if (own_ctl) own_ctl->unlink();
-  if (own_data) own_data->unlink();
-
   PeerMemory& mine = state->peers[static_cast<std::size_t>(me)];
   if (cfg.flavor != Flavor::create) {
     w.base = mine.base;
     w.memory = mine.keeper;
   }
   w.backend = std::move(state);
+  // Every rank has mapped everything: the names can go. (The memory is in place before: on
+  // the am path a peer that leaves this barrier first may send an op at once.)
+  RMA_TRY(rt_.p2p().barrier(c.lk));
+  if (own_ctl) own_ctl->unlink();
+  if (own_data) own_data->unlink();
   return Status::ok();
 }
 
@@ -200,11 +209,11 @@ Status ShmBackend::map_peers(const core::Win& w, const std::vector<std::string>&
     std::istringstream in(told[static_cast<std::size_t>(r)]);
     std::string name;
     std::size_t offset = 0;
-    in >> name >> offset;
     PeerMemory& pm = state.peers[static_cast<std::size_t>(r)];
+    in >> name >> offset >> pm.address;
     pm.size = w.peers[static_cast<std::size_t>(r)].size;
     pm.disp_unit = w.peers[static_cast<std::size_t>(r)].disp_unit;
-    if (name.empty()) continue;  // a zero-size create window owns nothing to map
+    if (name == "-") continue;  // a zero-size create window owns nothing to map
     auto seg = open(name);
     if (!seg) return seg.status();
     pm.base = static_cast<std::byte*>(seg.value()->data()) + offset;
@@ -213,18 +222,12 @@ Status ShmBackend::map_peers(const core::Win& w, const std::vector<std::string>&
   return Status::ok();
 }
 
-void ShmBackend::map_for_copies(const core::Win& w, const std::vector<std::string>& told,
-                                ShmWin& state) {
+void ShmBackend::hand_to_transport(const core::Win& w, ShmWin& state) {
   std::vector<PeerRange> ranges;
   for (int r = 0; r < w.ranks(); ++r) {
-    std::istringstream in(told[static_cast<std::size_t>(r)]);
-    std::string name;
-    std::size_t offset = 0;
-    std::uint64_t address = 0;
-    in >> name >> offset >> address;
     const PeerMemory& pm = state.peers[static_cast<std::size_t>(r)];
-    if (r != w.rank() && address && pm.base && pm.size)
-      ranges.push_back({r, address, pm.size, pm.base});
+    if (r != w.rank() && pm.address && pm.base && pm.size)
+      ranges.push_back({r, pm.address, pm.size, pm.base});
   }
   if (!ranges.empty()) state.copy_ranges = map_peer_ranges(rt_.engine().transport(), ranges);
 }

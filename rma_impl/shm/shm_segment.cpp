@@ -21,8 +21,9 @@ Status sys_error(const std::string& what, const std::string& name) {
 
 // tmpfs accepts a segment larger than its free space, and a process touching a page it
 // cannot back dies of SIGBUS: refuse up front, naming the numbers. (Ranks creating segments
-// at the same moment may each see room the other takes; the check is for the common
-// mistake, a window or a job larger than /dev/shm.)
+// at the same moment may each see room the other takes; posix_fallocate in create() then
+// fails for one of them. This check names the common mistake, a window or a job larger
+// than /dev/shm.)
 Status check_room(const std::string& name, std::size_t bytes) {
   const auto free = shm_free_bytes();
   if (!free || *free >= bytes) return Status::ok();
@@ -56,21 +57,27 @@ Result<Segment> Segment::create(const std::string& name, std::size_t bytes) {
     remove_pending_name(name);
     return s;
   }
-  if (::ftruncate(fd, static_cast<off_t>(bytes)) != 0) {
-    Status s = sys_error("ftruncate", name);
-    ::close(fd);
+  // Undoes what was done so far, saying which call failed.
+  auto fail = [&](const char* what) {
+    Status s = sys_error(what, name);
+    if (fd >= 0) ::close(fd);
     ::shm_unlink(name.c_str());
     remove_pending_name(name);
     return s;
+  };
+  if (::ftruncate(fd, static_cast<off_t>(bytes)) != 0) return fail("ftruncate");
+  // The pages, reserved now: what another rank took meanwhile shows here as an error, not
+  // as a SIGBUS at first touch. (A file system that cannot reserve says so; that is not an
+  // error.)
+  if (const int e = ::posix_fallocate(fd, 0, static_cast<off_t>(bytes));
+      e != 0 && e != EOPNOTSUPP && e != EINVAL) {
+    errno = e;
+    return fail("posix_fallocate");
   }
   void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   ::close(fd);
-  if (p == MAP_FAILED) {
-    Status s = sys_error("mmap", name);
-    ::shm_unlink(name.c_str());
-    remove_pending_name(name);
-    return s;
-  }
+  fd = -1;
+  if (p == MAP_FAILED) return fail("mmap");
   Segment seg;
   seg.name_ = name;
   seg.data_ = p;

@@ -4,6 +4,7 @@
 // open() maps one that another rank created. unlink() removes the name as soon as every rank
 // has mapped it, so nothing is left in /dev/shm whatever happens to the processes later; until
 // then the name is recorded (rma/pending_names.hpp) for a process killed before it.
+// shm_free_bytes() says how much room /dev/shm has left.
 #pragma once
 
 #include <cstddef>

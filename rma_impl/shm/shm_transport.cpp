@@ -69,15 +69,15 @@ struct Layout {
 // the peer (Yama's ptrace_scope 1 allows it only where the peer named a tracer: see
 // allow_peers). The system call cost a 64 KiB copy twice a memcpy on the Intel guest of
 // docs/performance.md (docs/protocol.md).
-// RMA_SINGLE_COPY=off turns it off; =refuse keeps offering but refuses every copy as the
-// kernel would (EPERM), to test the fallback. RMA_SINGLE_COPY_MIN: the smallest transfer
-// copied so (bytes); by default 16 KiB, the default eager limit (RuntimeConfig in
-// include/rma/runtime.hpp), so that at the default settings every put's data and get's reply
-// that goes by rendezvous, and may be copied so (docs/protocol.md), is copied once (never
-// above a packet's payload plus one). A fragment is copied twice, into the queue by one core
-// and out by the other, and from 20 to 64 KiB that took 1.5-3.1x as long as the single copy
-// with its syscalls, round by round, for puts and gets alike
-// (docs/performance-history.md, "Rendezvous transfers in one copy").
+// RMA_SINGLE_COPY=off turns it off; =refuse keeps offering but refuses every copy by system
+// call as the kernel would (EPERM), to test the fallback (copies through a mapping go on).
+// RMA_SINGLE_COPY_MIN: the smallest transfer copied so (bytes); by default 16 KiB, the default
+// eager limit (RuntimeConfig in include/rma/runtime.hpp), so that at the default settings every
+// put's data and get's reply that goes by rendezvous, and may be copied so (docs/protocol.md), is
+// copied once (never above a packet's payload plus one). A fragment is copied twice, into the queue
+// by one core and out by the other, and from 20 to 64 KiB that took 1.5-3.1x as long as the single
+// copy with its syscalls, round by round, for puts and gets alike (docs/performance-history.md,
+// "Rendezvous transfers in one copy").
 struct SingleCopy {
   std::size_t min = 0;  // 0: off
   bool refuse = false;
@@ -104,9 +104,10 @@ void allow_peers() {
   if (scope >> v && v == 1) (void)::prctl(PR_SET_PTRACER, static_cast<unsigned long>(::getppid()));
 }
 
-// Peers' memory mapped here (map_peer_ranges), a few ranges per am window. Windows come and
-// go on the user's thread while the progress agent may copy; both hold the engine's lock
-// today, and the lock of its own keeps this safe without relying on that.
+// Peers' memory mapped here (map_peer_ranges), a few ranges per am window. The lock keeps
+// the list whole; that memory found here stays mapped while it is copied rests on the
+// engine's lock, which every add, remove and copy holds (a window's ranges go before its
+// memory is unmapped: ShmWin::freeing, and the token before the mapping in ShmWin).
 class MappedRanges {
  public:
   std::uint64_t add(std::vector<PeerRange> ranges) {
@@ -281,17 +282,13 @@ class ShmTransport final : public progress::Transport {
   // A memcpy where this rank maps the peer's memory, else one process_vm_readv / _writev
   // (more if the kernel copies less at a time).
   int copy_peer(int peer, std::uint64_t addr, std::byte* local_bytes, std::size_t n, bool write) {
-    if (single_copy_.refuse) {
-      refused_.fetch_add(1, std::memory_order_relaxed);
-      return EPERM;
-    }
     if (std::byte* there = mapped_.find(peer, addr, n)) {
       write ? copy_bytes(there, local_bytes, n) : copy_bytes(local_bytes, there, n);
       (write ? writes_ : reads_).fetch_add(1, std::memory_order_relaxed);
       mapped_copies_.fetch_add(1, std::memory_order_relaxed);
       return 0;
     }
-    int err = 0;
+    int err = single_copy_.refuse ? EPERM : 0;
     for (std::size_t done = 0; !err && done < n;) {
       iovec local{local_bytes + done, n - done};
       iovec remote{reinterpret_cast<void*>(addr + done), n - done};

@@ -2,7 +2,9 @@
 // doorbell and a receive queue every rank writes into (memory linear in the rank count).
 //
 // Rank 0 creates the segment and publishes its name through the bootstrap; every rank maps
-// it; after a bootstrap fence the name is unlinked, so nothing outlives the job.
+// it; after a bootstrap fence the name is unlinked, so nothing outlives the job. Peers'
+// window memory the shm backend maps can be handed to the transport (map_peer_ranges), which
+// then copies large transfers through it.
 #pragma once
 
 #include <cstddef>

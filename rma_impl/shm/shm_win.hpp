@@ -38,6 +38,7 @@ struct ControlLayout {
 
 struct PeerMemory {
   std::byte* base = nullptr;
+  std::uint64_t address = 0;  // where `base` is in the peer's own process (0: not told)
   std::size_t size = 0;
   int disp_unit = 1;
   std::shared_ptr<void> keeper;  // the mapping stays while anyone views it
@@ -72,6 +73,8 @@ class ShmWin final : public core::BackendWin {
 
   void describe(WindowState& s) const override;
   Result<SharedRegion> shared_query(int rank) const override;
+  // Without its ranges the transport copies with system calls: safe at any time.
+  void freeing() override { copy_ranges.reset(); }
 };
 
 // What the topic files share: shm_rma.cpp (data slots), shm_sync.cpp (the generic layer's
