@@ -16,6 +16,7 @@ namespace rma::shm {
 namespace {
 
 constexpr std::size_t kMaxStripes = 64;
+constexpr int kMapAmRanks = 64;  // the largest job whose am windows are mapped
 
 std::size_t round_up(std::size_t n, std::size_t a) {
   return (n + a - 1) / a * a;
@@ -41,15 +42,17 @@ class ShmBackend final : public core::Backend {
   Status map_window(core::Call& c, const WindowConfig& cfg, const core::WindowInfo& info,
                     bool direct) override;
   // Only where the transport copies single (RMA_SINGLE_COPY is not off), else the mapping
-  // serves nothing; and an allocate window only while every rank's segment of this size
-  // together would take at most half of what /dev/shm has free (segments reserve their
-  // pages: Segment::create), so that the am path keeps working, with system calls, where
-  // /dev/shm is small (a container's 64 MiB, say) and the direct path would not.
+  // serves nothing; in jobs of at most kMapAmRanks ranks, since every rank maps every
+  // other's segment (at 1024 ranks the am path keeps one segment, the transport's, as
+  // docs/scaling.md measured it); and an allocate window only while every rank's segment of
+  // this size together would take at most half of what /dev/shm has free (segments reserve
+  // their pages: Segment::create), so that the am path keeps working, with system calls,
+  // where /dev/shm is small (a container's 64 MiB, say) and the direct path would not.
   bool maps_am_window(const WindowConfig& cfg) const override {
-    if (rt_.engine().transport().single_copy_min() == 0) return false;
+    if (rt_.engine().transport().single_copy_min() == 0 || rt_.size() > kMapAmRanks) return false;
     if (cfg.flavor != Flavor::allocate) return true;
-    const auto free = shm_free_bytes();
-    return !free || cfg.size <= *free / 2 / static_cast<std::size_t>(rt_.size());
+    const auto room = shm_free_bytes();
+    return !room || cfg.size <= *room / 2 / static_cast<std::size_t>(rt_.size());
   }
 
   Result<void*> alloc_mem(std::size_t bytes) override {

@@ -25,9 +25,9 @@ Status sys_error(const std::string& what, const std::string& name) {
 // fails for one of them. This check names the common mistake, a window or a job larger
 // than /dev/shm.)
 Status check_room(const std::string& name, std::size_t bytes) {
-  const auto free = shm_free_bytes();
-  if (!free || *free >= bytes) return Status::ok();
-  const std::size_t avail = *free;
+  const auto room = shm_free_bytes();
+  if (!room || *room >= bytes) return Status::ok();
+  const std::size_t avail = *room;
   // KiB, the need rounded up: a small window against a nearly full /dev/shm would read
   // "needs 0 MiB, 0 MiB free" in MiB.
   return {ErrorClass::other, "shm segment " + name + " needs " +
