@@ -183,9 +183,10 @@ class Engine final : public PacketSink {
   // to the rank that copies against the window's memory (the origin of a put or get, at
   // `address` of `peer`), the rest to the other, which copies from or into memory the
   // kernel pins in 4 KiB pages (docs/protocol.md). Where this rank maps that window memory
-  // its part is a memcpy, and sharing pays only from six times the single-copy size; two
-  // thirds is still its fastest share (1/2 to 11/12 measured, docs/performance-history.md).
-  // Too small for a page on either side, it is not split.
+  // its part is a memcpy, and sharing breaks even only at about six times the single-copy
+  // size; two thirds is still its fastest share at 1 MiB, level with 3/4 at 256 KiB (1/2 to
+  // 11/12 measured, docs/performance-history.md). Too small for a page on either side, it
+  // is not split.
   std::size_t shared_copy_split(std::size_t bytes, int peer, std::uint64_t address) const {
     constexpr std::size_t kPage = 4096;
     if (!single_copy_min_) return bytes;
