@@ -314,7 +314,7 @@ Status AmWin::request_wait(core::Call& c, core::RequestState& req) {
   t_[static_cast<std::size_t>(t)].phase = AmTarget::Phase::begin;
   Status s = wait_for(c, "request: op locally complete", t, [&] {
     advance(t, Closing::flush_local);
-    return req.done;
+    return req.done.load();
   });
   t_[static_cast<std::size_t>(t)].phase = AmTarget::Phase::idle;
   return s ? req.status : s;
@@ -331,7 +331,7 @@ Result<bool> AmWin::request_test(core::Call&, core::RequestState& req) {
   advance(req.target, Closing::flush_local);
   T.phase = AmTarget::Phase::idle;
   if (req.done && !req.status) return req.status;
-  return req.done;
+  return req.done.load();
 }
 
 // --- active target: post/start/complete/wait ------------------------------------------------

@@ -107,7 +107,10 @@ struct LocksHeld {
 struct RequestState {
   Win* win = nullptr;
   int target = -1;
-  bool done = false;
+  // Set by whichever thread's progress completes the op (the progress agent's, say, under
+  // the engine lock), and read by Request::wait and test before they take that lock: so it
+  // is atomic, and `status` is written before it.
+  std::atomic<bool> done{false};
   Status status;
   // A derived-type op issued as several pieces: one state each, all done when it is.
   std::vector<std::shared_ptr<RequestState>> parts;

@@ -298,7 +298,7 @@ Result<bool> Request::test() {
     if (!done) return done;
   }
   if (s.done && !s.status) return s.status;
-  return s.done;
+  return s.done.load();
 }
 
 // --- synchronization --------------------------------------------------------------------------

@@ -318,7 +318,8 @@ Status direct_sync(Call&) {
 }
 
 Status direct_request_wait(Call& c, core::RequestState& r) {
-  RMA_TRY(wait_for(c, "request: native operation complete", r.target, [&] { return r.done; }));
+  RMA_TRY(
+      wait_for(c, "request: native operation complete", r.target, [&] { return r.done.load(); }));
   return r.status;
 }
 
@@ -329,7 +330,7 @@ Status direct_request_wait(Call& c, core::RequestState& r) {
 Result<bool> direct_request_test(Call& c, core::RequestState& r) {
   if (!r.done) c.w.engine.progress(progress::Ctx::rma_sync);
   if (r.done && !r.status) return r.status;
-  return r.done;
+  return r.done.load();
 }
 
 // --- the generic layer's primitives (core/direct_sync.hpp)

@@ -104,8 +104,8 @@ void FabricWin::op_done(Completion& c, std::size_t, int err) {
     if (f.failure) f.failure = s;
   }
   if (n.request) {
-    n.request->done = true;
     if (err) n.request->status = s;
+    n.request->done = true;
   }
   f.give_back(&n);
 }
